@@ -1,0 +1,112 @@
+# Cooperative kernels for OpenCL: libcoop, coop-merge, programs, tests.
+#   make            build everything into build/
+#   make check      build and run the Check test suite (on PoCL)
+#   make demo       build and run the main job on the default device
+#   make install PREFIX=/usr/local
+#   make clean
+# Set COOP_NO_DEPS=1 to skip the Debian package step (e.g. on the GPU machine, which has no
+# package registry), and CL_CFLAGS / CL_LIBS to point at another OpenCL SDK.
+
+CC ?= gcc
+PREFIX ?= /usr/local
+BUILD := build
+CL_CFLAGS ?=
+CL_LIBS ?= -lOpenCL
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -fPIC -Ilibcoop/include $(CL_CFLAGS)
+LDLIBS := $(CL_LIBS) -lm -lpthread
+
+LIB_SRCS := $(wildcard libcoop/src/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o
+LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h
+LIBA := $(BUILD)/lib/libcoop.a
+LIBSO := $(BUILD)/lib/libcoop.so
+
+PROGRAMS := $(BUILD)/bin/coop-info $(BUILD)/bin/coop-litmus $(BUILD)/bin/barrier-bench
+
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps lib programs check demo install clean
+.DELETE_ON_ERROR:
+
+all: deps lib programs
+
+deps:
+ifeq ($(COOP_NO_DEPS),)
+	@sh scripts/install-deps.sh
+endif
+
+lib: $(LIBA) $(LIBSO)
+
+programs: $(PROGRAMS)
+
+$(BUILD)/gen/kernel_header.c: libcoop/include/coop_layout.h libcoop/include/coop_kernel.h scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_kernel_header_source $(filter %.h,$^) > $@
+
+$(BUILD)/gen/selftest_source.c: libcoop/src/selftest.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_selftest_source $< > $@
+
+$(BUILD)/gen/litmus_source.c: kernels/litmus.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_litmus_source $< > $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c $(LIB_HEADERS) libcoop/src/internal.h libcoop/src/discovery.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilibcoop/src -c $< -o $@
+
+$(LIBA): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libcoop.so -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+# ---- Tests ---------------------------------------------------------------------------------
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -o $@ $< $(LIBA) $(CHECK_LIBS) $(LDLIBS)
+
+check: all $(TEST_BINS)
+	@sh tests/run-tests.sh $(TEST_BINS)
+
+# ---- Main job ------------------------------------------------------------------------------
+demo: all
+	$(BUILD)/bin/coop-info
+	$(BUILD)/bin/barrier-bench --quick
+
+# ---- Install -------------------------------------------------------------------------------
+install: lib programs
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(LIBA) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' libcoop/coop.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,242 @@
+/* coop.h: libcoop, cooperative kernels on OpenCL (host side, C11).
+ *
+ * A context selects one OpenCL device, probes what it can do and opens a host <-> kernel
+ * channel. Programs built through a context get the kernel-side header (coop_kernel.h)
+ * prepended and the right compiler options for the device's memory model. A persistent kernel
+ * is launched with coop_kernel_run(): libcoop discovers how many of its workgroups are really
+ * co-resident, lets only those run, and waits for them.
+ *
+ * Every function returns a coop_status; coop_strerror() names the code and
+ * coop_context_message() gives the details of the last failure on a context (the OpenCL error
+ * by name, the build log, the devices that exist...). Handles are opaque; whoever creates one
+ * releases it.
+ */
+#ifndef COOP_H
+#define COOP_H
+
+#include <stddef.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(code, message): the single table behind coop_status and coop_strerror(). */
+#define COOP_STATUS_MAP(X)                                                              \
+    X(COOP_OK, "success")                                                               \
+    X(COOP_ERR_INVALID_ARGUMENT, "invalid argument")                                    \
+    X(COOP_ERR_NO_MEMORY, "out of host memory")                                         \
+    X(COOP_ERR_NO_PLATFORM, "no OpenCL platform or device is installed")                \
+    X(COOP_ERR_DEVICE_NOT_FOUND, "no OpenCL device matches the selection")              \
+    X(COOP_ERR_DEVICE_UNSUPPORTED, "the device cannot run cooperative kernels")         \
+    X(COOP_ERR_CHANNEL_UNSUPPORTED, "the device lacks the requested channel backend")   \
+    X(COOP_ERR_OPENCL, "an OpenCL call failed")                                         \
+    X(COOP_ERR_BUILD, "the kernel program failed to build")                             \
+    X(COOP_ERR_KERNEL_NOT_FOUND, "no kernel of that name in the program")               \
+    X(COOP_ERR_IO, "a file could not be read")                                          \
+    X(COOP_ERR_TIMEOUT, "the kernel made no progress within the time limit")
+
+typedef enum coop_status {
+#define COOP_STATUS_ENUM_(code, message) code,
+    COOP_STATUS_MAP(COOP_STATUS_ENUM_)
+#undef COOP_STATUS_ENUM_
+    COOP_STATUS_COUNT_
+} coop_status;
+
+/* A short message for a status code (never NULL, static storage). */
+const char *coop_strerror(coop_status status);
+
+/* The name of an OpenCL error code, e.g. "CL_INVALID_KERNEL_ARGS" (static storage). */
+const char *coop_cl_error_name(cl_int error);
+
+/* ---- Devices ----------------------------------------------------------------------------- */
+
+/* How a device's memory model is handled in kernels. */
+typedef enum coop_target {
+    COOP_TARGET_UNSUPPORTED = 0, /* OpenCL C 1.2 only, no way to get acquire/release */
+    COOP_TARGET_POCL,            /* PoCL CPU: 2.0 atomics under -cl-std=CL3.0, device scope */
+    COOP_TARGET_NVIDIA,          /* NVIDIA: inline PTX under -cl-std=CL2.0 */
+    COOP_TARGET_CL20             /* other OpenCL C 2.0+ devices: standard atomics */
+} coop_target;
+
+/* How the host talks to a running kernel. */
+typedef enum coop_channel_kind {
+    COOP_CHANNEL_AUTO = 0, /* the best the device has: svm, else nvhost, else queue */
+    COOP_CHANNEL_SVM,      /* fine-grained SVM buffer with SVM atomics */
+    COOP_CHANNEL_NVHOST,   /* NVIDIA host-located buffer (cl_nv_create_buffer), mapped */
+    COOP_CHANNEL_QUEUE     /* device buffer read and written through a second command queue */
+} coop_channel_kind;
+
+/* Bits of coop_device_info.atomic_scopes (from CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES). */
+enum {
+    COOP_SCOPE_WORK_GROUP = 1,
+    COOP_SCOPE_DEVICE = 2,
+    COOP_SCOPE_ALL_DEVICES = 4
+};
+
+/* What the capability probe found on one device. */
+typedef struct coop_device_info {
+    unsigned platform_index;      /* position in clGetPlatformIDs */
+    unsigned device_index;        /* position among that platform's devices */
+    char platform[128];
+    char name[128];
+    char vendor[128];
+    char version[128];            /* CL_DEVICE_VERSION */
+    char c_version[128];          /* CL_DEVICE_OPENCL_C_VERSION */
+    int is_gpu;
+    unsigned compute_units;
+    size_t max_local_size;
+    int svm_coarse;               /* coarse-grained SVM buffers */
+    int svm_fine_buffer;          /* fine-grained SVM buffers */
+    int svm_fine_system;          /* fine-grained system SVM */
+    int svm_atomics;              /* atomics on fine-grained SVM */
+    unsigned atomic_scopes;       /* COOP_SCOPE_* bits the device reports */
+    int atomic_acq_rel;           /* device reports acquire/release atomics */
+    int nv_create_buffer;         /* cl_nv_create_buffer extension */
+    coop_target target;           /* how libcoop programs the memory model */
+    coop_channel_kind channel;    /* the backend COOP_CHANNEL_AUTO picks */
+} coop_device_info;
+
+/* Fills *out with a malloc'ed array of every device of every platform (caller frees) and *count
+ * with its length. COOP_ERR_NO_PLATFORM when there is none. */
+coop_status coop_list_devices(coop_device_info **out, size_t *count);
+
+/* Lower-case name of a target / channel kind ("pocl", "svm", ...). */
+const char *coop_target_name(coop_target target);
+const char *coop_channel_name(coop_channel_kind kind);
+
+/* Parses "svm", "nvhost", "queue" or "auto" (case-insensitive); -1 when it is none of them. */
+int coop_channel_parse(const char *text);
+
+/* ---- Contexts ---------------------------------------------------------------------------- */
+
+typedef struct coop_context coop_context;
+
+/* Selection for coop_context_create(). A NULL string or COOP_CHANNEL_AUTO takes the
+ * environment: COOP_PLATFORM, COOP_DEVICE (an index or a case-insensitive substring of the
+ * name) and COOP_CHANNEL (svm|nvhost|queue). With neither, the first supported device. */
+typedef struct coop_options {
+    const char *platform;
+    const char *device;
+    coop_channel_kind channel;
+} coop_options;
+
+/* Selects a device, creates an OpenCL context with two queues and opens the channel. Like
+ * sqlite3_open, *out is set even on failure (unless memory ran out) so that
+ * coop_context_message() can say what went wrong; release it in every case. */
+coop_status coop_context_create(const coop_options *options, coop_context **out);
+
+/* Releases a context and every OpenCL object it owns. NULL is allowed. */
+void coop_context_release(coop_context *ctx);
+
+/* Details of the last failure on this context ("" if none). Valid until the next call. */
+const char *coop_context_message(const coop_context *ctx);
+
+/* The probed capabilities of the context's device. */
+const coop_device_info *coop_context_device(const coop_context *ctx);
+
+/* The channel backend in use. */
+coop_channel_kind coop_context_channel(const coop_context *ctx);
+
+/* The underlying OpenCL objects, for creating buffers and enqueueing ordinary work. They stay
+ * owned by the context. */
+cl_context coop_context_cl(const coop_context *ctx);
+cl_command_queue coop_context_queue(const coop_context *ctx);
+
+/* Measures the channel's round trip (host write -> running kernel sees it and answers -> host
+ * sees the answer) over `rounds` trips; *mean_us and *min_us receive the results. */
+coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *mean_us, double *min_us);
+
+/* ---- Programs and kernels ---------------------------------------------------------------- */
+
+typedef struct coop_program coop_program;
+typedef struct coop_kernel coop_kernel;
+
+/* Builds OpenCL C source for the context's device, with coop_kernel.h prepended and the target's
+ * options (e.g. -cl-std=CL3.0 -DCOOP_TARGET_POCL=1) added before `options` (may be NULL).
+ * On a build failure returns COOP_ERR_BUILD and the message holds the compiler's log. */
+coop_status coop_program_create(coop_context *ctx, const char *source, const char *options,
+                                coop_program **out);
+
+/* As coop_program_create(), reading the source from a file (COOP_ERR_IO if it cannot). */
+coop_status coop_program_create_from_file(coop_context *ctx, const char *path, const char *options,
+                                          coop_program **out);
+
+/* Releases a program; its kernels must be released first. NULL is allowed. */
+void coop_program_release(coop_program *program);
+
+/* Finds kernel `name` in the program. COOP_ERR_KERNEL_NOT_FOUND lists the kernels that exist. */
+coop_status coop_kernel_create(coop_program *program, const char *name, coop_kernel **out);
+
+/* Releases a kernel. NULL is allowed. */
+void coop_kernel_release(coop_kernel *kernel);
+
+/* Sets the kernel's argument `index`, counted after the COOP_PARAMS of a persistent kernel
+ * (index 0 is the first parameter the kernel's author wrote). */
+coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value);
+
+/* Sets argument `index` to a buffer. */
+coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem buffer);
+
+/* The raw OpenCL kernel (owned by the coop_kernel). */
+cl_kernel coop_kernel_cl(const coop_kernel *kernel);
+
+/* How to launch a persistent kernel. Zero fields take the defaults. */
+typedef struct coop_launch {
+    size_t local_size;            /* work-items per group (default 256, capped by the device) */
+    unsigned max_groups;          /* run on at most this many groups (0: all co-resident ones) */
+    unsigned launch_groups;       /* groups launched to discover among (0: an upper bound on
+                                     occupancy derived from the device) */
+    double discovery_window_us;   /* close the poll once no group registered for this long
+                                     (0: COOP_DISCOVERY_WINDOW_US or 100 us on GPUs, 20 ms on CPUs) */
+    double timeout_s;             /* give up after this long without completion (0: COOP_TIMEOUT_S
+                                     or 60 s) */
+} coop_launch;
+
+/* What a persistent launch measured. */
+typedef struct coop_run_stats {
+    unsigned groups;              /* co-resident groups found and used */
+    unsigned launched_groups;     /* groups launched for discovery */
+    double discovery_ms;          /* launch until the poll closed */
+    double run_ms;                /* launch until the kernel completed */
+} coop_run_stats;
+
+/* Launches a persistent kernel (one whose first parameters are COOP_PARAMS and which starts
+ * with COOP_ENTER), discovers its co-resident groups, and waits for it to finish.
+ * `stats` may be NULL. */
+coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats);
+
+/* ---- Self-measurement ------------------------------------------------------------------ */
+
+/* What coop_measure_barrier() runs. Zero fields take the defaults. */
+typedef struct coop_barrier_params {
+    size_t local_size;            /* default 256 */
+    unsigned max_groups;          /* 0: every co-resident group */
+    unsigned barriers;            /* barriers to run, each followed by a data check */
+    const char *build_options;    /* extra options, e.g. "-DCOOP_BARRIER_COUNTER" */
+} coop_barrier_params;
+
+typedef struct coop_barrier_result {
+    unsigned groups;              /* groups that took part (discovered, capped by max_groups) */
+    size_t local_size;
+    unsigned barriers;
+    unsigned failures;            /* reads after a barrier that missed a write made before it */
+    double discovery_ms;          /* launch until the discovery poll closed */
+    double us_per_barrier;
+    int device_timed;             /* 1: timed by the device clock; 0: by the host */
+} coop_barrier_result;
+
+/* Runs `barriers` global barriers in a persistent kernel with a data check after each, and
+ * reports the latency, the discovered occupancy and the number of check failures (which must be
+ * 0: anything else is a memory-model bug). */
+coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params, coop_barrier_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,206 @@
+/* The host <-> running-kernel channel, with its three backends. */
+#include "internal.h"
+
+#include <string.h>
+
+#define CHANNEL_BYTES (COOP_CHAN_WORDS * sizeof(uint32_t))
+#define COOP_MEM_LOCATION_HOST_NV (1 << 0) /* cl_nv_create_buffer */
+
+typedef cl_mem (*create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield, size_t, void *, cl_int *);
+
+static coop_status open_svm(coop_context *ctx)
+{
+    coop_channel *ch = &ctx->channel;
+    ch->svm = clSVMAlloc(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                         CHANNEL_BYTES, 0);
+    if (!ch->svm)
+        return coop_fail(ctx, COOP_ERR_OPENCL, "clSVMAlloc of a fine-grained SVM channel failed");
+    ch->host = ch->svm;
+    return COOP_OK;
+}
+
+static coop_status open_nvhost(coop_context *ctx)
+{
+    coop_channel *ch = &ctx->channel;
+    create_buffer_nv_fn create =
+        (create_buffer_nv_fn)clGetExtensionFunctionAddressForPlatform(ctx->platform, "clCreateBufferNV");
+    if (!create)
+        return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED, "clCreateBufferNV is not exported by platform '%s'",
+                         ctx->info.platform);
+    cl_int err = CL_SUCCESS;
+    ch->buffer = create(ctx->cl, CL_MEM_READ_WRITE, COOP_MEM_LOCATION_HOST_NV, CHANNEL_BYTES, NULL, &err);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "clCreateBufferNV(CL_MEM_LOCATION_HOST_NV)");
+    void *mapped = clEnqueueMapBuffer(ctx->side_queue, ch->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                      CHANNEL_BYTES, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "clEnqueueMapBuffer of the host channel");
+    ch->host = mapped;
+    return COOP_OK;
+}
+
+static coop_status open_queue(coop_context *ctx)
+{
+    cl_int err = CL_SUCCESS;
+    ctx->channel.buffer = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, CHANNEL_BYTES, NULL, &err);
+    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "clCreateBuffer for the channel");
+}
+
+coop_status coop_channel_open(coop_context *ctx, coop_channel_kind kind)
+{
+    const coop_device_info *info = &ctx->info;
+    if (kind == COOP_CHANNEL_AUTO)
+        kind = info->channel;
+    if (kind == COOP_CHANNEL_SVM && !(info->svm_fine_buffer && info->svm_atomics))
+        return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED,
+                         "channel 'svm' needs fine-grained SVM buffers with SVM atomics, which '%s' lacks "
+                         "(try COOP_CHANNEL=%s)", info->name, coop_channel_name(info->channel));
+    if (kind == COOP_CHANNEL_NVHOST && !info->nv_create_buffer)
+        return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED,
+                         "channel 'nvhost' needs the cl_nv_create_buffer extension, which '%s' lacks "
+                         "(try COOP_CHANNEL=%s)", info->name, coop_channel_name(info->channel));
+    ctx->channel.kind = kind;
+    coop_status status = kind == COOP_CHANNEL_SVM      ? open_svm(ctx)
+                         : kind == COOP_CHANNEL_NVHOST ? open_nvhost(ctx)
+                                                       : open_queue(ctx);
+    return status == COOP_OK ? coop_channel_reset(ctx) : status;
+}
+
+void coop_channel_close(coop_context *ctx)
+{
+    coop_channel *ch = &ctx->channel;
+    if (ch->svm)
+        clSVMFree(ctx->cl, ch->svm);
+    if (ch->buffer && ch->kind == COOP_CHANNEL_NVHOST && ch->host) {
+        clEnqueueUnmapMemObject(ctx->side_queue, ch->buffer, (void *)ch->host, 0, NULL, NULL);
+        clFinish(ctx->side_queue);
+    }
+    if (ch->buffer)
+        clReleaseMemObject(ch->buffer);
+    memset(ch, 0, sizeof *ch);
+}
+
+coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value)
+{
+    coop_channel *ch = &ctx->channel;
+    if (ch->host) {
+        *value = __atomic_load_n(&ch->host[slot], __ATOMIC_ACQUIRE);
+        return COOP_OK;
+    }
+    cl_int err = clEnqueueReadBuffer(ctx->side_queue, ch->buffer, CL_TRUE, slot * sizeof(uint32_t),
+                                     sizeof(uint32_t), value, 0, NULL, NULL);
+    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "reading the channel (clEnqueueReadBuffer)");
+}
+
+coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
+{
+    coop_channel *ch = &ctx->channel;
+    if (ch->host) {
+        __atomic_store_n(&ch->host[slot], value, __ATOMIC_RELEASE);
+        return COOP_OK;
+    }
+    cl_int err = clEnqueueWriteBuffer(ctx->side_queue, ch->buffer, CL_TRUE, slot * sizeof(uint32_t),
+                                      sizeof(uint32_t), &value, 0, NULL, NULL);
+    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "writing the channel (clEnqueueWriteBuffer)");
+}
+
+coop_status coop_channel_reset(coop_context *ctx)
+{
+    for (unsigned slot = 0; slot < COOP_CHAN_WORDS; slot++) {
+        coop_status status = coop_channel_store(ctx, slot, 0);
+        if (status != COOP_OK)
+            return status;
+    }
+    return COOP_OK;
+}
+
+coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index)
+{
+    cl_int err = ctx->channel.svm ? clSetKernelArgSVMPointer(kernel, index, ctx->channel.svm)
+                                  : clSetKernelArg(kernel, index, sizeof(cl_mem), &ctx->channel.buffer);
+    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "setting the channel kernel argument");
+}
+
+coop_channel_kind coop_context_channel(const coop_context *ctx)
+{
+    return ctx->channel.kind;
+}
+
+static const char echo_source[] =
+    "kernel void coop_echo(COOP_PARAMS, uint rounds)\n"
+    "{\n"
+    "    if (coop_local_linear_id() != 0)\n"
+    "        return;\n"
+    "    for (uint last = 0; last != rounds;) {\n"
+    "        uint value = coop_host_load(&coop_chan_[COOP_CHAN_ECHO_IN]);\n"
+    "        if (value != last) {\n"
+    "            coop_host_store(&coop_chan_[COOP_CHAN_ECHO_OUT], value);\n"
+    "            last = value;\n"
+    "        }\n"
+    "    }\n"
+    "}\n";
+
+/* Runs the echo kernel for `rounds` trips while the host times each one. */
+static coop_status time_echo(coop_context *ctx, cl_kernel echo, unsigned rounds, double *mean_us, double *min_us)
+{
+    size_t one = 1;
+    cl_event running = NULL;
+    cl_int err = clEnqueueNDRangeKernel(ctx->queue, echo, 1, NULL, &one, &one, 0, NULL, &running);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "launching the channel echo kernel");
+    clFlush(ctx->queue);
+    coop_status status = COOP_OK;
+    double total_us = 0.0, best_us = 0.0;
+    for (unsigned round = 1; round <= rounds && status == COOP_OK; round++) {
+        double start_us = coop_now_us();
+        status = coop_channel_store(ctx, COOP_CHAN_ECHO_IN, round);
+        uint32_t answer = 0;
+        while (status == COOP_OK && answer != round) {
+            status = coop_channel_load(ctx, COOP_CHAN_ECHO_OUT, &answer);
+            if (status == COOP_OK && answer != round && coop_now_us() - start_us > 10e6)
+                status = coop_fail(ctx, COOP_ERR_TIMEOUT,
+                                   "channel '%s': the running kernel did not answer round %u within 10 s",
+                                   coop_channel_name(ctx->channel.kind), round);
+        }
+        double trip_us = coop_now_us() - start_us;
+        total_us += trip_us;
+        if (round == 1 || trip_us < best_us)
+            best_us = trip_us;
+    }
+    if (status != COOP_OK)
+        return status; /* the kernel still spins: the caller must exit, as the message says */
+    clWaitForEvents(1, &running);
+    clReleaseEvent(running);
+    *mean_us = total_us / rounds;
+    *min_us = best_us;
+    return COOP_OK;
+}
+
+coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *mean_us, double *min_us)
+{
+    if (!ctx || !rounds || !mean_us || !min_us)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_channel_roundtrip: bad argument");
+    if (!ctx->echo_program) {
+        coop_status status = coop_build(ctx, echo_source, NULL, &ctx->echo_program);
+        if (status != COOP_OK)
+            return status;
+    }
+    cl_int err = CL_SUCCESS;
+    cl_kernel echo = clCreateKernel(ctx->echo_program, "coop_echo", &err);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "clCreateKernel(coop_echo)");
+    coop_status status = coop_channel_reset(ctx);
+    if (status == COOP_OK)
+        status = coop_channel_set_arg(ctx, echo, 0);
+    if (status == COOP_OK) {
+        /* The echo kernel ignores the device area; the channel fills the slot. */
+        status = coop_channel_set_arg(ctx, echo, 1);
+    }
+    cl_uint count = rounds;
+    if (status == COOP_OK && (err = clSetKernelArg(echo, 2, sizeof count, &count)) != CL_SUCCESS)
+        status = coop_fail_cl(ctx, err, "clSetKernelArg(coop_echo rounds)");
+    if (status == COOP_OK)
+        status = time_echo(ctx, echo, rounds, mean_us, min_us);
+    clReleaseKernel(echo);
+    return status;
+}

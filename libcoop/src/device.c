@@ -1,0 +1,304 @@
+/* Device probing and selection. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COOP_MAX_PLATFORMS 16
+#define COOP_MAX_DEVICES 64
+
+static void device_string(cl_device_id device, cl_device_info param, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (clGetDeviceInfo(device, param, size, out, NULL) != CL_SUCCESS)
+        out[0] = '\0';
+    out[size - 1] = '\0';
+}
+
+static int has_extension(cl_device_id device, const char *name)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+        return 0;
+    char *list = malloc(size + 1);
+    if (!list)
+        return 0;
+    int found = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
+        list[size] = '\0';
+        size_t length = strlen(name);
+        for (char *at = strstr(list, name); at; at = strstr(at + 1, name)) {
+            int starts = at == list || at[-1] == ' ';
+            int ends = at[length] == ' ' || at[length] == '\0';
+            if (starts && ends) {
+                found = 1;
+                break;
+            }
+        }
+    }
+    free(list);
+    return found;
+}
+
+static int contains_nocase(const char *haystack, const char *needle)
+{
+    size_t length = strlen(needle);
+    for (const char *at = haystack; *at; at++) {
+        size_t i = 0;
+        while (i < length && at[i] &&
+               tolower((unsigned char)at[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == length)
+            return 1;
+    }
+    return length == 0;
+}
+
+/* "OpenCL C 2.0 ..." -> 200; 0 if unreadable. */
+static int c_version_number(const char *text)
+{
+    int major = 0, minor = 0;
+    if (sscanf(text, "OpenCL C %d.%d", &major, &minor) != 2)
+        return 0;
+    return major * 100 + minor * 10;
+}
+
+static coop_target classify(const coop_device_info *info)
+{
+    if (contains_nocase(info->platform, "Portable Computing Language") ||
+        contains_nocase(info->version, "PoCL"))
+        return info->svm_atomics ? COOP_TARGET_POCL : COOP_TARGET_UNSUPPORTED;
+    if (contains_nocase(info->vendor, "NVIDIA"))
+        return COOP_TARGET_NVIDIA;
+    if (c_version_number(info->c_version) >= 200 && info->atomic_acq_rel &&
+        (info->atomic_scopes & COOP_SCOPE_DEVICE))
+        return COOP_TARGET_CL20;
+    return COOP_TARGET_UNSUPPORTED;
+}
+
+coop_status coop_probe_device(cl_platform_id platform, cl_device_id device, coop_device_info *info)
+{
+    char platform_name[sizeof info->platform];
+    if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name, platform_name, NULL) != CL_SUCCESS)
+        platform_name[0] = '\0';
+    platform_name[sizeof platform_name - 1] = '\0';
+    memcpy(info->platform, platform_name, sizeof platform_name);
+    device_string(device, CL_DEVICE_NAME, info->name, sizeof info->name);
+    device_string(device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+    device_string(device, CL_DEVICE_VERSION, info->version, sizeof info->version);
+    device_string(device, CL_DEVICE_OPENCL_C_VERSION, info->c_version, sizeof info->c_version);
+
+    cl_device_type type = 0;
+    cl_uint units = 0;
+    size_t max_local = 0;
+    cl_device_svm_capabilities svm = 0;
+    cl_device_atomic_capabilities atomics = 0;
+    clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_local, &max_local, NULL);
+    if (clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL) != CL_SUCCESS)
+        svm = 0;
+    if (clGetDeviceInfo(device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof atomics, &atomics, NULL) != CL_SUCCESS)
+        atomics = 0;
+
+    info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    info->compute_units = units;
+    info->max_local_size = max_local;
+    info->svm_coarse = (svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0;
+    info->svm_fine_buffer = (svm & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+    info->svm_fine_system = (svm & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) != 0;
+    info->svm_atomics = (svm & CL_DEVICE_SVM_ATOMICS) != 0;
+    info->atomic_scopes = ((atomics & CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP) ? COOP_SCOPE_WORK_GROUP : 0) |
+                          ((atomics & CL_DEVICE_ATOMIC_SCOPE_DEVICE) ? COOP_SCOPE_DEVICE : 0) |
+                          ((atomics & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) ? COOP_SCOPE_ALL_DEVICES : 0);
+    info->atomic_acq_rel = (atomics & CL_DEVICE_ATOMIC_ORDER_ACQ_REL) != 0;
+    info->nv_create_buffer = has_extension(device, "cl_nv_create_buffer");
+    info->target = classify(info);
+    if (info->svm_fine_buffer && info->svm_atomics)
+        info->channel = COOP_CHANNEL_SVM;
+    else if (info->nv_create_buffer)
+        info->channel = COOP_CHANNEL_NVHOST;
+    else
+        info->channel = COOP_CHANNEL_QUEUE;
+    return COOP_OK;
+}
+
+/* All devices of all platforms, with their handles. */
+typedef struct device_table {
+    size_t count;
+    cl_platform_id platforms[COOP_MAX_DEVICES];
+    cl_device_id devices[COOP_MAX_DEVICES];
+    coop_device_info info[COOP_MAX_DEVICES];
+} device_table;
+
+static coop_status enumerate(device_table *table)
+{
+    cl_platform_id platforms[COOP_MAX_PLATFORMS];
+    cl_uint platform_count = 0;
+    table->count = 0;
+    if (clGetPlatformIDs(COOP_MAX_PLATFORMS, platforms, &platform_count) != CL_SUCCESS || platform_count == 0)
+        return COOP_ERR_NO_PLATFORM;
+    if (platform_count > COOP_MAX_PLATFORMS)
+        platform_count = COOP_MAX_PLATFORMS;
+    for (cl_uint p = 0; p < platform_count; p++) {
+        cl_device_id devices[COOP_MAX_DEVICES];
+        cl_uint device_count = 0;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, COOP_MAX_DEVICES, devices, &device_count) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < device_count && d < COOP_MAX_DEVICES && table->count < COOP_MAX_DEVICES; d++) {
+            size_t slot = table->count++;
+            table->platforms[slot] = platforms[p];
+            table->devices[slot] = devices[d];
+            memset(&table->info[slot], 0, sizeof table->info[slot]);
+            coop_probe_device(platforms[p], devices[d], &table->info[slot]);
+            table->info[slot].platform_index = p;
+            table->info[slot].device_index = d;
+        }
+    }
+    return table->count ? COOP_OK : COOP_ERR_NO_PLATFORM;
+}
+
+coop_status coop_list_devices(coop_device_info **out, size_t *count)
+{
+    if (!out || !count)
+        return COOP_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    *count = 0;
+    device_table *table = malloc(sizeof *table);
+    if (!table)
+        return COOP_ERR_NO_MEMORY;
+    coop_status status = enumerate(table);
+    if (status == COOP_OK) {
+        *out = malloc(table->count * sizeof **out);
+        if (*out) {
+            memcpy(*out, table->info, table->count * sizeof **out);
+            *count = table->count;
+        } else {
+            status = COOP_ERR_NO_MEMORY;
+        }
+    }
+    free(table);
+    return status;
+}
+
+/* A selector is a decimal index or a case-insensitive substring. */
+static int selector_matches(const char *selector, unsigned index, const char *name)
+{
+    char *end = NULL;
+    unsigned long number = strtoul(selector, &end, 10);
+    if (*selector && end && *end == '\0')
+        return number == index;
+    return contains_nocase(name, selector);
+}
+
+static const char *pick(const char *option, const char *variable)
+{
+    if (option && *option)
+        return option;
+    const char *value = getenv(variable);
+    return value && *value ? value : NULL;
+}
+
+/* "  [P.D] platform: device (target, channel)" for each device, into a malloc'ed string. */
+static char *describe_devices(const device_table *table)
+{
+    size_t size = 1 + table->count * (sizeof table->info[0].platform + sizeof table->info[0].name + 64);
+    char *text = malloc(size);
+    if (!text)
+        return NULL;
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < table->count; i++) {
+        const coop_device_info *info = &table->info[i];
+        used += (size_t)snprintf(text + used, size - used, "\n  [%u.%u] %s: %s (%s)", info->platform_index,
+                                 info->device_index, info->platform, info->name, coop_target_name(info->target));
+    }
+    return text;
+}
+
+coop_status coop_select_device(coop_context *ctx, const coop_options *options)
+{
+    device_table *table = malloc(sizeof *table);
+    if (!table)
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory listing devices");
+    coop_status status = enumerate(table);
+    if (status != COOP_OK) {
+        free(table);
+        return coop_fail(ctx, status, "no OpenCL platform or device found: is an ICD (e.g. pocl-opencl-icd) installed?");
+    }
+    const char *platform_sel = pick(options ? options->platform : NULL, "COOP_PLATFORM");
+    const char *device_sel = pick(options ? options->device : NULL, "COOP_DEVICE");
+
+    /* Device indices count within the selected platform(s) when a platform is named, else
+     * across all devices, as `coop-info` lists them. */
+    long chosen = -1;
+    unsigned position = 0;
+    for (size_t i = 0; i < table->count && chosen < 0; i++) {
+        const coop_device_info *info = &table->info[i];
+        if (platform_sel && !selector_matches(platform_sel, info->platform_index, info->platform))
+            continue;
+        unsigned index = platform_sel ? info->device_index : position;
+        position++;
+        if (device_sel ? selector_matches(device_sel, index, info->name)
+                       : info->target != COOP_TARGET_UNSUPPORTED)
+            chosen = (long)i;
+    }
+    if (chosen < 0) {
+        char *list = describe_devices(table);
+        if (platform_sel || device_sel)
+            status = coop_fail(ctx, COOP_ERR_DEVICE_NOT_FOUND,
+                               "no OpenCL device matches platform '%s' device '%s'; devices:%s",
+                               platform_sel ? platform_sel : "*", device_sel ? device_sel : "*", list ? list : "");
+        else
+            status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
+                               "no device can run cooperative kernels (OpenCL C 2.0 acquire/release "
+                               "atomics, PoCL with SVM atomics, or NVIDIA); devices:%s", list ? list : "");
+        free(list);
+        free(table);
+        return status;
+    }
+    ctx->info = table->info[chosen];
+    ctx->platform = table->platforms[chosen];
+    ctx->device = table->devices[chosen];
+    free(table);
+    if (ctx->info.target == COOP_TARGET_UNSUPPORTED)
+        return coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
+                         "device '%s' (%s) cannot run cooperative kernels: it has %s and no "
+                         "acquire/release atomics at device scope",
+                         ctx->info.name, ctx->info.platform, ctx->info.c_version);
+    return COOP_OK;
+}
+
+const char *coop_target_name(coop_target target)
+{
+    switch (target) {
+    case COOP_TARGET_POCL: return "pocl";
+    case COOP_TARGET_NVIDIA: return "nvidia";
+    case COOP_TARGET_CL20: return "opencl-c-2.0";
+    default: return "unsupported";
+    }
+}
+
+const char *coop_channel_name(coop_channel_kind kind)
+{
+    switch (kind) {
+    case COOP_CHANNEL_SVM: return "svm";
+    case COOP_CHANNEL_NVHOST: return "nvhost";
+    case COOP_CHANNEL_QUEUE: return "queue";
+    default: return "auto";
+    }
+}
+
+int coop_channel_parse(const char *text)
+{
+    static const coop_channel_kind kinds[] = {COOP_CHANNEL_AUTO, COOP_CHANNEL_SVM, COOP_CHANNEL_NVHOST,
+                                              COOP_CHANNEL_QUEUE};
+    for (size_t i = 0; text && i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *name = coop_channel_name(kinds[i]);
+        if (strlen(text) == strlen(name) && contains_nocase(name, text))
+            return (int)kinds[i];
+    }
+    return -1;
+}

@@ -1,0 +1,76 @@
+/* Internal structures of libcoop, shared by its source files; not installed. */
+#ifndef COOP_INTERNAL_H
+#define COOP_INTERNAL_H
+
+#include "coop.h"
+#include "coop_layout.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+/* The channel: a host-visible array of COOP_CHAN_WORDS words (see coop_layout.h). */
+typedef struct coop_channel {
+    coop_channel_kind kind;
+    volatile uint32_t *host;    /* svm / nvhost: where the host reads and writes */
+    void *svm;                  /* svm: the SVM allocation (kernel argument) */
+    cl_mem buffer;              /* nvhost / queue: the buffer (kernel argument) */
+} coop_channel;
+
+struct coop_context {
+    coop_device_info info;
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl;
+    cl_command_queue queue;      /* kernels */
+    cl_command_queue side_queue; /* channel traffic for the queue backend */
+    coop_channel channel;
+    cl_mem dev_area;             /* device area of persistent kernels (coop_layout.h) */
+    size_t dev_area_words;
+    cl_program echo_program;     /* built on first use by coop_channel_roundtrip */
+    char *message;
+};
+
+struct coop_program {
+    coop_context *ctx;
+    cl_program cl;
+};
+
+struct coop_kernel {
+    coop_program *program;
+    cl_kernel cl;
+    cl_uint arg_count;
+    int persistent;              /* first two parameters are COOP_PARAMS */
+};
+
+/* Records a formatted message on ctx and returns status (errors.c). */
+coop_status coop_fail(coop_context *ctx, coop_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Records "what: CL_ERROR_NAME" for a failed OpenCL call and returns COOP_ERR_OPENCL. */
+coop_status coop_fail_cl(coop_context *ctx, cl_int err, const char *what);
+/* Clears the message. */
+void coop_clear_message(coop_context *ctx);
+
+/* device.c */
+coop_status coop_probe_device(cl_platform_id platform, cl_device_id device, coop_device_info *info);
+coop_status coop_select_device(coop_context *ctx, const coop_options *options);
+
+/* channel.c */
+coop_status coop_channel_open(coop_context *ctx, coop_channel_kind kind);
+void coop_channel_close(coop_context *ctx);
+coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value);
+coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value);
+coop_status coop_channel_reset(coop_context *ctx);
+coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index);
+
+/* program.c */
+coop_status coop_build(coop_context *ctx, const char *source, const char *options, cl_program *out);
+
+/* clock.c */
+double coop_now_us(void);
+/* Lets other threads run while the host polls a kernel (PoCL's workers share the CPU). */
+void coop_poll_pause(const coop_context *ctx);
+
+/* Source of coop_layout.h + coop_kernel.h, generated at build time (embedded_header.c). */
+extern const char coop_kernel_header_source[];
+
+#endif

@@ -1,0 +1,228 @@
+/* Building programs with the kernel-side header, and finding their kernels. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *target_options(const coop_device_info *info)
+{
+    switch (info->target) {
+    case COOP_TARGET_POCL:
+        return "-cl-std=CL3.0 -DCOOP_TARGET_POCL=1";
+    case COOP_TARGET_NVIDIA:
+        return "-cl-std=CL2.0 -DCOOP_TARGET_NVIDIA=1 -DCOOP_PARALLEL_SPIN=1";
+    default:
+        return info->is_gpu ? "-cl-std=CL2.0 -DCOOP_TARGET_CL20=1 -DCOOP_PARALLEL_SPIN=1"
+                            : "-cl-std=CL2.0 -DCOOP_TARGET_CL20=1";
+    }
+}
+
+static char *build_log(coop_context *ctx, cl_program program)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+        return NULL;
+    char *log = malloc(size + 1);
+    if (log && clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS)
+        log[size] = '\0';
+    else if (log)
+        log[0] = '\0';
+    return log;
+}
+
+/* Builds `source`, named `name` in diagnostics (a #line directive keeps the user's line
+ * numbers exact despite the prepended header). */
+static coop_status build_named(coop_context *ctx, const char *source, const char *name, const char *options,
+                               cl_program *out)
+{
+    char line_directive[512];
+    snprintf(line_directive, sizeof line_directive, "\n#line 1 \"%s\"\n", name);
+    const char *parts[] = {coop_kernel_header_source, line_directive, source};
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(ctx->cl, 3, parts, NULL, &err);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "clCreateProgramWithSource");
+    const char *base = target_options(&ctx->info);
+    size_t length = strlen(base) + (options ? strlen(options) : 0) + 32;
+    char *all = malloc(length);
+    if (!all) {
+        clReleaseProgram(program);
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory building '%s'", name);
+    }
+    snprintf(all, length, "%s -cl-kernel-arg-info %s", base, options ? options : "");
+    err = clBuildProgram(program, 1, &ctx->device, all, NULL, NULL);
+    free(all);
+    if (err != CL_SUCCESS) {
+        char *log = build_log(ctx, program);
+        coop_status status = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
+                                 ? coop_fail(ctx, COOP_ERR_BUILD, "building '%s' for '%s' failed (%s):\n%s", name,
+                                             ctx->info.name, coop_cl_error_name(err), log ? log : "(no build log)")
+                                 : coop_fail_cl(ctx, err, "clBuildProgram");
+        free(log);
+        clReleaseProgram(program);
+        return status;
+    }
+    *out = program;
+    return COOP_OK;
+}
+
+coop_status coop_build(coop_context *ctx, const char *source, const char *options, cl_program *out)
+{
+    return build_named(ctx, source, "<libcoop>", options, out);
+}
+
+static coop_status wrap_program(coop_context *ctx, cl_program cl, coop_program **out)
+{
+    coop_program *program = calloc(1, sizeof *program);
+    if (!program) {
+        clReleaseProgram(cl);
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
+    }
+    program->ctx = ctx;
+    program->cl = cl;
+    *out = program;
+    return COOP_OK;
+}
+
+coop_status coop_program_create(coop_context *ctx, const char *source, const char *options, coop_program **out)
+{
+    if (!ctx || !source || !out)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create: NULL context, source or result");
+    *out = NULL;
+    cl_program cl;
+    coop_status status = build_named(ctx, source, "<source>", options, &cl);
+    return status == COOP_OK ? wrap_program(ctx, cl, out) : status;
+}
+
+coop_status coop_program_create_from_file(coop_context *ctx, const char *path, const char *options,
+                                          coop_program **out)
+{
+    if (!ctx || !path || !out)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create_from_file: NULL argument");
+    *out = NULL;
+    FILE *file = fopen(path, "rb");
+    if (!file)
+        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(errno));
+    char *source = NULL;
+    size_t size = 0;
+    int ok = fseek(file, 0, SEEK_END) == 0;
+    long end = ok ? ftell(file) : -1;
+    ok = end >= 0 && fseek(file, 0, SEEK_SET) == 0;
+    if (ok) {
+        size = (size_t)end;
+        source = malloc(size + 1);
+        ok = source && fread(source, 1, size, file) == size;
+    }
+    fclose(file);
+    if (!ok) {
+        free(source);
+        return coop_fail(ctx, COOP_ERR_IO, "%s: could not be read", path);
+    }
+    source[size] = '\0';
+    cl_program cl;
+    coop_status status = build_named(ctx, source, path, options, &cl);
+    free(source);
+    return status == COOP_OK ? wrap_program(ctx, cl, out) : status;
+}
+
+void coop_program_release(coop_program *program)
+{
+    if (!program)
+        return;
+    clReleaseProgram(program->cl);
+    free(program);
+}
+
+static char *kernel_names(cl_program program)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size) != CL_SUCCESS)
+        return NULL;
+    char *names = malloc(size + 1);
+    if (names && clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names, NULL) == CL_SUCCESS)
+        names[size] = '\0';
+    else if (names)
+        names[0] = '\0';
+    return names;
+}
+
+/* A persistent kernel's first parameter is COOP_PARAMS' channel. Without argument info the
+ * kernel is taken to be persistent, the common case. */
+static int is_persistent(cl_kernel kernel, cl_uint arg_count)
+{
+    char name[64];
+    if (arg_count < 2)
+        return 0;
+    if (clGetKernelArgInfo(kernel, 0, CL_KERNEL_ARG_NAME, sizeof name, name, NULL) != CL_SUCCESS)
+        return 1;
+    name[sizeof name - 1] = '\0';
+    return strcmp(name, "coop_chan_") == 0;
+}
+
+coop_status coop_kernel_create(coop_program *program, const char *name, coop_kernel **out)
+{
+    coop_context *ctx = program ? program->ctx : NULL;
+    if (!program || !name || !out)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_kernel_create: NULL program, name or result");
+    *out = NULL;
+    cl_int err = CL_SUCCESS;
+    cl_kernel cl = clCreateKernel(program->cl, name, &err);
+    if (err == CL_INVALID_KERNEL_NAME) {
+        char *names = kernel_names(program->cl);
+        coop_status status = coop_fail(ctx, COOP_ERR_KERNEL_NOT_FOUND, "no kernel '%s' in the program; it has: %s",
+                                       name, names && *names ? names : "(none)");
+        free(names);
+        return status;
+    }
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "clCreateKernel");
+    coop_kernel *kernel = calloc(1, sizeof *kernel);
+    if (!kernel) {
+        clReleaseKernel(cl);
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
+    }
+    kernel->program = program;
+    kernel->cl = cl;
+    clGetKernelInfo(cl, CL_KERNEL_NUM_ARGS, sizeof kernel->arg_count, &kernel->arg_count, NULL);
+    kernel->persistent = is_persistent(cl, kernel->arg_count);
+    *out = kernel;
+    return COOP_OK;
+}
+
+void coop_kernel_release(coop_kernel *kernel)
+{
+    if (!kernel)
+        return;
+    clReleaseKernel(kernel->cl);
+    free(kernel);
+}
+
+coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value)
+{
+    if (!kernel)
+        return COOP_ERR_INVALID_ARGUMENT;
+    coop_context *ctx = kernel->program->ctx;
+    cl_uint first = kernel->persistent ? 2 : 0;
+    if (index + first >= kernel->arg_count)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "argument index %u is out of range: the kernel takes %u",
+                         index, kernel->arg_count - first);
+    cl_int err = clSetKernelArg(kernel->cl, index + first, size, value);
+    if (err != CL_SUCCESS) {
+        char what[64];
+        snprintf(what, sizeof what, "clSetKernelArg(%u)", index);
+        return coop_fail_cl(ctx, err, what);
+    }
+    return COOP_OK;
+}
+
+coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem buffer)
+{
+    return coop_kernel_set_arg(kernel, index, sizeof buffer, &buffer);
+}
+
+cl_kernel coop_kernel_cl(const coop_kernel *kernel)
+{
+    return kernel->cl;
+}

@@ -1,0 +1,84 @@
+/* Self-measurements a user can run on any device: the global barrier's latency with a data
+ * check, which also reports discovered occupancy. */
+#include "discovery.h"
+
+#include <stdlib.h>
+
+extern const char coop_selftest_source[];
+
+static coop_status create_buffers(coop_context *ctx, size_t data_bytes, cl_mem buffers[3])
+{
+    const size_t sizes[3] = {data_bytes, sizeof(cl_uint), sizeof(cl_ulong)};
+    for (int i = 0; i < 3; i++) {
+        cl_int err = CL_SUCCESS;
+        buffers[i] = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, sizes[i], NULL, &err);
+        if (err != CL_SUCCESS)
+            return coop_fail_cl(ctx, err, "clCreateBuffer (barrier check)");
+        cl_uchar zero = 0;
+        err = clEnqueueFillBuffer(ctx->queue, buffers[i], &zero, 1, 0, sizes[i], 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return coop_fail_cl(ctx, err, "clEnqueueFillBuffer (barrier check)");
+    }
+    return COOP_OK;
+}
+
+static coop_status run_check(coop_kernel *kernel, const coop_barrier_params *params, coop_barrier_result *out)
+{
+    coop_context *ctx = kernel->program->ctx;
+    coop_launch launch = {.local_size = params->local_size ? params->local_size : 256,
+                          .max_groups = params->max_groups};
+    unsigned launched = coop_default_launch_groups(&ctx->info, launch.local_size);
+    cl_mem buffers[3] = {NULL, NULL, NULL};
+    coop_status status = create_buffers(ctx, 2 * (size_t)launched * launch.local_size * sizeof(cl_uint), buffers);
+    cl_uint barriers = params->barriers;
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(kernel, 0, sizeof barriers, &barriers);
+    for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+        status = coop_kernel_set_buffer(kernel, i + 1, buffers[i]);
+    coop_run_stats stats = {0};
+    if (status == COOP_OK)
+        status = coop_kernel_run(kernel, &launch, &stats);
+    cl_uint failures = 0;
+    cl_ulong elapsed_ns = 0;
+    if (status == COOP_OK) {
+        cl_int err = clEnqueueReadBuffer(ctx->queue, buffers[1], CL_TRUE, 0, sizeof failures, &failures, 0, NULL,
+                                         NULL);
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(ctx->queue, buffers[2], CL_TRUE, 0, sizeof elapsed_ns, &elapsed_ns, 0, NULL,
+                                      NULL);
+        if (err != CL_SUCCESS)
+            status = coop_fail_cl(ctx, err, "reading barrier-check results");
+    }
+    if (status == COOP_OK) {
+        out->groups = stats.groups;
+        out->local_size = launch.local_size;
+        out->barriers = params->barriers;
+        out->failures = failures;
+        out->discovery_ms = stats.discovery_ms;
+        /* The device clock where there is one; else the host's time from the poll's close to
+         * completion, which adds the kernel's exit to the barriers. */
+        double total_us = elapsed_ns ? (double)elapsed_ns / 1e3 : (stats.run_ms - stats.discovery_ms) * 1e3;
+        out->us_per_barrier = params->barriers ? total_us / params->barriers : 0.0;
+        out->device_timed = elapsed_ns != 0;
+    }
+    for (int i = 0; i < 3; i++)
+        if (buffers[i])
+            clReleaseMemObject(buffers[i]);
+    return status;
+}
+
+coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params, coop_barrier_result *out)
+{
+    if (!ctx || !params || !out)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_measure_barrier: NULL argument");
+    coop_program *program = NULL;
+    coop_kernel *kernel = NULL;
+    coop_status status = coop_program_create(ctx, coop_selftest_source, params->build_options, &program);
+    if (status == COOP_OK)
+        status = coop_kernel_create(program, "coop_barrier_check", &kernel);
+    if (status == COOP_OK)
+        status = run_check(kernel, params, out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    return status;
+}

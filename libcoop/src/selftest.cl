@@ -1,0 +1,32 @@
+/* Global-barrier latency with a data check: before barrier i every work-item writes a value
+ * derived from i into its slot; after it, each reads the slot of the same work-item in another
+ * group (a different one each time) and counts values that are not the ones written before the
+ * barrier. Two buffers alternate, so a slot is rewritten only two barriers after it was read. */
+kernel void coop_barrier_check(COOP_PARAMS, uint barriers, global uint *data, global uint *failures,
+                               global ulong *elapsed_ns)
+{
+    COOP_ENTER(ctx);
+    uint group = coop_group_id(&ctx);
+    uint groups = coop_num_groups(&ctx);
+    uint lid = coop_local_linear_id();
+    uint lsize = coop_local_linear_size();
+    uint slots = groups * lsize;
+    uint wrong = 0;
+#if COOP_HAS_CLOCK
+    ulong start_ns = coop_clock_ns();
+#endif
+    for (uint i = 0; i < barriers; i++) {
+        global uint *buffer = data + (i & 1) * slots;
+        buffer[group * lsize + lid] = i * 2654435761u + group * lsize + lid;
+        coop_global_barrier(&ctx);
+        uint other = (group + 1 + i % groups) % groups;
+        if (buffer[other * lsize + lid] != i * 2654435761u + other * lsize + lid)
+            wrong++;
+    }
+    if (wrong)
+        coop_fetch_add(failures, wrong);
+#if COOP_HAS_CLOCK
+    if (group == 0 && lid == 0)
+        elapsed_ns[0] = coop_clock_ns() - start_ns;
+#endif
+}
