@@ -45,7 +45,8 @@
 /* ---- Memory primitives: 32-bit words in global memory, device scope ---------------------
  * load/store relaxed: coherent, no ordering (what litmus tests use for "no fence").
  * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope.
- * fence: an acquire-release fence at device scope.
+ * fence: an acquire-release fence at device scope; fence_sc: a sequentially consistent one (what
+ * store-buffering needs: acquire/release alone allows both loads to miss both stores).
  * host_load / host_store: acquire / release, visible to the host while the kernel runs. */
 
 #if defined(COOP_TARGET_NVIDIA) && !defined(COOP_NV_USE_CL20)
@@ -94,6 +95,10 @@ inline uint coop_cas(global uint *p, uint expected, uint desired)
 inline void coop_fence(void)
 {
     asm volatile("fence.acq_rel.gpu;" : : : "memory");
+}
+inline void coop_fence_sc(void)
+{
+    asm volatile("fence.sc.gpu;" : : : "memory");
 }
 inline uint coop_host_load(global uint *p)
 {
@@ -146,6 +151,10 @@ inline uint coop_cas(global uint *p, uint expected, uint desired)
 inline void coop_fence(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device);
+}
+inline void coop_fence_sc(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device);
 }
 inline uint coop_host_load(global uint *p) { return coop_load_acquire(p); }
 inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); }
