@@ -24,6 +24,11 @@ LIBA := $(BUILD)/lib/libcoop.a
 LIBSO := $(BUILD)/lib/libcoop.so
 
 PROGRAMS := $(BUILD)/bin/coop-info $(BUILD)/bin/coop-litmus $(BUILD)/bin/barrier-bench
+# The grid.sync() comparison is built where nvcc exists.
+NVCC := $(shell command -v nvcc 2>/dev/null)
+ifneq ($(NVCC),)
+PROGRAMS += $(BUILD)/bin/gridsync-bench
+endif
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -82,6 +87,10 @@ $(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmu
 $(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/gridsync-bench: benchmarks/barrier/gridsync.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -arch=sm_90 -o $@ $<
 
 # ---- Tests ---------------------------------------------------------------------------------
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

@@ -198,11 +198,13 @@ inline uint coop_local_linear_size(void)
 
 #define COOP_GROUP_SYNC() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 
-/* Registers the calling group in the discovery poll (Sorensen et al., OOPSLA 2016). The first
- * group to register leads: it forwards the registration count to the host and closes the poll
- * when the host says so. Every registered group waits for the close, so at that moment all of
- * them were running together: the count never over-estimates co-residency. A group that finds
- * the poll closed (or full) was not co-resident and must leave. Returns 1 if the group stays. */
+/* Registers the calling group in the discovery poll (Sorensen et al., OOPSLA 2016). Each group
+ * takes a ticket with one atomic increment (no retry loop: ~1000 groups register in
+ * microseconds). Ticket 0 leads: it forwards the count to the host and closes the poll when the
+ * host says so, by setting COOP_REG_CLOSED; the count at that moment (capped by the limit) is the
+ * number of groups. Every registered group waits for the close, so at that moment all of them
+ * were running together: the count never over-estimates co-residency. A group whose ticket came
+ * after the close or beyond the limit was not needed and leaves. Returns 1 if the group stays. */
 inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local uint *scratch)
 {
     ctx->chan = chan;
@@ -211,20 +213,14 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
     ctx->epoch = 0;
     if (coop_local_linear_id() == 0) {
         uint limit = coop_load_relaxed(&dev[COOP_DEV_MAX_GROUPS]);
-        uint ticket = COOP_NO_GROUP;
-        uint seen = coop_load_acquire(&dev[COOP_DEV_REG]);
-        while (!(seen & COOP_REG_CLOSED) && seen < limit) {
-            uint old = coop_cas(&dev[COOP_DEV_REG], seen, seen + 1);
-            if (old == seen) {
-                ticket = seen;
-                break;
-            }
-            seen = old;
-        }
-        if (ticket == 0) {
+        uint ticket = coop_fetch_add(&dev[COOP_DEV_REG], 1);
+        uint groups = 0;
+        if ((ticket & COOP_REG_CLOSED) || ticket >= limit) {
+            ticket = COOP_NO_GROUP;
+        } else if (ticket == 0) {
             uint forwarded = 0;
             for (;;) {
-                uint count = coop_load_acquire(&dev[COOP_DEV_REG]);
+                uint count = min(coop_load_relaxed(&dev[COOP_DEV_REG]), limit);
                 if (count != forwarded) {
                     coop_host_store(&chan[COOP_CHAN_SEEN], count);
                     forwarded = count;
@@ -232,15 +228,17 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
                 if (coop_host_load(&chan[COOP_CHAN_CLOSE]))
                     break;
             }
-            uint groups = coop_fetch_or(&dev[COOP_DEV_REG], COOP_REG_CLOSED);
-            coop_store_relaxed(&dev[COOP_DEV_GROUPS], groups);
+            groups = min(coop_fetch_or(&dev[COOP_DEV_REG], COOP_REG_CLOSED), limit);
+            coop_store_release(&dev[COOP_DEV_GROUPS], groups);
             coop_host_store(&chan[COOP_CHAN_GROUPS], groups);
-        } else if (ticket != COOP_NO_GROUP) {
-            while (!(coop_load_acquire(&dev[COOP_DEV_REG]) & COOP_REG_CLOSED))
+        } else {
+            while (!(groups = coop_load_acquire(&dev[COOP_DEV_GROUPS])))
                 ;
+            if (ticket >= groups)
+                ticket = COOP_NO_GROUP;
         }
         scratch[0] = ticket;
-        scratch[1] = coop_load_acquire(&dev[COOP_DEV_REG]) & ~COOP_REG_CLOSED;
+        scratch[1] = groups;
     }
     COOP_GROUP_SYNC();
     ctx->group = scratch[0];
@@ -261,38 +259,33 @@ inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
 }
 
 /* ---- Global barrier -----------------------------------------------------------------------
- * Two algorithms; COOP_BARRIER_COUNTER picks the second.
- *  flags (default): each group publishes its epoch in its own word; group 0 waits for all of
- *    them (with all its work-items where they may spin in parallel) and releases everyone by
- *    publishing the epoch once. No read-modify-write, no contended word.
- *  counter: one atomic increment per group on a shared counter; the last to arrive resets it
- *    and releases the epoch.
- * In both, a workgroup barrier orders the group's writes before its leader's release, and the
- * leader's acquire before the rest of the group reads. Epochs compare by signed difference, so
- * they may wrap. */
+ * Default: a counter whose top bit flips once per barrier. Group 0's leader adds
+ * 0x80000000 - (M - 1), every other leader adds 1, so after all M arrivals the low bits are back
+ * where they were and the top bit has flipped; each leader spins until it sees the flip. One
+ * atomic per group and no separate release word: the last arrival is itself the release, which
+ * saves a round trip to memory (the scheme of CUDA's grid.sync). Works for any M, so groups may
+ * differ from one barrier to the next.
+ * COOP_BARRIER_FLAGS picks the alternative: each group publishes its epoch in its own word,
+ * group 0 waits for them all (with all its work-items where they may spin in parallel) and
+ * releases everyone with one store. No read-modify-write, but two hops.
+ * In both, a workgroup barrier orders the group's writes before its leader's release, the
+ * leader spins with relaxed loads and then fences, and a workgroup barrier orders the leader's
+ * acquire before the rest of the group reads. */
 
 inline void coop_wait_epoch(global uint *word, uint epoch)
 {
-    while ((int)(coop_load_acquire(word) - epoch) < 0)
+    while ((int)(coop_load_relaxed(word) - epoch) < 0)
         ;
+    coop_fence();
 }
 
 inline void coop_global_barrier(coop_ctx *ctx)
 {
     uint lid = coop_local_linear_id();
-    global uint *release = &ctx->dev[COOP_DEV_BAR_RELEASE];
     uint epoch = ++ctx->epoch;
     COOP_GROUP_SYNC();
-#if defined(COOP_BARRIER_COUNTER)
-    if (lid == 0) {
-        if (coop_fetch_add(&ctx->dev[COOP_DEV_BAR_COUNT], 1) == ctx->groups - 1) {
-            coop_store_relaxed(&ctx->dev[COOP_DEV_BAR_COUNT], 0);
-            coop_store_release(release, epoch);
-        } else {
-            coop_wait_epoch(release, epoch);
-        }
-    }
-#else
+#if defined(COOP_BARRIER_FLAGS)
+    global uint *release = &ctx->dev[COOP_DEV_BAR_RELEASE];
     global uint *arrive = &ctx->dev[COOP_DEV_ARRIVE];
     if (ctx->group == 0) {
 #if COOP_PARALLEL_SPIN
@@ -312,6 +305,15 @@ inline void coop_global_barrier(coop_ctx *ctx)
     } else if (lid == 0) {
         coop_store_release(&arrive[ctx->group], epoch);
         coop_wait_epoch(release, epoch);
+    }
+#else
+    if (lid == 0) {
+        global uint *counter = &ctx->dev[COOP_DEV_BAR_COUNT];
+        uint add = ctx->group == 0 ? 0x80000000u - (ctx->groups - 1) : 1u;
+        uint before = coop_fetch_add(counter, add);
+        while (((before ^ coop_load_relaxed(counter)) & 0x80000000u) == 0)
+            ;
+        coop_fence();
     }
 #endif
     COOP_GROUP_SYNC();
