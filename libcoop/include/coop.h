@@ -205,6 +205,10 @@ typedef struct coop_run_stats {
     double run_ms;                /* launch until the kernel completed */
 } coop_run_stats;
 
+/* The number of groups coop_kernel_run() launches to discover among at this local size: an upper
+ * bound on how many can be co-resident, so buffers sized per group can be made before the run. */
+unsigned coop_launch_groups(const coop_context *ctx, size_t local_size);
+
 /* Launches a persistent kernel (one whose first parameters are COOP_PARAMS and which starts
  * with COOP_ENTER), discovers its co-resident groups, and waits for it to finish.
  * `stats` may be NULL. */

@@ -19,6 +19,11 @@ unsigned coop_default_launch_groups(const coop_device_info *info, size_t local_s
     return (unsigned)(units * (per_unit + 1));
 }
 
+unsigned coop_launch_groups(const coop_context *ctx, size_t local_size)
+{
+    return coop_default_launch_groups(&ctx->info, local_size);
+}
+
 double coop_default_window_us(const coop_device_info *info)
 {
     const char *text = getenv("COOP_DISCOVERY_WINDOW_US");

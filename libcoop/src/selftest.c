@@ -1,6 +1,6 @@
 /* Self-measurements a user can run on any device: the global barrier's latency with a data
  * check, which also reports discovered occupancy. */
-#include "discovery.h"
+#include "internal.h"
 
 #include <stdlib.h>
 
@@ -27,7 +27,7 @@ static coop_status run_check(coop_kernel *kernel, const coop_barrier_params *par
     coop_context *ctx = kernel->program->ctx;
     coop_launch launch = {.local_size = params->local_size ? params->local_size : 256,
                           .max_groups = params->max_groups};
-    unsigned launched = coop_default_launch_groups(&ctx->info, launch.local_size);
+    unsigned launched = coop_launch_groups(ctx, launch.local_size);
     cl_mem buffers[3] = {NULL, NULL, NULL};
     coop_status status = create_buffers(ctx, 2 * (size_t)launched * launch.local_size * sizeof(cl_uint), buffers);
     cl_uint barriers = params->barriers;

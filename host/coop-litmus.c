@@ -1,0 +1,351 @@
+/* coop-litmus: message-passing (MP), store-buffering (SB) and load-buffering (LB) litmus tests
+ * between co-resident workgroups (kernels/litmus.cl), each with relaxed accesses only and with
+ * coop_kernel.h's fences, and how often each weak outcome was seen. With the fences there must be
+ * none: that is what the exit status says. */
+#include "coop.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char coop_litmus_source[];
+
+/* Words between two test locations: each gets its own 128-byte line (a GPU's L1/L2 line). */
+enum { LINE_WORDS = 32 };
+
+enum { EXIT_CLEAN = 0, EXIT_WEAK_FENCED = 1, EXIT_ERROR = 2 };
+
+typedef struct litmus_spec {
+    const char *name;          /* "MP" */
+    const char *option;        /* what --test takes */
+    const char *kernel;
+    unsigned weak;             /* the outcome (a << 1 | b) the fences forbid */
+    unsigned interleaved;      /* the outcome only overlapping sides can give */
+    const char *weak_meaning;
+} litmus_spec;
+
+static const litmus_spec SPECS[] = {
+    {"MP", "mp", "litmus_mp", 2, 1, "flag seen but data not"},
+    {"SB", "sb", "litmus_sb", 0, 3, "both loads read 0"},
+    {"LB", "lb", "litmus_lb", 3, 0, "both loads read 1"},
+};
+enum { TEST_COUNT = sizeof SPECS / sizeof SPECS[0] };
+
+typedef struct config {
+    unsigned iterations;
+    size_t local_size;
+    unsigned tests;            /* bit i: run SPECS[i] */
+    int json;
+} config;
+
+/* Buffers sized for the most groups a run may use. */
+typedef struct buffers {
+    unsigned max_groups;
+    size_t instances;          /* max_groups / 2 pairs times local size */
+    cl_mem locations;          /* 2 * instances lines */
+    cl_mem seen;               /* 2 words per instance */
+    cl_mem outcomes;           /* 4 counters per instance */
+} buffers;
+
+typedef struct litmus_result {
+    const litmus_spec *spec;
+    int fenced;
+    unsigned groups;
+    uint64_t instances;        /* tests run: pairs * local size * iterations */
+    uint64_t outcomes[4];
+    double run_ms;
+} litmus_result;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: coop-litmus [--test mp|sb|lb|all] [--iterations N] [--local-size L] [--json]\n"
+            "Runs litmus tests between co-resident workgroups paired (2k, 2k+1), each work-item on\n"
+            "its own locations, N iterations (default 2000) separated by global barriers, first with\n"
+            "relaxed accesses only (plain), then with libcoop's fences (fenced):\n"
+            "  MP  message passing: weak if the flag is seen but the data is not\n"
+            "  SB  store buffering: weak if both loads read 0\n"
+            "  LB  load buffering:  weak if both loads read 1\n"
+            "and prints how often each weak outcome was seen. L work-items per group (default 64).\n"
+            "COOP_PLATFORM / COOP_DEVICE pick the device.\n"
+            "Exit status: 0 if no fenced test showed a weak outcome, 1 if one did, 2 on a usage or\n"
+            "OpenCL error.\n");
+}
+
+static int parse_count(const char *text, unsigned long max, unsigned long *out)
+{
+    char *end = NULL;
+    unsigned long value = strtoul(text, &end, 10);
+    if (!*text || *text == '-' || *end || value == 0 || value > max)
+        return 0;
+    *out = value;
+    return 1;
+}
+
+static int parse_tests(const char *text, unsigned *out)
+{
+    if (!strcmp(text, "all")) {
+        *out = (1u << TEST_COUNT) - 1;
+        return 1;
+    }
+    for (unsigned i = 0; i < TEST_COUNT; i++) {
+        if (!strcmp(text, SPECS[i].option)) {
+            *out = 1u << i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){.iterations = 2000, .local_size = 64, .tests = (1u << TEST_COUNT) - 1};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned long number = 0;
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            usage(stdout);
+            return EXIT_CLEAN;
+        } else if (!strcmp(arg, "--json")) {
+            cfg->json = 1;
+        } else if (!strcmp(arg, "--iterations") && value && parse_count(value, UINT32_MAX - 1, &number)) {
+            cfg->iterations = (unsigned)number;
+            i++;
+        } else if (!strcmp(arg, "--local-size") && value && parse_count(value, 1u << 20, &number)) {
+            cfg->local_size = number;
+            i++;
+        } else if (!strcmp(arg, "--test") && value && parse_tests(value, &cfg->tests)) {
+            i++;
+        } else {
+            int known = !strcmp(arg, "--iterations") || !strcmp(arg, "--local-size") || !strcmp(arg, "--test");
+            fprintf(stderr, "coop-litmus: bad argument '%s'%s\n", arg,
+                    !known ? "" : value ? " (bad value)" : " (needs a value)");
+            usage(stderr);
+            return EXIT_ERROR;
+        }
+    }
+    return -1;
+}
+
+/* Prints why a run cannot go on; returns -1. */
+static int cl_failed(const char *what, cl_int err)
+{
+    fprintf(stderr, "coop-litmus: %s: %s (%d)\n", what, coop_cl_error_name(err), (int)err);
+    return -1;
+}
+
+static int coop_failed(coop_status status, const coop_context *ctx)
+{
+    fprintf(stderr, "coop-litmus: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
+    return -1;
+}
+
+static size_t buffer_words(const buffers *b, unsigned which)
+{
+    const size_t per_instance[] = {2 * LINE_WORDS, 2, 4};
+    return b->instances * per_instance[which];
+}
+
+static int create_buffers(coop_context *ctx, size_t local_size, buffers *b)
+{
+    b->max_groups = coop_launch_groups(ctx, local_size);
+    if (b->max_groups < 2) {
+        fprintf(stderr, "coop-litmus: '%s' runs one group at a time: a test needs 2 (on PoCL, raise "
+                        "POCL_MAX_PTHREAD_COUNT)\n", coop_context_device(ctx)->name);
+        return -1;
+    }
+    b->instances = (size_t)(b->max_groups / 2) * local_size;
+    cl_mem *targets[] = {&b->locations, &b->seen, &b->outcomes};
+    for (unsigned i = 0; i < 3; i++) {
+        cl_int err = CL_SUCCESS;
+        *targets[i] = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, buffer_words(b, i) * sizeof(cl_uint),
+                                     NULL, &err);
+        if (err != CL_SUCCESS) {
+            *targets[i] = NULL;
+            return cl_failed("clCreateBuffer", err);
+        }
+    }
+    return 0;
+}
+
+static void release_buffers(buffers *b)
+{
+    cl_mem all[] = {b->locations, b->seen, b->outcomes};
+    for (unsigned i = 0; i < 3; i++)
+        if (all[i])
+            clReleaseMemObject(all[i]);
+}
+
+/* Runs one test variant and adds up its outcomes. Returns 0 on success. */
+static int run_test(coop_context *ctx, coop_kernel *kernel, const config *cfg, const buffers *b, litmus_result *out)
+{
+    /* Zero locations: tags start at 1 again. */
+    const cl_mem args[] = {b->locations, b->seen, b->outcomes};
+    cl_uint zero = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        cl_int err = clEnqueueFillBuffer(coop_context_queue(ctx), args[i], &zero, sizeof zero, 0,
+                                         buffer_words(b, i) * sizeof(cl_uint), 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return cl_failed("clEnqueueFillBuffer", err);
+    }
+    cl_uint iterations = cfg->iterations;
+    coop_status status = coop_kernel_set_arg(kernel, 0, sizeof iterations, &iterations);
+    for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+        status = coop_kernel_set_buffer(kernel, i + 1, args[i]);
+    coop_launch launch = {.local_size = cfg->local_size, .max_groups = b->max_groups};
+    coop_run_stats stats = {0};
+    if (status == COOP_OK)
+        status = coop_kernel_run(kernel, &launch, &stats);
+    if (status != COOP_OK)
+        return coop_failed(status, ctx);
+    if (stats.groups < 2) {
+        fprintf(stderr, "coop-litmus: only %u co-resident group found: a test needs 2\n", stats.groups);
+        return -1;
+    }
+    size_t count = 4 * (size_t)(stats.groups / 2) * cfg->local_size;
+    cl_uint *counts = malloc(count * sizeof *counts);
+    if (!counts) {
+        fprintf(stderr, "coop-litmus: out of memory\n");
+        return -1;
+    }
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(ctx), b->outcomes, CL_TRUE, 0, count * sizeof *counts,
+                                     counts, 0, NULL, NULL);
+    for (size_t i = 0; i < count && err == CL_SUCCESS; i++)
+        out->outcomes[i % 4] += counts[i];
+    free(counts);
+    if (err != CL_SUCCESS)
+        return cl_failed("clEnqueueReadBuffer", err);
+    out->groups = stats.groups;
+    out->instances = (uint64_t)(count / 4) * cfg->iterations;
+    out->run_ms = stats.run_ms;
+    uint64_t total = out->outcomes[0] + out->outcomes[1] + out->outcomes[2] + out->outcomes[3];
+    if (total != out->instances) {
+        fprintf(stderr, "coop-litmus: %s: %llu outcomes recorded for %llu tests\n", out->spec->kernel,
+                (unsigned long long)total, (unsigned long long)out->instances);
+        return -1;
+    }
+    return 0;
+}
+
+static void json_string(const char *text)
+{
+    putchar('"');
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
+static void print_json(const coop_device_info *info, const config *cfg, const litmus_result *results, size_t count)
+{
+    printf("{\"device\": ");
+    json_string(info->name);
+    printf(", \"platform\": ");
+    json_string(info->platform);
+    printf(", \"local_size\": %zu, \"tests\": [", cfg->local_size);
+    for (size_t i = 0; i < count; i++) {
+        const litmus_result *r = &results[i];
+        printf("%s\n    {\"test\": \"%s\", \"fenced\": %s, \"iterations\": %u, \"instances\": %llu, "
+               "\"weak\": %llu, \"interleaved\": %llu, \"groups\": %u, \"run_ms\": %.1f}",
+               i ? "," : "", r->spec->name, r->fenced ? "true" : "false", cfg->iterations,
+               (unsigned long long)r->instances, (unsigned long long)r->outcomes[r->spec->weak],
+               (unsigned long long)r->outcomes[r->spec->interleaved], r->groups, r->run_ms);
+    }
+    printf("\n]}\n");
+}
+
+static void print_table(const coop_device_info *info, const config *cfg, const litmus_result *results, size_t count)
+{
+    printf("device: %s (%s), local size %zu, %u iterations per pair\n", info->name, info->platform,
+           cfg->local_size, cfg->iterations);
+    printf("%-4s  %-7s  %6s  %12s  %12s  %10s  %s\n", "test", "variant", "groups", "instances", "interleaved",
+           "weak", "weak outcome");
+    double total_ms = 0.0;
+    for (size_t i = 0; i < count; i++) {
+        const litmus_result *r = &results[i];
+        printf("%-4s  %-7s  %6u  %12llu  %12llu  %10llu  %s\n", r->spec->name, r->fenced ? "fenced" : "plain",
+               r->groups, (unsigned long long)r->instances, (unsigned long long)r->outcomes[r->spec->interleaved],
+               (unsigned long long)r->outcomes[r->spec->weak], r->spec->weak_meaning);
+        total_ms += r->run_ms;
+    }
+    printf("interleaved: outcomes only possible when the two sides overlapped in time\n"
+           "(MP: data seen, flag not; SB: both loads read 1; LB: both loads read 0).\n");
+    printf("%zu runs, %.1f ms of kernel time\n", count, total_ms);
+}
+
+/* Builds the plain (0) and fenced (1) programs, then runs each selected test in both variants.
+ * Returns the number of results, or -1 after printing why it failed. */
+static int run_tests(coop_context *ctx, const config *cfg, const buffers *b, litmus_result *results)
+{
+    coop_program *programs[2] = {NULL, NULL};
+    int count = 0;
+    for (int fenced = 0; fenced <= 1 && count == 0; fenced++) {
+        char options[64];
+        snprintf(options, sizeof options, "-DLITMUS_FENCED=%d -DLITMUS_LINE_WORDS=%d", fenced, LINE_WORDS);
+        coop_status status = coop_program_create(ctx, coop_litmus_source, options, &programs[fenced]);
+        if (status != COOP_OK)
+            count = coop_failed(status, ctx);
+    }
+    for (unsigned test = 0; test < TEST_COUNT && count >= 0; test++) {
+        for (int fenced = 0; fenced <= 1 && count >= 0 && (cfg->tests & (1u << test)); fenced++) {
+            coop_kernel *kernel = NULL;
+            coop_status status = coop_kernel_create(programs[fenced], SPECS[test].kernel, &kernel);
+            litmus_result *r = &results[count];
+            *r = (litmus_result){.spec = &SPECS[test], .fenced = fenced};
+            if (status != COOP_OK)
+                count = coop_failed(status, ctx);
+            else if (run_test(ctx, kernel, cfg, b, r) != 0)
+                count = -1;
+            else
+                count++;
+            coop_kernel_release(kernel);
+        }
+    }
+    coop_program_release(programs[0]);
+    coop_program_release(programs[1]);
+    return count;
+}
+
+int main(int argc, char **argv)
+{
+    config cfg;
+    int rc = parse_args(argc, argv, &cfg);
+    if (rc >= 0)
+        return rc;
+    coop_context *ctx = NULL;
+    coop_status status = coop_context_create(NULL, &ctx);
+    if (status != COOP_OK) {
+        fprintf(stderr, "coop-litmus: %s: %s\n", coop_strerror(status), ctx ? coop_context_message(ctx) : "");
+        coop_context_release(ctx);
+        return EXIT_ERROR;
+    }
+    buffers b = {0};
+    litmus_result results[2 * TEST_COUNT];
+    int count = create_buffers(ctx, cfg.local_size, &b);
+    if (count == 0)
+        count = run_tests(ctx, &cfg, &b, results);
+    release_buffers(&b);
+    if (count < 0) {
+        coop_context_release(ctx);
+        return EXIT_ERROR;
+    }
+    const coop_device_info *info = coop_context_device(ctx);
+    if (cfg.json)
+        print_json(info, &cfg, results, (size_t)count);
+    else
+        print_table(info, &cfg, results, (size_t)count);
+    rc = EXIT_CLEAN;
+    for (int i = 0; i < count; i++)
+        if (results[i].fenced && results[i].outcomes[results[i].spec->weak])
+            rc = EXIT_WEAK_FENCED;
+    coop_context_release(ctx);
+    return rc;
+}
