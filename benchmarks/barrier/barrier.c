@@ -4,7 +4,9 @@
  * a CUDA device exists, it runs cooperative_groups grid.sync() on the same grid and prints
  * libcoop / grid.sync.
  *
- *   barrier-bench [--barriers N] [--quick]      (COOP_DEVICE etc. select the device) */
+ *   barrier-bench [--barriers N] [--quick] [--options "BUILD OPTIONS"]
+ * COOP_DEVICE etc. select the device; --options adds kernel build options to both algorithms
+ * (e.g. -DCOOP_NV_GLOBAL_FENCE_SYNC=1). */
 #include "coop.h"
 
 #include <libgen.h>
@@ -14,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const algorithms[2][2] = {{"counter", NULL}, {"flags", "-DCOOP_BARRIER_FLAGS"}};
+static const char *const algorithms[2] = {"", "-DCOOP_BARRIER_FLAGS"};
 
 /* Runs gridsync-bench from this program's folder; returns microseconds per sync or -1. */
 static double gridsync_us(unsigned grid, size_t block, unsigned barriers, unsigned *failures)
@@ -46,13 +48,16 @@ static double gridsync_us(unsigned grid, size_t block, unsigned barriers, unsign
 int main(int argc, char **argv)
 {
     unsigned barriers = 10000;
+    const char *extra = "";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             barriers = 1000;
+        } else if (!strcmp(argv[i], "--options") && i + 1 < argc) {
+            extra = argv[++i];
         } else if (!strcmp(argv[i], "--barriers") && i + 1 < argc && atoi(argv[i + 1]) > 0) {
             barriers = (unsigned)atoi(argv[++i]);
         } else {
-            fprintf(stderr, "usage: barrier-bench [--barriers N] [--quick]\n");
+            fprintf(stderr, "usage: barrier-bench [--barriers N] [--quick] [--options \"BUILD OPTIONS\"]\n");
             return 2;
         }
     }
@@ -64,8 +69,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const coop_device_info *info = coop_context_device(ctx);
-    printf("barrier-bench on %s (%s), %u compute units, %u barriers per point\n", info->name, info->platform,
-           info->compute_units, barriers);
+    printf("barrier-bench on %s (%s), %u compute units, %u barriers per point%s%s\n", info->name,
+           info->platform, info->compute_units, barriers, *extra ? ", options " : "", extra);
     printf("%6s %8s %7s %8s %12s %12s %10s %12s %9s\n", "local", "per-CU", "groups", "disc-ms", "counter-us",
            "flags-us", "failures", "gridsync-us", "ratio");
     int failed = 0;
@@ -77,10 +82,12 @@ int main(int argc, char **argv)
             coop_barrier_result result = {0};
             unsigned failures = 0;
             for (int a = 0; a < 2 && status == COOP_OK; a++) {
+                char options[512];
+                snprintf(options, sizeof options, "%s %s", algorithms[a], extra);
                 coop_barrier_params params = {.local_size = locals[l],
                                               .max_groups = info->compute_units * per_unit[p],
                                               .barriers = barriers,
-                                              .build_options = algorithms[a][1]};
+                                              .build_options = options};
                 status = coop_measure_barrier(ctx, &params, &result);
                 us[a] = result.us_per_barrier;
                 failures += result.failures;

@@ -42,9 +42,11 @@
 #define COOP_PARALLEL_SPIN 0
 #endif
 
+
 /* ---- Memory primitives: 32-bit words in global memory, device scope ---------------------
  * load/store relaxed: coherent, no ordering (what litmus tests use for "no fence").
  * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope.
+ * fetch_add_release: release only (an arrival that needs no acquire).
  * fence: an acquire-release fence at device scope; fence_sc: a sequentially consistent one (what
  * store-buffering needs: acquire/release alone allows both loads to miss both stores).
  * host_load / host_store: acquire / release, visible to the host while the kernel runs. */
@@ -77,6 +79,12 @@ inline uint coop_fetch_add(global uint *p, uint v)
 {
     uint old;
     asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+inline uint coop_fetch_add_release(global uint *p, uint v)
+{
+    uint old;
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
 }
 inline uint coop_fetch_or(global uint *p, uint v)
@@ -141,6 +149,10 @@ inline void coop_store_release(global uint *p, uint v)
     atomic_store_explicit(COOP_ATOMIC(p), v, memory_order_release, memory_scope_device);
 }
 inline uint coop_fetch_add(global uint *p, uint v) { return COOP_RMW(fetch_add, p, v); }
+inline uint coop_fetch_add_release(global uint *p, uint v)
+{
+    return atomic_fetch_add_explicit(COOP_ATOMIC(p), v, memory_order_release, memory_scope_device);
+}
 inline uint coop_fetch_or(global uint *p, uint v) { return COOP_RMW(fetch_or, p, v); }
 inline uint coop_cas(global uint *p, uint expected, uint desired)
 {
@@ -196,7 +208,15 @@ inline uint coop_local_linear_size(void)
     return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 }
 
+/* A workgroup barrier that orders the group's global-memory accesses. On NVIDIA, bar.sync
+ * itself orders all memory accesses of the participating threads, and the leader's device-scope
+ * release/acquire is cumulative; asking for CLK_GLOBAL_MEM_FENCE there would add a GPU-scope
+ * fence in every work-item. */
+#if defined(COOP_TARGET_NVIDIA)
+#define COOP_GROUP_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#else
 #define COOP_GROUP_SYNC() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#endif
 
 /* Registers the calling group in the discovery poll (Sorensen et al., OOPSLA 2016). Each group
  * takes a ticket with one atomic increment (no retry loop: ~1000 groups register in
@@ -264,19 +284,21 @@ inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
  * where they were and the top bit has flipped; each leader spins until it sees the flip. One
  * atomic per group and no separate release word: the last arrival is itself the release, which
  * saves a round trip to memory (the scheme of CUDA's grid.sync). Works for any M, so groups may
- * differ from one barrier to the next.
+ * differ from one barrier to the next. Measured on the H100 and not kept: spinning with acquire
+ * loads, a nanosleep backoff, and a two-level arrival tree (an extra hop costs more than the
+ * contention it saves up to 528 groups); see benchmarks/results/h100/barrier.md.
  * COOP_BARRIER_FLAGS picks the alternative: each group publishes its epoch in its own word,
  * group 0 waits for them all (with all its work-items where they may spin in parallel) and
  * releases everyone with one store. No read-modify-write, but two hops.
  * In both, a workgroup barrier orders the group's writes before its leader's release, the
- * leader spins with relaxed loads and then fences, and a workgroup barrier orders the leader's
+ * leader spins with relaxed loads and then acquires, and a workgroup barrier orders the leader's
  * acquire before the rest of the group reads. */
 
 inline void coop_wait_epoch(global uint *word, uint epoch)
 {
     while ((int)(coop_load_relaxed(word) - epoch) < 0)
         ;
-    coop_fence();
+    coop_load_acquire(word);
 }
 
 inline void coop_global_barrier(coop_ctx *ctx)
@@ -310,10 +332,12 @@ inline void coop_global_barrier(coop_ctx *ctx)
     if (lid == 0) {
         global uint *counter = &ctx->dev[COOP_DEV_BAR_COUNT];
         uint add = ctx->group == 0 ? 0x80000000u - (ctx->groups - 1) : 1u;
-        uint before = coop_fetch_add(counter, add);
+        uint before = coop_fetch_add_release(counter, add);
         while (((before ^ coop_load_relaxed(counter)) & 0x80000000u) == 0)
             ;
-        coop_fence();
+        /* Reads the flip or a later add: every add is a release, and they form one release
+         * sequence, so this synchronises with all groups' arrivals without a full fence. */
+        coop_load_acquire(counter);
     }
 #endif
     COOP_GROUP_SYNC();

@@ -33,7 +33,7 @@ enum coop_dev_slot {
     COOP_DEV_BAR_COUNT = 32,   /* counter barrier: arrivals in the current epoch (own 128-byte line) */
     COOP_DEV_BAR_RELEASE = 64, /* epoch of the last barrier released (own 128-byte line) */
     COOP_DEV_ARRIVE = 96,      /* flag barrier: one arrival word per group from here */
-    COOP_DEV_FIXED_WORDS = 96  /* device area size is COOP_DEV_FIXED_WORDS + max groups */
+    COOP_DEV_FIXED_WORDS = 96  /* device area size is COOP_DEV_FIXED_WORDS + launched groups */
 };
 
 #endif
