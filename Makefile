@@ -19,7 +19,8 @@ LDLIBS := $(CL_LIBS) -lm -lpthread
 
 LIB_SRCS := $(wildcard libcoop/src/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o
-LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h
+LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
+    libcoop/include/coop_scheduler.h
 LIBA := $(BUILD)/lib/libcoop.a
 LIBSO := $(BUILD)/lib/libcoop.so
 
@@ -47,7 +48,8 @@ lib: $(LIBA) $(LIBSO)
 
 programs: $(PROGRAMS)
 
-$(BUILD)/gen/kernel_header.c: libcoop/include/coop_layout.h libcoop/include/coop_kernel.h scripts/embed.sh
+$(BUILD)/gen/kernel_header.c: libcoop/include/coop_layout.h libcoop/include/coop_kernel.h \
+    libcoop/include/coop_scheduler.h scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_kernel_header_source $(filter %.h,$^) > $@
 

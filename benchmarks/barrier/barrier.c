@@ -1,12 +1,10 @@
 /* barrier-bench: global-barrier latency (microseconds per barrier, with a data check after each)
- * for 1, 2 and 4 groups per compute unit at local sizes 128 and 256, for both of libcoop's
- * barrier algorithms. Where the CUDA comparison program gridsync-bench was built (nvcc found) and
+ * for 1, 2 and 4 groups per compute unit at local sizes 128 and 256. Where the CUDA comparison program gridsync-bench was built (nvcc found) and
  * a CUDA device exists, it runs cooperative_groups grid.sync() on the same grid and prints
  * libcoop / grid.sync.
  *
  *   barrier-bench [--barriers N] [--quick] [--options "BUILD OPTIONS"]
- * COOP_DEVICE etc. select the device; --options adds kernel build options to both algorithms
- * (e.g. -DCOOP_NV_GLOBAL_FENCE_SYNC=1). */
+ * COOP_DEVICE etc. select the device; --options adds kernel build options. */
 #include "coop.h"
 
 #include <libgen.h>
@@ -15,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *const algorithms[2] = {"", "-DCOOP_BARRIER_FLAGS"};
 
 /* Runs gridsync-bench from this program's folder; returns microseconds per sync or -1. */
 static double gridsync_us(unsigned grid, size_t block, unsigned barriers, unsigned *failures)
@@ -71,48 +67,39 @@ int main(int argc, char **argv)
     const coop_device_info *info = coop_context_device(ctx);
     printf("barrier-bench on %s (%s), %u compute units, %u barriers per point%s%s\n", info->name,
            info->platform, info->compute_units, barriers, *extra ? ", options " : "", extra);
-    printf("%6s %8s %7s %8s %12s %12s %10s %12s %9s\n", "local", "per-CU", "groups", "disc-ms", "counter-us",
-           "flags-us", "failures", "gridsync-us", "ratio");
+    printf("%6s %8s %7s %8s %12s %10s %12s %9s\n", "local", "per-CU", "groups", "disc-ms", "barrier-us", "failures",
+           "gridsync-us", "ratio");
     int failed = 0;
     const size_t locals[] = {128, 256};
     const unsigned per_unit[] = {1, 2, 4};
-    for (size_t l = 0; l < 2; l++) {
-        for (size_t p = 0; p < 3; p++) {
-            double us[2] = {0, 0};
+    for (size_t l = 0; l < 2 && status == COOP_OK; l++) {
+        for (size_t p = 0; p < 3 && status == COOP_OK; p++) {
+            coop_barrier_params params = {.local_size = locals[l],
+                                          .max_groups = info->compute_units * per_unit[p],
+                                          .barriers = barriers,
+                                          .build_options = extra};
             coop_barrier_result result = {0};
-            unsigned failures = 0;
-            for (int a = 0; a < 2 && status == COOP_OK; a++) {
-                char options[512];
-                snprintf(options, sizeof options, "%s %s", algorithms[a], extra);
-                coop_barrier_params params = {.local_size = locals[l],
-                                              .max_groups = info->compute_units * per_unit[p],
-                                              .barriers = barriers,
-                                              .build_options = options};
-                status = coop_measure_barrier(ctx, &params, &result);
-                us[a] = result.us_per_barrier;
-                failures += result.failures;
-            }
+            status = coop_measure_barrier(ctx, &params, &result);
             if (status != COOP_OK)
                 break;
             unsigned cuda_failures = 0;
             double cuda_us = gridsync_us(result.groups, locals[l], barriers, &cuda_failures);
-            double best = us[0] < us[1] ? us[0] : us[1];
-            printf("%6zu %8u %7u %8.3f %12.3f %12.3f %10u", locals[l], per_unit[p], result.groups,
-                   result.discovery_ms, us[0], us[1], failures + cuda_failures);
+            printf("%6zu %8u %7u %8.3f %12.3f %10u", locals[l], per_unit[p], result.groups, result.discovery_ms,
+                   result.us_per_barrier, result.failures + cuda_failures);
             if (cuda_us > 0)
-                printf(" %12.3f %9.2f\n", cuda_us, best / cuda_us);
+                printf(" %12.3f %9.2f\n", cuda_us, result.us_per_barrier / cuda_us);
             else
                 printf(" %12s %9s\n", "-", "-");
             if (result.groups < info->compute_units * per_unit[p])
                 printf("       (only %u groups are co-resident at local size %zu)\n", result.groups, locals[l]);
-            failed |= failures + cuda_failures != 0;
+            failed |= result.failures + cuda_failures != 0;
         }
     }
     if (status != COOP_OK) {
         fprintf(stderr, "barrier-bench: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
         failed = 1;
     }
-    printf("ratio = best libcoop barrier / grid.sync (below 1: libcoop faster)\n");
+    printf("ratio = libcoop barrier / grid.sync (below 1: libcoop faster)\n");
     coop_context_release(ctx);
     return failed ? 1 : 0;
 }

@@ -221,7 +221,7 @@ typedef struct coop_barrier_params {
     size_t local_size;            /* default 256 */
     unsigned max_groups;          /* 0: every co-resident group */
     unsigned barriers;            /* barriers to run, each followed by a data check */
-    const char *build_options;    /* extra options, e.g. "-DCOOP_BARRIER_FLAGS" */
+    const char *build_options;    /* extra options, e.g. "-DMY_OPTION=1" */
 } coop_barrier_params;
 
 typedef struct coop_barrier_result {

@@ -46,7 +46,8 @@
 /* ---- Memory primitives: 32-bit words in global memory, device scope ---------------------
  * load/store relaxed: coherent, no ordering (what litmus tests use for "no fence").
  * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope.
- * fetch_add_release: release only (an arrival that needs no acquire).
+ * fetch_add_release: release only (an arrival that needs no acquire); fetch_add_relaxed: a
+ * counter bump whose result is not needed (on NVIDIA a fire-and-forget reduction).
  * fence: an acquire-release fence at device scope; fence_sc: a sequentially consistent one (what
  * store-buffering needs: acquire/release alone allows both loads to miss both stores).
  * host_load / host_store: acquire / release, visible to the host while the kernel runs. */
@@ -86,6 +87,10 @@ inline uint coop_fetch_add_release(global uint *p, uint v)
     uint old;
     asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
+}
+inline void coop_fetch_add_relaxed(global uint *p, uint v)
+{
+    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
 inline uint coop_fetch_or(global uint *p, uint v)
 {
@@ -153,6 +158,10 @@ inline uint coop_fetch_add_release(global uint *p, uint v)
 {
     return atomic_fetch_add_explicit(COOP_ATOMIC(p), v, memory_order_release, memory_scope_device);
 }
+inline void coop_fetch_add_relaxed(global uint *p, uint v)
+{
+    atomic_fetch_add_explicit(COOP_ATOMIC(p), v, memory_order_relaxed, memory_scope_device);
+}
 inline uint coop_fetch_or(global uint *p, uint v) { return COOP_RMW(fetch_or, p, v); }
 inline uint coop_cas(global uint *p, uint expected, uint desired)
 {
@@ -175,15 +184,33 @@ inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); 
 
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
-#define COOP_SCRATCH_WORDS 4
+/* Local scratch of a persistent group: [0, 8) discovery and broadcasts, [8, 16) the scheduler's
+ * hand-over, [16, 16 + COOP_TRANSMIT_WORDS) a forked group's transmit state. */
+#define COOP_SCRATCH_WORDS (16 + COOP_TRANSMIT_WORDS)
+
+/* What a group is doing in a megakernel (coop_scheduler.h); a plain persistent kernel's groups
+ * are all COOP_ROLE_COOP. */
+#define COOP_ROLE_COOP 1u
+#define COOP_ROLE_TASK 2u
+#define COOP_ROLE_IDLE 3u
+#define COOP_ROLE_AGENT 4u
 
 typedef struct coop_ctx {
     global uint *chan;     /* host-visible channel (coop_layout.h, enum coop_chan_slot) */
     global uint *dev;      /* device area (enum coop_dev_slot) */
+    global uint *ctrl;     /* control block (enum coop_ctrl_slot), in the channel or the device area */
     local uint *scratch;   /* COOP_SCRATCH_WORDS words for broadcasts inside the group */
-    uint group;            /* this group's id among the co-resident ones */
-    uint groups;           /* number of co-resident groups */
+    uint physical;         /* this group's discovery ticket, 0 .. physical_groups - 1 */
+    uint physical_groups;  /* co-resident groups */
     uint epoch;            /* global barriers this group has passed */
+    uint role;             /* COOP_ROLE_* */
+    uint id;               /* cooperative role: virtual group id; task role: task workgroup */
+    uint resume;           /* cooperative role: where a forked group resumes (0: at the start) */
+    uint task;             /* task role: task index */
+    uint task_groups;      /* task role: workgroups of the task */
+    uint rng;              /* chaos mode's random state (0: chaos off) */
+    uint toggle;           /* alternates the broadcast slot */
+    uint started;          /* the scheduler has handed this group its first role */
 } coop_ctx;
 
 /* The two parameters libcoop passes first to every persistent kernel. */
@@ -218,19 +245,96 @@ inline uint coop_local_linear_size(void)
 #define COOP_GROUP_SYNC() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
 
+/* ---- Global barrier -----------------------------------------------------------------------
+ * Barrier number b (1, 2, ...) uses counter b % 3. A counter rests at COOP_BAR_IDLE; every member
+ * of barrier b "arms" it (subtracts one) before anyone can arrive, and arriving adds one with
+ * release semantics, so the last arrival's add carries back into the COOP_BAR_IDLE bit: the last
+ * arrival is itself the release, one atomic per group and no separate release word (the scheme
+ * of CUDA's grid.sync). Leaders spin with relaxed loads, then one acquire load synchronises with
+ * every arrival (the adds form one release sequence) without a full fence.
+ * A group arms barrier b + 2 as it leaves barrier b: b + 2 cannot complete before its own next
+ * arrival, and counter (b + 2) % 3 was last used by barrier b - 1, which everyone has left.
+ * So membership may change between barriers: a killed group arrives once more for the barrier
+ * it will miss and disarms the one after (coop_barrier_leave); a fork arms both for the new
+ * groups before the forking group arrives (coop_barrier_join). No barrier needs to know M. */
+
+inline global uint *coop_barrier_counter(const coop_ctx *ctx, uint number)
+{
+    return &ctx->dev[COOP_DEV_BAR_COUNT + (number % 3u) * COOP_BAR_STRIDE];
+}
+
+/* `groups` more members for the next two barriers (called before any of them can arrive). */
+inline void coop_barrier_join(const coop_ctx *ctx, uint groups)
+{
+    coop_fetch_add(coop_barrier_counter(ctx, ctx->epoch + 1), 0u - groups);
+    coop_fetch_add(coop_barrier_counter(ctx, ctx->epoch + 2), 0u - groups);
+}
+
+/* This group leaves between barriers epoch and epoch + 1: it arrives for epoch + 1 (publishing
+ * its writes) and gives back its arming of epoch + 2. */
+inline void coop_barrier_leave(const coop_ctx *ctx)
+{
+    coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 1), 1u);
+    coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
+}
+
+/* The barrier's arrive-and-wait, by local id 0 only; returns 1 for the last arrival. */
+inline int coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
+{
+    global uint *counter = coop_barrier_counter(ctx, number);
+    global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
+    uint before = coop_fetch_add_release(counter, 1u);
+    int last = before + 1u == COOP_BAR_IDLE;
+    if (!last) {
+        coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | (number & 0x0fffffffu));
+        while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE))
+            ;
+    }
+    coop_load_acquire(counter);
+    return last;
+}
+
+/* Waits until every member group has reached the barrier; memory written before it by any of
+ * them is visible after it to all. Reached by every work-item of every member group. */
+inline void coop_global_barrier(coop_ctx *ctx)
+{
+    uint number = ctx->epoch + 1;
+    COOP_GROUP_SYNC();
+    if (coop_local_linear_id() == 0) {
+        if (coop_barrier_arrive_wait(ctx, number))
+            coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
+        coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
+        coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical],
+                           (COOP_WHERE_RUNNING << 28) | ctx->id);
+    }
+    ctx->epoch = number;
+    COOP_GROUP_SYNC();
+}
+
+/* ---- Discovery ---------------------------------------------------------------------------- */
+
 /* Registers the calling group in the discovery poll (Sorensen et al., OOPSLA 2016). Each group
  * takes a ticket with one atomic increment (no retry loop: ~1000 groups register in
  * microseconds). Ticket 0 leads: it forwards the count to the host and closes the poll when the
  * host says so, by setting COOP_REG_CLOSED; the count at that moment (capped by the limit) is the
  * number of groups. Every registered group waits for the close, so at that moment all of them
  * were running together: the count never over-estimates co-residency. A group whose ticket came
- * after the close or beyond the limit was not needed and leaves. Returns 1 if the group stays. */
+ * after the close or beyond the limit was not needed and leaves.
+ * Before it publishes the count, the leader sets up the scheduler's starting state: the first
+ * M0 groups are cooperative members (armed for barriers 1 and 2), the last one is the agent if
+ * the host asked for one, the rest start idle. Returns 1 if the group stays. */
 inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local uint *scratch)
 {
     ctx->chan = chan;
     ctx->dev = dev;
+    ctx->ctrl = dev[COOP_DEV_CTRL_IN_CHAN] ? chan + COOP_CHAN_CTRL : dev + COOP_DEV_CTRL;
     ctx->scratch = scratch;
     ctx->epoch = 0;
+    ctx->resume = 0;
+    ctx->task = 0;
+    ctx->task_groups = 0;
+    ctx->toggle = 0;
+    ctx->started = 0;
     if (coop_local_linear_id() == 0) {
         uint limit = coop_load_relaxed(&dev[COOP_DEV_MAX_GROUPS]);
         uint ticket = coop_fetch_add(&dev[COOP_DEV_REG], 1);
@@ -249,6 +353,17 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
                     break;
             }
             groups = min(coop_fetch_or(&dev[COOP_DEV_REG], COOP_REG_CLOSED), limit);
+            uint agent = groups > 1 && coop_load_relaxed(&dev[COOP_DEV_AGENT]) ? 1u : 0u;
+            uint wanted = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+            uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
+            global uint *ctrl = ctx->ctrl;
+            coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
+            coop_store_relaxed(&ctrl[COOP_CTRL_MEMBERS], members);
+            coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
+            for (uint b = 1; b <= 2; b++)
+                coop_fetch_add(&dev[COOP_DEV_BAR_COUNT + b * COOP_BAR_STRIDE], 0u - members);
+            coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
+            coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
             coop_store_release(&dev[COOP_DEV_GROUPS], groups);
             coop_host_store(&chan[COOP_CHAN_GROUPS], groups);
         } else {
@@ -259,88 +374,50 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
         }
         scratch[0] = ticket;
         scratch[1] = groups;
+        scratch[2] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+        scratch[3] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
+        scratch[4] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
     }
     COOP_GROUP_SYNC();
-    ctx->group = scratch[0];
-    ctx->groups = scratch[1];
+    uint ticket = scratch[0];
+    ctx->physical = ticket;
+    ctx->physical_groups = scratch[1];
+    ctx->id = ticket;
+    ctx->role = ticket < scratch[2] ? COOP_ROLE_COOP
+                : scratch[3] && ticket == scratch[1] - 1 ? COOP_ROLE_AGENT
+                                                        : COOP_ROLE_IDLE;
+    /* xorshift32 needs a non-zero state; the seed and the group make each stream distinct. */
+    ctx->rng = scratch[4] ? (scratch[4] * 2654435761u) ^ (ticket * 40503u + 1u) : 0u;
+    if (ctx->rng == 0 && scratch[4])
+        ctx->rng = 1;
     COOP_GROUP_SYNC();
-    return ctx->group != COOP_NO_GROUP;
+    return ticket != COOP_NO_GROUP;
 }
 
-inline uint coop_group_id(const coop_ctx *ctx) { return ctx->group; }
-inline uint coop_num_groups(const coop_ctx *ctx) { return ctx->groups; }
+/* ---- Virtualised ids ---------------------------------------------------------------------- */
+
+/* The group's id in its role: a cooperative member's virtual id 0 .. M-1, a task workgroup's
+ * index in the task's NDRange. */
+inline uint coop_group_id(const coop_ctx *ctx) { return ctx->id; }
+
+/* Cooperative role: the current number of members M (changes at kills and forks). Task role:
+ * the task's workgroups. */
+inline uint coop_num_groups(const coop_ctx *ctx)
+{
+    if (ctx->role == COOP_ROLE_TASK)
+        return ctx->task_groups;
+    return COOP_STATE_MEMBERS(coop_load_relaxed(&ctx->ctrl[COOP_CTRL_STATE]));
+}
+
+/* Dimension 0 is virtualised; groups are one-dimensional in a persistent kernel. */
 inline size_t coop_global_id(const coop_ctx *ctx, uint dim)
 {
-    return ctx->group * get_local_size(dim) + get_local_id(dim);
+    return dim == 0 ? (size_t)ctx->id * get_local_size(0) + get_local_id(0) : get_local_id(dim);
 }
+
 inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
 {
-    return ctx->groups * get_local_size(dim);
-}
-
-/* ---- Global barrier -----------------------------------------------------------------------
- * Default: a counter whose top bit flips once per barrier. Group 0's leader adds
- * 0x80000000 - (M - 1), every other leader adds 1, so after all M arrivals the low bits are back
- * where they were and the top bit has flipped; each leader spins until it sees the flip. One
- * atomic per group and no separate release word: the last arrival is itself the release, which
- * saves a round trip to memory (the scheme of CUDA's grid.sync). Works for any M, so groups may
- * differ from one barrier to the next. Measured on the H100 and not kept: spinning with acquire
- * loads, a nanosleep backoff, and a two-level arrival tree (an extra hop costs more than the
- * contention it saves up to 528 groups); see benchmarks/results/h100/barrier.md.
- * COOP_BARRIER_FLAGS picks the alternative: each group publishes its epoch in its own word,
- * group 0 waits for them all (with all its work-items where they may spin in parallel) and
- * releases everyone with one store. No read-modify-write, but two hops.
- * In both, a workgroup barrier orders the group's writes before its leader's release, the
- * leader spins with relaxed loads and then acquires, and a workgroup barrier orders the leader's
- * acquire before the rest of the group reads. */
-
-inline void coop_wait_epoch(global uint *word, uint epoch)
-{
-    while ((int)(coop_load_relaxed(word) - epoch) < 0)
-        ;
-    coop_load_acquire(word);
-}
-
-inline void coop_global_barrier(coop_ctx *ctx)
-{
-    uint lid = coop_local_linear_id();
-    uint epoch = ++ctx->epoch;
-    COOP_GROUP_SYNC();
-#if defined(COOP_BARRIER_FLAGS)
-    global uint *release = &ctx->dev[COOP_DEV_BAR_RELEASE];
-    global uint *arrive = &ctx->dev[COOP_DEV_ARRIVE];
-    if (ctx->group == 0) {
-#if COOP_PARALLEL_SPIN
-        uint lsize = coop_local_linear_size();
-        for (uint g = 1 + lid; g < ctx->groups; g += lsize)
-            coop_wait_epoch(&arrive[g], epoch);
-        COOP_GROUP_SYNC();
-        if (lid == 0)
-            coop_store_release(release, epoch);
-#else
-        if (lid == 0) {
-            for (uint g = 1; g < ctx->groups; g++)
-                coop_wait_epoch(&arrive[g], epoch);
-            coop_store_release(release, epoch);
-        }
-#endif
-    } else if (lid == 0) {
-        coop_store_release(&arrive[ctx->group], epoch);
-        coop_wait_epoch(release, epoch);
-    }
-#else
-    if (lid == 0) {
-        global uint *counter = &ctx->dev[COOP_DEV_BAR_COUNT];
-        uint add = ctx->group == 0 ? 0x80000000u - (ctx->groups - 1) : 1u;
-        uint before = coop_fetch_add_release(counter, add);
-        while (((before ^ coop_load_relaxed(counter)) & 0x80000000u) == 0)
-            ;
-        /* Reads the flip or a later add: every add is a release, and they form one release
-         * sequence, so this synchronises with all groups' arrivals without a full fence. */
-        coop_load_acquire(counter);
-    }
-#endif
-    COOP_GROUP_SYNC();
+    return dim == 0 ? (size_t)coop_num_groups(ctx) * get_local_size(0) : get_local_size(dim);
 }
 
 /* The paper's spelling, for code that names its context `ctx`. */

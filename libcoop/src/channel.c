@@ -106,12 +106,18 @@ coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
 
 coop_status coop_channel_reset(coop_context *ctx)
 {
-    for (unsigned slot = 0; slot < COOP_CHAN_WORDS; slot++) {
-        coop_status status = coop_channel_store(ctx, slot, 0);
-        if (status != COOP_OK)
-            return status;
+    coop_channel *ch = &ctx->channel;
+    if (ch->host) {
+        for (unsigned slot = 0; slot < COOP_CHAN_WORDS; slot++)
+            __atomic_store_n(&ch->host[slot], 0u, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return COOP_OK;
     }
-    return COOP_OK;
+    uint32_t zero = 0;
+    cl_int err = clEnqueueFillBuffer(ctx->side_queue, ch->buffer, &zero, sizeof zero, 0, CHANNEL_BYTES, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(ctx->side_queue);
+    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "clearing the channel");
 }
 
 coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index)

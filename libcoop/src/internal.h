@@ -42,6 +42,34 @@ struct coop_kernel {
     int persistent;              /* first two parameters are COOP_PARAMS */
 };
 
+/* How a persistent launch starts its groups (coop_launch_begin). */
+typedef struct coop_start {
+    unsigned members;          /* groups that start the cooperative kernel (0: all) */
+    int agent;                 /* reserve the last group as the scheduler's agent */
+    unsigned chaos_seed;       /* 0: no chaos */
+} coop_start;
+
+/* A persistent kernel launched and discovered, still running. */
+typedef struct coop_running {
+    coop_kernel *kernel;
+    cl_event event;
+    char name[128];
+    size_t local_size;
+    unsigned launched;         /* groups launched */
+    unsigned groups;           /* co-resident groups found */
+    double start_us;           /* enqueue time */
+    double discovered_us;      /* when the poll closed */
+    double timeout_s;
+} coop_running;
+
+/* launch.c: launches `kernel` and runs discovery; the kernel then runs on. */
+coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
+                              coop_running *run);
+/* 1 once the kernel has ended (*status tells how), 0 while it runs. */
+int coop_launch_ended(coop_running *run, coop_status *status);
+/* Waits for the kernel to end, within run->timeout_s of its launch. */
+coop_status coop_launch_wait(coop_running *run);
+
 /* Records a formatted message on ctx and returns status (errors.c). */
 coop_status coop_fail(coop_context *ctx, coop_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,30 +1,35 @@
 /* Launching persistent kernels: device area, discovery, completion. */
 #include "discovery.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-static coop_status prepare_dev_area(coop_context *ctx, unsigned launched, unsigned max_groups)
+static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, const coop_start *start)
 {
-    size_t words = COOP_DEV_FIXED_WORDS + launched;
+    const size_t words = COOP_DEV_WORDS;
     cl_int err = CL_SUCCESS;
-    if (ctx->dev_area_words < words) {
-        if (ctx->dev_area)
-            clReleaseMemObject(ctx->dev_area);
-        ctx->dev_area_words = 0;
+    if (!ctx->dev_area) {
         ctx->dev_area = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, words * sizeof(uint32_t), NULL, &err);
         if (err != CL_SUCCESS) {
             ctx->dev_area = NULL;
             return coop_fail_cl(ctx, err, "clCreateBuffer for the device area");
         }
-        ctx->dev_area_words = words;
     }
-    uint32_t zero = 0;
-    err = clEnqueueFillBuffer(ctx->queue, ctx->dev_area, &zero, sizeof zero, 0, words * sizeof(uint32_t), 0,
-                              NULL, NULL);
-    if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer(ctx->queue, ctx->dev_area, CL_TRUE, COOP_DEV_MAX_GROUPS * sizeof(uint32_t),
-                                   sizeof max_groups, &max_groups, 0, NULL, NULL);
+    uint32_t *image = calloc(words, sizeof *image);
+    if (!image)
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory preparing the device area");
+    image[COOP_DEV_MAX_GROUPS] = max_groups;
+    image[COOP_DEV_MEMBERS] = start->members;
+    image[COOP_DEV_AGENT] = (uint32_t)start->agent;
+    image[COOP_DEV_CTRL_IN_CHAN] = ctx->channel.kind == COOP_CHANNEL_SVM;
+    image[COOP_DEV_CHAOS] = start->chaos_seed;
+    for (unsigned counter = 0; counter < 3; counter++)
+        image[COOP_DEV_BAR_COUNT + counter * COOP_BAR_STRIDE] = COOP_BAR_IDLE;
+    err = clEnqueueWriteBuffer(ctx->queue, ctx->dev_area, CL_TRUE, 0, words * sizeof(uint32_t), image, 0, NULL,
+                               NULL);
+    free(image);
     return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "initialising the device area");
 }
 
@@ -43,26 +48,40 @@ static void pause_briefly(const coop_context *ctx)
     nanosleep(&nap, NULL);
 }
 
-/* Waits for `event` to complete; a negative execution status is an error. */
-static coop_status wait_done(coop_context *ctx, cl_event event, const char *name, double start_us, double timeout_s,
-                             unsigned groups)
+int coop_launch_ended(coop_running *run, coop_status *status)
 {
-    for (;;) {
-        cl_int state = CL_QUEUED;
-        cl_int err = clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
-        if (err != CL_SUCCESS)
-            return coop_fail_cl(ctx, err, "clGetEventInfo");
-        if (state == CL_COMPLETE)
-            return COOP_OK;
-        if (state < 0)
-            return coop_fail(ctx, COOP_ERR_OPENCL, "kernel '%s' failed while running: %s (%d)", name,
-                             coop_cl_error_name(state), state);
-        if (coop_now_us() - start_us > timeout_s * 1e6)
+    coop_context *ctx = run->kernel->program->ctx;
+    cl_int state = CL_QUEUED;
+    cl_int err = clGetEventInfo(run->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    if (err != CL_SUCCESS) {
+        *status = coop_fail_cl(ctx, err, "clGetEventInfo");
+        return 1;
+    }
+    if (state < 0) {
+        *status = coop_fail(ctx, COOP_ERR_OPENCL, "kernel '%s' failed while running: %s (%d)", run->name,
+                            coop_cl_error_name(state), state);
+        return 1;
+    }
+    *status = COOP_OK;
+    return state == CL_COMPLETE;
+}
+
+coop_status coop_launch_wait(coop_running *run)
+{
+    coop_context *ctx = run->kernel->program->ctx;
+    coop_status status;
+    while (!coop_launch_ended(run, &status)) {
+        if (coop_now_us() - run->start_us > run->timeout_s * 1e6)
             return coop_fail(ctx, COOP_ERR_TIMEOUT,
                              "kernel '%s' on %u groups did not complete within %.1f s; it is still running "
-                             "and the process must exit to stop it", name, groups, timeout_s);
+                             "and the process must exit to stop it", run->name, run->groups, run->timeout_s);
         pause_briefly(ctx);
     }
+    if (status == COOP_OK) {
+        clReleaseEvent(run->event);
+        run->event = NULL;
+    }
+    return status;
 }
 
 static size_t pick_local_size(const coop_kernel *kernel, size_t wanted)
@@ -79,36 +98,38 @@ static size_t pick_local_size(const coop_kernel *kernel, size_t wanted)
     return local;
 }
 
-coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats)
+coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
+                              coop_running *run)
 {
-    if (!kernel)
-        return COOP_ERR_INVALID_ARGUMENT;
     coop_context *ctx = kernel->program->ctx;
+    memset(run, 0, sizeof *run);
+    run->kernel = kernel;
+    clGetKernelInfo(kernel->cl, CL_KERNEL_FUNCTION_NAME, sizeof run->name, run->name, NULL);
+    run->name[sizeof run->name - 1] = '\0';
     if (!kernel->persistent)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                         "coop_kernel_run needs a persistent kernel: its first parameters must be COOP_PARAMS");
-    coop_launch defaults = {0};
-    if (!launch)
-        launch = &defaults;
-    char name[128] = "?";
-    clGetKernelInfo(kernel->cl, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
-    name[sizeof name - 1] = '\0';
-
+                         "kernel '%s' is not persistent: its first parameters must be COOP_PARAMS", run->name);
     size_t local = pick_local_size(kernel, launch->local_size);
     if (launch->local_size && local != launch->local_size)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                          "local size %zu is too large for kernel '%s' on '%s' (at most %zu)", launch->local_size,
-                         name, ctx->info.name, local);
+                         run->name, ctx->info.name, local);
     unsigned launched = launch->launch_groups ? launch->launch_groups
                                               : coop_default_launch_groups(&ctx->info, local);
+    unsigned limit = launch->max_groups && launch->max_groups < launched ? launch->max_groups : launched;
+    if (limit > COOP_MAX_GROUPS)
+        limit = COOP_MAX_GROUPS;
     coop_discovery discovery = {
-        .kernel_name = name,
-        .max_groups = launch->max_groups && launch->max_groups < launched ? launch->max_groups : launched,
+        .kernel_name = run->name,
+        .max_groups = limit,
         .window_us = launch->discovery_window_us > 0 ? launch->discovery_window_us
                                                      : coop_default_window_us(&ctx->info),
         .timeout_s = launch->timeout_s > 0 ? launch->timeout_s : default_timeout_s(),
     };
-    coop_status status = prepare_dev_area(ctx, launched, discovery.max_groups);
+    run->local_size = local;
+    run->launched = launched;
+    run->timeout_s = discovery.timeout_s;
+    coop_status status = prepare_dev_area(ctx, limit, start);
     if (status == COOP_OK)
         status = coop_channel_reset(ctx);
     if (status == COOP_OK)
@@ -120,26 +141,36 @@ coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop
         return coop_fail_cl(ctx, err, "setting the device-area kernel argument");
 
     size_t global = (size_t)launched * local;
-    cl_event running = NULL;
-    double start_us = coop_now_us();
-    err = clEnqueueNDRangeKernel(ctx->queue, kernel->cl, 1, NULL, &global, &local, 0, NULL, &running);
+    run->start_us = coop_now_us();
+    err = clEnqueueNDRangeKernel(ctx->queue, kernel->cl, 1, NULL, &global, &local, 0, NULL, &run->event);
     if (err != CL_SUCCESS)
-        return coop_fail(ctx, COOP_ERR_OPENCL, "launching kernel '%s' (%u groups of %zu): %s (%d)", name, launched,
-                         local, coop_cl_error_name(err), err);
+        return coop_fail(ctx, COOP_ERR_OPENCL, "launching kernel '%s' (%u groups of %zu): %s (%d)", run->name,
+                         launched, local, coop_cl_error_name(err), err);
     clFlush(ctx->queue);
-    unsigned groups = 0;
-    status = coop_discover(ctx, &discovery, running, &groups);
-    double discovered_us = coop_now_us();
+    status = coop_discover(ctx, &discovery, run->event, &run->groups);
+    run->discovered_us = coop_now_us();
+    if (status == COOP_ERR_INVALID_ARGUMENT) {
+        clReleaseEvent(run->event);
+        run->event = NULL;
+    }
+    return status;
+}
+
+coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats)
+{
+    if (!kernel)
+        return COOP_ERR_INVALID_ARGUMENT;
+    coop_launch defaults = {0};
+    coop_start start = {0};
+    coop_running run;
+    coop_status status = coop_launch_begin(kernel, launch ? launch : &defaults, &start, &run);
     if (status == COOP_OK)
-        status = wait_done(ctx, running, name, start_us, discovery.timeout_s, groups);
-    double done_us = coop_now_us();
-    if (status == COOP_OK || status == COOP_ERR_INVALID_ARGUMENT)
-        clReleaseEvent(running);
+        status = coop_launch_wait(&run);
     if (status == COOP_OK && stats) {
-        stats->groups = groups;
-        stats->launched_groups = launched;
-        stats->discovery_ms = (discovered_us - start_us) / 1e3;
-        stats->run_ms = (done_us - start_us) / 1e3;
+        stats->groups = run.groups;
+        stats->launched_groups = run.launched;
+        stats->discovery_ms = (run.discovered_us - run.start_us) / 1e3;
+        stats->run_ms = (coop_now_us() - run.start_us) / 1e3;
     }
     return status;
 }

@@ -1,0 +1,624 @@
+/* coop_scheduler.h: the device side of libcoop's scheduler (OpenCL C), prepended after
+ * coop_kernel.h. It gives cooperative kernels the primitives of Sorensen, Evrard and Donaldson,
+ * "Cooperative Kernels" (FSE 2017), and runs high-priority tasks on the groups they give up.
+ *
+ * A megakernel is a persistent kernel whose groups loop over coop_schedule():
+ *
+ *   kernel void mega(COOP_PARAMS, global int *data, global float *out) {
+ *       COOP_ENTER(ctx);
+ *       for (uint role; (role = coop_schedule(&ctx)) != 0;) {
+ *           if (role == COOP_ROLE_COOP)
+ *               my_cooperative_kernel(&ctx, data);     // returns when finished or killed
+ *           else if (ctx.task == 0)
+ *               my_task(&ctx, out);                    // one task workgroup: coop_group_id(&ctx)
+ *       }
+ *   }
+ *
+ * Inside the cooperative kernel (every call reached by all work-items of the group):
+ *   if (coop_offer_kill(&ctx)) return;                   the largest id may be killed here
+ *   coop_offer_fork(&ctx, POINT, &t, sizeof t);          new groups resume at POINT with t
+ *   coop_global_barrier(&ctx);
+ *   if (coop_resizing_barrier(&ctx, POINT, &t, sizeof t)) return;
+ * and, in a forked group, coop_resume_point(&ctx) names POINT and coop_transmit_restore(&ctx,
+ * &t, sizeof t) fills t with the forking group's work-item 0's copy.
+ *
+ * Memory: members M and finished members F share one word (COOP_CTRL_STATE), changed only by
+ * compare-and-swap or add, so kills, forks and completion are linearisable. Kill requests are
+ * tokens (COOP_CTRL_KILLS): a kill takes one. Idle groups pull work: fork slots first (the fork
+ * reserved them out of COOP_CTRL_IDLE, so they are always claimed), then task slots. */
+#ifndef COOP_SCHEDULER_H
+#define COOP_SCHEDULER_H
+
+/* ---- Helpers ------------------------------------------------------------------------------ */
+
+/* Work-item 0's `value`, in every work-item. Two slots alternate, so a slot is rewritten only
+ * after a later workgroup barrier that every reader of its previous value has passed. */
+inline uint coop_broadcast(coop_ctx *ctx, uint value)
+{
+    uint slot = 6u + (ctx->toggle ^= 1u);
+    if (coop_local_linear_id() == 0)
+        ctx->scratch[slot] = value;
+    COOP_GROUP_SYNC();
+    return ctx->scratch[slot];
+}
+
+/* xorshift32: chaos mode's reproducible random stream, per group. */
+inline uint coop_random(coop_ctx *ctx)
+{
+    uint x = ctx->rng;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    ctx->rng = x;
+    return x;
+}
+
+inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
+{
+    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], (where << 28) | detail);
+}
+
+inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
+{
+    coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
+}
+
+/* Takes one kill token if there is one. */
+inline int coop_take_token(global uint *tokens)
+{
+    uint have = coop_load_relaxed(tokens);
+    while (have) {
+        uint seen = coop_cas(tokens, have, have - 1u);
+        if (seen == have)
+            return 1;
+        have = seen;
+    }
+    return 0;
+}
+
+inline void coop_device_time(global uint *slot)
+{
+#if COOP_HAS_CLOCK
+    ulong now = coop_clock_ns();
+    coop_store_relaxed(slot, (uint)now);
+    coop_store_relaxed(slot + 1, (uint)(now >> 32));
+#else
+    (void)slot;
+#endif
+}
+
+/* Groups a task still needs before it can start (0 unless one is gathering). */
+inline uint coop_task_need(global uint *ctrl)
+{
+    uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
+    if ((status & 3u) != COOP_TASK_GATHERING)
+        return 0;
+    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
+    uint joined = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_JOINED]);
+    return want > joined ? want - joined : 0;
+}
+
+/* Most members the cooperative kernel may have: every group but the agent. */
+inline uint coop_member_limit(const coop_ctx *ctx)
+{
+    return ctx->physical_groups - coop_load_relaxed(&ctx->dev[COOP_DEV_AGENT]);
+}
+
+/* ---- offer_kill --------------------------------------------------------------------------- */
+
+/* Local id 0's half of coop_offer_kill. The fast path is one read of the kill tokens. */
+inline int coop_try_kill(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
+    if (!chaos && !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
+        return 0;
+    uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+    uint members = COOP_STATE_MEMBERS(state);
+    if (ctx->id + 1u != members || members <= 1u)
+        return 0;
+    if (!chaos && !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
+        return 0;
+    if (coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u) != state) {
+        if (!chaos)
+            coop_fetch_add(&ctrl[COOP_CTRL_KILLS], 1u);
+        return 0;
+    }
+    coop_barrier_leave(ctx);
+    coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
+    return 1;
+}
+
+/* The group with the largest id may be destroyed here (never the only one). Returns 1 in every
+ * work-item of a killed group, which must then return from the cooperative kernel at once. */
+inline int coop_offer_kill(coop_ctx *ctx)
+{
+    uint killed = coop_local_linear_id() == 0 ? (uint)coop_try_kill(ctx) : 0u;
+    killed = coop_broadcast(ctx, killed);
+    if (killed)
+        ctx->role = COOP_ROLE_IDLE;
+    return (int)killed;
+}
+
+/* ---- offer_fork --------------------------------------------------------------------------- */
+
+inline void coop_fork_unlock(global uint *ctrl)
+{
+    coop_store_release(&ctrl[COOP_CTRL_FORK_SIZE], 0u);
+}
+
+/* Reserves up to `wanted` idle groups, grows M by as many and arms the next two barriers for
+ * them (local id 0, holding the fork record). Returns the number of new groups; their ids start
+ * at *base. */
+inline uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
+    uint take = 0;
+    for (;;) {
+        uint need = coop_task_need(ctrl);
+        uint spare = idle > need ? idle - need : 0u;
+        take = min(wanted, spare);
+        if (!take)
+            return 0;
+        uint seen = coop_cas(&ctrl[COOP_CTRL_IDLE], idle, idle - take);
+        if (seen == idle)
+            break;
+        idle = seen;
+    }
+    uint limit = coop_member_limit(ctx);
+    uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+    for (;;) {
+        uint members = COOP_STATE_MEMBERS(state);
+        uint grow = (state & COOP_STATE_DONE) || members >= limit ? 0u : min(take, limit - members);
+        if (grow) {
+            uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state + grow);
+            if (seen != state) {
+                state = seen;
+                continue;
+            }
+        }
+        if (grow < take)
+            coop_fetch_add(&ctrl[COOP_CTRL_IDLE], take - grow);
+        if (grow) {
+            coop_barrier_join(ctx, grow);
+            coop_count(ctx, COOP_CTRL_FORK_COUNT, grow);
+        }
+        *base = members;
+        return grow;
+    }
+}
+
+/* Publishes a fork record for `groups` new groups starting at `base`, with work-item 0's
+ * transmit state; the record's lock (FORK_SIZE != 0) is held by the caller and released by the
+ * last new group once it has read the transmit words. All work-items call this. */
+inline void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume, const void *transmit,
+                              uint bytes)
+{
+    global uint *ctrl = ctx->ctrl;
+    if (coop_local_linear_id() == 0) {
+        const uint *words = (const uint *)transmit;
+        uint count = min((bytes + 3u) / 4u, COOP_TRANSMIT_WORDS);
+        for (uint i = 0; i < count; i++)
+            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i], words[i]);
+        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_BASE], base);
+        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_RESUME], resume);
+        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH], ctx->epoch);
+        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_READ], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_SIZE], groups);
+        coop_store_release(&ctrl[COOP_CTRL_FORK_LEFT], groups);
+    }
+}
+
+/* Local id 0's decision for coop_offer_fork: how many groups to start (0: none). */
+inline uint coop_try_fork(coop_ctx *ctx, uint *base)
+{
+    global uint *ctrl = ctx->ctrl;
+    if (!coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]))
+        return 0;
+    uint wanted = 0xffffffffu;
+    if (ctx->rng)
+        wanted = coop_random(ctx) % 4u;
+    if (!wanted || coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, 0xffffffffu) != 0u)
+        return 0;
+    uint groups = coop_grow(ctx, wanted, base);
+    if (!groups)
+        coop_fork_unlock(ctrl);
+    return groups;
+}
+
+/* New groups may start here, with ids M .. M+k-1; they resume at `resume` (as reported by
+ * coop_resume_point) with work-item 0's `transmit` state. Returns k in every work-item. The
+ * fast path (no idle group) is one read. */
+inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
+{
+    uint base = 0;
+    uint groups = coop_local_linear_id() == 0 ? coop_try_fork(ctx, &base) : 0u;
+    groups = coop_broadcast(ctx, groups);
+    if (groups)
+        coop_publish_fork(ctx, groups, base, resume, transmit, bytes);
+    return groups;
+}
+
+/* Where a forked group resumes (0: a group that started at the beginning). */
+inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume; }
+
+/* Copies the transmit state a forked group received into `transmit` (every work-item). */
+inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint bytes)
+{
+    uint *words = (uint *)transmit;
+    uint count = min((bytes + 3u) / 4u, COOP_TRANSMIT_WORDS);
+    for (uint i = 0; i < count; i++)
+        words[i] = ctx->scratch[16 + i];
+}
+
+/* ---- Resizing barrier --------------------------------------------------------------------- */
+
+#define COOP_RESIZE_FORK 1u
+#define COOP_RESIZE_KILLS(d) ((d) >> 1)
+
+/* Group 0's decision, made before it arrives (so it is visible after the barrier): kill tokens
+ * it takes now (bits 1..), and whether to try a fork (bit 0). */
+inline uint coop_resize_decision(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint members = COOP_STATE_MEMBERS(coop_load_relaxed(&ctrl[COOP_CTRL_STATE]));
+    uint kills = 0;
+    if (ctx->rng) {
+        uint dice = coop_random(ctx);
+        if (dice % 3u == 0 && members > 1u)
+            kills = 1u + (dice >> 8) % (members - 1u);
+        return kills ? kills << 1 : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
+    }
+    while (kills + 1u < members && coop_take_token(&ctrl[COOP_CTRL_KILLS]))
+        kills++;
+    if (kills)
+        return kills << 1;
+    return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
+}
+
+/* Group 0 applies a decision once every member has arrived (M cannot change meanwhile) and
+ * returns the new M. The barrier's number is in ctx->epoch already. */
+inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, uint *base)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+    uint members = COOP_STATE_MEMBERS(state);
+    uint kills = min(COOP_RESIZE_KILLS(decision), members - 1u);
+    *forked = 0;
+    if (!ctx->rng && kills < COOP_RESIZE_KILLS(decision))
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], COOP_RESIZE_KILLS(decision) - kills);
+    if (kills) {
+        coop_fetch_add(&ctrl[COOP_CTRL_STATE], 0u - kills);
+        coop_count(ctx, COOP_CTRL_KILL_COUNT, kills);
+        coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
+        return members - kills;
+    }
+    if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, 0xffffffffu) == 0u) {
+        uint wanted = ctx->rng ? 1u + coop_random(ctx) % 4u : 0xffffffffu;
+        *forked = coop_grow(ctx, wanted, base);
+        if (!*forked)
+            coop_fork_unlock(ctrl);
+        else
+            coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
+    }
+    return members + *forked;
+}
+
+/* offer_kill(); global_barrier(); offer_fork(); in one step: group 0 decides before arriving
+ * and commits once after everyone arrived; with nothing to do (the usual case) it costs one read
+ * more than a global barrier. Returns 1 in every work-item of a group that was killed. */
+inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint number = ctx->epoch + 1;
+    uint slot = number % 3u;
+    uint lid = coop_local_linear_id();
+    COOP_GROUP_SYNC();
+    uint decision = 0;
+    if (lid == 0) {
+        if (ctx->id == 0)
+            coop_store_relaxed(&ctrl[COOP_CTRL_RESIZE + slot], coop_resize_decision(ctx));
+        if (coop_barrier_arrive_wait(ctx, number))
+            coop_count(ctx, COOP_CTRL_BARRIERS, 1u);
+        decision = coop_load_relaxed(&ctrl[COOP_CTRL_RESIZE + slot]);
+        if (!decision) {
+            coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
+            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
+        }
+    }
+    ctx->epoch = number;
+    decision = coop_broadcast(ctx, decision);
+    if (!decision)
+        return 0;
+
+    uint forked = 0, base = 0, members = 0;
+    uint tag = (number & 0xfffffu) << 12;
+    if (lid == 0) {
+        if (ctx->id == 0) {
+            members = coop_resize_commit(ctx, decision, &forked, &base);
+            coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], tag | members);
+        } else {
+            uint commit;
+            while (((commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) & 0xfffff000u) != tag)
+                ;
+            members = commit & 0xfffu;
+        }
+        if (ctx->id < members) {
+            coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
+            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
+        } else {
+            coop_fetch_add_release(coop_barrier_counter(ctx, number + 1), 1u);
+        }
+    }
+    members = coop_broadcast(ctx, members);
+    forked = coop_broadcast(ctx, forked);
+    if (forked)
+        coop_publish_fork(ctx, forked, coop_broadcast(ctx, base), resume, transmit, bytes);
+    if (ctx->id >= members) {
+        ctx->role = COOP_ROLE_IDLE;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- Tasks -------------------------------------------------------------------------------- */
+
+/* A word of the running task's argument block (COOP_TASK_ARGS words set at submission). */
+inline uint coop_task_arg(const coop_ctx *ctx, uint index)
+{
+    return coop_load_relaxed(&ctx->ctrl[COOP_CTRL_REQ_ARGS + index]);
+}
+
+/* Claims the next workgroup of the running task; 0 when none is left. */
+inline int coop_take_task_group(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint range = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_RANGE]);
+    uint next = coop_fetch_add(&ctrl[COOP_CTRL_TASK_NEXT], 1u);
+    if (next >= range)
+        return 0;
+    ctx->id = next;
+    ctx->task = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]);
+    ctx->task_groups = range;
+    return 1;
+}
+
+/* A group that joined the task found no workgroup left: it is back in the pool. The last of
+ * the joined groups to leave marks the task done, so that no group can still be taking
+ * workgroups when the host starts the next task. */
+inline void coop_leave_task(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
+    coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
+    if (coop_fetch_add(&ctrl[COOP_CTRL_TASK_FINISHED], 1u) + 1u == want) {
+        coop_device_time(&ctrl[COOP_CTRL_T_DONE]);
+        coop_count(ctx, COOP_CTRL_TASKS_DONE, 1u);
+        uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_DONE);
+    }
+}
+
+/* An idle group tries to join the gathering task; the last to join starts it. Returns 1 if
+ * joined (the task is then running). */
+inline int coop_join_task(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
+    if ((status & 3u) != COOP_TASK_GATHERING)
+        return 0;
+    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
+    uint idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
+    for (;;) {
+        if (!idle)
+            return 0;
+        uint seen = coop_cas(&ctrl[COOP_CTRL_IDLE], idle, idle - 1u);
+        if (seen == idle)
+            break;
+        idle = seen;
+    }
+    uint joined = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_JOINED]);
+    for (;;) {
+        if (joined >= want || coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) != status) {
+            coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
+            return 0;
+        }
+        uint seen = coop_cas(&ctrl[COOP_CTRL_TASK_JOINED], joined, joined + 1u);
+        if (seen == joined)
+            break;
+        joined = seen;
+    }
+    if (joined + 1u == want) {
+        coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
+        coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
+    } else {
+        while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
+            ;
+    }
+    return 1;
+}
+
+/* ---- Agent -------------------------------------------------------------------------------- */
+
+/* Applies the request just copied into the control block (the host does the same itself when
+ * the control block is in the channel: libcoop/src/scheduler.c). */
+inline void coop_apply_request(global uint *ctrl, uint seq)
+{
+    uint kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
+    if (kind == COOP_REQ_TASK) {
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
+        coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (seq << 2) | COOP_TASK_GATHERING);
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
+    } else if (kind == COOP_REQ_SHUTDOWN) {
+        coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
+    }
+    coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
+}
+
+/* Copies ctrl[slot] to the channel's copy if it changed since `shadow`. */
+inline uint coop_mirror(const coop_ctx *ctx, uint slot, uint shadow)
+{
+    uint value = coop_load_relaxed(&ctx->ctrl[slot]);
+    if (value != shadow)
+        coop_host_store(&ctx->chan[COOP_CHAN_CTRL + slot], value);
+    return value;
+}
+
+/* The agent (local id 0 of the last group, where the channel is not device memory): moves host
+ * requests into the control block and the scheduler's state out, until shutdown. */
+inline void coop_agent(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    global uint *host = ctx->chan + COOP_CHAN_CTRL;
+    uint applied = 0, dumped = 0;
+    uint state = 0xffffffffu, kills = 0xffffffffu, idle = 0xffffffffu, task = 0xffffffffu, joined = 0xffffffffu;
+    uint report[COOP_CTRL_REPORT_END - COOP_CTRL_REPORT];
+    for (uint i = 0; i < COOP_CTRL_REPORT_END - COOP_CTRL_REPORT; i++)
+        report[i] = 0xffffffffu;
+    for (;;) {
+        uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
+        if (seq != applied) {
+            for (uint slot = COOP_CTRL_REQ_KIND; slot < COOP_CTRL_REQ_END; slot++)
+                coop_store_relaxed(&ctrl[slot], coop_load_relaxed(&host[slot]));
+            coop_apply_request(ctrl, seq);
+            applied = seq;
+        }
+        state = coop_mirror(ctx, COOP_CTRL_STATE, state);
+        kills = coop_mirror(ctx, COOP_CTRL_KILLS, kills);
+        idle = coop_mirror(ctx, COOP_CTRL_IDLE, idle);
+        task = coop_mirror(ctx, COOP_CTRL_TASK_STATUS, task);
+        joined = coop_mirror(ctx, COOP_CTRL_TASK_JOINED, joined);
+        for (uint i = 0; i < COOP_CTRL_REPORT_END - COOP_CTRL_REPORT; i++)
+            if (COOP_CTRL_REPORT + i != COOP_CTRL_DUMP)
+                report[i] = coop_mirror(ctx, COOP_CTRL_REPORT + i, report[i]);
+        uint dump = coop_host_load(&host[COOP_CTRL_DUMP]);
+        if (dump != dumped) {
+            for (uint g = 0; g < ctx->physical_groups; g++)
+                coop_host_store(&host[COOP_CTRL_GROUP_STATE + g], coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_STATE + g]));
+            coop_host_store(&host[COOP_CTRL_DUMPED], dump);
+            dumped = dump;
+        }
+        if (coop_load_relaxed(&ctrl[COOP_CTRL_EXIT]))
+            return;
+    }
+}
+
+/* ---- The scheduler loop ------------------------------------------------------------------- */
+
+/* A member returned from the cooperative kernel without being killed: it has finished. */
+inline void coop_member_finished(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint state = coop_load_relaxed(&ctrl[COOP_CTRL_STATE]);
+    for (;;) {
+        uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, (state + (1u << 12)) | COOP_STATE_DONE);
+        if (seen == state)
+            break;
+        state = seen;
+    }
+    coop_barrier_leave(ctx);
+}
+
+/* Local id 0: waits in the pool for work. Returns the new role (0: exit) with ctx filled. */
+inline uint coop_idle_wait(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
+    for (;;) {
+        uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
+        if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
+            uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
+            ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + size - left;
+            ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
+            ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);
+            for (uint i = 0; i < COOP_TRANSMIT_WORDS; i++)
+                ctx->scratch[16 + i] = coop_load_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i]);
+            if (coop_fetch_add(&ctrl[COOP_CTRL_FORK_READ], 1u) + 1u == size)
+                coop_fork_unlock(ctrl);
+            return COOP_ROLE_COOP;
+        }
+        if (coop_join_task(ctx)) {
+            if (coop_take_task_group(ctx))
+                return COOP_ROLE_TASK;
+            coop_leave_task(ctx);
+            coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
+        }
+        if (coop_load_acquire(&ctrl[COOP_CTRL_EXIT]))
+            return 0;
+    }
+}
+
+/* Local id 0: what the group does next, after `role` returned. */
+inline uint coop_next_role(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    if (!ctx->started) {
+        ctx->started = 1;
+        if (ctx->role != COOP_ROLE_IDLE)
+            return ctx->role;
+    } else if (ctx->role == COOP_ROLE_COOP) {
+        coop_member_finished(ctx);
+        coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
+    } else if (ctx->role == COOP_ROLE_TASK) {
+        if (coop_take_task_group(ctx))
+            return COOP_ROLE_TASK;
+        coop_leave_task(ctx);
+    } else if (ctx->role == COOP_ROLE_AGENT) {
+        return 0;
+    } else {
+        /* killed: it left the barriers already */
+        coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
+    }
+    return coop_idle_wait(ctx);
+}
+
+/* The megakernel's loop body: returns the role to run next (COOP_ROLE_COOP: the cooperative
+ * kernel, from coop_resume_point(ctx); COOP_ROLE_TASK: workgroup coop_group_id(ctx) of task
+ * ctx->task) or 0 when the megakernel must end. The agent group serves the host inside this call. */
+inline uint coop_schedule(coop_ctx *ctx)
+{
+    COOP_GROUP_SYNC();
+    if (coop_local_linear_id() == 0) {
+        uint role = coop_next_role(ctx);
+        if (role == COOP_ROLE_AGENT) {
+            coop_set_where(ctx, COOP_WHERE_AGENT, 0u);
+            coop_agent(ctx);
+            role = 0;
+        }
+        if (role == COOP_ROLE_COOP)
+            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
+        else if (role == COOP_ROLE_TASK)
+            coop_set_where(ctx, COOP_WHERE_TASK, ctx->id);
+        else
+            coop_set_where(ctx, COOP_WHERE_EXITED, 0u);
+        ctx->scratch[8] = role;
+        ctx->scratch[9] = ctx->id;
+        ctx->scratch[10] = ctx->resume;
+        ctx->scratch[11] = ctx->epoch;
+        ctx->scratch[12] = ctx->task;
+        ctx->scratch[13] = ctx->task_groups;
+        ctx->scratch[14] = ctx->rng;
+    }
+    COOP_GROUP_SYNC();
+    ctx->role = ctx->scratch[8];
+    ctx->id = ctx->scratch[9];
+    ctx->resume = ctx->scratch[10];
+    ctx->epoch = ctx->scratch[11];
+    ctx->task = ctx->scratch[12];
+    ctx->task_groups = ctx->scratch[13];
+    ctx->rng = ctx->scratch[14];
+    ctx->started = 1;
+    COOP_GROUP_SYNC();
+    return ctx->role;
+}
+
+/* The paper's spellings, for code that names its context `ctx` (plus the transmit argument a
+ * fork needs in C; coop-merge supplies it from `transmit` declarations). */
+#define offer_kill() coop_offer_kill(&ctx)
+
+#endif
