@@ -214,6 +214,78 @@ unsigned coop_launch_groups(const coop_context *ctx, size_t local_size);
  * `stats` may be NULL. */
 coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats);
 
+/* ---- Cooperative megakernels ------------------------------------------------------------- */
+
+/* How many groups a high-priority task takes from the cooperative kernel. */
+typedef enum coop_take {
+    COOP_TAKE_COUNT = 0,       /* coop_task_plan.take_count groups */
+    COOP_TAKE_ONE,
+    COOP_TAKE_QUARTER,
+    COOP_TAKE_HALF,
+    COOP_TAKE_ALL_BUT_ONE
+} coop_take;
+
+/* Parses "one", "quarter", "half", "all-but-one" or a positive number; -1 if none of them. */
+int coop_take_parse(const char *text, coop_take *take, unsigned *count);
+
+/* A high-priority task: task function `task` of the megakernel (the index its scheduler loop
+ * dispatches on), run as `workgroups` workgroups on the groups it takes, as many rounds as
+ * needed. Submitted once at `start_ms` after the megakernel started (discovery done), or every
+ * `period_ms` from then on while the cooperative kernel runs (at most `repeats` times if
+ * non-zero). A periodic task meets its deadline if it is done before its next period starts. */
+typedef struct coop_task_plan {
+    unsigned task;
+    unsigned workgroups;
+    coop_take take;
+    unsigned take_count;
+    double start_ms;
+    double period_ms;             /* 0: once */
+    unsigned repeats;
+    unsigned args[16];            /* read in the task with coop_task_arg(ctx, i) */
+} coop_task_plan;
+
+/* One task run, as measured. Times in microseconds from the request. */
+typedef struct coop_task_record {
+    unsigned plan;                /* index into the plans */
+    unsigned groups;              /* groups taken */
+    double request_ms;            /* when it was requested, since the megakernel started */
+    double gather_us;             /* request until its groups were ready */
+    double exec_us;               /* groups ready until done */
+    double response_us;           /* request until done */
+    int deadline_met;             /* done within the period (periodic tasks; 1 for one-off tasks) */
+    int device_timed;             /* gather and execution timed by the device clock */
+} coop_task_record;
+
+/* How to run a megakernel. Zero fields take the defaults. */
+typedef struct coop_mega_params {
+    coop_launch launch;
+    unsigned members;             /* groups that start the cooperative kernel (0: all) */
+    unsigned chaos_seed;          /* 0: COOP_CHAOS from the environment, else none */
+    double watchdog_s;            /* fail when nothing progresses this long (0: COOP_WATCHDOG_S or 10 s) */
+} coop_mega_params;
+
+/* What a megakernel run did. Release with coop_mega_report_free(). */
+typedef struct coop_mega_report {
+    unsigned groups;              /* co-resident groups */
+    unsigned members_start;       /* cooperative members at the start */
+    int agent;                    /* a group served as the scheduler's agent */
+    unsigned kills, forks, resizes, tasks, barriers;
+    double mean_members;          /* time-weighted mean of M */
+    double discovery_ms, run_ms;
+    coop_task_record *records;
+    size_t record_count;
+} coop_mega_report;
+
+/* Runs a megakernel (a persistent kernel whose groups loop over coop_schedule(), see
+ * coop_scheduler.h) until its cooperative kernel has finished and its tasks are done, submitting
+ * the planned tasks on the way. A run that makes no progress for the watchdog time ends with
+ * COOP_ERR_TIMEOUT and a message saying where the groups are (the kernel then still runs: the
+ * process must exit). */
+coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
+                          size_t plan_count, coop_mega_report *report);
+
+void coop_mega_report_free(coop_mega_report *report);
+
 /* ---- Self-measurement ------------------------------------------------------------------ */
 
 /* What coop_measure_barrier() runs. Zero fields take the defaults. */

@@ -286,7 +286,7 @@ inline int coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
     uint before = coop_fetch_add_release(counter, 1u);
     int last = before + 1u == COOP_BAR_IDLE;
     if (!last) {
-        coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | (number & 0x0fffffffu));
+        coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
         while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE))
             ;
     }

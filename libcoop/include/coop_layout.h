@@ -113,7 +113,7 @@ enum coop_ctrl_slot {
 /* Group states for the watchdog (COOP_DEV_GROUP_STATE): role << 28 | detail. */
 #define COOP_WHERE_IDLE 1u
 #define COOP_WHERE_RUNNING 2u      /* detail: virtual id */
-#define COOP_WHERE_BARRIER 3u      /* detail: barrier number (low 28 bits) */
+#define COOP_WHERE_BARRIER 3u      /* detail: virtual id << 16 | barrier number (low 16 bits) */
 #define COOP_WHERE_TASK 4u         /* detail: task workgroup */
 #define COOP_WHERE_AGENT 5u
 #define COOP_WHERE_FINISHED 6u

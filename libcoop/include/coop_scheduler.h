@@ -6,19 +6,25 @@
  *
  *   kernel void mega(COOP_PARAMS, global int *data, global float *out) {
  *       COOP_ENTER(ctx);
- *       for (uint role; (role = coop_schedule(&ctx)) != 0;) {
+ *       for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
  *           if (role == COOP_ROLE_COOP)
  *               my_cooperative_kernel(&ctx, data);     // returns when finished or killed
- *           else if (ctx.task == 0)
+ *           COOP_GROUP_SYNC();
+ *           if (role == COOP_ROLE_TASK && ctx.task == 0)
  *               my_task(&ctx, out);                    // one task workgroup: coop_group_id(&ctx)
  *       }
  *   }
  *
+ * PoCL's compiler rejects some control flow around workgroup barriers, so (as coop-merge
+ * generates it) the role branches are separated by COOP_GROUP_SYNC(), and a cooperative kernel
+ * leaves its loops through their conditions (a `killed` flag), not by `return` from inside a
+ * loop that contains a barrier.
+ *
  * Inside the cooperative kernel (every call reached by all work-items of the group):
- *   if (coop_offer_kill(&ctx)) return;                   the largest id may be killed here
+ *   killed = coop_offer_kill(&ctx);                      the largest id may be killed here
  *   coop_offer_fork(&ctx, POINT, &t, sizeof t);          new groups resume at POINT with t
  *   coop_global_barrier(&ctx);
- *   if (coop_resizing_barrier(&ctx, POINT, &t, sizeof t)) return;
+ *   killed = coop_resizing_barrier(&ctx, POINT, &t, sizeof t);
  * and, in a forked group, coop_resume_point(&ctx) names POINT and coop_transmit_restore(&ctx,
  * &t, sizeof t) fills t with the forking group's work-item 0's copy.
  *
@@ -307,59 +313,57 @@ inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, uint 
 
 /* offer_kill(); global_barrier(); offer_fork(); in one step: group 0 decides before arriving
  * and commits once after everyone arrived; with nothing to do (the usual case) it costs one read
- * more than a global barrier. Returns 1 in every work-item of a group that was killed. */
+ * more than a global barrier. Local id 0 does all the waiting and one hand-over tells the group
+ * the outcome, so no workgroup barrier sits in a conditional (PoCL cannot compile that inside
+ * loops). Returns 1 in every work-item of a group that was killed. */
 inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
 {
     global uint *ctrl = ctx->ctrl;
     uint number = ctx->epoch + 1;
     uint slot = number % 3u;
-    uint lid = coop_local_linear_id();
     COOP_GROUP_SYNC();
-    uint decision = 0;
-    if (lid == 0) {
+    if (coop_local_linear_id() == 0) {
+        uint killed = 0, forked = 0, base = 0;
         if (ctx->id == 0)
             coop_store_relaxed(&ctrl[COOP_CTRL_RESIZE + slot], coop_resize_decision(ctx));
         if (coop_barrier_arrive_wait(ctx, number))
             coop_count(ctx, COOP_CTRL_BARRIERS, 1u);
-        decision = coop_load_relaxed(&ctrl[COOP_CTRL_RESIZE + slot]);
-        if (!decision) {
-            coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
-            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
+        ctx->epoch = number;
+        uint decision = coop_load_relaxed(&ctrl[COOP_CTRL_RESIZE + slot]);
+        if (decision) {
+            uint tag = (number & 0xfffffu) << 12;
+            uint members;
+            if (ctx->id == 0) {
+                members = coop_resize_commit(ctx, decision, &forked, &base);
+                coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], tag | members);
+            } else {
+                uint commit;
+                while (((commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) & 0xfffff000u) != tag)
+                    ;
+                members = commit & 0xfffu;
+            }
+            killed = ctx->id >= members;
         }
-    }
-    ctx->epoch = number;
-    decision = coop_broadcast(ctx, decision);
-    if (!decision)
-        return 0;
-
-    uint forked = 0, base = 0, members = 0;
-    uint tag = (number & 0xfffffu) << 12;
-    if (lid == 0) {
-        if (ctx->id == 0) {
-            members = coop_resize_commit(ctx, decision, &forked, &base);
-            coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], tag | members);
-        } else {
-            uint commit;
-            while (((commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) & 0xfffff000u) != tag)
-                ;
-            members = commit & 0xfffu;
-        }
-        if (ctx->id < members) {
-            coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
-            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
-        } else {
+        if (killed) {
             coop_fetch_add_release(coop_barrier_counter(ctx, number + 1), 1u);
+        } else {
+            coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
+            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
         }
+        ctx->scratch[8] = killed;
+        ctx->scratch[9] = forked;
+        ctx->scratch[10] = base;
     }
-    members = coop_broadcast(ctx, members);
-    forked = coop_broadcast(ctx, forked);
+    COOP_GROUP_SYNC();
+    uint killed = ctx->scratch[8];
+    uint forked = ctx->scratch[9];
+    uint base = ctx->scratch[10];
+    ctx->epoch = number;
     if (forked)
-        coop_publish_fork(ctx, forked, coop_broadcast(ctx, base), resume, transmit, bytes);
-    if (ctx->id >= members) {
+        coop_publish_fork(ctx, forked, base, resume, transmit, bytes);
+    if (killed)
         ctx->role = COOP_ROLE_IDLE;
-        return 1;
-    }
-    return 0;
+    return (int)killed;
 }
 
 /* ---- Tasks -------------------------------------------------------------------------------- */

@@ -1,0 +1,442 @@
+/* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
+ * and watches for lack of progress (the device side is coop_scheduler.h). */
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct mega {
+    coop_context *ctx;
+    coop_running run;
+    const coop_mega_params *params;
+    const coop_task_plan *plans;
+    size_t plan_count;
+    int direct;                 /* the control block is in the channel: the host applies requests */
+    unsigned limit;             /* most members: every group but the agent */
+    uint32_t seq;               /* requests sent */
+    /* the task in flight */
+    int busy;
+    size_t busy_plan;
+    double busy_due_ms;         /* when its plan wanted it */
+    double request_us, running_us;
+    unsigned want;
+    /* per plan: submissions made */
+    unsigned *sent;
+    coop_task_record *records;
+    size_t record_count, record_capacity;
+    /* mean members */
+    double member_time_us, sample_us;
+    unsigned members;
+    /* watchdog */
+    uint32_t signature[10];
+    double progress_us;
+} mega;
+
+int coop_take_parse(const char *text, coop_take *take, unsigned *count)
+{
+    static const char *const names[] = {"one", "quarter", "half", "all-but-one"};
+    static const coop_take takes[] = {COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF, COOP_TAKE_ALL_BUT_ONE};
+    if (!text || !take || !count)
+        return -1;
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcmp(text, names[i])) {
+            *take = takes[i];
+            *count = 0;
+            return 0;
+        }
+    }
+    char *end = NULL;
+    unsigned long value = strtoul(text, &end, 10);
+    if (!isdigit((unsigned char)*text) || *end || value == 0 || value > COOP_MAX_GROUPS)
+        return -1;
+    *take = COOP_TAKE_COUNT;
+    *count = (unsigned)value;
+    return 0;
+}
+
+static unsigned groups_to_take(const coop_task_plan *plan, unsigned limit)
+{
+    unsigned most = limit > 1 ? limit - 1 : 1;
+    unsigned want;
+    switch (plan->take) {
+    case COOP_TAKE_ONE: want = 1; break;
+    case COOP_TAKE_QUARTER: want = limit / 4; break;
+    case COOP_TAKE_HALF: want = limit / 2; break;
+    case COOP_TAKE_ALL_BUT_ONE: want = most; break;
+    default: want = plan->take_count; break;
+    }
+    if (want < 1)
+        want = 1;
+    return want < most ? want : most;
+}
+
+static coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
+{
+    return coop_channel_load(m->ctx, COOP_CHAN_CTRL + slot, value);
+}
+
+static coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
+{
+    return coop_channel_store(m->ctx, COOP_CHAN_CTRL + slot, value);
+}
+
+/* With the control block in the channel, the host does what the agent does on the device
+ * (coop_apply_request in coop_scheduler.h). */
+static void apply_direct(mega *m, uint32_t kind, uint32_t want)
+{
+    volatile uint32_t *ctrl = m->ctx->channel.host + COOP_CHAN_CTRL;
+    if (kind == COOP_REQ_TASK) {
+        __atomic_store_n(&ctrl[COOP_CTRL_TASK_JOINED], 0u, __ATOMIC_RELAXED);
+        __atomic_store_n(&ctrl[COOP_CTRL_TASK_NEXT], 0u, __ATOMIC_RELAXED);
+        __atomic_store_n(&ctrl[COOP_CTRL_TASK_FINISHED], 0u, __ATOMIC_RELAXED);
+        __atomic_store_n(&ctrl[COOP_CTRL_TASK_STATUS], (m->seq << 2) | COOP_TASK_GATHERING, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&ctrl[COOP_CTRL_KILLS], want, __ATOMIC_ACQ_REL);
+    } else {
+        __atomic_store_n(&ctrl[COOP_CTRL_EXIT], 1u, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&ctrl[COOP_CTRL_REPORT_SEQ], m->seq, __ATOMIC_RELEASE);
+}
+
+static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan)
+{
+    coop_status status = ctrl_store(m, COOP_CTRL_REQ_KIND, kind);
+    uint32_t want = 0;
+    if (plan) {
+        want = groups_to_take(plan, m->limit);
+        const uint32_t fields[3] = {plan->task, want, plan->workgroups};
+        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+            status = ctrl_store(m, COOP_CTRL_REQ_TASK + i, fields[i]);
+        for (unsigned i = 0; i < COOP_TASK_ARGS && status == COOP_OK; i++)
+            status = ctrl_store(m, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
+    }
+    if (status != COOP_OK)
+        return status;
+    m->seq++;
+    m->want = want;
+    m->request_us = coop_now_us();
+    if (m->direct) {
+        apply_direct(m, kind, want);
+        return COOP_OK;
+    }
+    return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);
+}
+
+static double load_time_ns(mega *m, unsigned slot)
+{
+    uint32_t low = 0, high = 0;
+    ctrl_load(m, slot, &low);
+    ctrl_load(m, slot + 1, &high);
+    return (double)(((uint64_t)high << 32) | low);
+}
+
+static coop_status add_record(mega *m, double done_us)
+{
+    if (m->record_count == m->record_capacity) {
+        size_t capacity = m->record_capacity ? 2 * m->record_capacity : 64;
+        coop_task_record *grown = realloc(m->records, capacity * sizeof *grown);
+        if (!grown)
+            return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory recording tasks");
+        m->records = grown;
+        m->record_capacity = capacity;
+    }
+    const coop_task_plan *plan = &m->plans[m->busy_plan];
+    coop_task_record *r = &m->records[m->record_count++];
+    memset(r, 0, sizeof *r);
+    r->plan = (unsigned)m->busy_plan;
+    r->groups = m->want;
+    r->request_ms = (m->request_us - m->run.discovered_us) / 1e3;
+    r->response_us = done_us - m->request_us;
+    double requested_ns = load_time_ns(m, COOP_CTRL_T_REQUEST);
+    double gathered_ns = load_time_ns(m, COOP_CTRL_T_GATHERED);
+    double finished_ns = load_time_ns(m, COOP_CTRL_T_DONE);
+    if (requested_ns > 0 && gathered_ns >= requested_ns && finished_ns >= gathered_ns) {
+        r->device_timed = 1;
+        r->gather_us = (gathered_ns - requested_ns) / 1e3;
+        r->exec_us = (finished_ns - gathered_ns) / 1e3;
+    } else {
+        double running_us = m->running_us > 0 ? m->running_us : done_us;
+        r->gather_us = running_us - m->request_us;
+        r->exec_us = done_us - running_us;
+    }
+    /* The deadline is the next period's start, measured from when the plan wanted the task. */
+    r->deadline_met = plan->period_ms <= 0 ||
+                      (done_us - m->run.discovered_us) / 1e3 <= m->busy_due_ms + plan->period_ms;
+    return COOP_OK;
+}
+
+/* The due time of plan p's next submission in ms since launch, or -1 if it has no more. */
+static double next_due_ms(const mega *m, size_t p, int cooperative_done)
+{
+    const coop_task_plan *plan = &m->plans[p];
+    if (plan->period_ms <= 0)
+        return m->sent[p] ? -1.0 : plan->start_ms;
+    if (cooperative_done || (plan->repeats && m->sent[p] >= plan->repeats))
+        return -1.0;
+    return plan->start_ms + m->sent[p] * plan->period_ms;
+}
+
+static const char *where_name(uint32_t where)
+{
+    switch (where) {
+    case COOP_WHERE_IDLE: return "idle";
+    case COOP_WHERE_RUNNING: return "running";
+    case COOP_WHERE_TASK: return "running a task";
+    case COOP_WHERE_AGENT: return "serving as agent";
+    case COOP_WHERE_FINISHED: return "finished";
+    case COOP_WHERE_EXITED: return "exited";
+    default: return "not started";
+    }
+}
+
+/* Builds the watchdog's account of where the groups are. */
+static coop_status diagnose(mega *m, double quiet_s)
+{
+    unsigned groups = m->run.groups;
+    uint32_t *where = calloc(groups ? groups : 1, sizeof *where);
+    if (!where)
+        return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
+    if (!m->direct) {
+        uint32_t dump = 0, dumped = 0;
+        ctrl_load(m, COOP_CTRL_DUMP, &dump);
+        ctrl_store(m, COOP_CTRL_DUMP, dump + 1);
+        double asked_us = coop_now_us();
+        while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
+            ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
+    }
+    for (unsigned g = 0; g < groups; g++)
+        ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where[g]);
+    /* The barrier most waiters are at, and the members that did not reach it. */
+    unsigned best_barrier = 0, best_count = 0;
+    for (unsigned g = 0; g < groups; g++) {
+        if (where[g] >> 28 != COOP_WHERE_BARRIER)
+            continue;
+        unsigned barrier = where[g] & 0xffffu, count = 0;
+        for (unsigned h = 0; h < groups; h++)
+            count += where[h] >> 28 == COOP_WHERE_BARRIER && (where[h] & 0xffffu) == barrier;
+        if (count > best_count) {
+            best_count = count;
+            best_barrier = barrier;
+        }
+    }
+    char text[1024];
+    size_t used = (size_t)snprintf(text, sizeof text, "no progress for %.1f s: ", quiet_s);
+    if (best_count) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%u group%s waiting at global barrier #%u",
+                                 best_count, best_count == 1 ? "" : "s", best_barrier);
+        unsigned missing = 0;
+        for (unsigned g = 0; g < groups && used < sizeof text - 64; g++) {
+            uint32_t kind = where[g] >> 28;
+            if (kind != COOP_WHERE_RUNNING && !(kind == COOP_WHERE_BARRIER && (where[g] & 0xffffu) != best_barrier))
+                continue;
+            unsigned id = kind == COOP_WHERE_RUNNING ? where[g] & 0xfffffffu : (where[g] >> 16) & 0xfffu;
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%u", missing++ ? ", " : ", group ", id);
+        }
+        if (missing)
+            used += (size_t)snprintf(text + used, sizeof text - used, " never arrived");
+    } else {
+        unsigned counts[8] = {0};
+        for (unsigned g = 0; g < groups; g++)
+            counts[(where[g] >> 28) & 7u]++;
+        for (uint32_t kind = 0; kind < 8 && used < sizeof text - 64; kind++)
+            if (counts[kind])
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%u %s", used > 30 ? ", " : "",
+                                         counts[kind], where_name(kind));
+    }
+    uint32_t state = 0;
+    ctrl_load(m, COOP_CTRL_STATE, &state);
+    snprintf(text + used, sizeof text - used, " (M = %u, %u finished); the kernel still runs and the process must exit",
+             COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state));
+    free(where);
+    return coop_fail(m->ctx, COOP_ERR_TIMEOUT, "megakernel '%s': %s", m->run.name, text);
+}
+
+/* Progress is any change of these words. */
+static const unsigned progress_slots[10] = {
+    COOP_CTRL_STATE, COOP_CTRL_IDLE, COOP_CTRL_TASK_STATUS, COOP_CTRL_TASK_JOINED, COOP_CTRL_KILL_COUNT,
+    COOP_CTRL_FORK_COUNT, COOP_CTRL_RESIZE_COUNT, COOP_CTRL_TASKS_DONE, COOP_CTRL_BARRIERS, COOP_CTRL_REPORT_SEQ};
+
+static coop_status watch(mega *m, double now_us, double watchdog_s)
+{
+    int changed = 0;
+    for (unsigned i = 0; i < 10; i++) {
+        uint32_t value = 0;
+        coop_status status = ctrl_load(m, progress_slots[i], &value);
+        if (status != COOP_OK)
+            return status;
+        changed |= value != m->signature[i];
+        m->signature[i] = value;
+    }
+    if (changed || m->progress_us == 0)
+        m->progress_us = now_us;
+    else if (now_us - m->progress_us > watchdog_s * 1e6)
+        return diagnose(m, (now_us - m->progress_us) / 1e6);
+    return COOP_OK;
+}
+
+static double env_number(const char *name, double fallback)
+{
+    const char *text = getenv(name);
+    double value = text ? atof(text) : 0.0;
+    return value > 0.0 ? value : fallback;
+}
+
+static void poll_pause(const coop_context *ctx, int busy)
+{
+    if (ctx->info.is_gpu)
+        return;
+    struct timespec nap = {0, busy ? 20000 : 200000};
+    nanosleep(&nap, NULL);
+}
+
+/* One pass of the host loop; sets *finished once the megakernel has been told to end. */
+static coop_status step(mega *m, double watchdog_s, int *finished)
+{
+    double now_us = coop_now_us();
+    coop_status status;
+    if (coop_launch_ended(&m->run, &status))
+        return status != COOP_OK ? status
+                                 : coop_fail(m->ctx, COOP_ERR_OPENCL,
+                                             "megakernel '%s' ended before it was told to: does every group loop "
+                                             "over coop_schedule()?", m->run.name);
+    uint32_t state = 0;
+    if ((status = ctrl_load(m, COOP_CTRL_STATE, &state)) != COOP_OK)
+        return status;
+    m->member_time_us += m->members * (now_us - m->sample_us);
+    m->sample_us = now_us;
+    m->members = COOP_STATE_MEMBERS(state);
+    int cooperative_done = m->members && COOP_STATE_FINISHED(state) == m->members;
+
+    if (m->busy) {
+        uint32_t task = 0;
+        if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
+            return status;
+        if (task >> 2 == (m->seq & 0x3fffffffu)) {
+            if ((task & 3u) == COOP_TASK_RUNNING && m->running_us == 0)
+                m->running_us = now_us;
+            if ((task & 3u) == COOP_TASK_DONE) {
+                if ((status = add_record(m, now_us)) != COOP_OK)
+                    return status;
+                m->busy = 0;
+            }
+        }
+    }
+    if (!m->busy) {
+        double now_ms = (now_us - m->run.discovered_us) / 1e3, soonest = -1.0;
+        size_t chosen = 0;
+        int pending = 0;
+        for (size_t p = 0; p < m->plan_count; p++) {
+            double due = next_due_ms(m, p, cooperative_done);
+            if (due < 0)
+                continue;
+            pending = 1;
+            if (due <= now_ms && (soonest < 0 || due < soonest)) {
+                soonest = due;
+                chosen = p;
+            }
+        }
+        if (soonest >= 0) {
+            m->busy = 1;
+            m->busy_plan = chosen;
+            m->busy_due_ms = soonest;
+            m->running_us = 0;
+            m->sent[chosen]++;
+            return send_request(m, COOP_REQ_TASK, &m->plans[chosen]);
+        }
+        if (cooperative_done && !pending) {
+            *finished = 1;
+            return send_request(m, COOP_REQ_SHUTDOWN, NULL);
+        }
+    }
+    if ((status = watch(m, now_us, watchdog_s)) != COOP_OK)
+        return status;
+    poll_pause(m->ctx, m->busy);
+    return COOP_OK;
+}
+
+static void fill_report(mega *m, coop_mega_report *report)
+{
+    uint32_t value = 0;
+    unsigned *fields[5] = {&report->kills, &report->forks, &report->resizes, &report->tasks, &report->barriers};
+    const unsigned slots[5] = {COOP_CTRL_KILL_COUNT, COOP_CTRL_FORK_COUNT, COOP_CTRL_RESIZE_COUNT,
+                               COOP_CTRL_TASKS_DONE, COOP_CTRL_BARRIERS};
+    for (int i = 0; i < 5; i++) {
+        value = 0;
+        ctrl_load(m, slots[i], &value);
+        *fields[i] = value;
+    }
+    double run_us = coop_now_us() - m->run.start_us;
+    double member_span_us = m->sample_us - m->run.discovered_us;
+    report->mean_members = member_span_us > 0 ? m->member_time_us / member_span_us : m->members;
+    report->discovery_ms = (m->run.discovered_us - m->run.start_us) / 1e3;
+    report->run_ms = run_us / 1e3;
+    report->records = m->records;
+    report->record_count = m->record_count;
+    m->records = NULL;
+}
+
+coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
+                          size_t plan_count, coop_mega_report *report)
+{
+    if (!kernel || !report || (plan_count && !plans))
+        return kernel ? coop_fail(kernel->program->ctx, COOP_ERR_INVALID_ARGUMENT,
+                                  "coop_mega_run: NULL report or plans")
+                      : COOP_ERR_INVALID_ARGUMENT;
+    coop_context *ctx = kernel->program->ctx;
+    memset(report, 0, sizeof *report);
+    coop_mega_params defaults = {0};
+    if (!params)
+        params = &defaults;
+    for (size_t p = 0; p < plan_count; p++)
+        if (plans[p].workgroups == 0)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "task plan %zu has no workgroups", p);
+    const char *chaos_text = getenv("COOP_CHAOS");
+    coop_start start = {
+        .members = params->members,
+        .agent = ctx->channel.kind != COOP_CHANNEL_SVM,
+        .chaos_seed = params->chaos_seed ? params->chaos_seed
+                                         : (chaos_text ? (unsigned)strtoul(chaos_text, NULL, 10) : 0u),
+    };
+    mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
+              .direct = ctx->channel.kind == COOP_CHANNEL_SVM};
+    m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
+    if (!m.sent)
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
+    coop_status status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
+    if (status == COOP_OK && start.agent && m.run.groups < 2)
+        status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
+                           "megakernel '%s': only one group is co-resident, and channel '%s' needs a second "
+                           "one as the scheduler's agent", m.run.name, coop_channel_name(ctx->channel.kind));
+    if (status == COOP_OK) {
+        uint32_t state = 0;
+        ctrl_load(&m, COOP_CTRL_STATE, &state);
+        m.members = COOP_STATE_MEMBERS(state);
+        m.limit = m.run.groups - (start.agent ? 1u : 0u);
+        m.sample_us = m.run.discovered_us;
+        report->groups = m.run.groups;
+        report->members_start = m.members;
+        report->agent = start.agent;
+        double watchdog_s = params->watchdog_s > 0 ? params->watchdog_s : env_number("COOP_WATCHDOG_S", 10.0);
+        int finished = 0;
+        while (status == COOP_OK && !finished)
+            status = step(&m, watchdog_s, &finished);
+    }
+    if (status == COOP_OK)
+        status = coop_launch_wait(&m.run);
+    if (status == COOP_OK)
+        fill_report(&m, report);
+    free(m.records);
+    free(m.sent);
+    return status;
+}
+
+void coop_mega_report_free(coop_mega_report *report)
+{
+    if (!report)
+        return;
+    free(report->records);
+    report->records = NULL;
+    report->record_count = 0;
+}
