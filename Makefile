@@ -98,9 +98,17 @@ $(BUILD)/bin/gridsync-bench: benchmarks/barrier/gridsync.cu
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
+GRAPH_OBJ := $(BUILD)/obj/host/common/graph.o
+GRAPH_LIBS := -lz -llzma
+
+$(GRAPH_OBJ): host/common/graph.c host/common/graph.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -o $@ $< $(LIBA) $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -o $@ $< $(LIBA) $(GRAPH_OBJ) \
+	    $(CHECK_LIBS) $(GRAPH_LIBS) $(LDLIBS)
 
 check: all $(TEST_BINS)
 	@sh tests/run-tests.sh $(TEST_BINS)

@@ -130,7 +130,8 @@ typedef struct coop_options {
  * coop_context_message() can say what went wrong; release it in every case. */
 coop_status coop_context_create(const coop_options *options, coop_context **out);
 
-/* Releases a context and every OpenCL object it owns. NULL is allowed. */
+/* Releases a context and every OpenCL object it owns. NULL is allowed. The accessors below
+ * return NULL (or COOP_CHANNEL_AUTO) for a NULL context. */
 void coop_context_release(coop_context *ctx);
 
 /* Details of the last failure on this context ("" if none). Valid until the next call. */
@@ -182,7 +183,7 @@ coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size
 /* Sets argument `index` to a buffer. */
 coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem buffer);
 
-/* The raw OpenCL kernel (owned by the coop_kernel). */
+/* The raw OpenCL kernel (owned by the coop_kernel); NULL for NULL. */
 cl_kernel coop_kernel_cl(const coop_kernel *kernel);
 
 /* How to launch a persistent kernel. Zero fields take the defaults. */
@@ -192,7 +193,8 @@ typedef struct coop_launch {
     unsigned launch_groups;       /* groups launched to discover among (0: an upper bound on
                                      occupancy derived from the device) */
     double discovery_window_us;   /* close the poll once no group registered for this long
-                                     (0: COOP_DISCOVERY_WINDOW_US or 100 us on GPUs, 20 ms on CPUs) */
+                                     (0: COOP_DISCOVERY_WINDOW_US, else 100 us on GPUs, 20 ms on
+                                     CPUs, 250 ms on CPUs with more compute units than cores) */
     double timeout_s;             /* give up after this long without completion (0: COOP_TIMEOUT_S
                                      or 60 s) */
 } coop_launch;

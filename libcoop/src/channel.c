@@ -80,6 +80,38 @@ void coop_channel_close(coop_context *ctx)
     memset(ch, 0, sizeof *ch);
 }
 
+/* The queue backend's transfer of one word, which must not block forever: some devices (PoCL)
+ * run no other command while a persistent kernel holds all their compute units. */
+static coop_status queue_transfer(coop_context *ctx, unsigned slot, uint32_t *word, int write)
+{
+    cl_event done = NULL;
+    size_t offset = slot * sizeof(uint32_t);
+    cl_int err = write ? clEnqueueWriteBuffer(ctx->side_queue, ctx->channel.buffer, CL_FALSE, offset,
+                                              sizeof *word, word, 0, NULL, &done)
+                       : clEnqueueReadBuffer(ctx->side_queue, ctx->channel.buffer, CL_FALSE, offset,
+                                             sizeof *word, word, 0, NULL, &done);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, write ? "writing the channel (clEnqueueWriteBuffer)"
+                                            : "reading the channel (clEnqueueReadBuffer)");
+    clFlush(ctx->side_queue);
+    double start_us = coop_now_us();
+    cl_int state = CL_QUEUED;
+    while (clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) == CL_SUCCESS &&
+           state > CL_COMPLETE) {
+        if (coop_now_us() - start_us > 5e6)
+            return coop_fail(ctx, COOP_ERR_TIMEOUT,
+                             "channel 'queue': a %s of the channel did not run within 5 s; '%s' runs no "
+                             "command beside a kernel that holds all its compute units (use another channel, "
+                             "e.g. COOP_CHANNEL=%s)", write ? "write" : "read", ctx->info.name,
+                             coop_channel_name(ctx->info.channel));
+        coop_poll_pause(ctx);
+    }
+    clReleaseEvent(done);
+    return state == CL_COMPLETE ? COOP_OK
+                                : coop_fail(ctx, COOP_ERR_OPENCL, "channel transfer failed: %s",
+                                            coop_cl_error_name(state));
+}
+
 coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value)
 {
     coop_channel *ch = &ctx->channel;
@@ -87,9 +119,7 @@ coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value)
         *value = __atomic_load_n(&ch->host[slot], __ATOMIC_ACQUIRE);
         return COOP_OK;
     }
-    cl_int err = clEnqueueReadBuffer(ctx->side_queue, ch->buffer, CL_TRUE, slot * sizeof(uint32_t),
-                                     sizeof(uint32_t), value, 0, NULL, NULL);
-    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "reading the channel (clEnqueueReadBuffer)");
+    return queue_transfer(ctx, slot, value, 0);
 }
 
 coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
@@ -99,9 +129,7 @@ coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
         __atomic_store_n(&ch->host[slot], value, __ATOMIC_RELEASE);
         return COOP_OK;
     }
-    cl_int err = clEnqueueWriteBuffer(ctx->side_queue, ch->buffer, CL_TRUE, slot * sizeof(uint32_t),
-                                      sizeof(uint32_t), &value, 0, NULL, NULL);
-    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "writing the channel (clEnqueueWriteBuffer)");
+    return queue_transfer(ctx, slot, &value, 1);
 }
 
 coop_status coop_channel_reset(coop_context *ctx)
@@ -129,7 +157,7 @@ coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint in
 
 coop_channel_kind coop_context_channel(const coop_context *ctx)
 {
-    return ctx->channel.kind;
+    return ctx ? ctx->channel.kind : COOP_CHANNEL_AUTO;
 }
 
 static const char echo_source[] =

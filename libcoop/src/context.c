@@ -7,6 +7,8 @@
 static coop_status resolve_channel(coop_context *ctx, const coop_options *options, coop_channel_kind *kind)
 {
     *kind = options ? options->channel : COOP_CHANNEL_AUTO;
+    if ((unsigned)*kind > COOP_CHANNEL_QUEUE)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "channel %d is not a channel backend", (int)*kind);
     if (*kind != COOP_CHANNEL_AUTO)
         return COOP_OK;
     const char *text = getenv("COOP_CHANNEL");
@@ -74,15 +76,15 @@ void coop_context_release(coop_context *ctx)
 
 const coop_device_info *coop_context_device(const coop_context *ctx)
 {
-    return &ctx->info;
+    return ctx ? &ctx->info : NULL;
 }
 
 cl_context coop_context_cl(const coop_context *ctx)
 {
-    return ctx->cl;
+    return ctx ? ctx->cl : NULL;
 }
 
 cl_command_queue coop_context_queue(const coop_context *ctx)
 {
-    return ctx->queue;
+    return ctx ? ctx->queue : NULL;
 }

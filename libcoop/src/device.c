@@ -68,8 +68,12 @@ static int c_version_number(const char *text)
 static coop_target classify(const coop_device_info *info)
 {
     if (contains_nocase(info->platform, "Portable Computing Language") ||
-        contains_nocase(info->version, "PoCL"))
-        return info->svm_atomics ? COOP_TARGET_POCL : COOP_TARGET_UNSUPPORTED;
+        contains_nocase(info->version, "PoCL")) {
+        /* PoCL's "basic" driver runs one workgroup after another: nothing may wait for another
+         * group there. */
+        int sequential = strncmp(info->name, "basic", 5) == 0;
+        return info->svm_atomics && !sequential ? COOP_TARGET_POCL : COOP_TARGET_UNSUPPORTED;
+    }
     if (contains_nocase(info->vendor, "NVIDIA"))
         return COOP_TARGET_NVIDIA;
     if (c_version_number(info->c_version) >= 200 && info->atomic_acq_rel &&
@@ -266,7 +270,7 @@ coop_status coop_select_device(coop_context *ctx, const coop_options *options)
     if (ctx->info.target == COOP_TARGET_UNSUPPORTED)
         return coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                          "device '%s' (%s) cannot run cooperative kernels: it has %s and no "
-                         "acquire/release atomics at device scope",
+                         "acquire/release atomics at device scope, or runs its workgroups one at a time",
                          ctx->info.name, ctx->info.platform, ctx->info.c_version);
     return COOP_OK;
 }

@@ -117,6 +117,15 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     unsigned launched = launch->launch_groups ? launch->launch_groups
                                               : coop_default_launch_groups(&ctx->info, local);
     unsigned limit = launch->max_groups && launch->max_groups < launched ? launch->max_groups : launched;
+    if (ctx->channel.kind == COOP_CHANNEL_QUEUE && !ctx->info.is_gpu) {
+        /* A CPU device runs the channel's transfers on its compute units: keep one free. */
+        if (ctx->info.compute_units < 2)
+            return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED,
+                             "channel 'queue' on '%s' needs a compute unit free for its transfers, and the "
+                             "device has only one", ctx->info.name);
+        if (limit > ctx->info.compute_units - 1)
+            limit = ctx->info.compute_units - 1;
+    }
     if (limit > COOP_MAX_GROUPS)
         limit = COOP_MAX_GROUPS;
     coop_discovery discovery = {

@@ -140,10 +140,8 @@ static char *kernel_names(cl_program program)
     size_t size = 0;
     if (clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size) != CL_SUCCESS)
         return NULL;
-    char *names = malloc(size + 1);
-    if (names && clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names, NULL) == CL_SUCCESS)
-        names[size] = '\0';
-    else if (names)
+    char *names = calloc(size + 1, 1);
+    if (names && clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names, NULL) != CL_SUCCESS)
         names[0] = '\0';
     return names;
 }
@@ -205,7 +203,7 @@ coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size
         return COOP_ERR_INVALID_ARGUMENT;
     coop_context *ctx = kernel->program->ctx;
     cl_uint first = kernel->persistent ? 2 : 0;
-    if (index + first >= kernel->arg_count)
+    if (index >= kernel->arg_count - first)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "argument index %u is out of range: the kernel takes %u",
                          index, kernel->arg_count - first);
     cl_int err = clSetKernelArg(kernel->cl, index + first, size, value);
@@ -224,5 +222,5 @@ coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem b
 
 cl_kernel coop_kernel_cl(const coop_kernel *kernel)
 {
-    return kernel->cl;
+    return kernel ? kernel->cl : NULL;
 }

@@ -1,0 +1,310 @@
+/* test_discovery.c: occupancy discovery and persistent launches (libcoop/src/discovery.c,
+ * libcoop/src/launch.c, and coop_enter() in coop_kernel.h). On PoCL a compute unit is a
+ * worker thread running one group at a time, so discovery must find exactly
+ * POCL_MAX_PTHREAD_COUNT groups. */
+#include "testutil.h"
+
+#include "internal.h"
+
+#include <unistd.h>
+
+#define CAPACITY 64 /* groups the record kernel can log */
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+/* Every registered group logs (its id, the group count it was given); every work-item counts
+ * itself under its group's id. */
+static const char record_source[] =
+    "kernel void record(COOP_PARAMS, global uint *log, global uint *items)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    uint group = coop_group_id(&ctx);\n"
+    "    coop_fetch_add(&items[min(group, (uint)CAPACITY)], 1);\n"
+    "    if (coop_local_linear_id() == 0) {\n"
+    "        uint slot = coop_fetch_add(&log[0], 1);\n"
+    "        if (slot < CAPACITY) {\n"
+    "            log[1 + 2 * slot] = group;\n"
+    "            log[2 + 2 * slot] = coop_num_groups(&ctx);\n"
+    "        }\n"
+    "    }\n"
+    "}\n";
+
+typedef struct record_run {
+    coop_context *ctx;
+    coop_program *program;
+    coop_kernel *kernel;
+    cl_mem log;
+    cl_mem items;
+} record_run;
+
+static record_run record_setup(unsigned workers)
+{
+    record_run run = {.ctx = tu_context(workers)};
+    run.kernel = tu_kernel(run.ctx, record_source, "-DCAPACITY=" STRINGIFY(CAPACITY), "record", &run.program);
+    run.log = tu_buffer(run.ctx, 1 + 2 * CAPACITY);
+    run.items = tu_buffer(run.ctx, CAPACITY + 1);
+    TU_ASSERT_OK(run.ctx, coop_kernel_set_buffer(run.kernel, 0, run.log));
+    TU_ASSERT_OK(run.ctx, coop_kernel_set_buffer(run.kernel, 1, run.items));
+    return run;
+}
+
+static void record_teardown(record_run *run)
+{
+    clReleaseMemObject(run->items);
+    clReleaseMemObject(run->log);
+    coop_kernel_release(run->kernel);
+    coop_program_release(run->program);
+    coop_context_release(run->ctx);
+}
+
+/* Runs the record kernel on cleared buffers and checks that exactly `expected` groups ran, with
+ * ids 0..expected-1 each once, all told the same count, and that every work-item of each saw its
+ * group's id. */
+static coop_run_stats record_check(record_run *run, const coop_launch *launch, unsigned expected)
+{
+    cl_uint log[1 + 2 * CAPACITY] = {0}, items[CAPACITY + 1] = {0};
+    tu_write(run->ctx, run->log, log, 1 + 2 * CAPACITY);
+    tu_write(run->ctx, run->items, items, CAPACITY + 1);
+    coop_run_stats stats = {0};
+    TU_ASSERT_OK(run->ctx, coop_kernel_run(run->kernel, launch, &stats));
+    ck_assert_uint_eq(stats.groups, expected);
+
+    tu_read(run->ctx, run->log, log, 1 + 2 * CAPACITY);
+    tu_read(run->ctx, run->items, items, CAPACITY + 1);
+    ck_assert_uint_eq(log[0], expected);
+    unsigned times_seen[CAPACITY] = {0};
+    for (unsigned slot = 0; slot < expected; slot++) {
+        cl_uint id = log[1 + 2 * slot], groups = log[2 + 2 * slot];
+        ck_assert_msg(id < expected, "a group ran with id %u of %u", id, expected);
+        ck_assert_uint_eq(groups, expected);
+        times_seen[id]++;
+    }
+    size_t local = launch && launch->local_size ? launch->local_size : 256;
+    for (unsigned id = 0; id < expected; id++) {
+        ck_assert_msg(times_seen[id] == 1, "group id %u ran %u times", id, times_seen[id]);
+        ck_assert_uint_eq(items[id], local);
+    }
+    for (unsigned id = expected; id <= CAPACITY; id++)
+        ck_assert_uint_eq(items[id], 0);
+    ck_assert_double_le(stats.discovery_ms, stats.run_ms);
+    return stats;
+}
+
+static const unsigned worker_counts[] = {2, 4, 8};
+static const size_t local_sizes[] = {1, 64, 256};
+
+/* Loop index i: worker_counts[i / 3] workers, groups of local_sizes[i % 3] work-items.
+ * With more workers than cores, a worker may wait longer than the default 20 ms window for a
+ * time slice before its group registers (measured on 2 cores, first launch in a process: 8
+ * workers were under-counted in up to 9 runs of 20, 4 workers in 2 of 30); those cases use a
+ * 250 ms window, which no run missed. */
+START_TEST(finds_every_worker)
+{
+    unsigned workers = worker_counts[_i / 3];
+    size_t local = local_sizes[_i % 3];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int oversubscribed = cores < 1 || workers > (unsigned long)cores;
+    record_run run = record_setup(workers);
+    coop_launch launch = {.local_size = local, .discovery_window_us = oversubscribed ? 250e3 : 0.0};
+    coop_run_stats stats = record_check(&run, &launch, workers);
+    ck_assert_uint_eq(stats.launched_groups, 2 * workers); /* the CPU default */
+    ck_assert_double_ge(stats.discovery_ms, oversubscribed ? 250.0 : 20.0);
+    record_teardown(&run);
+}
+END_TEST
+
+/* The poll closes as soon as max_groups registered, without waiting out the window. */
+START_TEST(max_groups_caps_the_groups)
+{
+    record_run run = record_setup(4);
+    coop_launch launch = {.local_size = 64, .max_groups = 3, .discovery_window_us = 10e6};
+    coop_run_stats stats = record_check(&run, &launch, 3);
+    ck_assert_double_lt(stats.discovery_ms, 10e3);
+    launch.max_groups = 1;
+    record_check(&run, &launch, 1);
+    record_teardown(&run);
+}
+END_TEST
+
+/* A launch of fewer groups than workers: all of them, and max_groups cannot raise that. */
+START_TEST(launch_groups_bound_the_groups)
+{
+    record_run run = record_setup(4);
+    coop_launch launch = {.local_size = 64, .launch_groups = 2, .max_groups = 100};
+    coop_run_stats stats = record_check(&run, &launch, 2);
+    ck_assert_uint_eq(stats.launched_groups, 2);
+    record_teardown(&run);
+}
+END_TEST
+
+START_TEST(window_from_the_launch)
+{
+    record_run run = record_setup(2);
+    coop_launch launch = {.local_size = 64, .discovery_window_us = 150e3};
+    coop_run_stats stats = record_check(&run, &launch, 2);
+    ck_assert_double_ge(stats.discovery_ms, 150.0);
+    record_teardown(&run);
+}
+END_TEST
+
+START_TEST(window_from_the_environment)
+{
+    record_run run = record_setup(2);
+    setenv("COOP_DISCOVERY_WINDOW_US", "150000", 1);
+    coop_launch launch = {.local_size = 64};
+    coop_run_stats stats = record_check(&run, &launch, 2);
+    ck_assert_double_ge(stats.discovery_ms, 150.0);
+    record_teardown(&run);
+}
+END_TEST
+
+/* Launches reuse the context's device area: a second run starts from a clean poll. */
+START_TEST(repeated_runs)
+{
+    record_run run = record_setup(2);
+    coop_launch launch = {.local_size = 64};
+    for (int i = 0; i < 3; i++)
+        record_check(&run, &launch, 2);
+    record_teardown(&run);
+}
+END_TEST
+
+/* Without COOP_ENTER no group ever registers: the launch fails once the kernel has ended. */
+START_TEST(kernel_without_enter)
+{
+    static const char source[] =
+        "kernel void no_enter(COOP_PARAMS, global uint *out)\n"
+        "{\n"
+        "    out[get_global_id(0)] = 1;\n"
+        "}\n";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, "no_enter", &program);
+    cl_mem out = tu_buffer(ctx, 4 * 64);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, out));
+    coop_launch launch = {.local_size = 64, .timeout_s = 30};
+    double start_us = coop_now_us();
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, &launch, NULL), COOP_ERR_INVALID_ARGUMENT,
+                     "must start with COOP_ENTER");
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "'no_enter'"));
+    ck_assert_double_lt(coop_now_us() - start_us, 10e6);
+    clReleaseMemObject(out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* Each group waits for the host to write the channel's echo slot, which it does only after
+ * coop_kernel_run gave up. */
+static const char wait_for_host_source[] =
+    "kernel void wait_for_host(COOP_PARAMS)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    if (coop_local_linear_id() == 0)\n"
+    "        while (coop_host_load(&coop_chan_[COOP_CHAN_ECHO_IN]) == 0)\n"
+    "            ;\n"
+    "    COOP_GROUP_SYNC();\n"
+    "}\n";
+
+/* max_groups closes the poll as soon as both groups registered, so that only the run itself can
+ * run out of time, even on a loaded machine. */
+static void assert_run_times_out(coop_context *ctx, const coop_launch *launch, const char *limit)
+{
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, wait_for_host_source, NULL, "wait_for_host", &program);
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, launch, NULL), COOP_ERR_TIMEOUT, "did not complete within");
+    const char *message = coop_context_message(ctx);
+    ck_assert_msg(strstr(message, "'wait_for_host' on 2 groups") && strstr(message, limit), "message: %s", message);
+    TU_ASSERT_OK(ctx, coop_channel_store(ctx, COOP_CHAN_ECHO_IN, 1));
+    ck_assert_int_eq(clFinish(coop_context_queue(ctx)), CL_SUCCESS);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+}
+
+START_TEST(run_timeout_from_the_launch)
+{
+    coop_context *ctx = tu_context(2);
+    coop_launch launch = {.local_size = 16, .max_groups = 2, .timeout_s = 1.0};
+    assert_run_times_out(ctx, &launch, "within 1.0 s");
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(run_timeout_from_the_environment)
+{
+    coop_context *ctx = tu_context(2);
+    setenv("COOP_TIMEOUT_S", "1.5", 1);
+    coop_launch launch = {.local_size = 16, .max_groups = 2};
+    assert_run_times_out(ctx, &launch, "within 1.5 s");
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* Groups that wait for the host before COOP_ENTER never register, so the poll cannot close. */
+START_TEST(discovery_timeout)
+{
+    static const char source[] =
+        "kernel void late_enter(COOP_PARAMS)\n"
+        "{\n"
+        "    if (coop_local_linear_id() == 0)\n"
+        "        while (coop_host_load(&coop_chan_[COOP_CHAN_ECHO_IN]) == 0)\n"
+        "            ;\n"
+        "    COOP_GROUP_SYNC();\n"
+        "    COOP_ENTER(ctx);\n"
+        "}\n";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, "late_enter", &program);
+    coop_launch launch = {.local_size = 16, .timeout_s = 0.5};
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, &launch, NULL), COOP_ERR_TIMEOUT,
+                     "discovery for kernel 'late_enter': 0 groups registered");
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "after 0.5 s"));
+    /* Let the groups through, and the leader close the poll. */
+    TU_ASSERT_OK(ctx, coop_channel_store(ctx, COOP_CHAN_ECHO_IN, 1));
+    TU_ASSERT_OK(ctx, coop_channel_store(ctx, COOP_CHAN_CLOSE, 1));
+    ck_assert_int_eq(clFinish(coop_context_queue(ctx)), CL_SUCCESS);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(local_size_too_large)
+{
+    record_run run = record_setup(2);
+    size_t too_large = coop_context_device(run.ctx)->max_local_size * 2;
+    coop_launch launch = {.local_size = too_large};
+    char expected[64];
+    snprintf(expected, sizeof expected, "local size %zu is too large", too_large);
+    TU_ASSERT_STATUS(run.ctx, coop_kernel_run(run.kernel, &launch, NULL), COOP_ERR_INVALID_ARGUMENT, expected);
+    record_teardown(&run);
+}
+END_TEST
+
+static Suite *discovery_suite(void)
+{
+    Suite *suite = suite_create("discovery");
+    TCase *occupancy = tu_tcase("occupancy", 120);
+    tcase_add_loop_test(occupancy, finds_every_worker, 0, 9);
+    tcase_add_test(occupancy, max_groups_caps_the_groups);
+    tcase_add_test(occupancy, launch_groups_bound_the_groups);
+    tcase_add_test(occupancy, window_from_the_launch);
+    tcase_add_test(occupancy, window_from_the_environment);
+    tcase_add_test(occupancy, repeated_runs);
+    suite_add_tcase(suite, occupancy);
+
+    TCase *failures = tu_tcase("failures", 60);
+    tcase_add_test(failures, kernel_without_enter);
+    tcase_add_test(failures, run_timeout_from_the_launch);
+    tcase_add_test(failures, run_timeout_from_the_environment);
+    tcase_add_test(failures, discovery_timeout);
+    tcase_add_test(failures, local_size_too_large);
+    suite_add_tcase(suite, failures);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(discovery_suite());
+}

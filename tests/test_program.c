@@ -1,0 +1,302 @@
+/* test_program.c: building programs and finding and preparing their kernels
+ * (libcoop/src/program.c). */
+#include "testutil.h"
+
+#include <unistd.h>
+
+/* Three lines of the user's own; line 3 uses a name that does not exist. */
+static const char broken_source[] =
+    "kernel void broken(global int *out)\n"
+    "{\n"
+    "    out[0] = undeclared_name;\n"
+    "}\n";
+
+static const char two_kernels_source[] =
+    "kernel void alpha(global uint *out) { out[0] = 1; }\n"
+    "kernel void beta(global uint *out) { out[0] = 2; }\n";
+
+/* A persistent kernel with two parameters of its own, which it writes out with the group count. */
+static const char persistent_source[] =
+    "kernel void store(COOP_PARAMS, uint value, global uint *out)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    if (coop_group_id(&ctx) == 0 && coop_local_linear_id() == 0) {\n"
+    "        out[0] = value;\n"
+    "        out[1] = coop_num_groups(&ctx);\n"
+    "    }\n"
+    "}\n";
+
+/* Writes `text` to a new temporary file whose path goes to `path` (PATH_BYTES). */
+enum { PATH_BYTES = 64 };
+static void write_temporary(char *path, const char *text)
+{
+    snprintf(path, PATH_BYTES, "/tmp/test_program.XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    size_t length = strlen(text);
+    ck_assert_int_eq(write(fd, text, length), (ssize_t)length);
+    close(fd);
+}
+
+START_TEST(build_error_gives_the_log_with_user_lines)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = (coop_program *)1;
+    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, broken_source, NULL, &program), COOP_ERR_BUILD, "<source>:3:");
+    const char *message = coop_context_message(ctx);
+    ck_assert_ptr_nonnull(strstr(message, "undeclared_name"));
+    ck_assert_ptr_nonnull(strstr(message, "CL_BUILD_PROGRAM_FAILURE"));
+    ck_assert_ptr_null(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(bad_build_option)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, two_kernels_source, "-cl-no-such-option", &program),
+                     COOP_ERR_BUILD, "-cl-no-such-option");
+    ck_assert_ptr_null(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* The user's options come after the target's, which define the target macro. */
+START_TEST(build_options_reach_the_compiler)
+{
+    static const char source[] =
+        "#if !defined(COOP_TARGET_POCL) || COOP_PARALLEL_SPIN\n"
+        "#error the target is not PoCL\n"
+        "#endif\n"
+        "#ifndef USER_FLAG\n"
+        "#error USER_FLAG is not defined\n"
+        "#endif\n"
+        "kernel void flagged(global uint *out) { out[0] = USER_FLAG; }\n";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, source, NULL, &program), COOP_ERR_BUILD,
+                     "USER_FLAG is not defined");
+    ck_assert_ptr_null(strstr(coop_context_message(ctx), "the target is not PoCL"));
+    TU_ASSERT_OK(ctx, coop_program_create(ctx, source, "-DUSER_FLAG=7", &program));
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(build_from_file)
+{
+    char path[PATH_BYTES];
+    write_temporary(path, two_kernels_source);
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_OK(ctx, coop_program_create_from_file(ctx, path, NULL, &program));
+    coop_kernel *kernel = NULL;
+    TU_ASSERT_OK(ctx, coop_kernel_create(program, "beta", &kernel));
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+    unlink(path);
+}
+END_TEST
+
+/* Diagnostics name the file and the line in it. */
+START_TEST(build_error_in_file_names_the_file)
+{
+    char path[PATH_BYTES], expected[PATH_BYTES + 8];
+    write_temporary(path, broken_source);
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    snprintf(expected, sizeof expected, "%s:3:", path);
+    TU_ASSERT_STATUS(ctx, coop_program_create_from_file(ctx, path, NULL, &program), COOP_ERR_BUILD, expected);
+    ck_assert_ptr_null(program);
+    coop_context_release(ctx);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+    const char *path = "tests/data/no-such-kernel.cl";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = (coop_program *)1;
+    TU_ASSERT_STATUS(ctx, coop_program_create_from_file(ctx, path, NULL, &program), COOP_ERR_IO, path);
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "No such file or directory"));
+    ck_assert_ptr_null(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(unknown_kernel_lists_the_kernels)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_OK(ctx, coop_program_create(ctx, two_kernels_source, NULL, &program));
+    coop_kernel *kernel = (coop_kernel *)1;
+    TU_ASSERT_STATUS(ctx, coop_kernel_create(program, "gamma", &kernel), COOP_ERR_KERNEL_NOT_FOUND, "'gamma'");
+    const char *message = coop_context_message(ctx);
+    ck_assert_msg(strstr(message, "alpha") && strstr(message, "beta"), "kernels not listed: %s", message);
+    ck_assert_ptr_null(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(empty_program_has_no_kernels)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_OK(ctx, coop_program_create(ctx, "", NULL, &program));
+    coop_kernel *kernel = NULL;
+    TU_ASSERT_STATUS(ctx, coop_kernel_create(program, "alpha", &kernel), COOP_ERR_KERNEL_NOT_FOUND,
+                     "no kernel 'alpha'");
+    ck_assert_ptr_null(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(kernel_handle_is_the_opencl_kernel)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, two_kernels_source, NULL, "beta", &program);
+    char name[32] = "";
+    ck_assert_int_eq(clGetKernelInfo(coop_kernel_cl(kernel), CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL),
+                     CL_SUCCESS);
+    ck_assert_str_eq(name, "beta");
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* Indices count the user's parameters: after COOP_PARAMS in a persistent kernel, from the
+ * first in another. */
+START_TEST(argument_index_out_of_range)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *persistent_program = NULL, *plain_program = NULL;
+    coop_kernel *persistent = tu_kernel(ctx, persistent_source, NULL, "store", &persistent_program);
+    coop_kernel *plain = tu_kernel(ctx, two_kernels_source, NULL, "alpha", &plain_program);
+    cl_uint value = 5;
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(persistent, 0, sizeof value, &value));
+    TU_ASSERT_STATUS(ctx, coop_kernel_set_arg(persistent, 2, sizeof value, &value), COOP_ERR_INVALID_ARGUMENT,
+                     "argument index 2 is out of range: the kernel takes 2");
+    TU_ASSERT_STATUS(ctx, coop_kernel_set_arg(persistent, 1000, sizeof value, &value), COOP_ERR_INVALID_ARGUMENT,
+                     "argument index 1000 is out of range");
+
+    cl_mem buffer = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(plain, 0, buffer));
+    TU_ASSERT_STATUS(ctx, coop_kernel_set_buffer(plain, 1, buffer), COOP_ERR_INVALID_ARGUMENT,
+                     "argument index 1 is out of range: the kernel takes 1");
+    clReleaseMemObject(buffer);
+    coop_kernel_release(plain);
+    coop_kernel_release(persistent);
+    coop_program_release(plain_program);
+    coop_program_release(persistent_program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* OpenCL's own check of an argument comes back as COOP_ERR_OPENCL, by name. */
+START_TEST(argument_of_the_wrong_size)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, persistent_source, NULL, "store", &program);
+    cl_uchar byte = 1;
+    TU_ASSERT_STATUS(ctx, coop_kernel_set_arg(kernel, 0, sizeof byte, &byte), COOP_ERR_OPENCL,
+                     "clSetKernelArg(0) failed: CL_INVALID_ARG_SIZE");
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(run_needs_coop_params)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, two_kernels_source, NULL, "alpha", &program);
+    cl_mem buffer = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, buffer));
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, NULL, NULL), COOP_ERR_INVALID_ARGUMENT, "COOP_PARAMS");
+    cl_uint untouched = 1;
+    tu_read(ctx, buffer, &untouched, 1);
+    ck_assert_uint_eq(untouched, 0);
+    clReleaseMemObject(buffer);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(run_with_an_argument_unset)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, persistent_source, NULL, "store", &program);
+    cl_uint value = 5;
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 0, sizeof value, &value));
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, NULL, NULL), COOP_ERR_OPENCL, "CL_INVALID_KERNEL_ARGS");
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "launching kernel 'store'"));
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* Argument 0 of coop_kernel_set_arg is the first parameter after COOP_PARAMS. */
+START_TEST(persistent_arguments_follow_coop_params)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, persistent_source, NULL, "store", &program);
+    cl_mem out = tu_buffer(ctx, 2);
+    cl_uint value = 0xc0ffeeu;
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 0, sizeof value, &value));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 1, out));
+    coop_run_stats stats = {0};
+    TU_ASSERT_OK(ctx, coop_kernel_run(kernel, NULL, &stats));
+    cl_uint words[2] = {0, 0};
+    tu_read(ctx, out, words, 2);
+    ck_assert_uint_eq(words[0], value);
+    ck_assert_uint_eq(words[1], 2);
+    ck_assert_uint_eq(stats.groups, 2);
+    clReleaseMemObject(out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+static Suite *program_suite(void)
+{
+    Suite *suite = suite_create("program");
+    TCase *build = tu_tcase("build", 60);
+    tcase_add_test(build, build_error_gives_the_log_with_user_lines);
+    tcase_add_test(build, bad_build_option);
+    tcase_add_test(build, build_options_reach_the_compiler);
+    tcase_add_test(build, build_from_file);
+    tcase_add_test(build, build_error_in_file_names_the_file);
+    tcase_add_test(build, missing_file);
+    suite_add_tcase(suite, build);
+
+    TCase *kernels = tu_tcase("kernels", 60);
+    tcase_add_test(kernels, unknown_kernel_lists_the_kernels);
+    tcase_add_test(kernels, empty_program_has_no_kernels);
+    tcase_add_test(kernels, kernel_handle_is_the_opencl_kernel);
+    tcase_add_test(kernels, argument_index_out_of_range);
+    tcase_add_test(kernels, argument_of_the_wrong_size);
+    tcase_add_test(kernels, run_needs_coop_params);
+    tcase_add_test(kernels, run_with_an_argument_unset);
+    tcase_add_test(kernels, persistent_arguments_follow_coop_params);
+    suite_add_tcase(suite, kernels);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(program_suite());
+}

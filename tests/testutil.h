@@ -1,0 +1,129 @@
+/* testutil.h: helpers shared by libcoop's Check tests (header only).
+ *
+ * Check runs each test in a forked child. PoCL reads POCL_MAX_PTHREAD_COUNT once, when the
+ * platform is first initialised, so each test sets it (tu_env) before its own first OpenCL
+ * call, and nothing in the parent process (main, suite construction, unchecked fixtures) may
+ * call OpenCL. Run the binaries from the repository root.
+ */
+#ifndef TESTUTIL_H
+#define TESTUTIL_H
+
+#include "coop.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TU_POCL_PLATFORM "Portable Computing Language"
+
+/* Sets PoCL's worker count (its compute units) and clears the selection variables a user's
+ * environment may hold, so that only what a test sets itself applies. */
+static inline void tu_env(unsigned workers)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%u", workers);
+    setenv("POCL_MAX_PTHREAD_COUNT", text, 1);
+    unsetenv("COOP_PLATFORM");
+    unsetenv("COOP_DEVICE");
+    unsetenv("COOP_CHANNEL");
+    unsetenv("COOP_DISCOVERY_WINDOW_US");
+    unsetenv("COOP_TIMEOUT_S");
+}
+
+/* Asserts that `call` returns `expected` and that the context's message then contains
+ * `fragment`; the failure report shows both. */
+#define TU_ASSERT_STATUS(ctx, call, expected, fragment)                                              \
+    do {                                                                                             \
+        coop_status tu_status_ = (call);                                                             \
+        const char *tu_message_ = coop_context_message(ctx);                                         \
+        ck_assert_msg(tu_status_ == (expected), "%s returned '%s', expected '%s' (message: %s)", #call, \
+                      coop_strerror(tu_status_), coop_strerror(expected), tu_message_);              \
+        ck_assert_msg(strstr(tu_message_, (fragment)) != NULL, "%s: message lacks \"%s\": %s", #call,  \
+                      (fragment), tu_message_);                                                      \
+    } while (0)
+
+/* Asserts that `call` returns COOP_OK, showing the context's message if not. */
+#define TU_ASSERT_OK(ctx, call)                                                                      \
+    do {                                                                                             \
+        coop_status tu_status_ = (call);                                                             \
+        ck_assert_msg(tu_status_ == COOP_OK, "%s returned '%s': %s", #call, coop_strerror(tu_status_), \
+                      coop_context_message(ctx));                                                    \
+    } while (0)
+
+/* A context on PoCL with `workers` worker threads and channel backend `channel`. */
+static inline coop_context *tu_context_channel(unsigned workers, coop_channel_kind channel)
+{
+    tu_env(workers);
+    coop_options options = {.platform = TU_POCL_PLATFORM, .device = NULL, .channel = channel};
+    coop_context *ctx = NULL;
+    TU_ASSERT_OK(ctx, coop_context_create(&options, &ctx));
+    ck_assert_uint_eq(coop_context_device(ctx)->compute_units, workers);
+    return ctx;
+}
+
+/* A context on PoCL with `workers` worker threads and the default channel. */
+static inline coop_context *tu_context(unsigned workers)
+{
+    return tu_context_channel(workers, COOP_CHANNEL_AUTO);
+}
+
+/* Builds `source` with `options` and returns its kernel `name`; *program receives the program
+ * (release the kernel first, then the program). */
+static inline coop_kernel *tu_kernel(coop_context *ctx, const char *source, const char *options, const char *name,
+                                     coop_program **program)
+{
+    coop_kernel *kernel = NULL;
+    TU_ASSERT_OK(ctx, coop_program_create(ctx, source, options, program));
+    TU_ASSERT_OK(ctx, coop_kernel_create(*program, name, &kernel));
+    return kernel;
+}
+
+/* A zero-filled read-write buffer of `words` 32-bit words. */
+static inline cl_mem tu_buffer(coop_context *ctx, size_t words)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem buffer = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, words * sizeof(cl_uint), NULL, &err);
+    ck_assert_msg(err == CL_SUCCESS, "clCreateBuffer: %s", coop_cl_error_name(err));
+    cl_uint zero = 0;
+    err = clEnqueueFillBuffer(coop_context_queue(ctx), buffer, &zero, sizeof zero, 0, words * sizeof(cl_uint), 0,
+                              NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueFillBuffer: %s", coop_cl_error_name(err));
+    return buffer;
+}
+
+static inline void tu_write(coop_context *ctx, cl_mem buffer, const cl_uint *words, size_t count)
+{
+    cl_int err = clEnqueueWriteBuffer(coop_context_queue(ctx), buffer, CL_TRUE, 0, count * sizeof(cl_uint), words,
+                                      0, NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueWriteBuffer: %s", coop_cl_error_name(err));
+}
+
+static inline void tu_read(coop_context *ctx, cl_mem buffer, cl_uint *words, size_t count)
+{
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(ctx), buffer, CL_TRUE, 0, count * sizeof(cl_uint), words,
+                                     0, NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+}
+
+/* A test case whose tests may take up to `timeout_s` (kernels on an oversubscribed CPU). */
+static inline TCase *tu_tcase(const char *name, double timeout_s)
+{
+    TCase *tcase = tcase_create(name);
+    tcase_set_timeout(tcase, timeout_s);
+    return tcase;
+}
+
+/* Runs the suite with every test in its own process (the tests rely on it: see the top of this
+ * file) and returns the exit status for main. */
+static inline int tu_run(Suite *suite)
+{
+    SRunner *runner = srunner_create(suite);
+    srunner_set_fork_status(runner, CK_FORK);
+    srunner_run_all(runner, CK_ENV);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif
