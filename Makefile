@@ -24,7 +24,8 @@ LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/incl
 LIBA := $(BUILD)/lib/libcoop.a
 LIBSO := $(BUILD)/lib/libcoop.so
 
-PROGRAMS := $(BUILD)/bin/coop-info $(BUILD)/bin/coop-litmus $(BUILD)/bin/barrier-bench
+PROGRAMS := $(BUILD)/bin/coop-info $(BUILD)/bin/coop-litmus $(BUILD)/bin/barrier-bench $(BUILD)/bin/sched-bench \
+    $(BUILD)/bin/coop-chaos
 # The grid.sync() comparison is built where nvcc exists.
 NVCC := $(shell command -v nvcc 2>/dev/null)
 ifneq ($(NVCC),)
@@ -87,6 +88,22 @@ $(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmu
 	$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/gen/rounds_source.c: kernels/examples/rounds.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_rounds_source $< > $@
+
+$(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/gen/sched_bench_source.c: benchmarks/sched/sched.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh sched_bench_source $< > $@
+
+$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

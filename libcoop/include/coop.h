@@ -274,6 +274,7 @@ typedef struct coop_mega_report {
     unsigned kills, forks, resizes, tasks, barriers;
     double mean_members;          /* time-weighted mean of M */
     double discovery_ms, run_ms;
+    double cooperative_ms;        /* discovery done until the host saw every member finished */
     coop_task_record *records;
     size_t record_count;
 } coop_mega_report;

@@ -30,6 +30,7 @@ typedef struct mega {
     /* mean members */
     double member_time_us, sample_us;
     unsigned members;
+    double cooperative_done_us; /* when the host first saw every member finished */
     /* watchdog */
     uint32_t signature[10];
     double progress_us;
@@ -308,6 +309,8 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     m->sample_us = now_us;
     m->members = COOP_STATE_MEMBERS(state);
     int cooperative_done = m->members && COOP_STATE_FINISHED(state) == m->members;
+    if (cooperative_done && m->cooperative_done_us == 0)
+        m->cooperative_done_us = now_us;
 
     if (m->busy) {
         uint32_t task = 0;
@@ -372,6 +375,7 @@ static void fill_report(mega *m, coop_mega_report *report)
     report->mean_members = member_span_us > 0 ? m->member_time_us / member_span_us : m->members;
     report->discovery_ms = (m->run.discovered_us - m->run.start_us) / 1e3;
     report->run_ms = run_us / 1e3;
+    report->cooperative_ms = (m->cooperative_done_us - m->run.discovered_us) / 1e3;
     report->records = m->records;
     report->record_count = m->record_count;
     m->records = NULL;

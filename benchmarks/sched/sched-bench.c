@@ -1,0 +1,269 @@
+/* sched-bench: what cooperation costs and how fast a high-priority task gets its groups.
+ *
+ *   sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]
+ *               [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]
+ *
+ * 1. Overhead, work-stealing style: the same unit loop as a plain persistent kernel and as a
+ *    cooperative megakernel offering kill and fork after every unit (no task ever comes).
+ * 2. Overhead, barrier style: rounds separated by global barriers, plain, against resizing
+ *    barriers in a megakernel.
+ * 3. Gather: the cooperative unit loop (offering kill every unit, ~10 us on an H100) while a
+ *    short task asks for groups every period; gather, execution and response times.
+ * Times are medians over R runs, from the end of discovery until the host saw the kernel end
+ * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc. */
+#include "coop.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char sched_bench_source[];
+
+typedef struct settings {
+    unsigned repeat, iters, units_per_group, rounds, tasks, task_iters;
+    size_t local_size;
+    double period_ms;
+    coop_take take;
+    unsigned take_count;
+} settings;
+
+typedef struct bench {
+    coop_context *ctx;
+    coop_program *program;
+    cl_mem next, sink, task_sink;
+    settings s;
+    unsigned groups_bound;
+} bench;
+
+static int fail(bench *b, coop_status status, const char *what)
+{
+    fprintf(stderr, "sched-bench: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(b->ctx));
+    return 2;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0..1) of n values, sorting them. */
+static double quantile(double *values, size_t n, double q)
+{
+    if (!n)
+        return 0.0;
+    qsort(values, n, sizeof *values, compare_doubles);
+    size_t index = (size_t)ceil(q * (double)n) - (q > 0 ? 1 : 0);
+    return values[index < n ? index : n - 1];
+}
+
+static coop_status zero_next(bench *b)
+{
+    cl_uint zero = 0;
+    cl_int err = clEnqueueWriteBuffer(coop_context_queue(b->ctx), b->next, CL_TRUE, 0, sizeof zero, &zero, 0, NULL,
+                                      NULL);
+    return err == CL_SUCCESS ? COOP_OK : COOP_ERR_OPENCL;
+}
+
+/* Sets the arguments shared by the kernels: units kernels take (next, units, iters, sink),
+ * rounds kernels (rounds, iters, sink); megakernels add (task_iters, task_sink). */
+static coop_status set_args(bench *b, coop_kernel *k, int units, int mega)
+{
+    unsigned index = 0;
+    cl_uint count = units ? b->s.units_per_group * b->groups_bound : b->s.rounds;
+    coop_status status = COOP_OK;
+    if (units)
+        status = coop_kernel_set_buffer(k, index++, b->next);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(k, index++, sizeof count, &count);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(k, index++, sizeof b->s.iters, &b->s.iters);
+    if (status == COOP_OK)
+        status = coop_kernel_set_buffer(k, index++, b->sink);
+    if (status == COOP_OK && mega)
+        status = coop_kernel_set_arg(k, index++, sizeof b->s.task_iters, &b->s.task_iters);
+    if (status == COOP_OK && mega)
+        status = coop_kernel_set_buffer(k, index++, b->task_sink);
+    return status;
+}
+
+/* Median run time (ms, after discovery) of a plain and of a cooperative kernel. */
+static int overhead(bench *b, const char *plain_name, const char *mega_name, int units)
+{
+    coop_kernel *plain = NULL, *mega = NULL;
+    coop_status status = coop_kernel_create(b->program, plain_name, &plain);
+    if (status == COOP_OK)
+        status = coop_kernel_create(b->program, mega_name, &mega);
+    if (status == COOP_OK)
+        status = set_args(b, plain, units, 0);
+    if (status == COOP_OK)
+        status = set_args(b, mega, units, 1);
+    double *plain_ms = calloc(b->s.repeat, sizeof *plain_ms), *mega_ms = calloc(b->s.repeat, sizeof *mega_ms);
+    unsigned groups = 0, members = 0;
+    coop_launch launch = {.local_size = b->s.local_size};
+    coop_mega_params params = {.launch = launch};
+    for (unsigned r = 0; r <= b->s.repeat && status == COOP_OK; r++) {
+        coop_run_stats stats;
+        if ((status = zero_next(b)) != COOP_OK || (status = coop_kernel_run(plain, &launch, &stats)) != COOP_OK)
+            break;
+        coop_mega_report report;
+        if ((status = zero_next(b)) != COOP_OK || (status = coop_mega_run(mega, &params, NULL, 0, &report)) != COOP_OK)
+            break;
+        if (r > 0) { /* the first pair warms up (PoCL compiles at first launch) */
+            plain_ms[r - 1] = stats.run_ms - stats.discovery_ms;
+            mega_ms[r - 1] = report.cooperative_ms;
+        }
+        groups = stats.groups;
+        members = report.members_start;
+        coop_mega_report_free(&report);
+    }
+    int rc = 0;
+    if (status != COOP_OK) {
+        rc = fail(b, status, mega_name);
+    } else {
+        double p = quantile(plain_ms, b->s.repeat, 0.5), c = quantile(mega_ms, b->s.repeat, 0.5);
+        printf("%-8s plain %9.3f ms on %4u groups   cooperative %9.3f ms on %4u members   overhead %+6.2f%%\n",
+               units ? "units" : "rounds", p, groups, c, members, (c / p - 1.0) * 100.0);
+    }
+    free(plain_ms);
+    free(mega_ms);
+    coop_kernel_release(plain);
+    coop_kernel_release(mega);
+    return rc;
+}
+
+static int gather(bench *b)
+{
+    coop_kernel *mega = NULL;
+    coop_status status = coop_kernel_create(b->program, "units_mega", &mega);
+    if (status == COOP_OK)
+        status = set_args(b, mega, 1, 1);
+    if (status == COOP_OK)
+        status = zero_next(b);
+    coop_task_plan plan = {.task = 0, .take = b->s.take, .take_count = b->s.take_count,
+                           .period_ms = b->s.period_ms, .repeats = b->s.tasks};
+    coop_mega_params params = {.launch = {.local_size = b->s.local_size}};
+    /* one workgroup per group taken: the plan's workgroups follow the take */
+    plan.workgroups = 1;
+    coop_mega_report report = {0};
+    if (status == COOP_OK) {
+        unsigned members = b->groups_bound;
+        switch (plan.take) {
+        case COOP_TAKE_ONE: plan.workgroups = 1; break;
+        case COOP_TAKE_QUARTER: plan.workgroups = members / 4 ? members / 4 : 1; break;
+        case COOP_TAKE_HALF: plan.workgroups = members / 2 ? members / 2 : 1; break;
+        case COOP_TAKE_ALL_BUT_ONE: plan.workgroups = members > 1 ? members - 1 : 1; break;
+        default: plan.workgroups = plan.take_count; break;
+        }
+        status = coop_mega_run(mega, &params, &plan, 1, &report);
+    }
+    if (status != COOP_OK) {
+        coop_kernel_release(mega);
+        return fail(b, status, "gather run");
+    }
+    size_t n = report.record_count;
+    double *values[3];
+    unsigned met = 0, taken = n ? report.records[0].groups : 0;
+    for (int i = 0; i < 3; i++)
+        values[i] = calloc(n ? n : 1, sizeof(double));
+    for (size_t i = 0; i < n; i++) {
+        values[0][i] = report.records[i].gather_us;
+        values[1][i] = report.records[i].exec_us;
+        values[2][i] = report.records[i].response_us;
+        met += (unsigned)report.records[i].deadline_met;
+    }
+    printf("gather   %zu tasks taking %u of %u members every %.2f ms (%s-timed); kills %u forks %u; "
+           "mean members %.1f\n", n, taken, report.members_start, b->s.period_ms,
+           n && report.records[0].device_timed ? "device" : "host", report.kills, report.forks, report.mean_members);
+    const char *names[3] = {"gather", "exec", "response"};
+    for (int i = 0; i < 3; i++)
+        printf("         %-8s median %9.2f us   p99 %9.2f us   max %9.2f us\n", names[i],
+               quantile(values[i], n, 0.5), quantile(values[i], n, 0.99), quantile(values[i], n, 1.0));
+    printf("         deadlines met %u of %zu\n", met, n);
+    for (int i = 0; i < 3; i++)
+        free(values[i]);
+    coop_mega_report_free(&report);
+    coop_kernel_release(mega);
+    return 0;
+}
+
+static int parse(int argc, char **argv, settings *s, int gpu)
+{
+    *s = (settings){.repeat = 5, .iters = gpu ? 4000 : 20000, .units_per_group = gpu ? 5000 : 100,
+                    .rounds = gpu ? 2000 : 200,
+                    .tasks = gpu ? 1000 : 20, .task_iters = gpu ? 1000 : 5000, .local_size = gpu ? 256 : 64,
+                    .period_ms = gpu ? 1.0 : 20.0, .take = COOP_TAKE_QUARTER};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned *number = !strcmp(arg, "--repeat") ? &s->repeat : !strcmp(arg, "--iters") ? &s->iters
+                           : !strcmp(arg, "--units-per-group") ? &s->units_per_group
+                           : !strcmp(arg, "--rounds") ? &s->rounds : !strcmp(arg, "--tasks") ? &s->tasks : NULL;
+        if (!strcmp(arg, "--quick")) {
+            s->repeat = 1;
+            s->units_per_group /= 10;
+            s->rounds /= 10;
+            s->tasks /= 10;
+        } else if (number && value && atoi(value) > 0) {
+            *number = (unsigned)atoi(value);
+            i++;
+        } else if (!strcmp(arg, "--local-size") && value && atoi(value) > 0) {
+            s->local_size = (size_t)atoi(value);
+            i++;
+        } else if (!strcmp(arg, "--period-ms") && value && atof(value) > 0) {
+            s->period_ms = atof(value);
+            i++;
+        } else if (!strcmp(arg, "--take") && value && coop_take_parse(value, &s->take, &s->take_count) == 0) {
+            i++;
+        } else {
+            fprintf(stderr, "sched-bench: bad argument '%s'\nusage: sched-bench [--quick] [--repeat R] "
+                            "[--local-size L] [--iters N] [--units-per-group U] [--rounds N] [--period-ms P] "
+                            "[--take one|quarter|half|all-but-one|K] [--tasks T]\n", arg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bench b = {0};
+    coop_status status = coop_context_create(NULL, &b.ctx);
+    if (status != COOP_OK)
+        return fail(&b, status, "context");
+    const coop_device_info *info = coop_context_device(b.ctx);
+    if (parse(argc, argv, &b.s, info->is_gpu) != 0) {
+        coop_context_release(b.ctx);
+        return 2;
+    }
+    b.groups_bound = coop_launch_groups(b.ctx, b.s.local_size);
+    size_t sink_floats = (size_t)(b.s.units_per_group + 1) * b.groups_bound * b.s.local_size;
+    cl_int err = CL_SUCCESS;
+    b.next = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
+    if (err == CL_SUCCESS)
+        b.sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sink_floats * sizeof(float), NULL, &err);
+    if (err == CL_SUCCESS)
+        b.task_sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE,
+                                     (size_t)b.groups_bound * b.s.local_size * sizeof(float), NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "sched-bench: buffers: %s\n", coop_cl_error_name(err));
+        return 2;
+    }
+    status = coop_program_create(b.ctx, sched_bench_source, NULL, &b.program);
+    if (status != COOP_OK)
+        return fail(&b, status, "build");
+    printf("sched-bench on %s (%s), channel %s, local size %zu, unit %u iterations, %u runs per figure\n",
+           info->name, info->platform, coop_channel_name(coop_context_channel(b.ctx)), b.s.local_size, b.s.iters,
+           b.s.repeat);
+    int rc = overhead(&b, "units_plain", "units_mega", 1);
+    if (!rc)
+        rc = overhead(&b, "rounds_plain", "rounds_mega", 0);
+    if (!rc)
+        rc = gather(&b);
+    clReleaseMemObject(b.next);
+    clReleaseMemObject(b.sink);
+    clReleaseMemObject(b.task_sink);
+    coop_program_release(b.program);
+    coop_context_release(b.ctx);
+    return rc;
+}

@@ -1,0 +1,107 @@
+/* Kernels for sched-bench. Work is a number of units taken from a shared counter; a unit is a
+ * dependent chain of `iters` multiply-adds per work-item (about 10 us on an H100 for 4000).
+ * The cooperative version offers kill and fork between units; the plain version is the same
+ * loop as an ordinary persistent kernel. The round kernels do the same with a barrier between
+ * rounds (resizing in the cooperative one). */
+
+inline float unit_work(uint unit, uint iters)
+{
+    float x = (float)(unit + get_local_id(0)) * 1e-3f;
+    for (uint i = 0; i < iters; i++)
+        x = x * 0.999f + 0.5f;
+    return x;
+}
+
+/* Claims the next unit for the whole group. */
+inline uint claim_unit(coop_ctx *ctx, global uint *next)
+{
+    uint unit = 0;
+    if (get_local_id(0) == 0)
+        unit = coop_fetch_add(next, 1u);
+    return coop_broadcast(ctx, unit);
+}
+
+void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global float *sink)
+{
+    uint killed = 0;
+    uint unit = claim_unit(ctx, next);
+    while (unit < units && !killed) {
+        sink[unit * get_local_size(0) + get_local_id(0)] = unit_work(unit, iters);
+        killed = coop_offer_kill(ctx);
+        if (!killed) {
+            uint none = 0;
+            coop_offer_fork(ctx, 1, &none, sizeof none);
+            unit = claim_unit(ctx, next);
+        }
+    }
+}
+
+kernel void units_plain(COOP_PARAMS, global uint *next, uint units, uint iters, global float *sink)
+{
+    COOP_ENTER(ctx);
+    for (uint unit = claim_unit(&ctx, next); unit < units; unit = claim_unit(&ctx, next))
+        sink[unit * get_local_size(0) + get_local_id(0)] = unit_work(unit, iters);
+}
+
+typedef struct rounds_state {
+    uint round;
+} rounds_state;
+
+void rounds_coop(coop_ctx *ctx, uint rounds, uint iters, global float *sink)
+{
+    rounds_state t;
+    if (coop_resume_point(ctx) == 2)
+        coop_transmit_restore(ctx, &t, sizeof t);
+    else
+        t.round = 0;
+    uint killed = 0;
+    while (t.round < rounds && !killed) {
+        uint g = coop_group_id(ctx);
+        sink[g * get_local_size(0) + get_local_id(0)] = unit_work(t.round + g, iters);
+        t.round++;
+        killed = coop_resizing_barrier(ctx, 2, &t, sizeof t);
+    }
+}
+
+kernel void rounds_plain(COOP_PARAMS, uint rounds, uint iters, global float *sink)
+{
+    COOP_ENTER(ctx);
+    uint g = coop_group_id(&ctx);
+    for (uint round = 0; round < rounds; round++) {
+        sink[g * get_local_size(0) + get_local_id(0)] = unit_work(round + g, iters);
+        coop_global_barrier(&ctx);
+    }
+}
+
+/* The high-priority task: a short computation per workgroup. */
+void task_short(coop_ctx *ctx, uint iters, global float *task_sink)
+{
+    uint g = coop_group_id(ctx);
+    task_sink[g * get_local_size(0) + get_local_id(0)] = unit_work(g, iters);
+}
+
+kernel void units_mega(COOP_PARAMS, global uint *next, uint units, uint iters, global float *sink,
+                       uint task_iters, global float *task_sink)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            units_coop(&ctx, next, units, iters, sink);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK)
+            task_short(&ctx, task_iters, task_sink);
+    }
+}
+
+kernel void rounds_mega(COOP_PARAMS, uint rounds, uint iters, global float *sink, uint task_iters,
+                        global float *task_sink)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            rounds_coop(&ctx, rounds, iters, sink);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK)
+            task_short(&ctx, task_iters, task_sink);
+    }
+}
