@@ -1,7 +1,7 @@
 /* barrier-bench: global-barrier latency (microseconds per barrier, with a data check after each)
- * for 1, 2 and 4 groups per compute unit at local sizes 128 and 256. Where the CUDA comparison program gridsync-bench was built (nvcc found) and
- * a CUDA device exists, it runs cooperative_groups grid.sync() on the same grid and prints
- * libcoop / grid.sync.
+ * for 1, 2 and 4 groups per compute unit at local sizes 128 and 256. Where the CUDA comparison
+ * program gridsync-bench was built (nvcc found) and a CUDA device exists, it runs
+ * cooperative_groups grid.sync() on the same grid and prints libcoop / grid.sync.
  *
  *   barrier-bench [--barriers N] [--quick] [--options "BUILD OPTIONS"]
  * COOP_DEVICE etc. select the device; --options adds kernel build options. */

@@ -2,6 +2,7 @@
  *
  *   sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]
  *               [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]
+ *               [--options "BUILD OPTIONS"]
  *
  * 1. Overhead, work-stealing style: the same unit loop as a plain persistent kernel and as a
  *    cooperative megakernel offering kill and fork after every unit (no task ever comes).
@@ -26,6 +27,7 @@ typedef struct settings {
     double period_ms;
     coop_take take;
     unsigned take_count;
+    const char *options;       /* extra kernel build options */
 } settings;
 
 typedef struct bench {
@@ -215,10 +217,13 @@ static int parse(int argc, char **argv, settings *s, int gpu)
             i++;
         } else if (!strcmp(arg, "--take") && value && coop_take_parse(value, &s->take, &s->take_count) == 0) {
             i++;
+        } else if (!strcmp(arg, "--options") && value) {
+            s->options = value;
+            i++;
         } else {
             fprintf(stderr, "sched-bench: bad argument '%s'\nusage: sched-bench [--quick] [--repeat R] "
                             "[--local-size L] [--iters N] [--units-per-group U] [--rounds N] [--period-ms P] "
-                            "[--take one|quarter|half|all-but-one|K] [--tasks T]\n", arg);
+                            "[--take one|quarter|half|all-but-one|K] [--tasks T] [--options \"BUILD OPTIONS\"]\n", arg);
             return -1;
         }
     }
@@ -249,12 +254,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "sched-bench: buffers: %s\n", coop_cl_error_name(err));
         return 2;
     }
-    status = coop_program_create(b.ctx, sched_bench_source, NULL, &b.program);
+    status = coop_program_create(b.ctx, sched_bench_source, b.s.options, &b.program);
     if (status != COOP_OK)
         return fail(&b, status, "build");
-    printf("sched-bench on %s (%s), channel %s, local size %zu, unit %u iterations, %u runs per figure\n",
+    printf("sched-bench on %s (%s), channel %s, local size %zu, unit %u iterations, %u runs per figure%s%s\n",
            info->name, info->platform, coop_channel_name(coop_context_channel(b.ctx)), b.s.local_size, b.s.iters,
-           b.s.repeat);
+           b.s.repeat, b.s.options ? ", options " : "", b.s.options ? b.s.options : "");
     int rc = overhead(&b, "units_plain", "units_mega", 1);
     if (!rc)
         rc = overhead(&b, "rounds_plain", "rounds_mega", 0);

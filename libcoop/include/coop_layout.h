@@ -92,8 +92,17 @@ enum coop_ctrl_slot {
     COOP_CTRL_DUMPED = 209,       /* agent -> host: the last dump request served */
     COOP_CTRL_REPORT_END = 210,
     COOP_CTRL_GROUP_STATE = 256,  /* one word per group: where it is (COOP_WHERE_*), for the watchdog */
-    COOP_CTRL_WORDS = 256 + 4096
+    COOP_CTRL_PARKED = 256 + 4096, /* one word per virtual id: COOP_PARK_* */
+    COOP_CTRL_WORDS = 256 + 2 * 4096
 };
+
+/* A member among the top ones a kill request wants, offering kill while not yet the largest,
+ * parks: it waits at its offer until the members above it are gone; the member that then kills
+ * itself claims the parked ones below it and removes them from M in one step. */
+#define COOP_PARK_NONE 0u
+#define COOP_PARK_WAITING 1u
+#define COOP_PARK_CLAIMING 2u   /* a killer is taking it; wait */
+#define COOP_PARK_CLAIMED 3u    /* killed */
 
 #define COOP_CHAN_WORDS (COOP_CHAN_CTRL + COOP_CTRL_WORDS)
 #define COOP_DEV_WORDS (COOP_DEV_CTRL + COOP_CTRL_WORDS)

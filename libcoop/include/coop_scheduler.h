@@ -112,17 +112,52 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 
 /* ---- offer_kill --------------------------------------------------------------------------- */
 
-/* Local id 0's half of coop_offer_kill. The fast path is one read of the kill tokens. */
-inline int coop_try_kill(coop_ctx *ctx)
+/* How long a parked member waits for the members above it before it gives up and goes on (so
+ * that a member above that waits for it, e.g. at a barrier, cannot deadlock). */
+#ifndef COOP_PARK_TIMEOUT_NS
+#define COOP_PARK_TIMEOUT_NS 200000u
+#endif
+#define COOP_PARK_POLLS 200000u
+
+/* The member that just killed itself (M is now `members`) takes the parked members right below
+ * it, as many as there are tokens, and removes them from M with one update: as if they had
+ * offered kill one after another. Returns how many it took. */
+inline uint coop_sweep(coop_ctx *ctx, uint members)
 {
     global uint *ctrl = ctx->ctrl;
-    int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
-    if (!chaos && !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
+    global uint *parked = &ctrl[COOP_CTRL_PARKED];
+    uint taken = 0;
+    while (members - taken > 1u) {
+        uint id = members - taken - 1u;
+        if (coop_load_relaxed(&parked[id]) != COOP_PARK_WAITING || !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
+            break;
+        if (coop_cas(&parked[id], COOP_PARK_WAITING, COOP_PARK_CLAIMING) != COOP_PARK_WAITING) {
+            coop_fetch_add(&ctrl[COOP_CTRL_KILLS], 1u);
+            break;
+        }
+        taken++;
+    }
+    if (!taken)
         return 0;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
-    uint members = COOP_STATE_MEMBERS(state);
-    if (ctx->id + 1u != members || members <= 1u)
-        return 0;
+    while (COOP_STATE_MEMBERS(state) == members) {
+        uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - taken);
+        if (seen == state)
+            break;
+        state = seen;
+    }
+    uint outcome = COOP_STATE_MEMBERS(state) == members ? COOP_PARK_CLAIMED : COOP_PARK_WAITING;
+    if (outcome != COOP_PARK_CLAIMED)
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], taken);
+    for (uint i = 0; i < taken; i++)
+        coop_store_release(&parked[members - 1u - i], outcome);
+    return outcome == COOP_PARK_CLAIMED ? taken : 0u;
+}
+
+/* The largest member kills itself if a token (or chaos) allows, then sweeps parked members. */
+inline int coop_kill_largest(coop_ctx *ctx, uint state, int chaos)
+{
+    global uint *ctrl = ctx->ctrl;
     if (!chaos && !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
         return 0;
     if (coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u) != state) {
@@ -131,8 +166,63 @@ inline int coop_try_kill(coop_ctx *ctx)
         return 0;
     }
     coop_barrier_leave(ctx);
-    coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
+    coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u + (chaos ? 0u : coop_sweep(ctx, ctx->id)));
     return 1;
+}
+
+/* Waits at the offer until the members above are gone (then dies), a killer claims this member
+ * (it dies), or the wait is hopeless or too long (it goes on). */
+inline int coop_park(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    global uint *mine = &ctrl[COOP_CTRL_PARKED + ctx->id];
+    coop_store_release(mine, COOP_PARK_WAITING);
+#if COOP_HAS_CLOCK
+    ulong deadline = coop_clock_ns() + COOP_PARK_TIMEOUT_NS;
+#else
+    uint polls = 0;
+#endif
+    for (;;) {
+        uint flag = coop_load_acquire(mine);
+        if (flag == COOP_PARK_CLAIMED) {
+            coop_store_relaxed(mine, COOP_PARK_NONE);
+            coop_barrier_leave(ctx);
+            return 1;
+        }
+        if (flag == COOP_PARK_CLAIMING)
+            continue;
+        uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+#if COOP_HAS_CLOCK
+        int expired = coop_clock_ns() > deadline;
+#else
+        int expired = ++polls > COOP_PARK_POLLS;
+#endif
+        int largest = COOP_STATE_MEMBERS(state) == ctx->id + 1u;
+        if (largest || expired || !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS])) {
+            if (coop_cas(mine, COOP_PARK_WAITING, COOP_PARK_NONE) != COOP_PARK_WAITING)
+                continue; /* being claimed: the next poll sees the outcome */
+            return largest ? coop_kill_largest(ctx, state, 0) : 0;
+        }
+    }
+}
+
+/* Local id 0's half of coop_offer_kill. The fast path is one read of the kill tokens. */
+inline int coop_try_kill(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
+    uint tokens = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
+    if (!chaos && !tokens)
+        return 0;
+    uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+    uint members = COOP_STATE_MEMBERS(state);
+    if (members <= 1u || ctx->id == 0)
+        return 0;
+    if (ctx->id + 1u == members)
+        return coop_kill_largest(ctx, state, chaos);
+    if (chaos || ctx->id + tokens < members)
+        return 0;
+    return coop_park(ctx);
 }
 
 /* The group with the largest id may be destroyed here (never the only one). Returns 1 in every
@@ -404,6 +494,22 @@ inline void coop_leave_task(coop_ctx *ctx)
     }
 }
 
+/* The last group to join starts the task (and cancels the kill tokens left); the others wait
+ * for it to start. */
+inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
+{
+    global uint *ctrl = ctx->ctrl;
+    if (last) {
+        coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
+        coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
+    } else {
+        coop_set_where(ctx, COOP_WHERE_TASK, 0u);
+        while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
+            ;
+    }
+}
+
 /* An idle group tries to join the gathering task; the last to join starts it. Returns 1 if
  * joined (the task is then running). */
 inline int coop_join_task(coop_ctx *ctx)
@@ -433,14 +539,24 @@ inline int coop_join_task(coop_ctx *ctx)
             break;
         joined = seen;
     }
-    if (joined + 1u == want) {
-        coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
-        coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
-    } else {
-        while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
-            ;
-    }
+    coop_start_or_wait_task(ctx, status, joined + 1u == want);
+    return 1;
+}
+
+/* A group just killed (so not counted idle) joins the gathering task with one increment: no
+ * retry loop, as a quarter of an H100's groups arrive at once. Returns 1 if it joined (the task
+ * is then running). */
+inline int coop_join_killed(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
+    if ((status & 3u) != COOP_TASK_GATHERING)
+        return 0;
+    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
+    uint joined = coop_fetch_add(&ctrl[COOP_CTRL_TASK_JOINED], 1u);
+    if (joined >= want)
+        return 0;
+    coop_start_or_wait_task(ctx, status, joined + 1u == want);
     return 1;
 }
 
@@ -575,8 +691,14 @@ inline uint coop_next_role(coop_ctx *ctx)
     } else if (ctx->role == COOP_ROLE_AGENT) {
         return 0;
     } else {
-        /* killed: it left the barriers already */
-        coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
+        /* killed (it left the barriers already): straight into the gathering task, if any */
+        if (coop_join_killed(ctx)) {
+            if (coop_take_task_group(ctx))
+                return COOP_ROLE_TASK;
+            coop_leave_task(ctx);
+        } else {
+            coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
+        }
     }
     return coop_idle_wait(ctx);
 }

@@ -414,8 +414,14 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
                            "megakernel '%s': only one group is co-resident, and channel '%s' needs a second "
                            "one as the scheduler's agent", m.run.name, coop_channel_name(ctx->channel.kind));
     if (status == COOP_OK) {
+        /* With an agent, the channel's copy of the state appears once the agent runs. */
         uint32_t state = 0;
-        ctrl_load(&m, COOP_CTRL_STATE, &state);
+        double asked_us = coop_now_us();
+        while (status == COOP_OK && !COOP_STATE_MEMBERS(state) && coop_now_us() - asked_us < 5e6)
+            status = ctrl_load(&m, COOP_CTRL_STATE, &state);
+        if (status == COOP_OK && !COOP_STATE_MEMBERS(state))
+            status = coop_fail(ctx, COOP_ERR_TIMEOUT, "megakernel '%s': the scheduler's agent did not report "
+                               "within 5 s", m.run.name);
         m.members = COOP_STATE_MEMBERS(state);
         m.limit = m.run.groups - (start.agent ? 1u : 0u);
         m.sample_us = m.run.discovered_us;
