@@ -85,6 +85,7 @@ enum coop_ctrl_slot {
     COOP_CTRL_RESIZE_COUNT = 198,
     COOP_CTRL_TASKS_DONE = 199,
     COOP_CTRL_BARRIERS = 200,     /* barriers completed */
+    COOP_CTRL_WANT_SEEN = 201,    /* the request's group count as the kernel sees it (tracing) */
     COOP_CTRL_T_REQUEST = 202,    /* device clock, ns, 64-bit: request applied */
     COOP_CTRL_T_GATHERED = 204,   /* groups gathered */
     COOP_CTRL_T_DONE = 206,       /* task done */
@@ -123,7 +124,8 @@ enum coop_ctrl_slot {
 #define COOP_WHERE_IDLE 1u
 #define COOP_WHERE_RUNNING 2u      /* detail: virtual id */
 #define COOP_WHERE_BARRIER 3u      /* detail: virtual id << 16 | barrier number (low 16 bits) */
-#define COOP_WHERE_TASK 4u         /* detail: task workgroup */
+#define COOP_WHERE_TASK 4u         /* detail: task workgroup, or COOP_WHERE_TASK_WAITING */
+#define COOP_WHERE_TASK_WAITING 0xfffffffu /* joined, waiting for the task to start */
 #define COOP_WHERE_AGENT 5u
 #define COOP_WHERE_FINISHED 6u
 #define COOP_WHERE_EXITED 7u

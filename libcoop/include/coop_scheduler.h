@@ -504,7 +504,7 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
         coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
     } else {
-        coop_set_where(ctx, COOP_WHERE_TASK, 0u);
+        coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
         while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
             ;
     }
@@ -597,14 +597,16 @@ inline void coop_agent(coop_ctx *ctx)
     global uint *host = ctx->chan + COOP_CHAN_CTRL;
     uint applied = 0, dumped = 0;
     uint state = 0xffffffffu, kills = 0xffffffffu, idle = 0xffffffffu, task = 0xffffffffu, joined = 0xffffffffu;
+    uint fork_left = 0xffffffffu, fork_size = 0xffffffffu, fork_read = 0xffffffffu;
     uint report[COOP_CTRL_REPORT_END - COOP_CTRL_REPORT];
     for (uint i = 0; i < COOP_CTRL_REPORT_END - COOP_CTRL_REPORT; i++)
         report[i] = 0xffffffffu;
     for (;;) {
         uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
         if (seq != applied) {
+            /* System-scope loads: a device-scope load of host memory may hit a stale L2 line. */
             for (uint slot = COOP_CTRL_REQ_KIND; slot < COOP_CTRL_REQ_END; slot++)
-                coop_store_relaxed(&ctrl[slot], coop_load_relaxed(&host[slot]));
+                coop_store_relaxed(&ctrl[slot], coop_host_load(&host[slot]));
             coop_apply_request(ctrl, seq);
             applied = seq;
         }
@@ -613,9 +615,13 @@ inline void coop_agent(coop_ctx *ctx)
         idle = coop_mirror(ctx, COOP_CTRL_IDLE, idle);
         task = coop_mirror(ctx, COOP_CTRL_TASK_STATUS, task);
         joined = coop_mirror(ctx, COOP_CTRL_TASK_JOINED, joined);
+        fork_left = coop_mirror(ctx, COOP_CTRL_FORK_LEFT, fork_left);
+        fork_size = coop_mirror(ctx, COOP_CTRL_FORK_SIZE, fork_size);
+        fork_read = coop_mirror(ctx, COOP_CTRL_FORK_READ, fork_read);
         for (uint i = 0; i < COOP_CTRL_REPORT_END - COOP_CTRL_REPORT; i++)
             if (COOP_CTRL_REPORT + i != COOP_CTRL_DUMP)
                 report[i] = coop_mirror(ctx, COOP_CTRL_REPORT + i, report[i]);
+        coop_store_relaxed(&ctrl[COOP_CTRL_WANT_SEEN], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
         uint dump = coop_host_load(&host[COOP_CTRL_DUMP]);
         if (dump != dumped) {
             for (uint g = 0; g < ctx->physical_groups; g++)

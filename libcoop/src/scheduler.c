@@ -31,6 +31,8 @@ typedef struct mega {
     double member_time_us, sample_us;
     unsigned members;
     double cooperative_done_us; /* when the host first saw every member finished */
+    int trace;                  /* COOP_TRACE set */
+    double traced_us;
     /* watchdog */
     uint32_t signature[10];
     double progress_us;
@@ -192,6 +194,41 @@ static const char *where_name(uint32_t where)
     }
 }
 
+/* COOP_TRACE=1: the scheduler's words while a task waits (debugging aid). */
+static void trace(mega *m)
+{
+    static const unsigned slots[] = {COOP_CTRL_STATE, COOP_CTRL_KILLS, COOP_CTRL_IDLE, COOP_CTRL_FORK_LEFT,
+                                     COOP_CTRL_FORK_SIZE, COOP_CTRL_FORK_READ, COOP_CTRL_TASK_STATUS,
+                                     COOP_CTRL_TASK_JOINED, COOP_CTRL_KILL_COUNT, COOP_CTRL_FORK_COUNT,
+                                     COOP_CTRL_WANT_SEEN};
+    static const char *const names[] = {"state", "kills", "idle", "fork_left", "fork_size", "fork_read",
+                                        "task", "joined", "killed", "forked", "want"};
+    fprintf(stderr, "coop trace %.3f ms:", (coop_now_us() - m->run.discovered_us) / 1e3);
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+        uint32_t value = 0;
+        ctrl_load(m, slots[i], &value);
+        fprintf(stderr, " %s=%#x", names[i], value);
+    }
+    if (!m->direct) {
+        uint32_t dump = 0, dumped = 0;
+        ctrl_load(m, COOP_CTRL_DUMP, &dump);
+        ctrl_store(m, COOP_CTRL_DUMP, dump + 1);
+        double asked_us = coop_now_us();
+        while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
+            ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
+    }
+    unsigned shown = 0;
+    for (unsigned g = 0; g < m->run.groups && shown < 12; g++) {
+        uint32_t where = 0;
+        ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where);
+        if (where >> 28 != COOP_WHERE_RUNNING) {
+            fprintf(stderr, " [%u: %s %#x]", g, where_name(where >> 28), where & 0xfffffffu);
+            shown++;
+        }
+    }
+    fprintf(stderr, "\n");
+}
+
 /* Builds the watchdog's account of where the groups are. */
 static coop_status diagnose(mega *m, double quiet_s)
 {
@@ -312,6 +349,10 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     if (cooperative_done && m->cooperative_done_us == 0)
         m->cooperative_done_us = now_us;
 
+    if (m->busy && m->trace && now_us - m->request_us > 10000 && now_us - m->traced_us > 10000) {
+        m->traced_us = now_us;
+        trace(m);
+    }
     if (m->busy) {
         uint32_t task = 0;
         if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
@@ -404,7 +445,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
                                          : (chaos_text ? (unsigned)strtoul(chaos_text, NULL, 10) : 0u),
     };
     mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
-              .direct = ctx->channel.kind == COOP_CHANNEL_SVM};
+              .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = getenv("COOP_TRACE") != NULL};
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     if (!m.sent)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
