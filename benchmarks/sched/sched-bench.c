@@ -60,6 +60,32 @@ static double quantile(double *values, size_t n, double q)
     return values[index < n ? index : n - 1];
 }
 
+/* The host's copy of unit_work in sched.cl. */
+static cl_uint unit_work(cl_uint unit, cl_uint lid, cl_uint iters)
+{
+    cl_uint x = unit * 2654435761u + lid;
+    for (cl_uint i = 0; i < iters; i++)
+        x = x * 1664525u + 1013904223u;
+    return x;
+}
+
+/* Checks that every unit of a units run left its exact result: a unit lost to a kill shows. */
+static unsigned check_units(bench *b)
+{
+    size_t units = (size_t)b->s.units_per_group * b->groups_bound, words = units * b->s.local_size;
+    cl_uint *values = malloc(words * sizeof *values);
+    if (!values)
+        return 1;
+    clEnqueueReadBuffer(coop_context_queue(b->ctx), b->sink, CL_TRUE, 0, words * sizeof *values, values, 0, NULL,
+                        NULL);
+    unsigned wrong = 0;
+    for (size_t unit = 0; unit < units; unit++)
+        for (size_t lid = 0; lid < b->s.local_size; lid++)
+            wrong += values[unit * b->s.local_size + lid] != unit_work((cl_uint)unit, (cl_uint)lid, b->s.iters);
+    free(values);
+    return wrong;
+}
+
 static coop_status zero_next(bench *b)
 {
     cl_uint zero = 0;
@@ -164,6 +190,7 @@ static int gather(bench *b)
         coop_kernel_release(mega);
         return fail(b, status, "gather run");
     }
+    unsigned wrong = check_units(b);
     size_t n = report.record_count;
     double *values[3];
     unsigned met = 0, taken = n ? report.records[0].groups : 0;
@@ -182,12 +209,12 @@ static int gather(bench *b)
     for (int i = 0; i < 3; i++)
         printf("         %-8s median %9.2f us   p99 %9.2f us   max %9.2f us\n", names[i],
                quantile(values[i], n, 0.5), quantile(values[i], n, 0.99), quantile(values[i], n, 1.0));
-    printf("         deadlines met %u of %zu\n", met, n);
+    printf("         deadlines met %u of %zu; units with a wrong result: %u\n", met, n, wrong);
     for (int i = 0; i < 3; i++)
         free(values[i]);
     coop_mega_report_free(&report);
     coop_kernel_release(mega);
-    return 0;
+    return wrong ? 1 : 0;
 }
 
 static int parse(int argc, char **argv, settings *s, int gpu)
@@ -242,14 +269,14 @@ int main(int argc, char **argv)
         return 2;
     }
     b.groups_bound = coop_launch_groups(b.ctx, b.s.local_size);
-    size_t sink_floats = (size_t)(b.s.units_per_group + 1) * b.groups_bound * b.s.local_size;
+    size_t sink_words = (size_t)(b.s.units_per_group + 1) * b.groups_bound * b.s.local_size;
     cl_int err = CL_SUCCESS;
     b.next = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
     if (err == CL_SUCCESS)
-        b.sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sink_floats * sizeof(float), NULL, &err);
+        b.sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sink_words * sizeof(cl_uint), NULL, &err);
     if (err == CL_SUCCESS)
         b.task_sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE,
-                                     (size_t)b.groups_bound * b.s.local_size * sizeof(float), NULL, &err);
+                                     (size_t)b.groups_bound * b.s.local_size * sizeof(cl_uint), NULL, &err);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "sched-bench: buffers: %s\n", coop_cl_error_name(err));
         return 2;

@@ -4,11 +4,12 @@
  * loop as an ordinary persistent kernel. The round kernels do the same with a barrier between
  * rounds (resizing in the cooperative one). */
 
-inline float unit_work(uint unit, uint iters)
+/* A dependent chain of integer multiply-adds, so the host can check every result exactly. */
+inline uint unit_work(uint unit, uint iters)
 {
-    float x = (float)(unit + get_local_id(0)) * 1e-3f;
+    uint x = unit * 2654435761u + (uint)get_local_id(0);
     for (uint i = 0; i < iters; i++)
-        x = x * 0.999f + 0.5f;
+        x = x * 1664525u + 1013904223u;
     return x;
 }
 
@@ -21,7 +22,7 @@ inline uint claim_unit(coop_ctx *ctx, global uint *next)
     return coop_broadcast(ctx, unit);
 }
 
-void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global float *sink)
+void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global uint *sink)
 {
     uint killed = 0;
     uint unit = claim_unit(ctx, next);
@@ -36,7 +37,7 @@ void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global
     }
 }
 
-kernel void units_plain(COOP_PARAMS, global uint *next, uint units, uint iters, global float *sink)
+kernel void units_plain(COOP_PARAMS, global uint *next, uint units, uint iters, global uint *sink)
 {
     COOP_ENTER(ctx);
     for (uint unit = claim_unit(&ctx, next); unit < units; unit = claim_unit(&ctx, next))
@@ -47,7 +48,7 @@ typedef struct rounds_state {
     uint round;
 } rounds_state;
 
-void rounds_coop(coop_ctx *ctx, uint rounds, uint iters, global float *sink)
+void rounds_coop(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
 {
     rounds_state t;
     if (coop_resume_point(ctx) == 2)
@@ -63,7 +64,7 @@ void rounds_coop(coop_ctx *ctx, uint rounds, uint iters, global float *sink)
     }
 }
 
-kernel void rounds_plain(COOP_PARAMS, uint rounds, uint iters, global float *sink)
+kernel void rounds_plain(COOP_PARAMS, uint rounds, uint iters, global uint *sink)
 {
     COOP_ENTER(ctx);
     uint g = coop_group_id(&ctx);
@@ -74,14 +75,14 @@ kernel void rounds_plain(COOP_PARAMS, uint rounds, uint iters, global float *sin
 }
 
 /* The high-priority task: a short computation per workgroup. */
-void task_short(coop_ctx *ctx, uint iters, global float *task_sink)
+void task_short(coop_ctx *ctx, uint iters, global uint *task_sink)
 {
     uint g = coop_group_id(ctx);
     task_sink[g * get_local_size(0) + get_local_id(0)] = unit_work(g, iters);
 }
 
-kernel void units_mega(COOP_PARAMS, global uint *next, uint units, uint iters, global float *sink,
-                       uint task_iters, global float *task_sink)
+kernel void units_mega(COOP_PARAMS, global uint *next, uint units, uint iters, global uint *sink,
+                       uint task_iters, global uint *task_sink)
 {
     COOP_ENTER(ctx);
     for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
@@ -93,8 +94,8 @@ kernel void units_mega(COOP_PARAMS, global uint *next, uint units, uint iters, g
     }
 }
 
-kernel void rounds_mega(COOP_PARAMS, uint rounds, uint iters, global float *sink, uint task_iters,
-                        global float *task_sink)
+kernel void rounds_mega(COOP_PARAMS, uint rounds, uint iters, global uint *sink, uint task_iters,
+                        global uint *task_sink)
 {
     COOP_ENTER(ctx);
     for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {

@@ -185,8 +185,10 @@ inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); 
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
 /* Local scratch of a persistent group: [0, 8) discovery and broadcasts, [8, 16) the scheduler's
- * hand-over, [16, 16 + COOP_TRANSMIT_WORDS) a forked group's transmit state. */
-#define COOP_SCRATCH_WORDS (16 + COOP_TRANSMIT_WORDS)
+ * hand-over, [16, 16 + COOP_TRANSMIT_WORDS) a forked group's transmit state, then
+ * COOP_SWEEP_WIDTH words for a kill sweep. */
+#define COOP_SCRATCH_SWEEP (16 + COOP_TRANSMIT_WORDS)
+#define COOP_SCRATCH_WORDS (COOP_SCRATCH_SWEEP + COOP_SWEEP_WIDTH)
 
 /* What a group is doing in a megakernel (coop_scheduler.h); a plain persistent kernel's groups
  * are all COOP_ROLE_COOP. */
@@ -382,10 +384,16 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
     uint ticket = scratch[0];
     ctx->physical = ticket;
     ctx->physical_groups = scratch[1];
-    ctx->id = ticket;
-    ctx->role = ticket < scratch[2] ? COOP_ROLE_COOP
-                : scratch[3] && ticket == scratch[1] - 1 ? COOP_ROLE_AGENT
-                                                        : COOP_ROLE_IDLE;
+    /* Virtual ids run against arrival order: the first groups to arrive are the oldest on their
+     * compute units, which GPU warp schedulers favour, so they get the largest ids, the ones a
+     * kill takes first (a starved group would make a task wait for its next offer). The agent,
+     * when there is one, is the very first group. */
+    uint agent = scratch[3];
+    uint order = scratch[1] - 1u - ticket;
+    ctx->id = order;
+    ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
+                : order < scratch[2] ? COOP_ROLE_COOP
+                                     : COOP_ROLE_IDLE;
     /* xorshift32 needs a non-zero state; the seed and the group make each stream distinct. */
     ctx->rng = scratch[4] ? (scratch[4] * 2654435761u) ^ (ticket * 40503u + 1u) : 0u;
     if (ctx->rng == 0 && scratch[4])

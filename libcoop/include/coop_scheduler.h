@@ -119,43 +119,8 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 #endif
 #define COOP_PARK_POLLS 200000u
 
-/* The member that just killed itself (M is now `members`) takes the parked members right below
- * it, as many as there are tokens, and removes them from M with one update: as if they had
- * offered kill one after another. Returns how many it took. */
-inline uint coop_sweep(coop_ctx *ctx, uint members)
-{
-    global uint *ctrl = ctx->ctrl;
-    global uint *parked = &ctrl[COOP_CTRL_PARKED];
-    uint taken = 0;
-    while (members - taken > 1u) {
-        uint id = members - taken - 1u;
-        if (coop_load_relaxed(&parked[id]) != COOP_PARK_WAITING || !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
-            break;
-        if (coop_cas(&parked[id], COOP_PARK_WAITING, COOP_PARK_CLAIMING) != COOP_PARK_WAITING) {
-            coop_fetch_add(&ctrl[COOP_CTRL_KILLS], 1u);
-            break;
-        }
-        taken++;
-    }
-    if (!taken)
-        return 0;
-    uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
-    while (COOP_STATE_MEMBERS(state) == members) {
-        uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - taken);
-        if (seen == state)
-            break;
-        state = seen;
-    }
-    uint outcome = COOP_STATE_MEMBERS(state) == members ? COOP_PARK_CLAIMED : COOP_PARK_WAITING;
-    if (outcome != COOP_PARK_CLAIMED)
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], taken);
-    for (uint i = 0; i < taken; i++)
-        coop_store_release(&parked[members - 1u - i], outcome);
-    return outcome == COOP_PARK_CLAIMED ? taken : 0u;
-}
-
-/* The largest member kills itself if a token (or chaos) allows, then sweeps parked members. */
-inline int coop_kill_largest(coop_ctx *ctx, uint state, int chaos)
+/* The largest member kills itself if a token (or chaos) allows. */
+inline int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
 {
     global uint *ctrl = ctx->ctrl;
     if (!chaos && !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
@@ -165,49 +130,67 @@ inline int coop_kill_largest(coop_ctx *ctx, uint state, int chaos)
             coop_fetch_add(&ctrl[COOP_CTRL_KILLS], 1u);
         return 0;
     }
-    coop_barrier_leave(ctx);
-    coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u + (chaos ? 0u : coop_sweep(ctx, ctx->id)));
     return 1;
 }
 
-/* Waits at the offer until the members above are gone (then dies), a killer claims this member
- * (it dies), or the wait is hopeless or too long (it goes on). */
-inline int coop_park(coop_ctx *ctx)
+/* Takes up to `wanted` kill tokens at once; returns how many. */
+inline uint coop_take_tokens(global uint *tokens, uint wanted)
+{
+    uint have = coop_load_relaxed(tokens);
+    while (have && wanted) {
+        uint take = min(have, wanted);
+        uint seen = coop_cas(tokens, have, have - take);
+        if (seen == have)
+            return take;
+        have = seen;
+    }
+    return 0;
+}
+
+/* Waits at the offer (local id 0) until the members above are gone, polling only its own word:
+ * a sweeping killer either claims it (COOP_PARK_CLAIMED: killed, returns 2) or hands it the turn
+ * (COOP_PARK_TURN: it is the largest and kills itself, returns 1). Gives up (returns 0) when
+ * kills are no longer wanted or after COOP_PARK_TIMEOUT_NS. */
+inline uint coop_park(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *mine = &ctrl[COOP_CTRL_PARKED + ctx->id];
     coop_store_release(mine, COOP_PARK_WAITING);
 #if COOP_HAS_CLOCK
     ulong deadline = coop_clock_ns() + COOP_PARK_TIMEOUT_NS;
-#else
-    uint polls = 0;
 #endif
-    for (;;) {
+    for (uint polls = 1;; polls++) {
         uint flag = coop_load_acquire(mine);
         if (flag == COOP_PARK_CLAIMED) {
             coop_store_relaxed(mine, COOP_PARK_NONE);
-            coop_barrier_leave(ctx);
-            return 1;
+            return 2;
         }
         if (flag == COOP_PARK_CLAIMING)
             continue;
+        int turn = flag == COOP_PARK_TURN;
+        if (!turn && polls % 64u)
+            continue;
+        /* Every 64 polls: in case a sweep missed this member, and to give up in time. */
         uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+        int largest = turn || COOP_STATE_MEMBERS(state) == ctx->id + 1u;
 #if COOP_HAS_CLOCK
         int expired = coop_clock_ns() > deadline;
 #else
-        int expired = ++polls > COOP_PARK_POLLS;
+        int expired = polls > COOP_PARK_POLLS;
 #endif
-        int largest = COOP_STATE_MEMBERS(state) == ctx->id + 1u;
         if (largest || expired || !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS])) {
-            if (coop_cas(mine, COOP_PARK_WAITING, COOP_PARK_NONE) != COOP_PARK_WAITING)
+            if (coop_cas(mine, flag, COOP_PARK_NONE) != flag)
                 continue; /* being claimed: the next poll sees the outcome */
-            return largest ? coop_kill_largest(ctx, state, 0) : 0;
+            if (!largest)
+                return 0;
+            return (uint)coop_kill_self(ctx, coop_load_acquire(&ctrl[COOP_CTRL_STATE]), 0);
         }
     }
 }
 
-/* Local id 0's half of coop_offer_kill. The fast path is one read of the kill tokens. */
-inline int coop_try_kill(coop_ctx *ctx)
+/* Local id 0's half of coop_offer_kill: 0 (not killed), 1 (killed itself as the largest: it
+ * then sweeps) or 2 (claimed by another's sweep). The fast path is one read of the tokens. */
+inline uint coop_try_kill(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
@@ -219,21 +202,69 @@ inline int coop_try_kill(coop_ctx *ctx)
     if (members <= 1u || ctx->id == 0)
         return 0;
     if (ctx->id + 1u == members)
-        return coop_kill_largest(ctx, state, chaos);
+        return (uint)coop_kill_self(ctx, state, chaos);
     if (chaos || ctx->id + tokens < members)
         return 0;
     return coop_park(ctx);
 }
 
+/* After killing itself (M is now ctx->id), the whole group takes the parked members right below
+ * it in parallel, one work-item per candidate, and removes the contiguous run it got from M in
+ * one update: as if they had offered kill one after another. Then it hands the turn to the next
+ * parked member, if any, which continues. Called by every work-item. */
+inline void coop_sweep(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    global uint *parked = &ctrl[COOP_CTRL_PARKED];
+    local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
+    uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
+    uint members = ctx->id;
+    uint width = min(COOP_SWEEP_WIDTH, members - 1u);
+    uint tokens = coop_local_linear_id() == 0 ? coop_take_tokens(&ctrl[COOP_CTRL_KILLS], width) : 0u;
+    tokens = coop_broadcast(ctx, tokens);
+    for (uint i = lid; i < tokens; i += lsize)
+        claimed[i] = coop_cas(&parked[members - 1u - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) ==
+                     COOP_PARK_WAITING;
+    uint taken = 0;
+    if (lid == 0) {
+        while (taken < tokens && claimed[taken])
+            taken++;
+        uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+        while (taken && COOP_STATE_MEMBERS(state) == members) {
+            uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - taken);
+            if (seen == state)
+                break;
+            state = seen;
+        }
+        if (COOP_STATE_MEMBERS(state) != members)
+            taken = 0; /* M changed under us (a fork): take nobody */
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken);
+        coop_count(ctx, COOP_CTRL_KILL_COUNT, taken);
+    }
+    taken = coop_broadcast(ctx, taken);
+    for (uint i = lid; i < tokens; i += lsize)
+        if (claimed[i])
+            coop_store_release(&parked[members - 1u - i], i < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+    COOP_GROUP_SYNC();
+    if (lid == 0 && taken && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
+        coop_cas(&parked[members - taken - 1u], COOP_PARK_WAITING, COOP_PARK_TURN);
+}
+
 /* The group with the largest id may be destroyed here (never the only one). Returns 1 in every
- * work-item of a killed group, which must then return from the cooperative kernel at once. */
+ * work-item of a killed group, which must then leave the cooperative kernel at once. */
 inline int coop_offer_kill(coop_ctx *ctx)
 {
-    uint killed = coop_local_linear_id() == 0 ? (uint)coop_try_kill(ctx) : 0u;
-    killed = coop_broadcast(ctx, killed);
-    if (killed)
+    uint outcome = coop_local_linear_id() == 0 ? coop_try_kill(ctx) : 0u;
+    outcome = coop_broadcast(ctx, outcome);
+    if (outcome == 1u && !ctx->rng)
+        coop_sweep(ctx);
+    if (outcome && coop_local_linear_id() == 0) {
+        coop_barrier_leave(ctx);
+        coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
+    }
+    if (outcome)
         ctx->role = COOP_ROLE_IDLE;
-    return (int)killed;
+    return outcome != 0;
 }
 
 /* ---- offer_fork --------------------------------------------------------------------------- */
