@@ -4,7 +4,10 @@
  * loop as an ordinary persistent kernel. The round kernels do the same with a barrier between
  * rounds (resizing in the cooperative one). */
 
-/* A dependent chain of integer multiply-adds, so the host can check every result exactly. */
+/* A dependent chain of integer multiply-adds. Results go to a small wrapped sink (they only
+ * keep the work alive); each unit also counts itself in `done`, which the host checks is 1 for
+ * every unit: a unit lost to a kill, or run twice, shows. */
+#define SINK_SLOT(unit) (((unit) & 4095u) * get_local_size(0) + get_local_id(0))
 inline uint unit_work(uint unit, uint iters)
 {
     uint x = unit * 2654435761u + (uint)get_local_id(0);
@@ -22,12 +25,14 @@ inline uint claim_unit(coop_ctx *ctx, global uint *next)
     return coop_broadcast(ctx, unit);
 }
 
-void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global uint *sink)
+void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global uint *sink, global uint *done)
 {
     uint killed = 0;
     uint unit = claim_unit(ctx, next);
     while (unit < units && !killed) {
-        sink[unit * get_local_size(0) + get_local_id(0)] = unit_work(unit, iters);
+        sink[SINK_SLOT(unit)] = unit_work(unit, iters);
+        if (get_local_id(0) == 0)
+            coop_fetch_add(&done[unit], 1u);
         killed = coop_offer_kill(ctx);
         if (!killed) {
             uint none = 0;
@@ -37,11 +42,15 @@ void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global
     }
 }
 
-kernel void units_plain(COOP_PARAMS, global uint *next, uint units, uint iters, global uint *sink)
+kernel void units_plain(COOP_PARAMS, global uint *next, uint units, uint iters, global uint *sink,
+                        global uint *done)
 {
     COOP_ENTER(ctx);
-    for (uint unit = claim_unit(&ctx, next); unit < units; unit = claim_unit(&ctx, next))
-        sink[unit * get_local_size(0) + get_local_id(0)] = unit_work(unit, iters);
+    for (uint unit = claim_unit(&ctx, next); unit < units; unit = claim_unit(&ctx, next)) {
+        sink[SINK_SLOT(unit)] = unit_work(unit, iters);
+        if (get_local_id(0) == 0)
+            coop_fetch_add(&done[unit], 1u);
+    }
 }
 
 typedef struct rounds_state {
@@ -58,7 +67,7 @@ void rounds_coop(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
     uint killed = 0;
     while (t.round < rounds && !killed) {
         uint g = coop_group_id(ctx);
-        sink[g * get_local_size(0) + get_local_id(0)] = unit_work(t.round + g, iters);
+        sink[SINK_SLOT(g)] = unit_work(t.round + g, iters);
         t.round++;
         killed = coop_resizing_barrier(ctx, 2, &t, sizeof t);
     }
@@ -69,7 +78,7 @@ kernel void rounds_plain(COOP_PARAMS, uint rounds, uint iters, global uint *sink
     COOP_ENTER(ctx);
     uint g = coop_group_id(&ctx);
     for (uint round = 0; round < rounds; round++) {
-        sink[g * get_local_size(0) + get_local_id(0)] = unit_work(round + g, iters);
+        sink[SINK_SLOT(g)] = unit_work(round + g, iters);
         coop_global_barrier(&ctx);
     }
 }
@@ -78,16 +87,16 @@ kernel void rounds_plain(COOP_PARAMS, uint rounds, uint iters, global uint *sink
 void task_short(coop_ctx *ctx, uint iters, global uint *task_sink)
 {
     uint g = coop_group_id(ctx);
-    task_sink[g * get_local_size(0) + get_local_id(0)] = unit_work(g, iters);
+    task_sink[SINK_SLOT(g)] = unit_work(g, iters);
 }
 
 kernel void units_mega(COOP_PARAMS, global uint *next, uint units, uint iters, global uint *sink,
-                       uint task_iters, global uint *task_sink)
+                       global uint *done, uint task_iters, global uint *task_sink)
 {
     COOP_ENTER(ctx);
     for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
         if (role == COOP_ROLE_COOP)
-            units_coop(&ctx, next, units, iters, sink);
+            units_coop(&ctx, next, units, iters, sink, done);
         COOP_GROUP_SYNC();
         if (role == COOP_ROLE_TASK)
             task_short(&ctx, task_iters, task_sink);

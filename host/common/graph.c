@@ -1,0 +1,1333 @@
+/*
+ * graph.c - reads graph files into CSR form and generates synthetic graphs.
+ *
+ * Layers, bottom up: a byte source (plain, gzip or xz), a line reader over the
+ * decoded text, one parser per format filling an edge list, and a CSR builder
+ * shared by the parsers and the generators.
+ */
+#include "graph.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lzma.h>
+#include <zlib.h>
+
+enum {
+    RAW_CHUNK_BYTES = 1 << 18,
+    LINE_MAX_BYTES = 1 << 20,
+    /* Room for a whole maximal line plus one more read, and the NUL. */
+    TEXT_BUF_BYTES = 2 * LINE_MAX_BYTES + 1,
+    /* Bytes looked at to tell text from binary junk. */
+    SNIFF_BYTES = 4096,
+    MSG_BYTES = 256,
+    QUOTE_BYTES = 48,
+    MAX_FIELDS = 6,
+};
+
+#ifdef __GNUC__
+#define PRINTF_LIKE(fmt_pos, arg_pos) __attribute__((format(printf, fmt_pos, arg_pos)))
+#else
+#define PRINTF_LIKE(fmt_pos, arg_pos)
+#endif
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err == NULL || errlen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* Copies text from the input into dst for an error message: printable ASCII
+ * kept, anything else as \xNN, long text cut with "...". */
+static void quote(char *dst, size_t cap, const char *src, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t out = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)src[i];
+        if (out + 8 >= cap) {
+            memcpy(dst + out, "...", 3);
+            out += 3;
+            break;
+        }
+        if (c >= 0x20 && c < 0x7f) {
+            dst[out++] = (char)c;
+        } else {
+            dst[out++] = '\\';
+            dst[out++] = 'x';
+            dst[out++] = hex[c >> 4];
+            dst[out++] = hex[c & 15];
+        }
+    }
+    dst[out] = '\0';
+}
+
+/* ---------------------------------------------------------------- input -- */
+
+enum compression { PLAIN, GZIP, XZ };
+
+struct reader {
+    const char *path;
+    char *err;
+    size_t errlen;
+
+    FILE *file;
+    enum compression kind;
+    unsigned char *raw;       /* bytes as read from the file */
+    size_t raw_len, raw_pos;  /* PLAIN only: how much of raw is handed out */
+    int raw_eof;
+    z_stream z;
+    int z_live, z_done;
+    lzma_stream x;
+    int x_live, x_done;
+
+    char *text;               /* decoded bytes; lines are cut out in place */
+    size_t start, end;
+    int text_eof;
+
+    uint64_t lineno;
+    int held;                 /* next_line() returns the same line again */
+    char *line;
+    size_t line_len;
+};
+
+static int fail(struct reader *r, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int fail_at(struct reader *r, uint64_t line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+/* "path: msg"; returns -1 so callers can `return fail(...)`. */
+static int fail(struct reader *r, const char *fmt, ...)
+{
+    char msg[MSG_BYTES];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    set_err(r->err, r->errlen, "%s: %s", r->path, msg);
+    return -1;
+}
+
+/* "path:LINE: msg"; returns -1. */
+static int fail_at(struct reader *r, uint64_t line, const char *fmt, ...)
+{
+    char msg[MSG_BYTES];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    set_err(r->err, r->errlen, "%s:%llu: %s", r->path, (unsigned long long)line, msg);
+    return -1;
+}
+
+static int raw_fill(struct reader *r)
+{
+    size_t got = fread(r->raw, 1, RAW_CHUNK_BYTES, r->file);
+
+    if (got < RAW_CHUNK_BYTES && ferror(r->file))
+        return fail(r, "%s", strerror(errno));
+    r->raw_len = got;
+    r->raw_pos = 0;
+    if (got == 0)
+        r->raw_eof = 1;
+    return 0;
+}
+
+static int plain_decode(struct reader *r, unsigned char *out, size_t cap, size_t *got)
+{
+    size_t n;
+
+    if (r->raw_pos == r->raw_len && !r->raw_eof && raw_fill(r) != 0)
+        return -1;
+    n = r->raw_len - r->raw_pos;
+    if (n > cap)
+        n = cap;
+    memcpy(out, r->raw + r->raw_pos, n);
+    r->raw_pos += n;
+    *got = n;
+    return 0;
+}
+
+static int gzip_decode(struct reader *r, unsigned char *out, size_t cap, size_t *got)
+{
+    *got = 0;
+    if (r->z_done)
+        return 0;
+    r->z.next_out = out;
+    r->z.avail_out = (uInt)cap;
+    while (r->z.avail_out == cap) {
+        int ret;
+
+        if (r->z.avail_in == 0 && !r->raw_eof) {
+            if (raw_fill(r) != 0)
+                return -1;
+            r->z.next_in = r->raw;
+            r->z.avail_in = (uInt)r->raw_len;
+        }
+        ret = inflate(&r->z, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END) {
+            if (r->z.avail_in == 0 && !r->raw_eof) {
+                if (raw_fill(r) != 0)
+                    return -1;
+                r->z.next_in = r->raw;
+                r->z.avail_in = (uInt)r->raw_len;
+            }
+            if (r->z.avail_in == 0) {
+                r->z_done = 1;
+                break;
+            }
+            /* Another gzip member follows, as `cat a.gz b.gz` makes. */
+            if (inflateReset(&r->z) != Z_OK)
+                return fail(r, "corrupt gzip data");
+            continue;
+        }
+        if (ret == Z_OK || ret == Z_BUF_ERROR) {
+            if (r->z.avail_in == 0 && r->raw_eof && r->z.avail_out == cap)
+                return fail(r, "truncated gzip data");
+            continue;
+        }
+        if (ret == Z_MEM_ERROR)
+            return fail(r, "out of memory");
+        return fail(r, "corrupt gzip data");
+    }
+    *got = cap - r->z.avail_out;
+    return 0;
+}
+
+static int xz_decode(struct reader *r, unsigned char *out, size_t cap, size_t *got)
+{
+    *got = 0;
+    if (r->x_done)
+        return 0;
+    r->x.next_out = out;
+    r->x.avail_out = cap;
+    while (r->x.avail_out == cap) {
+        lzma_ret ret;
+
+        if (r->x.avail_in == 0 && !r->raw_eof) {
+            if (raw_fill(r) != 0)
+                return -1;
+            r->x.next_in = r->raw;
+            r->x.avail_in = r->raw_len;
+        }
+        ret = lzma_code(&r->x, r->x.avail_in == 0 && r->raw_eof ? LZMA_FINISH : LZMA_RUN);
+        if (ret == LZMA_STREAM_END) {
+            r->x_done = 1;
+            break;
+        }
+        if (ret == LZMA_OK)
+            continue;
+        if (ret == LZMA_BUF_ERROR)
+            return fail(r, "truncated xz data");
+        if (ret == LZMA_MEM_ERROR)
+            return fail(r, "out of memory");
+        return fail(r, "corrupt xz data");
+    }
+    *got = cap - r->x.avail_out;
+    return 0;
+}
+
+static int decode(struct reader *r, unsigned char *out, size_t cap, size_t *got)
+{
+    switch (r->kind) {
+    case GZIP:
+        return gzip_decode(r, out, cap, got);
+    case XZ:
+        return xz_decode(r, out, cap, got);
+    case PLAIN:
+        break;
+    }
+    return plain_decode(r, out, cap, got);
+}
+
+static int reader_open(struct reader *r)
+{
+    static const unsigned char gzip_magic[] = {0x1f, 0x8b};
+    static const unsigned char xz_magic[] = {0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00};
+
+    r->file = fopen(r->path, "rb");
+    if (r->file == NULL)
+        return fail(r, "%s", strerror(errno));
+    r->raw = malloc(RAW_CHUNK_BYTES);
+    r->text = malloc(TEXT_BUF_BYTES);
+    if (r->raw == NULL || r->text == NULL)
+        return fail(r, "out of memory");
+    if (raw_fill(r) != 0)
+        return -1;
+
+    if (r->raw_len >= sizeof gzip_magic && memcmp(r->raw, gzip_magic, sizeof gzip_magic) == 0) {
+        r->kind = GZIP;
+        if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK)
+            return fail(r, "out of memory");
+        r->z_live = 1;
+        r->z.next_in = r->raw;
+        r->z.avail_in = (uInt)r->raw_len;
+    } else if (r->raw_len >= sizeof xz_magic && memcmp(r->raw, xz_magic, sizeof xz_magic) == 0) {
+        lzma_stream init = LZMA_STREAM_INIT;
+
+        r->kind = XZ;
+        r->x = init;
+        if (lzma_stream_decoder(&r->x, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+            return fail(r, "out of memory");
+        r->x_live = 1;
+        r->x.next_in = r->raw;
+        r->x.avail_in = r->raw_len;
+    }
+    return 0;
+}
+
+static void reader_close(struct reader *r)
+{
+    if (r->z_live)
+        inflateEnd(&r->z);
+    if (r->x_live)
+        lzma_end(&r->x);
+    if (r->file != NULL)
+        fclose(r->file);
+    free(r->raw);
+    free(r->text);
+}
+
+/* Appends decoded bytes after r->end, first moving the unread part to the
+ * front of the buffer. Sets text_eof when the input is used up. */
+static int text_fill(struct reader *r)
+{
+    size_t got;
+
+    if (r->start > 0) {
+        memmove(r->text, r->text + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    if (decode(r, (unsigned char *)r->text + r->end, TEXT_BUF_BYTES - 1 - r->end, &got) != 0)
+        return -1;
+    if (got == 0)
+        r->text_eof = 1;
+    r->end += got;
+    return 0;
+}
+
+/* Makes the next line available as r->line (NUL-terminated, without its
+ * '\n') and counts it in r->lineno. Returns 1, 0 at end of input, -1 on
+ * error. */
+static int next_line(struct reader *r)
+{
+    if (r->held) {
+        r->held = 0;
+        return 1;
+    }
+    for (;;) {
+        char *begin = r->text + r->start;
+        char *newline = memchr(begin, '\n', r->end - r->start);
+
+        if (newline != NULL && (size_t)(newline - begin) > LINE_MAX_BYTES)
+            return fail_at(r, r->lineno + 1, "line longer than %d bytes", LINE_MAX_BYTES);
+        if (newline != NULL) {
+            *newline = '\0';
+            r->line = begin;
+            r->line_len = (size_t)(newline - begin);
+            r->start += r->line_len + 1;
+            r->lineno++;
+            return 1;
+        }
+        if (r->end - r->start > LINE_MAX_BYTES)
+            return fail_at(r, r->lineno + 1, "line longer than %d bytes", LINE_MAX_BYTES);
+        if (r->text_eof) {
+            if (r->start == r->end)
+                return 0;
+            r->text[r->end] = '\0';
+            r->line = begin;
+            r->line_len = r->end - r->start;
+            r->start = r->end;
+            r->lineno++;
+            return 1;
+        }
+        if (text_fill(r) != 0)
+            return -1;
+    }
+}
+
+/* ------------------------------------------------------------- tokens -- */
+
+struct fields {
+    int count;                    /* MAX_FIELDS means "that many or more" */
+    const char *s[MAX_FIELDS];
+    size_t len[MAX_FIELDS];
+};
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static void split(const char *line, size_t len, struct fields *f)
+{
+    const char *p = line, *end = line + len;
+
+    f->count = 0;
+    while (f->count < MAX_FIELDS) {
+        while (p < end && is_blank(*p))
+            p++;
+        if (p == end)
+            break;
+        f->s[f->count] = p;
+        while (p < end && !is_blank(*p))
+            p++;
+        f->len[f->count] = (size_t)(p - f->s[f->count]);
+        f->count++;
+    }
+}
+
+static int field_is(const struct fields *f, int i, const char *word)
+{
+    size_t n = strlen(word);
+
+    return f->count > i && f->len[i] == n && memcmp(f->s[i], word, n) == 0;
+}
+
+static int field_is_nocase(const struct fields *f, int i, const char *word)
+{
+    size_t n = strlen(word);
+
+    if (f->count <= i || f->len[i] != n)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        char c = f->s[i][k];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != word[k])
+            return 0;
+    }
+    return 1;
+}
+
+enum number_status { NUMBER_OK, NUMBER_BAD, NUMBER_TOO_LARGE };
+
+static enum number_status parse_u64(const char *s, size_t len, uint64_t *value)
+{
+    uint64_t v = 0;
+
+    if (len == 0)
+        return NUMBER_BAD;
+    for (size_t i = 0; i < len; i++) {
+        unsigned digit = (unsigned)(unsigned char)s[i] - '0';
+        if (digit > 9)
+            return NUMBER_BAD;
+        if (v > (UINT64_MAX - digit) / 10) {
+            for (i++; i < len; i++)
+                if ((unsigned)(unsigned char)s[i] - '0' > 9)
+                    return NUMBER_BAD;
+            return NUMBER_TOO_LARGE;
+        }
+        v = v * 10 + digit;
+    }
+    *value = v;
+    return NUMBER_OK;
+}
+
+static int bad_number(struct reader *r, const struct fields *f, int i)
+{
+    char q[QUOTE_BYTES];
+
+    quote(q, sizeof q, f->s[i], f->len[i]);
+    return fail_at(r, r->lineno, "bad number '%s'", q);
+}
+
+/* A count from a header line, at most max; what names it in messages. */
+static int get_count(struct reader *r, const struct fields *f, int i, uint64_t max,
+                     const char *what, uint64_t *value)
+{
+    char q[QUOTE_BYTES];
+    enum number_status st = parse_u64(f->s[i], f->len[i], value);
+
+    if (st == NUMBER_BAD)
+        return bad_number(r, f, i);
+    if (st == NUMBER_TOO_LARGE || *value > max) {
+        quote(q, sizeof q, f->s[i], f->len[i]);
+        return fail_at(r, r->lineno, "%s %s too large (at most %llu)", what, q,
+                       (unsigned long long)max);
+    }
+    return 0;
+}
+
+/* A node id in lo..hi as the file writes it; *id gets it minus lo. */
+static int get_node(struct reader *r, const struct fields *f, int i, uint64_t lo, uint64_t hi,
+                    uint32_t *id)
+{
+    char q[QUOTE_BYTES];
+    uint64_t v = 0;
+    enum number_status st = parse_u64(f->s[i], f->len[i], &v);
+
+    if (st == NUMBER_BAD)
+        return bad_number(r, f, i);
+    if (st == NUMBER_TOO_LARGE || v < lo || v > hi) {
+        quote(q, sizeof q, f->s[i], f->len[i]);
+        return fail_at(r, r->lineno, "node %s out of range %llu..%llu", q, (unsigned long long)lo,
+                       (unsigned long long)hi);
+    }
+    *id = (uint32_t)(v - lo);
+    return 0;
+}
+
+/* A MatrixMarket value turned into a weight: magnitude rounded to the
+ * nearest integer, clamped to 1..UINT32_MAX. */
+static int get_mtx_weight(struct reader *r, const struct fields *f, int i, int is_integer,
+                          uint32_t *weight)
+{
+    const char *s = f->s[i];
+    size_t len = f->len[i];
+    double magnitude;
+
+    if (is_integer) {
+        uint64_t v = 0;
+        size_t sign = (len > 0 && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+        enum number_status st = parse_u64(s + sign, len - sign, &v);
+
+        if (st == NUMBER_BAD)
+            return bad_number(r, f, i);
+        magnitude = st == NUMBER_TOO_LARGE ? (double)UINT64_MAX : (double)v;
+    } else {
+        char *endp;
+        double x = strtod(s, &endp);
+
+        /* Also rejects hex floats, inf and nan: values are plain decimals. */
+        if (endp != s + len || !(x - x == 0.0) || memchr(s, 'x', len) || memchr(s, 'X', len))
+            return bad_number(r, f, i);
+        magnitude = x < 0 ? -x : x;
+    }
+    if (magnitude >= (double)UINT32_MAX)
+        *weight = UINT32_MAX;
+    else if (magnitude < 1.5)
+        *weight = 1;
+    else
+        *weight = (uint32_t)(magnitude + 0.5);
+    return 0;
+}
+
+static const char *skip_blanks(const char *s)
+{
+    while (is_blank(*s))
+        s++;
+    return s;
+}
+
+/* ---------------------------------------------------------- edge list -- */
+
+struct edge_list {
+    uint32_t *src, *dst, *weight;
+    size_t len, cap;
+};
+
+static int edges_reserve(struct edge_list *e, size_t cap)
+{
+    uint32_t *src, *dst, *weight;
+
+    if (cap <= e->cap)
+        return 0;
+    if (cap > SIZE_MAX / sizeof(uint32_t))
+        return -1;
+    src = realloc(e->src, cap * sizeof *src);
+    if (src == NULL)
+        return -1;
+    e->src = src;
+    dst = realloc(e->dst, cap * sizeof *dst);
+    if (dst == NULL)
+        return -1;
+    e->dst = dst;
+    weight = realloc(e->weight, cap * sizeof *weight);
+    if (weight == NULL)
+        return -1;
+    e->weight = weight;
+    e->cap = cap;
+    return 0;
+}
+
+/* Adds u->v; self-loops are dropped here. Returns -1 when out of memory. */
+static int edges_push(struct edge_list *e, uint32_t u, uint32_t v, uint32_t weight)
+{
+    if (u == v)
+        return 0;
+    if (e->len == e->cap && edges_reserve(e, e->cap < 1024 ? 1024 : 2 * e->cap) != 0)
+        return -1;
+    e->src[e->len] = u;
+    e->dst[e->len] = v;
+    e->weight[e->len] = weight;
+    e->len++;
+    return 0;
+}
+
+static void edges_free(struct edge_list *e)
+{
+    free(e->src);
+    free(e->dst);
+    free(e->weight);
+    memset(e, 0, sizeof *e);
+}
+
+/* ---------------------------------------------------------------- CSR -- */
+
+enum build_status { BUILD_OK, BUILD_NO_MEMORY, BUILD_TOO_MANY_ARCS };
+
+static void *alloc_u32(uint64_t count)
+{
+    if (count > SIZE_MAX / sizeof(uint32_t))
+        return NULL;
+    return malloc(count == 0 ? sizeof(uint32_t) : (size_t)count * sizeof(uint32_t));
+}
+
+/*
+ * Builds g's CSR from e (adding v->u for every u->v when undirected). Two
+ * stable counting sorts, by target then by source, leave every adjacency
+ * list sorted by target; parallel arcs are then merged keeping the smallest
+ * weight. Sets n, m, row, col, weight and directed.
+ *
+ * Only row grows with n: the sorts work on the ids up to the largest one
+ * used, so a header declaring many isolated nodes costs 4 bytes each.
+ */
+static enum build_status build_csr(graph *g, uint32_t n, const struct edge_list *e, int undirected)
+{
+    uint64_t arcs = undirected ? 2 * (uint64_t)e->len : (uint64_t)e->len;
+    uint32_t used = 0; /* 1 + the largest id in e */
+    uint32_t *bucket_end, *row, *tmp_src, *tmp_weight, *col, *weight;
+    uint32_t out = 0, lo = 0;
+
+    if (arcs > UINT32_MAX)
+        return BUILD_TOO_MANY_ARCS;
+    for (size_t i = 0; i < e->len; i++) {
+        if (e->src[i] >= used)
+            used = e->src[i] + 1;
+        if (e->dst[i] >= used)
+            used = e->dst[i] + 1;
+    }
+    bucket_end = alloc_u32((uint64_t)used + 1);
+    row = alloc_u32((uint64_t)n + 1);
+    tmp_src = alloc_u32(arcs);
+    tmp_weight = alloc_u32(arcs);
+    col = alloc_u32(arcs);
+    weight = alloc_u32(arcs);
+    if (!bucket_end || !row || !tmp_src || !tmp_weight || !col || !weight) {
+        free(bucket_end);
+        free(row);
+        free(tmp_src);
+        free(tmp_weight);
+        free(col);
+        free(weight);
+        return BUILD_NO_MEMORY;
+    }
+    memset(bucket_end, 0, ((size_t)used + 1) * sizeof *bucket_end);
+    memset(row, 0, ((size_t)used + 1) * sizeof *row);
+
+    for (size_t i = 0; i < e->len; i++) {
+        bucket_end[e->dst[i]]++;
+        row[e->src[i]]++;
+        if (undirected) {
+            bucket_end[e->src[i]]++;
+            row[e->dst[i]]++;
+        }
+    }
+    /* Exclusive prefix sums: bucket_end[v] and row[u] become start offsets. */
+    for (uint64_t v = 0, sum_dst = 0, sum_src = 0; v <= used; v++) {
+        uint32_t count_dst = bucket_end[v], count_src = row[v];
+        bucket_end[v] = (uint32_t)sum_dst;
+        row[v] = (uint32_t)sum_src;
+        sum_dst += count_dst;
+        sum_src += count_src;
+    }
+
+    /* By target: afterwards bucket_end[v] is where v's bucket ends. */
+    for (size_t i = 0; i < e->len; i++) {
+        uint32_t p = bucket_end[e->dst[i]]++;
+        tmp_src[p] = e->src[i];
+        tmp_weight[p] = e->weight[i];
+        if (undirected) {
+            p = bucket_end[e->src[i]]++;
+            tmp_src[p] = e->dst[i];
+            tmp_weight[p] = e->weight[i];
+        }
+    }
+    /* By source, walking targets in order: afterwards row[u] is where u's
+     * list ends, so shift it back into start offsets. */
+    for (uint32_t v = 0; v < used; v++) {
+        for (uint32_t i = lo; i < bucket_end[v]; i++) {
+            uint32_t p = row[tmp_src[i]]++;
+            col[p] = v;
+            weight[p] = tmp_weight[i];
+        }
+        lo = bucket_end[v];
+    }
+    memmove(row + 1, row, (size_t)used * sizeof *row);
+    row[0] = 0;
+
+    for (uint32_t u = 0; u < used; u++) {
+        uint32_t begin = row[u], end = row[u + 1];
+        row[u] = out;
+        for (uint32_t i = begin; i < end; i++) {
+            if (out > row[u] && col[out - 1] == col[i]) {
+                if (weight[i] < weight[out - 1])
+                    weight[out - 1] = weight[i];
+            } else {
+                col[out] = col[i];
+                weight[out] = weight[i];
+                out++;
+            }
+        }
+    }
+    for (uint64_t u = used; u <= n; u++)
+        row[u] = out;
+
+    free(bucket_end);
+    free(tmp_src);
+    free(tmp_weight);
+    if (out < arcs && out > 0) {
+        uint32_t *smaller_col = realloc(col, (size_t)out * sizeof *col);
+        uint32_t *smaller_weight = realloc(weight, (size_t)out * sizeof *weight);
+        if (smaller_col != NULL)
+            col = smaller_col;
+        if (smaller_weight != NULL)
+            weight = smaller_weight;
+    }
+    g->n = n;
+    g->m = out;
+    g->row = row;
+    g->col = col;
+    g->weight = weight;
+    g->directed = !undirected;
+    return BUILD_OK;
+}
+
+static int build_from_file(struct reader *r, graph *g, uint32_t n, struct edge_list *e,
+                           int undirected)
+{
+    enum build_status st = build_csr(g, n, e, undirected);
+
+    if (st == BUILD_TOO_MANY_ARCS)
+        return fail(r, "too many arcs (at most %lu)", (unsigned long)UINT32_MAX);
+    if (st == BUILD_NO_MEMORY)
+        return fail(r, "out of memory");
+    return 0;
+}
+
+/* ------------------------------------------------------------ formats -- */
+
+/* Reads the next line that is not blank and not a comment (a line whose
+ * first non-blank character is comment_char), split into f. */
+static int next_data_line(struct reader *r, char comment_char, struct fields *f)
+{
+    int rc;
+
+    while ((rc = next_line(r)) == 1) {
+        if (*skip_blanks(r->line) == comment_char)
+            continue;
+        split(r->line, r->line_len, f);
+        if (f->count > 0)
+            return 1;
+    }
+    return rc;
+}
+
+static int push_or_fail(struct reader *r, struct edge_list *e, uint32_t u, uint32_t v,
+                        uint32_t weight)
+{
+    if (edges_push(e, u, v, weight) != 0)
+        return fail(r, "out of memory");
+    return 0;
+}
+
+/* Edge-list capacity to start with: the declared count, within reason, since
+ * a header may lie. */
+static size_t initial_capacity(uint64_t declared)
+{
+    return declared < ((size_t)1 << 22) ? (size_t)declared : (size_t)1 << 22;
+}
+
+/* DIMACS shortest path ("p sp", directed, weighted) and PACE 2016 ("p tw",
+ * undirected, unweighted). */
+static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
+{
+    struct fields f;
+    uint64_t header_line, nodes, declared, found = 0;
+    int rc, pace;
+
+    rc = next_data_line(r, 'c', &f);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return fail_at(r, r->lineno + 1, "expected 'p sp N M' header");
+    pace = field_is(&f, 0, "p") && field_is(&f, 1, "tw");
+    if (f.count != 4 || !field_is(&f, 0, "p") || !(pace || field_is(&f, 1, "sp")))
+        return fail_at(r, r->lineno, pace ? "expected 'p tw N M' header" : "expected 'p sp N M' header");
+    header_line = r->lineno;
+    if (get_count(r, &f, 2, UINT32_MAX, "node count", &nodes) != 0 ||
+        get_count(r, &f, 3, UINT64_MAX, "arc count", &declared) != 0)
+        return -1;
+    if (edges_reserve(e, initial_capacity(declared)) != 0)
+        return fail(r, "out of memory");
+
+    while ((rc = next_data_line(r, 'c', &f)) == 1) {
+        uint32_t u, v;
+        uint64_t w = 0;
+
+        if (pace) {
+            if (f.count != 2)
+                return fail_at(r, r->lineno, "expected 'u v' edge line");
+            if (get_node(r, &f, 0, 1, nodes, &u) != 0 || get_node(r, &f, 1, 1, nodes, &v) != 0)
+                return -1;
+            w = graph_default_weight(u, v);
+        } else {
+            if (f.count != 4 || !field_is(&f, 0, "a"))
+                return fail_at(r, r->lineno, "expected 'a u v w' arc line");
+            if (get_node(r, &f, 1, 1, nodes, &u) != 0 || get_node(r, &f, 2, 1, nodes, &v) != 0 ||
+                get_count(r, &f, 3, UINT32_MAX, "weight", &w) != 0)
+                return -1;
+        }
+        found++;
+        if (push_or_fail(r, e, u, v, (uint32_t)w) != 0)
+            return -1;
+    }
+    if (rc < 0)
+        return -1;
+    if (found != declared)
+        return fail_at(r, header_line, "expected %llu %s, found %llu", (unsigned long long)declared,
+                       pace ? "edges" : "arcs", (unsigned long long)found);
+    g->has_weights = !pace;
+    g->first_id = 1;
+    return build_from_file(r, g, (uint32_t)nodes, e, pace);
+}
+
+/* The N of a SNAP "# Nodes: N Edges: M" comment, or 0. */
+static uint64_t snap_declared_nodes(const char *comment)
+{
+    const char *p = strstr(comment, "Nodes:");
+    uint64_t v = 0;
+    size_t len = 0;
+
+    if (p == NULL)
+        return 0;
+    p = skip_blanks(p + strlen("Nodes:"));
+    while (p[len] >= '0' && p[len] <= '9')
+        len++;
+    if (parse_u64(p, len, &v) != NUMBER_OK || v > UINT32_MAX)
+        return 0;
+    return v;
+}
+
+static int read_snap(struct reader *r, graph *g, struct edge_list *e)
+{
+    struct fields f;
+    uint64_t declared_nodes = 0, n = 0;
+    int rc;
+
+    while ((rc = next_line(r)) == 1) {
+        uint32_t u, v;
+
+        if (*skip_blanks(r->line) == '#') {
+            uint64_t declared = snap_declared_nodes(r->line);
+            if (declared > declared_nodes)
+                declared_nodes = declared;
+            continue;
+        }
+        split(r->line, r->line_len, &f);
+        if (f.count == 0)
+            continue;
+        if (f.count != 2)
+            return fail_at(r, r->lineno, "expected 'u v' edge line");
+        if (get_node(r, &f, 0, 0, UINT32_MAX - 1, &u) != 0 ||
+            get_node(r, &f, 1, 0, UINT32_MAX - 1, &v) != 0)
+            return -1;
+        if ((uint64_t)u + 1 > n)
+            n = (uint64_t)u + 1;
+        if ((uint64_t)v + 1 > n)
+            n = (uint64_t)v + 1;
+        if (push_or_fail(r, e, u, v, graph_default_weight(u, v)) != 0)
+            return -1;
+    }
+    if (rc < 0)
+        return -1;
+    if (declared_nodes > n)
+        n = declared_nodes;
+    g->first_id = 0;
+    return build_from_file(r, g, (uint32_t)n, e, 0);
+}
+
+/* MatrixMarket body with neither banner nor size line: "row col" lines,
+ * 1-based, undirected, n the largest id. */
+static int read_mtx_body(struct reader *r, graph *g, struct edge_list *e)
+{
+    struct fields f;
+    uint32_t n = 0;
+    int rc;
+
+    while ((rc = next_data_line(r, '%', &f)) == 1) {
+        uint32_t u, v;
+
+        if (f.count != 2)
+            return fail_at(r, r->lineno, "expected 'row col'");
+        if (get_node(r, &f, 0, 1, UINT32_MAX, &u) != 0 || get_node(r, &f, 1, 1, UINT32_MAX, &v) != 0)
+            return -1;
+        if (u + 1 > n)
+            n = u + 1;
+        if (v + 1 > n)
+            n = v + 1;
+        if (push_or_fail(r, e, u, v, graph_default_weight(u, v)) != 0)
+            return -1;
+    }
+    if (rc < 0)
+        return -1;
+    g->first_id = 1;
+    return build_from_file(r, g, n, e, 1);
+}
+
+static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
+{
+    char q[QUOTE_BYTES];
+    struct fields f;
+    uint64_t rows, cols, declared, found = 0, size_line;
+    int rc, pattern, integer, undirected;
+
+    if (next_line(r) < 0)
+        return -1;
+    split(r->line, r->line_len, &f);
+    if (f.count != 5 || !field_is_nocase(&f, 0, "%%matrixmarket") || !field_is_nocase(&f, 1, "matrix"))
+        return fail_at(r, r->lineno,
+                       "expected '%%%%MatrixMarket matrix coordinate FIELD SYMMETRY' header");
+    if (!field_is_nocase(&f, 2, "coordinate")) {
+        quote(q, sizeof q, f.s[2], f.len[2]);
+        return fail_at(r, r->lineno, "unsupported MatrixMarket format '%s', expected 'coordinate'", q);
+    }
+    pattern = field_is_nocase(&f, 3, "pattern");
+    integer = field_is_nocase(&f, 3, "integer");
+    if (!pattern && !integer && !field_is_nocase(&f, 3, "real") && !field_is_nocase(&f, 3, "double")) {
+        quote(q, sizeof q, f.s[3], f.len[3]);
+        return fail_at(r, r->lineno,
+                       "unsupported MatrixMarket field '%s', expected pattern, integer or real", q);
+    }
+    undirected = field_is_nocase(&f, 4, "symmetric") || field_is_nocase(&f, 4, "skew-symmetric");
+    if (!undirected && !field_is_nocase(&f, 4, "general")) {
+        quote(q, sizeof q, f.s[4], f.len[4]);
+        return fail_at(r, r->lineno,
+                       "unsupported MatrixMarket symmetry '%s', expected general, symmetric or "
+                       "skew-symmetric", q);
+    }
+
+    rc = next_data_line(r, '%', &f);
+    if (rc < 0)
+        return -1;
+    if (rc == 0 || f.count != 3)
+        return fail_at(r, rc == 0 ? r->lineno + 1 : r->lineno, "expected 'rows cols entries' size line");
+    size_line = r->lineno;
+    if (get_count(r, &f, 0, UINT32_MAX, "row count", &rows) != 0 ||
+        get_count(r, &f, 1, UINT32_MAX, "column count", &cols) != 0 ||
+        get_count(r, &f, 2, UINT64_MAX, "entry count", &declared) != 0)
+        return -1;
+    if (rows != cols)
+        return fail_at(r, r->lineno, "matrix is %llux%llu, a graph needs a square one",
+                       (unsigned long long)rows, (unsigned long long)cols);
+    if (edges_reserve(e, initial_capacity(declared)) != 0)
+        return fail(r, "out of memory");
+
+    while ((rc = next_data_line(r, '%', &f)) == 1) {
+        uint32_t u = 0, v = 0, w = 0;
+
+        if (f.count != (pattern ? 2 : 3))
+            return fail_at(r, r->lineno, pattern ? "expected 'row col'" : "expected 'row col value'");
+        if (get_node(r, &f, 0, 1, rows, &u) != 0 || get_node(r, &f, 1, 1, rows, &v) != 0)
+            return -1;
+        if (pattern)
+            w = graph_default_weight(u, v);
+        else if (get_mtx_weight(r, &f, 2, integer, &w) != 0)
+            return -1;
+        found++;
+        if (push_or_fail(r, e, u, v, w) != 0)
+            return -1;
+    }
+    if (rc < 0)
+        return -1;
+    if (found != declared)
+        return fail_at(r, size_line, "expected %llu entries, found %llu",
+                       (unsigned long long)declared, (unsigned long long)found);
+    g->has_weights = !pattern;
+    g->first_id = 1;
+    return build_from_file(r, g, (uint32_t)rows, e, undirected);
+}
+
+/* ---------------------------------------------------------- detection -- */
+
+enum format { DIMACS, SNAP, MTX, MTX_BODY };
+
+static int ends_with_nocase(const char *s, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+
+    if (len < n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[len - n + i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != suffix[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Sets *hint to the format the file name suggests, ignoring a .gz or .xz
+ * suffix; returns 0 when the name suggests none. */
+static int name_hint(const char *path, enum format *hint)
+{
+    size_t len = strlen(path);
+
+    if (ends_with_nocase(path, len, ".gz") || ends_with_nocase(path, len, ".xz"))
+        len -= 3;
+    if (ends_with_nocase(path, len, ".gr"))
+        *hint = DIMACS;
+    else if (ends_with_nocase(path, len, ".mtx"))
+        *hint = MTX;
+    else if (ends_with_nocase(path, len, ".txt") || ends_with_nocase(path, len, ".edges") ||
+             ends_with_nocase(path, len, ".el"))
+        *hint = SNAP;
+    else
+        return 0;
+    return 1;
+}
+
+/* Fails on an empty input and on control bytes near the start, which text
+ * graph files never have. */
+static int check_text(struct reader *r)
+{
+    while (r->end < SNIFF_BYTES && !r->text_eof)
+        if (text_fill(r) != 0)
+            return -1;
+    if (r->end == 0)
+        return fail(r, "empty file");
+    for (size_t i = 0; i < r->end && i < SNIFF_BYTES; i++) {
+        unsigned char c = (unsigned char)r->text[i];
+        if ((c < 0x20 && !(c >= '\t' && c <= '\r')) || c == 0x7f)
+            return fail(r, "binary data, not a graph file");
+    }
+    return 0;
+}
+
+/* Chooses the format from the first non-blank line (hinted by the name when
+ * that line is bare numbers or unknown), leaving the line to be read again. */
+static int detect(struct reader *r, enum format *format)
+{
+    enum format hint = SNAP;
+    int hinted = name_hint(r->path, &hint);
+    struct fields f;
+    const char *first;
+    int rc;
+
+    do {
+        rc = next_line(r);
+        if (rc <= 0)
+            return rc < 0 ? -1 : fail(r, "no graph data");
+        split(r->line, r->line_len, &f);
+    } while (f.count == 0);
+    r->held = 1;
+
+    first = f.s[0];
+    if (first[0] == '%')
+        *format = (first[1] == '%') ? MTX : MTX_BODY;
+    else if (first[0] == '#')
+        *format = SNAP;
+    else if (first[0] == 'c' || field_is(&f, 0, "p") || field_is(&f, 0, "a"))
+        *format = DIMACS;
+    else if (first[0] >= '0' && first[0] <= '9')
+        *format = hint == DIMACS ? DIMACS : hint == MTX ? MTX_BODY : SNAP;
+    else if (hinted)
+        *format = hint;
+    else
+        return fail_at(r, r->lineno,
+                       "unrecognised graph format (expected DIMACS, PACE, SNAP or MatrixMarket)");
+    return 0;
+}
+
+int graph_read(const char *path, graph *g, char *err, size_t errlen)
+{
+    struct reader r;
+    struct edge_list e = {0};
+    enum format format = SNAP;
+    int rc;
+
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    if (path == NULL || g == NULL) {
+        set_err(err, errlen, "graph_read: path and g must not be NULL");
+        return -1;
+    }
+    memset(g, 0, sizeof *g);
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    r.err = err;
+    r.errlen = errlen;
+
+    rc = reader_open(&r);
+    if (rc == 0)
+        rc = check_text(&r);
+    if (rc == 0)
+        rc = detect(&r, &format);
+    if (rc == 0) {
+        switch (format) {
+        case DIMACS:
+            rc = read_dimacs(&r, g, &e);
+            break;
+        case SNAP:
+            rc = read_snap(&r, g, &e);
+            break;
+        case MTX:
+            rc = read_mtx(&r, g, &e);
+            break;
+        case MTX_BODY:
+            rc = read_mtx_body(&r, g, &e);
+            break;
+        }
+    }
+    edges_free(&e);
+    reader_close(&r);
+    if (rc != 0)
+        graph_free(g);
+    return rc;
+}
+
+void graph_free(graph *g)
+{
+    if (g == NULL)
+        return;
+    free(g->row);
+    free(g->col);
+    free(g->weight);
+    memset(g, 0, sizeof *g);
+}
+
+/* --------------------------------------------------------- generators -- */
+
+static uint64_t mix64(uint64_t k)
+{
+    k ^= k >> 30;
+    k *= 0xbf58476d1ce4e5b9ULL;
+    k ^= k >> 27;
+    k *= 0x94d049bb133111ebULL;
+    k ^= k >> 31;
+    return k;
+}
+
+uint32_t graph_default_weight(uint32_t u, uint32_t v)
+{
+    uint32_t a = u < v ? u : v, b = u < v ? v : u;
+
+    return 1 + (uint32_t)(mix64(((uint64_t)a << 32) | b) % 255);
+}
+
+/* splitmix64: small, fast, and the same sequence on every platform. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state += 0x9e3779b97f4a7c15ULL;
+    return mix64(*state);
+}
+
+static int build_generated(graph *g, uint32_t n, struct edge_list *e, const char *who, char *err,
+                           size_t errlen)
+{
+    enum build_status st = build_csr(g, n, e, 1);
+
+    if (st == BUILD_TOO_MANY_ARCS) {
+        set_err(err, errlen, "%s: too many arcs (at most %lu)", who, (unsigned long)UINT32_MAX);
+        return -1;
+    }
+    if (st == BUILD_NO_MEMORY) {
+        set_err(err, errlen, "%s: out of memory", who);
+        return -1;
+    }
+    g->first_id = 0;
+    return 0;
+}
+
+int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed, char *err,
+                   size_t errlen)
+{
+    /* Graph500 quadrant probabilities in 1/65536ths, cumulative: a, a+b, a+b+c. */
+    const uint32_t a_end = 37356, b_end = 49807, c_end = 62259;
+    struct edge_list e = {0};
+    uint64_t state = seed, edges;
+    uint32_t n, *label;
+    int rc;
+
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    if (g == NULL) {
+        set_err(err, errlen, "rmat: g must not be NULL");
+        return -1;
+    }
+    memset(g, 0, sizeof *g);
+    if (scale < 1 || scale > 31) {
+        set_err(err, errlen, "rmat: scale %u out of range 1..31", scale);
+        return -1;
+    }
+    if (edgefactor < 1) {
+        set_err(err, errlen, "rmat: edge factor must be at least 1");
+        return -1;
+    }
+    edges = (uint64_t)edgefactor << scale;
+    if (2 * edges > UINT32_MAX) {
+        set_err(err, errlen, "rmat: %llu edges are too many (at most %lu)",
+                (unsigned long long)edges, (unsigned long)(UINT32_MAX / 2));
+        return -1;
+    }
+    n = (uint32_t)1 << scale;
+
+    label = alloc_u32(n);
+    if (label == NULL || edges_reserve(&e, (size_t)edges) != 0) {
+        free(label);
+        edges_free(&e);
+        set_err(err, errlen, "rmat: out of memory");
+        return -1;
+    }
+    /* Shuffled labels, so that node id says nothing about degree. */
+    for (uint32_t i = 0; i < n; i++)
+        label[i] = i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)(((next_random(&state) >> 32) * ((uint64_t)i + 1)) >> 32);
+        uint32_t t = label[i];
+        label[i] = label[j];
+        label[j] = t;
+    }
+    for (uint64_t k = 0; k < edges; k++) {
+        uint32_t u = 0, v = 0;
+        uint64_t bits = 0;
+
+        for (unsigned level = 0; level < scale; level++) {
+            uint32_t draw;
+
+            if (level % 4 == 0)
+                bits = next_random(&state);
+            draw = (uint32_t)(bits & 0xffff);
+            bits >>= 16;
+            if (draw >= c_end) {
+                u |= (uint32_t)1 << level;
+                v |= (uint32_t)1 << level;
+            } else if (draw >= b_end) {
+                u |= (uint32_t)1 << level;
+            } else if (draw >= a_end) {
+                v |= (uint32_t)1 << level;
+            }
+        }
+        u = label[u];
+        v = label[v];
+        edges_push(&e, u, v, graph_default_weight(u, v));
+    }
+    free(label);
+    rc = build_generated(g, n, &e, "rmat", err, errlen);
+    edges_free(&e);
+    return rc;
+}
+
+int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
+{
+    struct edge_list e = {0};
+    uint64_t nodes = (uint64_t)w * h, edges;
+    int rc;
+
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    if (g == NULL) {
+        set_err(err, errlen, "grid: g must not be NULL");
+        return -1;
+    }
+    memset(g, 0, sizeof *g);
+    if (w < 1 || h < 1) {
+        set_err(err, errlen, "grid: %ux%u has no nodes (width and height must be at least 1)", w, h);
+        return -1;
+    }
+    if (nodes > UINT32_MAX) {
+        set_err(err, errlen, "grid: %ux%u has too many nodes (at most %lu)", w, h,
+                (unsigned long)UINT32_MAX);
+        return -1;
+    }
+    edges = (uint64_t)(w - 1) * h + (uint64_t)w * (h - 1);
+    if (2 * edges > UINT32_MAX) {
+        set_err(err, errlen, "grid: %ux%u has too many arcs (at most %lu)", w, h,
+                (unsigned long)UINT32_MAX);
+        return -1;
+    }
+    if (edges_reserve(&e, (size_t)edges) != 0) {
+        set_err(err, errlen, "grid: out of memory");
+        return -1;
+    }
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t u = y * w + x;
+            if (x + 1 < w)
+                edges_push(&e, u, u + 1, graph_default_weight(u, u + 1));
+            if (y + 1 < h)
+                edges_push(&e, u, u + w, graph_default_weight(u, u + w));
+        }
+    }
+    rc = build_generated(g, (uint32_t)nodes, &e, "grid", err, errlen);
+    edges_free(&e);
+    return rc;
+}
+
+/* Splits "a:b:c" after the prefix into up to max decimal numbers; returns
+ * how many, or -1 when a part is empty, not decimal or too large. */
+static int parse_spec_numbers(const char *s, uint64_t *numbers, int max)
+{
+    int count = 0;
+
+    for (;;) {
+        size_t len = strcspn(s, ":");
+
+        if (count == max || parse_u64(s, len, &numbers[count]) != NUMBER_OK)
+            return -1;
+        count++;
+        if (s[len] == '\0')
+            return count;
+        s += len + 1;
+    }
+}
+
+int graph_parse_gen(const char *spec, graph *g, char *err, size_t errlen)
+{
+    static const char rmat_usage[] = "expected 'rmat:SCALE:EF' or 'rmat:SCALE:EF:SEED'";
+    static const char grid_usage[] = "expected 'grid:W:H'";
+    char q[QUOTE_BYTES];
+    uint64_t numbers[3];
+    int count;
+
+    if (spec == NULL || g == NULL) {
+        set_err(err, errlen, "graph_parse_gen: spec and g must not be NULL");
+        return -1;
+    }
+    memset(g, 0, sizeof *g);
+    quote(q, sizeof q, spec, strlen(spec));
+    if (strncmp(spec, "rmat:", 5) == 0) {
+        count = parse_spec_numbers(spec + 5, numbers, 3);
+        if (count < 2 || numbers[0] > UINT_MAX || numbers[1] > UINT_MAX) {
+            set_err(err, errlen, "bad generator spec '%s': %s", q, rmat_usage);
+            return -1;
+        }
+        return graph_gen_rmat(g, (unsigned)numbers[0], (unsigned)numbers[1],
+                              count == 3 ? numbers[2] : 1, err, errlen);
+    }
+    if (strncmp(spec, "grid:", 5) == 0) {
+        count = parse_spec_numbers(spec + 5, numbers, 2);
+        if (count != 2 || numbers[0] > UINT_MAX || numbers[1] > UINT_MAX) {
+            set_err(err, errlen, "bad generator spec '%s': %s", q, grid_usage);
+            return -1;
+        }
+        return graph_gen_grid(g, (unsigned)numbers[0], (unsigned)numbers[1], err, errlen);
+    }
+    set_err(err, errlen, "bad generator spec '%s': expected 'rmat:SCALE:EF[:SEED]' or 'grid:W:H'", q);
+    return -1;
+}
