@@ -79,11 +79,17 @@ $(LIBSO): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-soname,libcoop.so -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(LIBA)
+JSON_OBJ := $(BUILD)/obj/host/common/json.o
+
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) host/common/json.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ihost/common -c $< -o $@
+
+$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(JSON_OBJ) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o $(LIBA)
+$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o $(JSON_OBJ) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

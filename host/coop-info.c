@@ -1,6 +1,7 @@
 /* coop-info: lists OpenCL devices, what they offer cooperative kernels, and measures the
  * channel round trip, the discovered occupancy and the global-barrier latency on each. */
 #include "coop.h"
+#include "json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,32 +58,18 @@ static void measure(const coop_device_info *info, size_t local_size, unsigned ba
     coop_context_release(ctx);
 }
 
-static void json_string(const char *text)
-{
-    putchar('"');
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            printf("\\%c", *c);
-        else if (*c < 0x20)
-            printf("\\u%04x", *c);
-        else
-            putchar(*c);
-    }
-    putchar('"');
-}
-
 static void print_json(const coop_device_info *info, const measurements *m, int first)
 {
     printf("%s\n    {\"platform\": ", first ? "" : ",");
-    json_string(info->platform);
+    json_string(stdout, info->platform);
     printf(", \"name\": ");
-    json_string(info->name);
+    json_string(stdout, info->name);
     printf(", \"compute_units\": %u, \"svm_fine_grain\": %s, \"svm_atomics\": %s, \"target\": \"%s\"",
            info->compute_units, info->svm_fine_buffer ? "true" : "false", info->svm_atomics ? "true" : "false",
            coop_target_name(info->target));
     if (m->status != COOP_OK) {
         printf(", \"channel\": null, \"error\": ");
-        json_string(m->error);
+        json_string(stdout, m->error);
         printf("}");
         return;
     }

@@ -3,6 +3,7 @@
  * coop_kernel.h's fences, and how often each weak outcome was seen. With the fences there must be
  * none: that is what the exit status says. */
 #include "coop.h"
+#include "json.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -230,26 +231,12 @@ static int run_test(coop_context *ctx, coop_kernel *kernel, const config *cfg, c
     return 0;
 }
 
-static void json_string(const char *text)
-{
-    putchar('"');
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            printf("\\%c", *c);
-        else if (*c < 0x20)
-            printf("\\u%04x", *c);
-        else
-            putchar(*c);
-    }
-    putchar('"');
-}
-
 static void print_json(const coop_device_info *info, const config *cfg, const litmus_result *results, size_t count)
 {
     printf("{\"device\": ");
-    json_string(info->name);
+    json_string(stdout, info->name);
     printf(", \"platform\": ");
-    json_string(info->platform);
+    json_string(stdout, info->platform);
     printf(", \"local_size\": %zu, \"tests\": [", cfg->local_size);
     for (size_t i = 0; i < count; i++) {
         const litmus_result *r = &results[i];

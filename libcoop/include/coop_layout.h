@@ -105,7 +105,7 @@ enum coop_ctrl_slot {
 #define COOP_PARK_CLAIMING 2u   /* a killer is taking it; wait */
 #define COOP_PARK_CLAIMED 3u    /* killed */
 #define COOP_PARK_TURN 4u       /* the members above are gone: this one is the largest, its turn */
-#define COOP_SWEEP_WIDTH 64u    /* parked members one sweep can take */
+#define COOP_SWEEP_WIDTH 256u   /* parked members one sweep can take */
 
 #define COOP_CHAN_WORDS (COOP_CHAN_CTRL + COOP_CTRL_WORDS)
 #define COOP_DEV_WORDS (COOP_DEV_CTRL + COOP_CTRL_WORDS)

@@ -194,6 +194,22 @@ static const char *where_name(uint32_t where)
     }
 }
 
+/* Reads where every group is into where[0 .. groups); with an agent, it first asks the agent to
+ * copy the states out. */
+static void load_group_states(mega *m, uint32_t *where)
+{
+    if (!m->direct) {
+        uint32_t dump = 0, dumped = 0;
+        ctrl_load(m, COOP_CTRL_DUMP, &dump);
+        ctrl_store(m, COOP_CTRL_DUMP, dump + 1);
+        double asked_us = coop_now_us();
+        while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
+            ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
+    }
+    for (unsigned g = 0; g < m->run.groups; g++)
+        ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where[g]);
+}
+
 /* COOP_TRACE=1: the scheduler's words while a task waits (debugging aid). */
 static void trace(mega *m)
 {
@@ -209,23 +225,16 @@ static void trace(mega *m)
         ctrl_load(m, slots[i], &value);
         fprintf(stderr, " %s=%#x", names[i], value);
     }
-    if (!m->direct) {
-        uint32_t dump = 0, dumped = 0;
-        ctrl_load(m, COOP_CTRL_DUMP, &dump);
-        ctrl_store(m, COOP_CTRL_DUMP, dump + 1);
-        double asked_us = coop_now_us();
-        while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
-            ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
-    }
-    unsigned shown = 0;
-    for (unsigned g = 0; g < m->run.groups && shown < 12; g++) {
-        uint32_t where = 0;
-        ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where);
-        if (where >> 28 != COOP_WHERE_RUNNING) {
-            fprintf(stderr, " [%u: %s %#x]", g, where_name(where >> 28), where & 0xfffffffu);
+    uint32_t *where = calloc(m->run.groups ? m->run.groups : 1, sizeof *where);
+    if (where)
+        load_group_states(m, where);
+    for (unsigned g = 0, shown = 0; where && g < m->run.groups && shown < 12; g++) {
+        if (where[g] >> 28 != COOP_WHERE_RUNNING) {
+            fprintf(stderr, " [%u: %s %#x]", g, where_name(where[g] >> 28), where[g] & 0xfffffffu);
             shown++;
         }
     }
+    free(where);
     fprintf(stderr, "\n");
 }
 
@@ -236,16 +245,7 @@ static coop_status diagnose(mega *m, double quiet_s)
     uint32_t *where = calloc(groups ? groups : 1, sizeof *where);
     if (!where)
         return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
-    if (!m->direct) {
-        uint32_t dump = 0, dumped = 0;
-        ctrl_load(m, COOP_CTRL_DUMP, &dump);
-        ctrl_store(m, COOP_CTRL_DUMP, dump + 1);
-        double asked_us = coop_now_us();
-        while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
-            ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
-    }
-    for (unsigned g = 0; g < groups; g++)
-        ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where[g]);
+    load_group_states(m, where);
     /* The barrier most waiters are at, and the members that did not reach it. */
     unsigned best_barrier = 0, best_count = 0;
     for (unsigned g = 0; g < groups; g++) {

@@ -1,0 +1,10 @@
+/* Small helpers for the programs' --json output. */
+#ifndef COOP_JSON_H
+#define COOP_JSON_H
+
+#include <stdio.h>
+
+/* Writes `text` as a JSON string literal (quotes, backslashes and control characters escaped). */
+void json_string(FILE *out, const char *text);
+
+#endif
