@@ -104,6 +104,23 @@ START_TEST(bad_environment_value)
 }
 END_TEST
 
+/* A value outside coop_channel_kind is refused before any device is touched. */
+START_TEST(channel_value_out_of_range)
+{
+    tu_env(2);
+    coop_options options = {.platform = TU_POCL_PLATFORM, .channel = (coop_channel_kind)42};
+    coop_context *ctx = NULL;
+    TU_ASSERT_STATUS(ctx, coop_context_create(&options, &ctx), COOP_ERR_INVALID_ARGUMENT,
+                     "channel 42 is not a channel backend");
+    coop_context_release(ctx);
+    options.channel = (coop_channel_kind)-1;
+    ctx = NULL;
+    TU_ASSERT_STATUS(ctx, coop_context_create(&options, &ctx), COOP_ERR_INVALID_ARGUMENT,
+                     "channel -1 is not a channel backend");
+    coop_context_release(ctx);
+}
+END_TEST
+
 START_TEST(parse_channel_names)
 {
     ck_assert_int_eq(coop_channel_parse("svm"), COOP_CHANNEL_SVM);
@@ -164,6 +181,34 @@ START_TEST(persistent_kernel_over_queue)
 }
 END_TEST
 
+/* With one worker nothing is left for the queue channel's transfers: a persistent launch is
+ * refused instead of hanging (the context itself can still be made). */
+START_TEST(queue_needs_a_free_compute_unit)
+{
+    tu_env(1);
+    setenv("COOP_CHANNEL", "queue", 1);
+    coop_options options = {.platform = TU_POCL_PLATFORM};
+    coop_context *ctx = NULL;
+    TU_ASSERT_OK(ctx, coop_context_create(&options, &ctx));
+    ck_assert_uint_eq(coop_context_device(ctx)->compute_units, 1);
+    ck_assert_int_eq(coop_context_channel(ctx), COOP_CHANNEL_QUEUE);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, record_groups_source, NULL, "record_groups", &program);
+    cl_mem groups = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, groups));
+    coop_launch launch = {.local_size = 16, .timeout_s = 20};
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, &launch, NULL), COOP_ERR_CHANNEL_UNSUPPORTED,
+                     "compute unit free");
+    cl_uint ran = 1;
+    tu_read(ctx, groups, &ran, 1);
+    ck_assert_uint_eq(ran, 0);
+    clReleaseMemObject(groups);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 static Suite *channel_suite(void)
 {
     Suite *suite = suite_create("channel");
@@ -173,12 +218,14 @@ static Suite *channel_suite(void)
     tcase_add_test(backends, repeated_roundtrips);
     tcase_add_test(backends, persistent_kernel_over_svm);
     tcase_add_test(backends, persistent_kernel_over_queue);
+    tcase_add_test(backends, queue_needs_a_free_compute_unit);
     suite_add_tcase(suite, backends);
 
     TCase *selection = tu_tcase("selection", 60);
     tcase_add_test(selection, options_override_the_environment);
     tcase_add_test(selection, nvhost_is_unsupported_on_pocl);
     tcase_add_test(selection, bad_environment_value);
+    tcase_add_test(selection, channel_value_out_of_range);
     tcase_add_test(selection, parse_channel_names);
     suite_add_tcase(suite, selection);
     return suite;

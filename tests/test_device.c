@@ -256,6 +256,37 @@ START_TEST(platform_without_devices)
 }
 END_TEST
 
+/* PoCL's "basic" driver runs one workgroup after another, so nothing may wait for another group:
+ * the probe marks it unsupported, and a context refuses it by name, whether it is the only
+ * device (default selection) or selected explicitly. */
+START_TEST(basic_driver_is_unsupported)
+{
+    tu_env(2);
+    setenv("POCL_DEVICES", "basic", 1);
+    coop_device_info *devices = NULL;
+    size_t count = 0;
+    ck_assert_int_eq(coop_list_devices(&devices, &count), COOP_OK);
+    const coop_device_info *basic = NULL;
+    for (size_t i = 0; i < count; i++)
+        if (strstr(devices[i].platform, TU_POCL_PLATFORM) && strncmp(devices[i].name, "basic", 5) == 0)
+            basic = &devices[i];
+    ck_assert_msg(basic != NULL, "no PoCL basic device among %zu devices", count);
+    ck_assert_int_eq(basic->target, COOP_TARGET_UNSUPPORTED);
+
+    coop_context *ctx = NULL;
+    TU_ASSERT_STATUS(ctx, coop_context_create(NULL, &ctx), COOP_ERR_DEVICE_UNSUPPORTED, basic->name);
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "(unsupported)"));
+    coop_context_release(ctx);
+
+    coop_options options = {.platform = TU_POCL_PLATFORM, .device = "basic"};
+    ctx = NULL;
+    TU_ASSERT_STATUS(ctx, coop_context_create(&options, &ctx), COOP_ERR_DEVICE_UNSUPPORTED, basic->name);
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "one at a time"));
+    coop_context_release(ctx);
+    free(devices);
+}
+END_TEST
+
 static Suite *device_suite(void)
 {
     Suite *suite = suite_create("device");
@@ -264,6 +295,7 @@ static Suite *device_suite(void)
     tcase_add_test(probe, context_probe_matches_the_list);
     tcase_add_test(probe, no_platform);
     tcase_add_test(probe, platform_without_devices);
+    tcase_add_test(probe, basic_driver_is_unsupported);
     suite_add_tcase(suite, probe);
 
     TCase *select = tu_tcase("selection", 60);

@@ -2,6 +2,7 @@
  * (libcoop/src/program.c). */
 #include "testutil.h"
 
+#include <limits.h>
 #include <unistd.h>
 
 /* Three lines of the user's own; line 3 uses a name that does not exist. */
@@ -156,6 +157,49 @@ START_TEST(empty_program_has_no_kernels)
 }
 END_TEST
 
+/* The list of kernels a program has says so when there is none. */
+START_TEST(empty_program_lists_no_kernels)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_OK(ctx, coop_program_create(ctx, "", NULL, &program));
+    coop_kernel *kernel = NULL;
+    TU_ASSERT_STATUS(ctx, coop_kernel_create(program, "alpha", &kernel), COOP_ERR_KERNEL_NOT_FOUND,
+                     "it has: (none)");
+    ck_assert_ptr_null(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* An index near UINT_MAX must not wrap around to a valid one once COOP_PARAMS are skipped. */
+START_TEST(argument_index_near_the_top_of_unsigned)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *persistent_program = NULL, *plain_program = NULL;
+    coop_kernel *persistent = tu_kernel(ctx, persistent_source, NULL, "store", &persistent_program);
+    coop_kernel *plain = tu_kernel(ctx, two_kernels_source, NULL, "alpha", &plain_program);
+    cl_mem buffer = tu_buffer(ctx, 1);
+    const unsigned indices[] = {UINT_MAX - 1, UINT_MAX};
+    for (size_t i = 0; i < sizeof indices / sizeof indices[0]; i++) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "argument index %u is out of range", indices[i]);
+        TU_ASSERT_STATUS(ctx, coop_kernel_set_buffer(persistent, indices[i], buffer), COOP_ERR_INVALID_ARGUMENT,
+                         expected);
+        TU_ASSERT_STATUS(ctx, coop_kernel_set_buffer(plain, indices[i], buffer), COOP_ERR_INVALID_ARGUMENT,
+                         expected);
+    }
+    /* Nothing was set: the persistent kernel's own arguments are still missing. */
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(persistent, NULL, NULL), COOP_ERR_OPENCL, "CL_INVALID_KERNEL_ARGS");
+    clReleaseMemObject(buffer);
+    coop_kernel_release(plain);
+    coop_kernel_release(persistent);
+    coop_program_release(plain_program);
+    coop_program_release(persistent_program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 START_TEST(kernel_handle_is_the_opencl_kernel)
 {
     coop_context *ctx = tu_context(2);
@@ -286,6 +330,8 @@ static Suite *program_suite(void)
     TCase *kernels = tu_tcase("kernels", 60);
     tcase_add_test(kernels, unknown_kernel_lists_the_kernels);
     tcase_add_test(kernels, empty_program_has_no_kernels);
+    tcase_add_test(kernels, empty_program_lists_no_kernels);
+    tcase_add_test(kernels, argument_index_near_the_top_of_unsigned);
     tcase_add_test(kernels, kernel_handle_is_the_opencl_kernel);
     tcase_add_test(kernels, argument_index_out_of_range);
     tcase_add_test(kernels, argument_of_the_wrong_size);

@@ -280,20 +280,18 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
     coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
 }
 
-/* The barrier's arrive-and-wait, by local id 0 only; returns 1 for the last arrival. */
-inline int coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
+/* The barrier's arrive-and-wait, by local id 0 only. */
+inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
 {
     global uint *counter = coop_barrier_counter(ctx, number);
     global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
     uint before = coop_fetch_add_release(counter, 1u);
-    int last = before + 1u == COOP_BAR_IDLE;
-    if (!last) {
+    if (before + 1u != COOP_BAR_IDLE) {
         coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
         while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE))
             ;
     }
     coop_load_acquire(counter);
-    return last;
 }
 
 /* Waits until every member group has reached the barrier; memory written before it by any of
@@ -303,7 +301,9 @@ inline void coop_global_barrier(coop_ctx *ctx)
     uint number = ctx->epoch + 1;
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0) {
-        if (coop_barrier_arrive_wait(ctx, number))
+        coop_barrier_arrive_wait(ctx, number);
+        /* Counted by member 0, never killed, so that every barrier counts once. */
+        if (ctx->id == 0)
             coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
         coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
         coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical],

@@ -238,8 +238,7 @@ inline void coop_sweep(coop_ctx *ctx)
         }
         if (COOP_STATE_MEMBERS(state) != members)
             taken = 0; /* M changed under us (a fork): take nobody */
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken);
-        coop_count(ctx, COOP_CTRL_KILL_COUNT, taken);
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each swept member counts itself */
     }
     taken = coop_broadcast(ctx, taken);
     for (uint i = lid; i < tokens; i += lsize)
@@ -324,10 +323,15 @@ inline void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume
 {
     global uint *ctrl = ctx->ctrl;
     if (coop_local_linear_id() == 0) {
-        const uint *words = (const uint *)transmit;
-        uint count = min((bytes + 3u) / 4u, COOP_TRANSMIT_WORDS);
-        for (uint i = 0; i < count; i++)
-            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i], words[i]);
+        /* Byte by byte: the transmit state is any type, and a character type may alias it. */
+        const uchar *from = (const uchar *)transmit;
+        uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
+        for (uint word = 0; word * 4u < size; word++) {
+            uint packed = 0;
+            for (uint b = 0; b < 4u && word * 4u + b < size; b++)
+                packed |= (uint)from[word * 4u + b] << (8u * b);
+            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + word], packed);
+        }
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_BASE], base);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_RESUME], resume);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH], ctx->epoch);
@@ -370,13 +374,14 @@ inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, ui
 /* Where a forked group resumes (0: a group that started at the beginning). */
 inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume; }
 
-/* Copies the transmit state a forked group received into `transmit` (every work-item). */
+/* Copies the transmit state a forked group received into `transmit` (every work-item), byte by
+ * byte: a character type may alias the caller's variable, whatever its type. */
 inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint bytes)
 {
-    uint *words = (uint *)transmit;
-    uint count = min((bytes + 3u) / 4u, COOP_TRANSMIT_WORDS);
-    for (uint i = 0; i < count; i++)
-        words[i] = ctx->scratch[16 + i];
+    uchar *to = (uchar *)transmit;
+    uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
+    for (uint i = 0; i < size; i++)
+        to[i] = (uchar)(ctx->scratch[16 + i / 4u] >> (8u * (i % 4u)));
 }
 
 /* ---- Resizing barrier --------------------------------------------------------------------- */
@@ -447,7 +452,8 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
         uint killed = 0, forked = 0, base = 0;
         if (ctx->id == 0)
             coop_store_relaxed(&ctrl[COOP_CTRL_RESIZE + slot], coop_resize_decision(ctx));
-        if (coop_barrier_arrive_wait(ctx, number))
+        coop_barrier_arrive_wait(ctx, number);
+        if (ctx->id == 0)
             coop_count(ctx, COOP_CTRL_BARRIERS, 1u);
         ctx->epoch = number;
         uint decision = coop_load_relaxed(&ctrl[COOP_CTRL_RESIZE + slot]);

@@ -238,20 +238,21 @@ coop_status coop_select_device(coop_context *ctx, const coop_options *options)
     /* Device indices count within the selected platform(s) when a platform is named, else
      * across all devices, as `coop-info` lists them. */
     long chosen = -1;
-    unsigned position = 0;
+    unsigned position = 0, candidates = 0;
     for (size_t i = 0; i < table->count && chosen < 0; i++) {
         const coop_device_info *info = &table->info[i];
         if (platform_sel && !selector_matches(platform_sel, info->platform_index, info->platform))
             continue;
         unsigned index = platform_sel ? info->device_index : position;
         position++;
+        candidates++;
         if (device_sel ? selector_matches(device_sel, index, info->name)
                        : info->target != COOP_TARGET_UNSUPPORTED)
             chosen = (long)i;
     }
     if (chosen < 0) {
         char *list = describe_devices(table);
-        if (platform_sel || device_sel)
+        if (device_sel || !candidates)
             status = coop_fail(ctx, COOP_ERR_DEVICE_NOT_FOUND,
                                "no OpenCL device matches platform '%s' device '%s'; devices:%s",
                                platform_sel ? platform_sel : "*", device_sel ? device_sel : "*", list ? list : "");

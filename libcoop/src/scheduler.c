@@ -465,9 +465,10 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
                                "within 5 s", m.run.name);
         m.members = COOP_STATE_MEMBERS(state);
         m.limit = m.run.groups - (start.agent ? 1u : 0u);
+        unsigned members_start = start.members && start.members < m.limit ? start.members : m.limit;
         m.sample_us = m.run.discovered_us;
         report->groups = m.run.groups;
-        report->members_start = m.members;
+        report->members_start = members_start;
         report->agent = start.agent;
         double watchdog_s = params->watchdog_s > 0 ? params->watchdog_s : env_number("COOP_WATCHDOG_S", 10.0);
         int finished = 0;
