@@ -133,6 +133,9 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -o $@ $< $(LIBA) $(GRAPH_OBJ) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(LDLIBS)
 
+# Tests that run the programs as subprocesses.
+$(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
+
 check: all $(TEST_BINS)
 	@sh tests/run-tests.sh $(TEST_BINS)
 
