@@ -48,7 +48,8 @@ static int kernel_ended(cl_event event)
     return state == CL_COMPLETE || state < 0;
 }
 
-coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event running, unsigned *groups)
+coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event running, unsigned *groups,
+                          double *closed_us)
 {
     double start_us = coop_now_us();
     double last_change_us = start_us;
@@ -79,6 +80,7 @@ coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event r
     coop_status status = coop_channel_store(ctx, COOP_CHAN_CLOSE, 1);
     if (status != COOP_OK)
         return status;
+    *closed_us = coop_now_us();
     uint32_t final_groups = 0;
     while (final_groups == 0) {
         status = coop_channel_load(ctx, COOP_CHAN_GROUPS, &final_groups);

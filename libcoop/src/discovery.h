@@ -18,7 +18,9 @@ unsigned coop_default_launch_groups(const coop_device_info *info, size_t local_s
 double coop_default_window_us(const coop_device_info *info);
 
 /* Watches registrations of the kernel behind `running`, closes the poll and returns the number
- * of co-resident groups in *groups. */
-coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event running, unsigned *groups);
+ * of co-resident groups in *groups and the host time of the close in *closed_us (the groups
+ * start working as soon as they see it). */
+coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event running, unsigned *groups,
+                          double *closed_us);
 
 #endif

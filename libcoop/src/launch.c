@@ -156,8 +156,7 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
         return coop_fail(ctx, COOP_ERR_OPENCL, "launching kernel '%s' (%u groups of %zu): %s (%d)", run->name,
                          launched, local, coop_cl_error_name(err), err);
     clFlush(ctx->queue);
-    status = coop_discover(ctx, &discovery, run->event, &run->groups);
-    run->discovered_us = coop_now_us();
+    status = coop_discover(ctx, &discovery, run->event, &run->groups, &run->discovered_us);
     if (status == COOP_ERR_INVALID_ARGUMENT) {
         clReleaseEvent(run->event);
         run->event = NULL;

@@ -1,0 +1,465 @@
+/* test_bench.c: coop-bench (host/coop-bench.c with kernels/bfs.cl, kernels/sssp.cl and the task in
+ * kernels/tasks/matmult.cl), run as a subprocess on PoCL with two workers: each app in each mode
+ * equals its CPU reference on real and generated graphs, the cooperative megakernels stay right
+ * under chaos seeds with a periodic task, --output and --json say what they should, and bad
+ * arguments and malformed graphs end with status 1 and a clear message.
+ *
+ * coop-bench checks every run against its CPU reference itself and exits 2 on a difference, so
+ * exit status 0 is the equality check. Build it first (the lead's Makefile includes
+ * host/coop-bench.mk): make -f Makefile -f host/coop-bench.mk build/bin/coop-bench. The real
+ * graphs are read from ../shared/graphs (skipped with a note when absent). */
+#include "testutil.h"
+
+#include "graph.h"
+
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BENCH "build/bin/coop-bench"
+#define REAL "../shared/graphs/"
+#define BAD "tests/data/graphs/bad/"
+
+enum {
+    WORKERS = 2,
+    MAX_ARGS = 32,
+    CHAOS_SEEDS = 20,
+    PATH_BYTES = 256
+};
+
+/* ---- Running coop-bench ------------------------------------------------------------------- */
+
+/* What one run printed (standard output and error together) and its exit status (-1: it did not
+ * exit normally). */
+typedef struct bench_run {
+    int status;
+    char *output;
+} bench_run;
+
+static void run_free(bench_run *run)
+{
+    free(run->output);
+    run->output = NULL;
+}
+
+/* Runs coop-bench with the NULL-terminated argument list `args`. */
+static bench_run run_argv(const char *const *args)
+{
+    struct stat info;
+    ck_assert_msg(stat(BENCH, &info) == 0,
+                  BENCH " is missing: build it with make -f Makefile -f host/coop-bench.mk " BENCH);
+    tu_env(WORKERS);
+    char *argv[MAX_ARGS + 2] = {BENCH};
+    size_t argc = 1;
+    for (; args[argc - 1]; argc++) {
+        ck_assert_uint_lt(argc, MAX_ARGS);
+        argv[argc] = (char *)args[argc - 1];
+    }
+    argv[argc] = NULL;
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        dup2(pipe_fds[1], STDERR_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        execv(BENCH, argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    bench_run run = {.status = -1};
+    size_t length = 0, capacity = 4096;
+    run.output = malloc(capacity);
+    ck_assert_ptr_nonnull(run.output);
+    for (;;) {
+        if (capacity - length < 1024) {
+            capacity *= 2;
+            run.output = realloc(run.output, capacity);
+            ck_assert_ptr_nonnull(run.output);
+        }
+        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
+        if (got <= 0)
+            break;
+        length += (size_t)got;
+    }
+    run.output[length] = '\0';
+    close(pipe_fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    if (WIFEXITED(status))
+        run.status = WEXITSTATUS(status);
+    return run;
+}
+
+/* Runs coop-bench with the arguments given (NULL-terminated). */
+static bench_run run_bench(const char *first, ...)
+{
+    const char *args[MAX_ARGS + 1];
+    size_t count = 0;
+    va_list list;
+    va_start(list, first);
+    for (const char *arg = first; arg; arg = va_arg(list, const char *)) {
+        ck_assert_uint_lt(count, MAX_ARGS);
+        args[count++] = arg;
+    }
+    va_end(list);
+    args[count] = NULL;
+    return run_argv(args);
+}
+
+/* The command line, for failure messages. */
+static void describe(const char *const *args, char *text, size_t size)
+{
+    size_t used = (size_t)snprintf(text, size, "coop-bench");
+    for (size_t i = 0; args[i] && used < size; i++)
+        used += (size_t)snprintf(text + used, size - used, " %s", args[i]);
+}
+
+/* The run ended with `status` and printed `fragment`. */
+static void assert_run(const bench_run *run, const char *what, int status, const char *fragment)
+{
+    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
+                  run->output);
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment,
+                  run->output);
+}
+
+/* The number printed after `label` in the summary (0 if absent). */
+static unsigned summary_number(const char *output, const char *label)
+{
+    const char *at = strstr(output, label);
+    return at ? (unsigned)strtoul(at + strlen(label), NULL, 10) : 0u;
+}
+
+static int file_exists(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+
+/* ---- Scratch files ------------------------------------------------------------------------ */
+
+static char scratch[PATH_BYTES];
+
+static void scratch_create(void)
+{
+    snprintf(scratch, sizeof scratch, "/tmp/test_bench.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(scratch));
+}
+
+static const char *const scratch_names[] = {"tiny.gr", "tiny.txt", "out.txt", "run.json", "far.gr", "cut.gr.gz"};
+
+static void scratch_remove(void)
+{
+    char path[2 * PATH_BYTES];
+    for (size_t i = 0; i < sizeof scratch_names / sizeof scratch_names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", scratch, scratch_names[i]);
+        unlink(path);
+    }
+    rmdir(scratch);
+}
+
+static void scratch_path(char *out, size_t size, const char *name)
+{
+    snprintf(out, size, "%s/%s", scratch, name);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    ck_assert_int_ge(fputs(text, file), 0);
+    ck_assert_int_eq(fclose(file), 0);
+}
+
+static char *read_text(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    ck_assert_msg(file != NULL, "%s was not written", path);
+    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
+    long size = ftell(file);
+    ck_assert_int_ge(size, 0);
+    rewind(file);
+    char *text = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(fread(text, 1, (size_t)size, file), (size_t)size);
+    text[size] = '\0';
+    fclose(file);
+    return text;
+}
+
+/* ---- Each app in each mode equals the CPU reference --------------------------------------- */
+
+static const char *const apps[] = {"bfs", "sssp"};
+static const char *const modes[] = {"cooperative", "standalone", "multikernel"};
+static const struct {
+    const char *option, *value;
+} inputs[] = {
+    {"--graph", REAL "rome99.gr.gz"},          /* weighted, directed, 3353 nodes */
+    {"--graph", REAL "luxembourg_osm.mtx.gz"}, /* a road network: about a thousand rounds */
+    {"--gen", "grid:30:30"},
+    {"--gen", "rmat:10:8"},
+};
+enum { APPS = 2, MODES = 3, INPUTS = sizeof inputs / sizeof inputs[0] };
+
+START_TEST(test_equals_reference)
+{
+    const char *app = apps[_i % APPS], *mode = modes[_i / APPS % MODES];
+    unsigned input = (unsigned)_i / (APPS * MODES);
+    if (!strcmp(inputs[input].option, "--graph") && !file_exists(inputs[input].value)) {
+        printf("test_bench: %s is absent: %s %s on it skipped\n", inputs[input].value, app, mode);
+        return;
+    }
+    const char *args[] = {app, inputs[input].option, inputs[input].value, "--mode", mode, "--repeat", "2", NULL};
+    char what[256];
+    describe(args, what, sizeof what);
+    bench_run run = run_argv(args);
+    assert_run(&run, what, 0, "equals the CPU reference");
+    ck_assert_msg(summary_number(run.output, "rounds ") > 1, "%s: too few rounds:\n%s", what, run.output);
+    run_free(&run);
+}
+END_TEST
+
+/* A source given by its file id, in a graph that has other components. */
+START_TEST(test_source_in_file_ids)
+{
+    if (!file_exists(REAL "rome99.gr.gz")) {
+        printf("test_bench: " REAL "rome99.gr.gz is absent: test skipped\n");
+        return;
+    }
+    for (unsigned a = 0; a < APPS; a++) {
+        bench_run run = run_bench(apps[a], "--graph", REAL "rome99.gr.gz", "--source", "3353", "--mode",
+                                  "standalone", NULL);
+        assert_run(&run, apps[a], 0, "source 3353");
+        assert_run(&run, apps[a], 0, "equals the CPU reference");
+        run_free(&run);
+    }
+}
+END_TEST
+
+/* ---- Chaos: the megakernels under random kills and forks with a periodic task -------------- */
+
+START_TEST(test_chaos_with_task)
+{
+    const char *app = apps[_i];
+    unsigned kills = 0, forks = 0, tasks = 0;
+    for (unsigned seed = 1; seed <= CHAOS_SEEDS; seed++) {
+        char seed_text[16];
+        snprintf(seed_text, sizeof seed_text, "%u", seed);
+        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--period-ms", "1", "--steal", "one",
+                              "--chaos", seed_text, NULL};
+        char what[256];
+        describe(args, what, sizeof what);
+        bench_run run = run_argv(args);
+        assert_run(&run, what, 0, "equals the CPU reference");
+        assert_run(&run, what, 0, "chaos mode");
+        kills += summary_number(run.output, "kills ");
+        forks += summary_number(run.output, "forks ");
+        tasks += summary_number(run.output, "tasks ");
+        run_free(&run);
+    }
+    /* The seeds must have exercised what they are for. */
+    ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
+                  forks, tasks, CHAOS_SEEDS);
+}
+END_TEST
+
+/* ---- --output, --json and the summary ----------------------------------------------------- */
+
+/* 1-based DIMACS: 1 -> 2 (7), 2 -> 3 (1), 1 -> 3 (10), 4 -> 1 (2); node 5 is isolated. */
+static const char tiny_dimacs[] = "c tiny\np sp 5 4\na 1 2 7\na 2 3 1\na 1 3 10\na 4 1 2\n";
+/* 0-based SNAP, directed: 0 -> 1, 2 -> 1. */
+static const char tiny_snap[] = "# tiny\n0\t1\n2\t1\n";
+
+static const struct {
+    const char *app, *file, *source, *expected;
+} outputs[] = {
+    {"bfs", "tiny.gr", NULL, "0\n1\n1\n-1\n-1\n"},
+    {"sssp", "tiny.gr", NULL, "0\n7\n8\n-1\n-1\n"},
+    {"bfs", "tiny.gr", "4", "1\n2\n2\n0\n-1\n"},
+    {"sssp", "tiny.gr", "4", "2\n9\n10\n0\n-1\n"},
+    {"bfs", "tiny.txt", NULL, "0\n1\n-1\n"},
+    {"bfs", "tiny.txt", "2", "-1\n1\n0\n"},
+    {"sssp", "tiny.txt", "2", "-1\n" /* weight of {1, 2}: */ "%u\n0\n"},
+};
+enum { OUTPUTS = sizeof outputs / sizeof outputs[0] };
+
+/* Line k of --output is node k of a 1-based file (node k - 1 of a 0-based one), in every mode. */
+START_TEST(test_output_format)
+{
+    char graph_path[2 * PATH_BYTES], out_path[2 * PATH_BYTES], expected[64];
+    scratch_path(graph_path, sizeof graph_path, outputs[_i].file);
+    scratch_path(out_path, sizeof out_path, "out.txt");
+    write_text(graph_path, strstr(outputs[_i].file, ".gr") ? tiny_dimacs : tiny_snap);
+    /* SNAP files have no weights: internal nodes 1 and 2 get graph.h's default weight. */
+    snprintf(expected, sizeof expected, outputs[_i].expected, (unsigned)graph_default_weight(1, 2));
+    for (unsigned m = 0; m < MODES; m++) {
+        const char *args[] = {outputs[_i].app, "--graph", graph_path, "--mode", modes[m], "--output", out_path,
+                              outputs[_i].source ? "--source" : NULL, outputs[_i].source, NULL};
+        char what[512];
+        describe(args, what, sizeof what);
+        unlink(out_path);
+        bench_run run = run_argv(args);
+        assert_run(&run, what, 0, "equals the CPU reference");
+        char *text = read_text(out_path);
+        ck_assert_msg(!strcmp(text, expected), "%s wrote:\n%s\nexpected:\n%s", what, text, expected);
+        free(text);
+        run_free(&run);
+    }
+}
+END_TEST
+
+START_TEST(test_json_and_summary)
+{
+    char json_path[2 * PATH_BYTES];
+    scratch_path(json_path, sizeof json_path, "run.json");
+    bench_run run = run_bench("sssp", "--gen", "grid:20:20", "--task", "light", "--period-ms", "1", "--repeat", "3",
+                              "--json", json_path, NULL);
+    const char *summary[] = {"cooperative mode", "groups ", "time median ", "over 3 runs", "rounds ", "kills ",
+                             "forks ", "tasks ", "response median", "p99", "deadlines met", "equals the CPU reference"};
+    for (size_t i = 0; i < sizeof summary / sizeof summary[0]; i++)
+        assert_run(&run, "sssp summary", 0, summary[i]);
+    char *json = read_text(json_path);
+    const char *fields[] = {"\"app\": \"sssp\"", "\"mode\": \"cooperative\"", "\"graph\": \"grid:20:20\"",
+                            "\"nodes\": 400", "\"time_ms_median\"", "\"response_us_p99\"", "\"deadlines_met\"",
+                            "\"matrix_size\"", "\"runs\": [", "\"warmup\": true", "\"task_runs\"", "\"kills\""};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        ck_assert_msg(strstr(json, fields[i]) != NULL, "--json lacks %s:\n%s", fields[i], json);
+    /* one warm-up and three timed runs */
+    unsigned runs = 0;
+    for (const char *at = json; (at = strstr(at, "\"warmup\": ")) != NULL; at++)
+        runs++;
+    ck_assert_uint_eq(runs, 4);
+    free(json);
+    run_free(&run);
+
+    run = run_bench("bfs", "--gen", "grid:20:20", "--mode", "multikernel", NULL);
+    assert_run(&run, "bfs multikernel summary", 0, "launches 39 per run");
+    assert_run(&run, "bfs multikernel summary", 0, "rounds 39");
+    run_free(&run);
+}
+END_TEST
+
+/* ---- Errors ------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *args[8];
+    const char *fragment;
+} bad_arguments[] = {
+    {{NULL}, "APP: missing"},
+    {{"dfs", "--gen", "grid:3:3", NULL}, "APP 'dfs': unknown application"},
+    {{"bfs", NULL}, "give exactly one of --graph FILE and --gen SPEC"},
+    {{"bfs", "--gen", "grid:3:3", "--graph", "x.gr", NULL}, "give exactly one of"},
+    {{"bfs", "--gen", "grid:3:3", "--mode", "fast", NULL}, "--mode 'fast'"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "heavy", NULL}, "--task 'heavy'"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--mode", "standalone", NULL}, "only in --mode cooperative"},
+    {{"bfs", "--gen", "grid:3:3", "--chaos", "3", "--mode", "multikernel", NULL}, "chaos mode needs"},
+    {{"bfs", "--gen", "grid:3:3", "--chaos", "0", NULL}, "--chaos '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--steal", "most", NULL}, "--steal 'most'"},
+    {{"bfs", "--gen", "grid:3:3", "--period-ms", "-5", NULL}, "--period-ms '-5'"},
+    {{"bfs", "--gen", "grid:3:3", "--repeat", "0", NULL}, "--repeat '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--repeat", "2x", NULL}, "--repeat '2x'"},
+    {{"bfs", "--gen", "grid:3:3", "--local-size", "0", NULL}, "--local-size '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--source", "9", NULL}, "--source 9 is not a node of the graph (ids 0..8)"},
+    {{"bfs", "--gen", "grid:3:3", "--source", NULL}, "--source: needs a value"},
+    {{"bfs", "--gen", "grid:3:3", "--speed", "1", NULL}, "option '--speed': unknown"},
+    {{"bfs", "--gen", "grid:3:3", "stray", NULL}, "argument 'stray': unexpected"},
+    {{"bfs", "--gen", "cube:3", NULL}, "cube:3"},
+    {{"bfs", "--graph", BAD "bad-number.gr", NULL}, BAD "bad-number.gr:3: "},
+    {{"sssp", "--graph", BAD "missing-arcs.gr", NULL}, BAD "missing-arcs.gr:2: "},
+    {{"bfs", "--graph", "tests/data/graphs/no-such-file.gr", NULL}, "tests/data/graphs/no-such-file.gr: "},
+    {{"bfs", "--gen", "grid:3:3", "--output", "/nonexistent-dir/out.txt", NULL}, "/nonexistent-dir/out.txt: "},
+};
+enum { BAD_ARGUMENTS = sizeof bad_arguments / sizeof bad_arguments[0] };
+
+START_TEST(test_bad_arguments)
+{
+    char what[256];
+    describe(bad_arguments[_i].args, what, sizeof what);
+    bench_run run = run_argv(bad_arguments[_i].args);
+    assert_run(&run, what, 1, bad_arguments[_i].fragment);
+    assert_run(&run, what, 1, "coop-bench: ");
+    run_free(&run);
+}
+END_TEST
+
+/* Distances the device's 32-bit words cannot hold are refused, not computed wrong. */
+START_TEST(test_distances_beyond_32_bits)
+{
+    char path[2 * PATH_BYTES];
+    scratch_path(path, sizeof path, "far.gr");
+    write_text(path, "p sp 3 2\na 1 2 4294967295\na 2 3 4294967295\n");
+    bench_run run = run_bench("sssp", "--graph", path, NULL);
+    assert_run(&run, "sssp far.gr", 1, "beyond the device's 32-bit distances");
+    run_free(&run);
+    run = run_bench("bfs", "--graph", path, "--output", "/dev/null", NULL);
+    assert_run(&run, "bfs far.gr", 0, "equals the CPU reference");
+    run_free(&run);
+}
+END_TEST
+
+/* Compressed data cut short is reported with the file's name. */
+START_TEST(test_truncated_graph)
+{
+    if (!file_exists(REAL "rome99.gr.gz")) {
+        printf("test_bench: " REAL "rome99.gr.gz is absent: test skipped\n");
+        return;
+    }
+    char *whole = read_text(REAL "rome99.gr.gz");
+    char path[2 * PATH_BYTES];
+    scratch_path(path, sizeof path, "cut.gr.gz");
+    FILE *file = fopen(path, "wb");
+    ck_assert_ptr_nonnull(file);
+    ck_assert_uint_eq(fwrite(whole, 1, 20000, file), 20000);
+    ck_assert_int_eq(fclose(file), 0);
+    free(whole);
+    bench_run run = run_bench("sssp", "--graph", path, NULL);
+    assert_run(&run, "truncated rome99", 1, path);
+    run_free(&run);
+}
+END_TEST
+
+START_TEST(test_help)
+{
+    bench_run run = run_bench("--help", NULL);
+    assert_run(&run, "--help", 0, "usage: coop-bench bfs|sssp");
+    run_free(&run);
+}
+END_TEST
+
+static Suite *bench_suite(void)
+{
+    Suite *suite = suite_create("bench");
+    TCase *apps_case = tu_tcase("apps", 120);
+    tcase_add_loop_test(apps_case, test_equals_reference, 0, APPS * MODES * INPUTS);
+    tcase_add_test(apps_case, test_source_in_file_ids);
+    suite_add_tcase(suite, apps_case);
+
+    TCase *chaos = tu_tcase("chaos", 180);
+    tcase_add_loop_test(chaos, test_chaos_with_task, 0, APPS);
+    suite_add_tcase(suite, chaos);
+
+    TCase *formats = tu_tcase("output", 120);
+    tcase_add_checked_fixture(formats, scratch_create, scratch_remove);
+    tcase_add_loop_test(formats, test_output_format, 0, OUTPUTS);
+    tcase_add_test(formats, test_json_and_summary);
+    suite_add_tcase(suite, formats);
+
+    TCase *errors = tu_tcase("errors", 60);
+    tcase_add_checked_fixture(errors, scratch_create, scratch_remove);
+    tcase_add_loop_test(errors, test_bad_arguments, 0, BAD_ARGUMENTS);
+    tcase_add_test(errors, test_distances_beyond_32_bits);
+    tcase_add_test(errors, test_truncated_graph);
+    tcase_add_test(errors, test_help);
+    suite_add_tcase(suite, errors);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(bench_suite());
+}
