@@ -134,6 +134,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(LDLIBS)
 
 include host/coop-bench.mk
+include host/render.mk
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
