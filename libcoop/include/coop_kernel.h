@@ -280,6 +280,10 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
     coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
 }
 
+/* Spins after which a waiting group records where it is, for the watchdog; a barrier that
+ * completes sooner writes nothing but its arrival. */
+#define COOP_BARRIER_QUIET_SPINS 4096u
+
 /* The barrier's arrive-and-wait, by local id 0 only. */
 inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
 {
@@ -287,9 +291,13 @@ inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
     global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
     uint before = coop_fetch_add_release(counter, 1u);
     if (before + 1u != COOP_BAR_IDLE) {
-        coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
-        while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE))
-            ;
+        uint spins = 0;
+        while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE)) {
+            if (++spins == COOP_BARRIER_QUIET_SPINS)
+                coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
+        }
+        if (spins >= COOP_BARRIER_QUIET_SPINS)
+            coop_store_relaxed(where, (COOP_WHERE_RUNNING << 28) | ctx->id);
     }
     coop_load_acquire(counter);
 }
@@ -306,8 +314,6 @@ inline void coop_global_barrier(coop_ctx *ctx)
         if (ctx->id == 0)
             coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
         coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
-        coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical],
-                           (COOP_WHERE_RUNNING << 28) | ctx->id);
     }
     ctx->epoch = number;
     COOP_GROUP_SYNC();
