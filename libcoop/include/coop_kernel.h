@@ -182,6 +182,15 @@ inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); 
 #define COOP_HAS_CLOCK 0
 #endif
 
+/* The scheduler's slow paths (coop_scheduler.h) stay out of line on NVIDIA: inlined into a
+ * megakernel they raise the registers of its hot loop (H100, sched-bench's units megakernel: 56
+ * registers inlined, 48 out of line; 4 or 5 groups of 256 per SM). COOP_NV_INLINE=1 inlines them. */
+#if defined(COOP_TARGET_NVIDIA) && !defined(COOP_NV_INLINE)
+#define COOP_COLD __attribute__((noinline))
+#else
+#define COOP_COLD inline
+#endif
+
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
 /* Local scratch of a persistent group: [0, 8) discovery and broadcasts, [8, 16) the scheduler's

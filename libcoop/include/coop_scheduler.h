@@ -123,7 +123,7 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 #endif
 
 /* The largest member kills itself if a token (or chaos) allows. */
-inline int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
+COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
 {
     global uint *ctrl = ctx->ctrl;
     if (!chaos && !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
@@ -137,7 +137,7 @@ inline int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
 }
 
 /* Takes up to `wanted` kill tokens at once; returns how many. */
-inline uint coop_take_tokens(global uint *tokens, uint wanted)
+COOP_COLD uint coop_take_tokens(global uint *tokens, uint wanted)
 {
     uint have = coop_load_relaxed(tokens);
     while (have && wanted) {
@@ -154,7 +154,7 @@ inline uint coop_take_tokens(global uint *tokens, uint wanted)
  * a sweeping killer either claims it (COOP_PARK_CLAIMED: killed, returns 2) or hands it the turn
  * (COOP_PARK_TURN: it is the largest and kills itself, returns 1). Gives up (returns 0) when
  * kills are no longer wanted or after COOP_PARK_TIMEOUT_NS. */
-inline uint coop_park(coop_ctx *ctx)
+COOP_COLD uint coop_park(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *mine = &ctrl[COOP_CTRL_PARKED + ctx->id];
@@ -219,7 +219,7 @@ inline uint coop_try_kill(coop_ctx *ctx)
  * it in parallel, one work-item per candidate, and removes the contiguous run it got from M in
  * one update: as if they had offered kill one after another. Then it hands the turn to the next
  * parked member, if any, which continues. Called by every work-item. */
-inline void coop_sweep(coop_ctx *ctx)
+COOP_COLD void coop_sweep(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *parked = &ctrl[COOP_CTRL_PARKED];
@@ -283,7 +283,7 @@ inline void coop_fork_unlock(global uint *ctrl)
 /* Reserves up to `wanted` idle groups, grows M by as many and arms the next two barriers for
  * them (local id 0, holding the fork record). Returns the number of new groups; their ids start
  * at *base. */
-inline uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
+COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
 {
     global uint *ctrl = ctx->ctrl;
     uint idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
@@ -325,7 +325,7 @@ inline uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
 /* Publishes a fork record for `groups` new groups starting at `base`, with work-item 0's
  * transmit state; the record's lock (FORK_SIZE != 0) is held by the caller and released by the
  * last new group once it has read the transmit words. All work-items call this. */
-inline void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume, const void *transmit,
+COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume, const void *transmit,
                               uint bytes)
 {
     global uint *ctrl = ctx->ctrl;
@@ -398,7 +398,7 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
 
 /* Group 0's decision, made before it arrives (so it is visible after the barrier): kill tokens
  * it takes now (bits 1..), and whether to try a fork (bit 0). */
-inline uint coop_resize_decision(coop_ctx *ctx)
+COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint members = COOP_STATE_MEMBERS(coop_load_relaxed(&ctrl[COOP_CTRL_STATE]));
@@ -418,7 +418,7 @@ inline uint coop_resize_decision(coop_ctx *ctx)
 
 /* Group 0 applies a decision once every member has arrived (M cannot change meanwhile) and
  * returns the new M. The barrier's number is in ctx->epoch already. */
-inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, uint *base)
+COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, uint *base)
 {
     global uint *ctrl = ctx->ctrl;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
@@ -525,7 +525,7 @@ inline int coop_take_task_group(coop_ctx *ctx)
 /* A group that joined the task found no workgroup left: it is back in the pool. The last of
  * the joined groups to leave marks the task done, so that no group can still be taking
  * workgroups when the host starts the next task. */
-inline void coop_leave_task(coop_ctx *ctx)
+COOP_COLD void coop_leave_task(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
@@ -556,7 +556,7 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
 
 /* An idle group tries to join the gathering task; the last to join starts it. Returns 1 if
  * joined (the task is then running). */
-inline int coop_join_task(coop_ctx *ctx)
+COOP_COLD int coop_join_task(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
@@ -590,7 +590,7 @@ inline int coop_join_task(coop_ctx *ctx)
 /* A group just killed (so not counted idle) joins the gathering task with one increment: no
  * retry loop, as a quarter of an H100's groups arrive at once. Returns 1 if it joined (the task
  * is then running). */
-inline int coop_join_killed(coop_ctx *ctx)
+COOP_COLD int coop_join_killed(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
@@ -635,7 +635,7 @@ inline uint coop_mirror(const coop_ctx *ctx, uint slot, uint shadow)
 
 /* The agent (local id 0 of the last group, where the channel is not device memory): moves host
  * requests into the control block and the scheduler's state out, until shutdown. */
-inline void coop_agent(coop_ctx *ctx)
+COOP_COLD void coop_agent(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *host = ctx->chan + COOP_CHAN_CTRL;
@@ -681,7 +681,7 @@ inline void coop_agent(coop_ctx *ctx)
 /* ---- The scheduler loop ------------------------------------------------------------------- */
 
 /* A member returned from the cooperative kernel without being killed: it has finished. */
-inline void coop_member_finished(coop_ctx *ctx)
+COOP_COLD void coop_member_finished(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint state = coop_load_relaxed(&ctrl[COOP_CTRL_STATE]);
@@ -695,7 +695,7 @@ inline void coop_member_finished(coop_ctx *ctx)
 }
 
 /* Local id 0: waits in the pool for work. Returns the new role (0: exit) with ctx filled. */
-inline uint coop_idle_wait(coop_ctx *ctx)
+COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
@@ -724,7 +724,7 @@ inline uint coop_idle_wait(coop_ctx *ctx)
 }
 
 /* Local id 0: what the group does next, after `role` returned. */
-inline uint coop_next_role(coop_ctx *ctx)
+COOP_COLD uint coop_next_role(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     if (!ctx->started) {
