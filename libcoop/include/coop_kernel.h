@@ -92,6 +92,12 @@ inline void coop_fetch_add_relaxed(global uint *p, uint v)
 {
     asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
+inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
+{
+    ulong old;
+    asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    return old;
+}
 inline uint coop_fetch_or(global uint *p, uint v)
 {
     uint old;
@@ -161,6 +167,11 @@ inline uint coop_fetch_add_release(global uint *p, uint v)
 inline void coop_fetch_add_relaxed(global uint *p, uint v)
 {
     atomic_fetch_add_explicit(COOP_ATOMIC(p), v, memory_order_relaxed, memory_scope_device);
+}
+inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
+{
+    return atomic_fetch_add_explicit((volatile global atomic_ulong *)p, v, memory_order_release,
+                                     memory_scope_device);
 }
 inline uint coop_fetch_or(global uint *p, uint v) { return COOP_RMW(fetch_or, p, v); }
 inline uint coop_cas(global uint *p, uint expected, uint desired)
@@ -257,21 +268,29 @@ inline uint coop_local_linear_size(void)
 #endif
 
 /* ---- Global barrier -----------------------------------------------------------------------
- * Barrier number b (1, 2, ...) uses counter b % 3. A counter rests at COOP_BAR_IDLE; every member
+ * Barrier number b (1, 2, ...) uses counter b % 4. A counter rests at COOP_BAR_IDLE; every member
  * of barrier b "arms" it (subtracts one) before anyone can arrive, and arriving adds one with
  * release semantics, so the last arrival's add carries back into the COOP_BAR_IDLE bit: the last
- * arrival is itself the release, one atomic per group and no separate release word (the scheme
- * of CUDA's grid.sync). Leaders spin with relaxed loads, then one acquire load synchronises with
- * every arrival (the adds form one release sequence) without a full fence.
- * A group arms barrier b + 2 as it leaves barrier b: b + 2 cannot complete before its own next
- * arrival, and counter (b + 2) % 3 was last used by barrier b - 1, which everyone has left.
+ * arrival is itself the release, no separate release word (the scheme of CUDA's grid.sync).
+ * Leaders spin with relaxed loads, then one acquire load synchronises with every arrival (the
+ * adds form one release sequence) without a full fence.
+ * Counters b and b + 2 are the two halves of one 64-bit word, so that one 64-bit add both arrives
+ * at barrier b and arms barrier b + 2: one atomic per group and barrier, as in grid.sync. Arming
+ * b + 2 then is early enough (b + 2 cannot complete before this group's arrival at b + 1) and
+ * safe (counter (b + 2) % 4 was last used by barrier b - 2, which everyone has left).
  * So membership may change between barriers: a killed group arrives once more for the barrier
  * it will miss and disarms the one after (coop_barrier_leave); a fork arms both for the new
  * groups before the forking group arrives (coop_barrier_join). No barrier needs to know M. */
 
+/* The 32-bit counter of barrier `number` in a device area. */
+inline global uint *coop_barrier_word(global uint *dev, uint number)
+{
+    return &dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE + (number % 4u) / 2u];
+}
+
 inline global uint *coop_barrier_counter(const coop_ctx *ctx, uint number)
 {
-    return &ctx->dev[COOP_DEV_BAR_COUNT + (number % 3u) * COOP_BAR_STRIDE];
+    return coop_barrier_word(ctx->dev, number);
 }
 
 /* `groups` more members for the next two barriers (called before any of them can arrive). */
@@ -293,12 +312,18 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
  * completes sooner writes nothing but its arrival. */
 #define COOP_BARRIER_QUIET_SPINS 4096u
 
-/* The barrier's arrive-and-wait, by local id 0 only. */
+/* The barrier's arrive-and-wait (which also arms barrier number + 2), by local id 0 only. */
 inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
 {
     global uint *counter = coop_barrier_counter(ctx, number);
     global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
-    uint before = coop_fetch_add_release(counter, 1u);
+    /* +1 on this barrier's half, -1 on barrier number + 2's (the halves never carry or borrow
+     * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE). */
+    uint high = (number % 4u) / 2u;
+    global ulong *pair = (global ulong *)&ctx->dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE];
+    ulong add = high ? 0x00000000ffffffffUL : 0xffffffff00000001UL;
+    ulong pair_before = coop_fetch_add64_release(pair, add);
+    uint before = high ? (uint)(pair_before >> 32) : (uint)pair_before;
     if (before + 1u != COOP_BAR_IDLE) {
         uint spins = 0;
         while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE)) {
@@ -322,7 +347,6 @@ inline void coop_global_barrier(coop_ctx *ctx)
         /* Counted by member 0, never killed, so that every barrier counts once. */
         if (ctx->id == 0)
             coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
-        coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
     }
     ctx->epoch = number;
     COOP_GROUP_SYNC();
@@ -378,7 +402,7 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
             coop_store_relaxed(&ctrl[COOP_CTRL_MEMBERS], members);
             coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
             for (uint b = 1; b <= 2; b++)
-                coop_fetch_add(&dev[COOP_DEV_BAR_COUNT + b * COOP_BAR_STRIDE], 0u - members);
+                coop_fetch_add(coop_barrier_word(dev, b), 0u - members);
             coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
             coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
             coop_store_release(&dev[COOP_DEV_GROUPS], groups);

@@ -36,7 +36,7 @@ enum coop_dev_slot {
     COOP_DEV_AGENT = 4,        /* host -> kernel: 1 if the last group is the scheduler's agent */
     COOP_DEV_CTRL_IN_CHAN = 5, /* host -> kernel: 1 if the control block is in the channel */
     COOP_DEV_CHAOS = 6,        /* host -> kernel: chaos seed, 0 for none */
-    COOP_DEV_BAR_COUNT = 32,   /* three barrier counters, 32 words (128 bytes) apart */
+    COOP_DEV_BAR_COUNT = 32,   /* four barrier counters: two 64-bit words, 32 words (128 bytes) apart */
     COOP_DEV_CTRL = 128        /* the control block, when it lives in the device area */
 };
 

@@ -478,12 +478,10 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
             }
             killed = ctx->id >= members;
         }
-        if (killed) {
-            coop_fetch_add_release(coop_barrier_counter(ctx, number + 1), 1u);
-        } else {
-            coop_fetch_add_relaxed(coop_barrier_counter(ctx, number + 2), 0u - 1u);
+        if (killed)
+            coop_barrier_leave(ctx); /* ctx->epoch is `number` now */
+        else
             coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
-        }
         ctx->scratch[8] = killed;
         ctx->scratch[9] = forked;
         ctx->scratch[10] = base;

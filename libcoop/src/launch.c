@@ -25,8 +25,9 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     image[COOP_DEV_AGENT] = (uint32_t)start->agent;
     image[COOP_DEV_CTRL_IN_CHAN] = ctx->channel.kind == COOP_CHANNEL_SVM;
     image[COOP_DEV_CHAOS] = start->chaos_seed;
-    for (unsigned counter = 0; counter < 3; counter++)
-        image[COOP_DEV_BAR_COUNT + counter * COOP_BAR_STRIDE] = COOP_BAR_IDLE;
+    for (unsigned pair = 0; pair < 2; pair++) /* four barrier counters, two 64-bit words */
+        image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE] = image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE + 1] =
+            COOP_BAR_IDLE;
     err = clEnqueueWriteBuffer(ctx->queue, ctx->dev_area, CL_TRUE, 0, words * sizeof(uint32_t), image, 0, NULL,
                                NULL);
     free(image);
