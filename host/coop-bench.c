@@ -2,18 +2,24 @@
  * every run checked against a CPU reference.
  *
  *   coop-bench APP [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]
- *              [--mode cooperative|standalone|multikernel] [--task none|light] [--period-ms P]
- *              [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]
- *              [--output FILE] [--local-size L]
+ *              [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]
+ *              [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]
+ *              [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]
  *
  * Modes: `cooperative` runs the app as a megakernel (resizing barriers between rounds, so it may
  * lose and regain groups) with an optional periodic high-priority task; `standalone` runs the
- * same rounds as a plain persistent kernel with global barriers; `multikernel` launches one
- * ordinary kernel per round and reads the worklist size back in between. One warm-up run (PoCL
- * compiles at the first launch) precedes R timed runs; every run is checked. Exit status: 0,
+ * same rounds as a plain persistent kernel with global barriers, and with a task it is the
+ * no-cooperation baseline: the task is submitted every period as an ordinary kernel on a second
+ * queue and waits for the persistent kernel; `multikernel` launches one ordinary kernel per round
+ * and reads the worklist size back in between. Tasks (bench_task.h): matmult light / medium /
+ * heavy and a render frame, sized at start-up for this device unless --task-size gives the
+ * matrix order or frame width; their results are checked too. One warm-up run (PoCL compiles at
+ * the first launch; the baseline's warm-up has no task) precedes R timed runs; every run is
+ * checked. Exit status: 0,
  * 1 for an error (bad arguments, unreadable graph, device failure), 2 when a result differs
  * from the CPU reference. The device is chosen with COOP_DEVICE etc. as in every libcoop
  * program. */
+#include "bench_task.h"
 #include "coop.h"
 #include "graph.h"
 #include "json.h"
@@ -25,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 extern const char coop_bench_bfs_source[];
 extern const char coop_bench_sssp_source[];
@@ -49,8 +54,10 @@ typedef struct settings {
     int source_given;
     uint32_t source_id;           /* as written in the file */
     run_mode mode;
-    int task;                     /* 1: the light matmult task */
-    double period_ms;
+    bench_task_kind task;
+    double period_ms;             /* 0: the task's own period */
+    unsigned task_size;           /* 0: sized for the device */
+    const char *output_frame;
     coop_take take;
     unsigned take_count;
     const char *steal;
@@ -83,26 +90,19 @@ typedef struct bench {
     coop_context *ctx;
     coop_program *program;
     coop_kernel *kernel;
-    cl_mem row, col, weight, dist, mark, wl[2], counts, task_a, task_b, task_c;
+    cl_mem row, col, weight, dist, mark, wl[2], counts;
+    cl_mem no_task;               /* the megakernel's task parameters when there is no task */
+    bench_task task;
     size_t local_size;
-    unsigned task_n, task_workgroups;
-    uint32_t *task_expected;
     unsigned multikernel_bound;   /* most groups a multikernel round launches */
     FILE *output;
 } bench;
 
 static const char usage[] =
     "usage: coop-bench bfs|sssp [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]\n"
-    "                  [--mode cooperative|standalone|multikernel] [--task none|light] [--period-ms P]\n"
-    "                  [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]\n"
-    "                  [--output FILE] [--local-size L]\n";
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
+    "                  [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]\n"
+    "                  [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]\n"
+    "                  [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]\n";
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -144,7 +144,7 @@ static int bad_argument(const char *option, const char *value, const char *why)
 
 static int parse(int argc, char **argv, settings *s)
 {
-    *s = (settings){.mode = MODE_COOPERATIVE, .period_ms = 70.0, .take = COOP_TAKE_QUARTER, .steal = "quarter",
+    *s = (settings){.mode = MODE_COOPERATIVE, .take = COOP_TAKE_QUARTER, .steal = "quarter",
                     .repeat = 1};
     if (argc < 2)
         return bad_argument("APP", NULL, "missing (bfs or sssp)");
@@ -179,12 +179,14 @@ static int parse(int argc, char **argv, settings *s)
                 return bad_argument(option, value, "not cooperative, standalone or multikernel");
             s->mode = (run_mode)m;
         } else if (!strcmp(option, "--task")) {
-            if (!strcmp(value, "none"))
-                s->task = 0;
-            else if (!strcmp(value, "light"))
-                s->task = 1;
-            else
-                return bad_argument(option, value, "not none or light");
+            if (bench_task_parse(value, &s->task) != 0)
+                return bad_argument(option, value, "not none, light, medium, heavy or render");
+        } else if (!strcmp(option, "--task-size")) {
+            if (parse_number(value, 1 << 14, &number) != 0 || number == 0)
+                return bad_argument(option, value, "not a positive matrix order or frame width (at most 16384)");
+            s->task_size = (unsigned)number;
+        } else if (!strcmp(option, "--output-frame")) {
+            s->output_frame = value;
         } else if (!strcmp(option, "--period-ms")) {
             char *end = NULL;
             s->period_ms = strtod(value, &end);
@@ -216,8 +218,12 @@ static int parse(int argc, char **argv, settings *s)
     }
     if (!s->graph_path == !s->gen_spec)
         return bad_argument("input", NULL, "give exactly one of --graph FILE and --gen SPEC");
-    if (s->task && s->mode != MODE_COOPERATIVE)
-        return bad_argument("--task", "light", "tasks run only in --mode cooperative");
+    if (s->task && s->mode == MODE_MULTIKERNEL)
+        return bad_argument("--task", bench_task_name(s->task), "tasks run only in --mode cooperative or standalone");
+    if (s->output_frame && s->task != BENCH_TASK_RENDER)
+        return bad_argument("--output-frame", s->output_frame, "needs --task render");
+    if (!s->period_ms)
+        s->period_ms = s->task ? bench_task_period_ms(s->task) : 70.0;
     if (s->chaos_seed && s->mode != MODE_COOPERATIVE)
         return bad_argument("--chaos", NULL, "chaos mode needs --mode cooperative");
     return 0;
@@ -290,12 +296,69 @@ static cl_mem make_buffer(bench *b, size_t words, const void *data, cl_int *err)
     return clCreateBuffer(coop_context_cl(b->ctx), flags, (words ? words : 1) * sizeof(cl_uint), (void *)data, err);
 }
 
-/* The light task's size. On the H100, 512 x 512 on 8 workgroups runs 2.3 ms (the issue asks
- * for about 3 ms every 70 ms); on PoCL a small one keeps the tests quick. */
-static void size_task(bench *b, int gpu)
+/* The kernels' parameters, in order, after COOP_PARAMS: row, col, [weight], dist, [mark], wl0,
+ * wl1, counts; then the task's a, b and c (megakernel) or round and in_count (step kernel).
+ * Sets the graph's and leaves in *next the index of the first one after them. */
+static coop_status set_graph_args(bench *b, coop_kernel *kernel, unsigned *next)
 {
-    b->task_n = gpu ? 512 : 48;
-    b->task_workgroups = gpu ? 8 : 4;
+    cl_mem buffers[8];
+    unsigned count = 0;
+    buffers[count++] = b->row;
+    buffers[count++] = b->col;
+    if (b->s.app == APP_SSSP)
+        buffers[count++] = b->weight;
+    buffers[count++] = b->dist;
+    if (b->s.app == APP_SSSP)
+        buffers[count++] = b->mark;
+    buffers[count++] = b->wl[0];
+    buffers[count++] = b->wl[1];
+    buffers[count++] = b->counts;
+    coop_status status = COOP_OK;
+    for (unsigned i = 0; i < count && status == COOP_OK; i++)
+        status = coop_kernel_set_buffer(kernel, i, buffers[i]);
+    *next = count;
+    return status;
+}
+
+/* Sizes the task in the app's megakernel with an empty worklist (its search ends at once; reset()
+ * restores the worklist before each run) unless --task-size gives the size, and says what it is. */
+static int open_task(bench *b)
+{
+    bench_sizing sizing = {0};
+    coop_status status = COOP_OK;
+    if (!b->s.task_size) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_mega", app_names[b->s.app]);
+        status = coop_kernel_create(b->program, name, &sizing.mega);
+        if (status == COOP_OK)
+            status = set_graph_args(b, sizing.mega, &sizing.task_arg);
+        const cl_uint empty = 0;
+        cl_int err = status == COOP_OK ? clEnqueueFillBuffer(coop_context_queue(b->ctx), b->counts, &empty,
+                                                             sizeof empty, 0, 4 * sizeof empty, 0, NULL, NULL)
+                                       : CL_SUCCESS;
+        if (err == CL_SUCCESS)
+            err = clFinish(coop_context_queue(b->ctx));
+        if (err != CL_SUCCESS) {
+            coop_kernel_release(sizing.mega);
+            return cl_error(err, "emptying the worklist for the task's sizing");
+        }
+    }
+    int rc = status == COOP_OK ? bench_task_open(&b->task, b->s.task, b->ctx, b->program, b->local_size,
+                                                 b->s.task_size, &sizing)
+                               : device_error(b, status, "the task's sizing kernel");
+    coop_kernel_release(sizing.mega);
+    if (rc != 0)
+        return rc;
+    char what[128];
+    bench_task_describe(&b->task, what, sizeof what);
+    if (b->task.sized_ms > 0)
+        printf("task %s; sized for %.1f ms on a quarter of the groups: %.2f ms on %u group%s\n", what,
+               bench_task_target_ms(b->s.task), b->task.sized_ms, b->task.sizing_groups,
+               b->task.sizing_groups == 1 ? "" : "s");
+    else
+        printf("task %s (size given)\n", what);
+    fflush(stdout);
+    return 0;
 }
 
 static int open_device(bench *b)
@@ -334,60 +397,27 @@ static int open_device(bench *b)
     b->wl[0] = make_buffer(b, g->n, NULL, &err);
     b->wl[1] = make_buffer(b, g->n, NULL, &err);
     b->counts = make_buffer(b, 4, NULL, &err);
-    if (b->s.mode == MODE_COOPERATIVE) {
-        size_task(b, info->is_gpu);
-        size_t words = b->s.task ? (size_t)b->task_n * b->task_n : 1;
-        uint32_t *a = calloc(words, sizeof *a), *bm = calloc(words, sizeof *bm);
-        b->task_expected = calloc(words, sizeof *b->task_expected);
-        if (!a || !bm || !b->task_expected) {
-            free(a);
-            free(bm);
-            fprintf(stderr, "coop-bench: out of memory for the task's matrices\n");
-            return 1;
-        }
-        for (size_t i = 0; i < words; i++) {
-            a[i] = (uint32_t)(i * 2654435761u) >> 20;
-            bm[i] = (uint32_t)((i + 7) * 40503u) >> 4;
-        }
-        if (b->s.task)
-            reference_matmult(b->task_n, a, bm, b->task_expected);
-        b->task_a = make_buffer(b, words, a, &err);
-        b->task_b = make_buffer(b, words, bm, &err);
-        b->task_c = make_buffer(b, words, NULL, &err);
-        free(a);
-        free(bm);
-    }
+    if (b->s.mode == MODE_COOPERATIVE && !b->s.task)
+        b->no_task = make_buffer(b, 1, NULL, &err);
     if (err != CL_SUCCESS)
         return cl_error(err, "buffers");
-
-    /* The kernels' parameters, in order, after COOP_PARAMS: row, col, [weight], dist, [mark], wl0,
-     * wl1, counts; then the task's matrices (megakernel) or round and in_count (step kernel). */
-    cl_mem buffers[11];
-    unsigned count = 0;
-    buffers[count++] = b->row;
-    buffers[count++] = b->col;
-    if (b->s.app == APP_SSSP)
-        buffers[count++] = b->weight;
-    buffers[count++] = b->dist;
-    if (b->s.app == APP_SSSP)
-        buffers[count++] = b->mark;
-    buffers[count++] = b->wl[0];
-    buffers[count++] = b->wl[1];
-    buffers[count++] = b->counts;
+    if (b->s.task && open_task(b) != 0)
+        return 1;
+    unsigned next = 0;
+    status = set_graph_args(b, b->kernel, &next);
     if (b->s.mode == MODE_COOPERATIVE) {
-        buffers[count++] = b->task_a;
-        buffers[count++] = b->task_b;
-        buffers[count++] = b->task_c;
+        cl_mem task_buffers[3] = {b->s.task ? b->task.a : b->no_task, b->s.task ? b->task.b : b->no_task,
+                                  b->s.task ? b->task.c : b->no_task};
+        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+            status = coop_kernel_set_buffer(b->kernel, next + i, task_buffers[i]);
     }
-    for (unsigned i = 0; i < count && status == COOP_OK; i++)
-        status = coop_kernel_set_buffer(b->kernel, i, buffers[i]);
     return status == COOP_OK ? 0 : device_error(b, status, "kernel arguments");
 }
 
 static void close_device(bench *b)
 {
-    cl_mem buffers[] = {b->row, b->col, b->weight, b->dist, b->mark, b->wl[0], b->wl[1], b->counts,
-                        b->task_a, b->task_b, b->task_c};
+    bench_task_close(&b->task);
+    cl_mem buffers[] = {b->row, b->col, b->weight, b->dist, b->mark, b->wl[0], b->wl[1], b->counts, b->no_task};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             clReleaseMemObject(buffers[i]);
@@ -413,12 +443,11 @@ static int reset(bench *b)
         err = clEnqueueWriteBuffer(queue, b->wl[0], CL_FALSE, 0, sizeof(cl_uint), &b->source, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(queue, b->counts, CL_FALSE, 0, sizeof counts, counts, 0, NULL, NULL);
-    if (err == CL_SUCCESS && b->s.task)
-        err = clEnqueueFillBuffer(queue, b->task_c, &zero, sizeof zero, 0,
-                                  (size_t)b->task_n * b->task_n * sizeof(cl_uint), 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(queue);
-    return err == CL_SUCCESS ? 0 : cl_error(err, "resetting the buffers");
+    if (err != CL_SUCCESS)
+        return cl_error(err, "resetting the buffers");
+    return b->s.task ? bench_task_clear(&b->task) : 0;
 }
 
 static int read_counts(bench *b, size_t first, size_t words, cl_uint *values)
@@ -436,13 +465,22 @@ static void abandon(bench *b, coop_status status, const char *what)
     _Exit(1);
 }
 
-static int run_standalone(bench *b, run_result *r)
+/* With a task, the no-cooperation baseline: a timed run submits the task from `first_ms` after
+ * the launch on (the warm-up's discovery time, about when the groups start the search), and the
+ * run's index is the frame that render draws. */
+static int run_standalone(bench *b, run_result *r, unsigned run, double first_ms)
 {
+    bench_baseline *baseline = NULL;
+    if (b->s.task && run > 0 && bench_baseline_start(&b->task, b->s.period_ms, first_ms, run, &baseline) != 0)
+        return 1;
     coop_launch launch = {.local_size = b->local_size};
     coop_run_stats stats;
     coop_status status = coop_kernel_run(b->kernel, &launch, &stats);
     if (status == COOP_ERR_TIMEOUT)
         abandon(b, status, "standalone run");
+    if (baseline && bench_baseline_stop(baseline, &r->records, &r->record_count) != 0)
+        return 1;
+    r->tasks = (unsigned)r->record_count;
     if (status != COOP_OK)
         return device_error(b, status, "standalone run");
     r->time_ms = stats.run_ms - stats.discovery_ms;
@@ -456,11 +494,13 @@ static int run_standalone(bench *b, run_result *r)
     return 0;
 }
 
-static int run_cooperative(bench *b, run_result *r)
+/* The run's index is the frame that render draws. */
+static int run_cooperative(bench *b, run_result *r, unsigned run)
 {
     coop_mega_params params = {.launch = {.local_size = b->local_size}, .chaos_seed = b->s.chaos_seed};
-    coop_task_plan plan = {.task = 0, .workgroups = b->task_workgroups, .take = b->s.take,
-                           .take_count = b->s.take_count, .period_ms = b->s.period_ms, .args = {b->task_n}};
+    coop_task_plan plan = {0};
+    if (b->s.task)
+        plan = bench_task_plan(&b->task, b->s.take, b->s.take_count, b->s.period_ms, run);
     coop_mega_report report;
     coop_status status = coop_mega_run(b->kernel, &params, &plan, b->s.task ? 1 : 0, &report);
     if (status == COOP_ERR_TIMEOUT)
@@ -503,7 +543,7 @@ static int run_multikernel(bench *b, run_result *r)
     cl_kernel kernel = coop_kernel_cl(b->kernel);
     cl_uint round_index = b->s.app == APP_SSSP ? 8 : 6;
     cl_uint round = 0, in_count = 1;
-    double start_ms = now_ms();
+    double start_ms = bench_now_ms();
     while (in_count) {
         size_t groups = (in_count + b->local_size - 1) / b->local_size;
         if (groups > b->multikernel_bound)
@@ -522,7 +562,7 @@ static int run_multikernel(bench *b, run_result *r)
         if (read_counts(b, round % 3, 1, &in_count) != 0)
             return 1;
     }
-    r->time_ms = now_ms() - start_ms;
+    r->time_ms = bench_now_ms() - start_ms;
     r->rounds = round;
     r->members_start = r->groups;
     r->mean_members = r->groups;
@@ -569,31 +609,10 @@ static int check_result(bench *b, unsigned run)
     return wrong ? 2 : 0;
 }
 
-/* The task's product, once a task ran in this run. */
+/* The task's result, once a task ran in this run (render: the run's frame). */
 static int check_task(bench *b, const run_result *r, unsigned run)
 {
-    if (!b->s.task || !r->tasks)
-        return 0;
-    size_t words = (size_t)b->task_n * b->task_n;
-    uint32_t *c = malloc(words * sizeof *c);
-    if (!c) {
-        fprintf(stderr, "coop-bench: out of memory\n");
-        return 1;
-    }
-    cl_int err = clEnqueueReadBuffer(coop_context_queue(b->ctx), b->task_c, CL_TRUE, 0, words * sizeof *c, c, 0,
-                                     NULL, NULL);
-    size_t wrong = 0, first = 0;
-    for (size_t i = 0; err == CL_SUCCESS && i < words; i++)
-        if (c[i] != b->task_expected[i] && wrong++ == 0)
-            first = i;
-    if (wrong)
-        fprintf(stderr, "coop-bench: run %u: the matmult task's product differs from the CPU's in %zu of %zu "
-                "elements; first at (%zu, %zu): got %" PRIu32 ", expected %" PRIu32 "\n", run, wrong, words,
-                first / b->task_n, first % b->task_n, c[first], b->task_expected[first]);
-    free(c);
-    if (err != CL_SUCCESS)
-        return cl_error(err, "reading the task's product");
-    return wrong ? 2 : 0;
+    return b->s.task && r->record_count ? bench_task_check(&b->task, run, run) : 0;
 }
 
 /* ---- Reports ------------------------------------------------------------------------------ */
@@ -601,29 +620,26 @@ static int check_task(bench *b, const run_result *r, unsigned run)
 /* Figures over the timed runs (run 0 is the warm-up). */
 typedef struct summary {
     double time_median_ms, time_min_ms, time_max_ms;
-    double response_median_us, response_p99_us, gather_median_us, exec_median_us;
+    double response_median_us, response_p99_us, gather_median_us, gather_p99_us, exec_median_us, exec_p99_us;
+    double groups_median;         /* groups a task took (baseline: workgroups it launched) */
     unsigned kills, forks, resizes, tasks, deadlines_met;
     size_t records;
 } summary;
 
+/* The timed runs' task records, one figure each. */
+enum { FIGURE_RESPONSE, FIGURE_GATHER, FIGURE_EXEC, FIGURE_GROUPS, FIGURES };
+
 static summary summarise(const run_result *runs, unsigned count)
 {
     summary sum = {0};
-    double *times = calloc(count, sizeof *times);
     size_t records = 0;
     for (unsigned i = 1; i < count; i++)
         records += runs[i].record_count;
-    double *response = calloc(records ? records : 1, sizeof *response);
-    double *gather = calloc(records ? records : 1, sizeof *gather);
-    double *exec = calloc(records ? records : 1, sizeof *exec);
-    if (!times || !response || !gather || !exec) {
-        free(times);
-        free(response);
-        free(gather);
-        free(exec);
-        return sum;
-    }
-    for (unsigned i = 1; i < count; i++) {
+    double *times = calloc(count, sizeof *times), *figures[FIGURES];
+    int missing = !times;
+    for (unsigned f = 0; f < FIGURES; f++)
+        missing |= !(figures[f] = calloc(records ? records : 1, sizeof *figures[f]));
+    for (unsigned i = 1; i < count && !missing; i++) {
         const run_result *r = &runs[i];
         times[i - 1] = r->time_ms;
         sum.kills += r->kills;
@@ -631,30 +647,63 @@ static summary summarise(const run_result *runs, unsigned count)
         sum.resizes += r->resizes;
         sum.tasks += r->tasks;
         for (size_t t = 0; t < r->record_count; t++) {
-            response[sum.records] = r->records[t].response_us;
-            gather[sum.records] = r->records[t].gather_us;
-            exec[sum.records] = r->records[t].exec_us;
+            figures[FIGURE_RESPONSE][sum.records] = r->records[t].response_us;
+            figures[FIGURE_GATHER][sum.records] = r->records[t].gather_us;
+            figures[FIGURE_EXEC][sum.records] = r->records[t].exec_us;
+            figures[FIGURE_GROUPS][sum.records] = r->records[t].groups;
             sum.deadlines_met += (unsigned)r->records[t].deadline_met;
             sum.records++;
         }
     }
-    sum.time_median_ms = quantile(times, count - 1, 0.5);
-    sum.time_min_ms = quantile(times, count - 1, 0.0);
-    sum.time_max_ms = quantile(times, count - 1, 1.0);
-    sum.response_median_us = quantile(response, sum.records, 0.5);
-    sum.response_p99_us = quantile(response, sum.records, 0.99);
-    sum.gather_median_us = quantile(gather, sum.records, 0.5);
-    sum.exec_median_us = quantile(exec, sum.records, 0.5);
+    if (!missing) {
+        sum.time_median_ms = quantile(times, count - 1, 0.5);
+        sum.time_min_ms = quantile(times, count - 1, 0.0);
+        sum.time_max_ms = quantile(times, count - 1, 1.0);
+        sum.response_median_us = quantile(figures[FIGURE_RESPONSE], sum.records, 0.5);
+        sum.response_p99_us = quantile(figures[FIGURE_RESPONSE], sum.records, 0.99);
+        sum.gather_median_us = quantile(figures[FIGURE_GATHER], sum.records, 0.5);
+        sum.gather_p99_us = quantile(figures[FIGURE_GATHER], sum.records, 0.99);
+        sum.exec_median_us = quantile(figures[FIGURE_EXEC], sum.records, 0.5);
+        sum.exec_p99_us = quantile(figures[FIGURE_EXEC], sum.records, 0.99);
+        sum.groups_median = quantile(figures[FIGURE_GROUPS], sum.records, 0.5);
+    }
     free(times);
-    free(response);
-    free(gather);
-    free(exec);
+    for (unsigned f = 0; f < FIGURES; f++)
+        free(figures[f]);
     return sum;
+}
+
+/* The kernel's slowdown under a kernel-level preemption scheduler, which gives the whole device
+ * to the task for D of every period P: P / (P - D), with D the median execution time measured
+ * here; NAN without records or when D >= P. */
+static double preemption_slowdown(const bench *b, const summary *sum)
+{
+    double exec_ms = sum->exec_median_us / 1e3;
+    return sum->records && exec_ms < b->s.period_ms ? b->s.period_ms / (b->s.period_ms - exec_ms) : NAN;
 }
 
 static const char *input_name(const bench *b)
 {
     return b->s.graph_path ? b->s.graph_path : b->s.gen_spec;
+}
+
+static void print_tasks(const bench *b, const summary *sum)
+{
+    char what[128];
+    bench_task_describe(&b->task, what, sizeof what);
+    if (b->s.mode == MODE_COOPERATIVE)
+        printf("tasks %u (%s, steal %s, every %.2f ms): response median %.1f us, p99 %.1f us; gather median %.1f us, "
+               "p99 %.1f us; exec median %.1f us; %.0f groups taken (median); deadlines met %u of %zu; preemption "
+               "model slowdown %.4f%s\n", sum->tasks, what, b->s.steal, b->s.period_ms, sum->response_median_us,
+               sum->response_p99_us, sum->gather_median_us, sum->gather_p99_us, sum->exec_median_us,
+               sum->groups_median, sum->deadlines_met, sum->records, preemption_slowdown(b, sum),
+               isnan(preemption_slowdown(b, sum)) ? " (no task, or it outlasts its period)" : "");
+    else
+        printf("tasks %u (%s, no cooperation: an ordinary kernel on a second queue every %.2f ms): response median "
+               "%.1f us, p99 %.1f us; queued until started median %.1f us, p99 %.1f us; exec median %.1f us; "
+               "deadlines met %u of %zu\n", sum->tasks, what, b->s.period_ms, sum->response_median_us,
+               sum->response_p99_us, sum->gather_median_us, sum->gather_p99_us, sum->exec_median_us,
+               sum->deadlines_met, sum->records);
 }
 
 static void print_summary(const bench *b, const run_result *runs, unsigned count, const summary *sum)
@@ -673,20 +722,52 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
                last->members_start, last->discovery_ms);
     printf("time median %.3f ms over %u runs (min %.3f, max %.3f); rounds %u\n", sum->time_median_ms, count - 1,
            sum->time_min_ms, sum->time_max_ms, last->rounds);
-    if (b->s.mode == MODE_COOPERATIVE) {
+    if (b->s.mode == MODE_COOPERATIVE)
         printf("kills %u, forks %u, resizes %u over the timed runs; mean members %.2f (last run)%s\n", sum->kills,
                sum->forks, sum->resizes, last->mean_members, b->s.chaos_seed ? "; chaos mode" : "");
-        if (b->s.task)
-            printf("tasks %u (light: %ux%u matmult on %u workgroups, steal %s, every %.2f ms): response median "
-                   "%.1f us, p99 %.1f us; gather median %.1f us, exec median %.1f us; deadlines met %u of %zu\n",
-                   sum->tasks, b->task_n, b->task_n, b->task_workgroups, b->s.steal, b->s.period_ms,
-                   sum->response_median_us, sum->response_p99_us, sum->gather_median_us, sum->exec_median_us,
-                   sum->deadlines_met, sum->records);
-        else
-            printf("tasks none\n");
-    }
-    printf("check: every run (%u, with the warm-up) equals the CPU reference (%s)\n", count,
+    if (b->s.task)
+        print_tasks(b, sum);
+    else if (b->s.mode == MODE_COOPERATIVE)
+        printf("tasks none\n");
+    printf("check: every run (%u, with the warm-up) equals the CPU reference (%s)", count,
            b->s.app == APP_BFS ? "BFS levels" : "Dijkstra");
+    if (b->s.task == BENCH_TASK_RENDER)
+        printf("; every frame drawn matches the CPU's at the pixels checked\n");
+    else if (b->s.task)
+        printf("; every product computed equals the CPU's at the rows checked\n");
+    else
+        printf("\n");
+}
+
+/* A number, or null for NAN. */
+static void json_number(FILE *out, double value)
+{
+    if (isnan(value))
+        fprintf(out, "null");
+    else
+        fprintf(out, "%.6g", value);
+}
+
+static void write_json_task(FILE *out, const bench *b, const summary *sum)
+{
+    const bench_task *t = &b->task;
+    fprintf(out, "  \"task\": {\"name\": \"%s\", ", bench_task_name(t->kind));
+    if (t->kind == BENCH_TASK_RENDER)
+        fprintf(out, "\"kind\": \"render\", \"frame_width\": %u, \"frame_height\": %u, ", t->width, t->height);
+    else
+        fprintf(out, "\"kind\": \"matmult\", \"matrix_size\": %u, ", t->size);
+    fprintf(out, "\"workgroups\": %u, \"period_ms\": %.6g, \"target_exec_ms\": %.6g, \"sizing_groups\": %u, "
+            "\"sized_ms\": %.6g, \"baseline\": %s, \"steal\": ", t->workgroups, b->s.period_ms,
+            bench_task_target_ms(t->kind), t->sizing_groups, t->sized_ms,
+            b->s.mode == MODE_STANDALONE ? "true" : "false");
+    if (b->s.mode == MODE_COOPERATIVE)
+        json_string(out, b->s.steal);
+    else
+        fprintf(out, "null");
+    fprintf(out, "},\n  \"missed_periods\": %zu,\n  \"groups_taken_median\": %.6g,\n  \"preemption_slowdown\": ",
+            sum->records - sum->deadlines_met, sum->groups_median);
+    json_number(out, preemption_slowdown(b, sum));
+    fprintf(out, ",\n");
 }
 
 static int write_json(const bench *b, const run_result *runs, unsigned count, const summary *sum)
@@ -702,28 +783,24 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
     json_string(out, info->name);
     fprintf(out, ",\n  \"platform\": ");
     json_string(out, info->platform);
-    fprintf(out, ",\n  \"graph\": ");
+    fprintf(out, ",\n  \"is_gpu\": %s,\n  \"graph\": ", info->is_gpu ? "true" : "false");
     json_string(out, input_name(b));
     fprintf(out, ",\n  \"nodes\": %" PRIu32 ",\n  \"arcs\": %" PRIu64 ",\n  \"directed\": %s,\n  \"weighted\": %s,\n"
             "  \"source\": %" PRIu64 ",\n  \"local_size\": %zu,\n  \"repeat\": %u,\n  \"chaos_seed\": %u,\n",
             b->g.n, b->g.m, b->g.directed ? "true" : "false", b->g.has_weights ? "true" : "false",
             (uint64_t)b->source + b->g.first_id, b->local_size, count - 1, b->s.chaos_seed);
     if (b->s.task)
-        fprintf(out, "  \"task\": {\"name\": \"light\", \"matrix_size\": %u, \"workgroups\": %u, \"steal\": ",
-                b->task_n, b->task_workgroups);
+        write_json_task(out, b, sum);
     else
         fprintf(out, "  \"task\": null,\n");
-    if (b->s.task) {
-        json_string(out, b->s.steal);
-        fprintf(out, ", \"period_ms\": %.6g},\n", b->s.period_ms);
-    }
     fprintf(out, "  \"time_ms_median\": %.6f,\n  \"time_ms_min\": %.6f,\n  \"time_ms_max\": %.6f,\n"
             "  \"kills\": %u,\n  \"forks\": %u,\n  \"resizes\": %u,\n  \"tasks\": %u,\n  \"task_records\": %zu,\n"
             "  \"response_us_median\": %.3f,\n  \"response_us_p99\": %.3f,\n  \"gather_us_median\": %.3f,\n"
-            "  \"exec_us_median\": %.3f,\n  \"deadlines_met\": %u,\n  \"check\": \"equal\",\n  \"runs\": [\n",
+            "  \"gather_us_p99\": %.3f,\n  \"exec_us_median\": %.3f,\n  \"exec_us_p99\": %.3f,\n"
+            "  \"deadlines_met\": %u,\n  \"check\": \"equal\",\n  \"runs\": [\n",
             sum->time_median_ms, sum->time_min_ms, sum->time_max_ms, sum->kills, sum->forks, sum->resizes,
             sum->tasks, sum->records, sum->response_median_us, sum->response_p99_us, sum->gather_median_us,
-            sum->exec_median_us, sum->deadlines_met);
+            sum->gather_p99_us, sum->exec_median_us, sum->exec_p99_us, sum->deadlines_met);
     for (unsigned i = 0; i < count; i++) {
         const run_result *r = &runs[i];
         fprintf(out, "    {\"warmup\": %s, \"time_ms\": %.6f, \"discovery_ms\": %.6f, \"rounds\": %u, "
@@ -788,8 +865,8 @@ static int run_all(bench *b)
     for (unsigned i = 0; i < count && rc == 0; i++) {
         rc = reset(b);
         if (rc == 0)
-            rc = b->s.mode == MODE_COOPERATIVE  ? run_cooperative(b, &runs[i])
-                 : b->s.mode == MODE_STANDALONE ? run_standalone(b, &runs[i])
+            rc = b->s.mode == MODE_COOPERATIVE  ? run_cooperative(b, &runs[i], i)
+                 : b->s.mode == MODE_STANDALONE ? run_standalone(b, &runs[i], i, runs[0].discovery_ms)
                                                 : run_multikernel(b, &runs[i]);
         if (rc == 0)
             rc = check_result(b, i);
@@ -799,6 +876,15 @@ static int run_all(bench *b)
     /* A wrong result is written too: it is what one wants to look at. */
     if ((rc == 0 || rc == 2) && b->output && write_output(b) != 0 && rc == 0)
         rc = 1;
+    if (rc == 0 && b->s.output_frame) {
+        if (!runs[count - 1].record_count) {
+            fprintf(stderr, "coop-bench: %s: the last run drew no frame (no task was due while the kernel ran)\n",
+                    b->s.output_frame);
+            rc = 1;
+        } else {
+            rc = bench_task_write_frame(&b->task, b->s.output_frame);
+        }
+    }
     if (rc == 0) {
         summary sum = summarise(runs, count);
         print_summary(b, runs, count, &sum);
@@ -827,6 +913,5 @@ int main(int argc, char **argv)
     graph_free(&b.g);
     free(b.expected);
     free(b.result);
-    free(b.task_expected);
     return rc;
 }

@@ -1,7 +1,9 @@
-/* test_bench.c: coop-bench (host/coop-bench.c with kernels/bfs.cl, kernels/sssp.cl and the task in
- * kernels/tasks/matmult.cl), run as a subprocess on PoCL with two workers: each app in each mode
- * equals its CPU reference on real and generated graphs, the cooperative megakernels stay right
- * under chaos seeds with a periodic task, --output and --json say what they should, and bad
+/* test_bench.c: coop-bench (host/coop-bench.c with kernels/bfs.cl, kernels/sssp.cl and the tasks
+ * in host/bench_task.c, kernels/tasks/matmult.cl and kernels/tasks/render.cl), run as a subprocess
+ * on PoCL with two workers: each app in each mode equals its CPU reference on real and generated
+ * graphs, the cooperative megakernels stay right under chaos seeds with a periodic task, every
+ * task (matmult light / medium / heavy, render) is right beside each app's megakernel and as the
+ * no-cooperation baseline, --output, --output-frame and --json say what they should, and bad
  * arguments and malformed graphs end with status 1 and a clear message.
  *
  * coop-bench checks every run against its CPU reference itself and exits 2 on a difference, so
@@ -151,7 +153,8 @@ static void scratch_create(void)
     ck_assert_ptr_nonnull(mkdtemp(scratch));
 }
 
-static const char *const scratch_names[] = {"tiny.gr", "tiny.txt", "out.txt", "run.json", "far.gr", "cut.gr.gz"};
+static const char *const scratch_names[] = {"tiny.gr", "tiny.txt", "out.txt", "run.json", "far.gr", "cut.gr.gz",
+                                            "frame.png"};
 
 static void scratch_remove(void)
 {
@@ -344,6 +347,74 @@ START_TEST(test_json_and_summary)
 }
 END_TEST
 
+/* ---- High-priority tasks ----------------------------------------------------------------- */
+
+static const char *const tasks[] = {"light", "medium", "heavy", "render"};
+enum { TASKS = sizeof tasks / sizeof tasks[0] };
+
+/* Each task beside each app's megakernel, and as the no-cooperation baseline beside its
+ * standalone kernel (sizes given, so no start-up sizing): the apps' results and the tasks' are
+ * checked by coop-bench, which exits 2 on a difference. The graph is large enough for the search
+ * to outlast the host's first look, when the first task is submitted. */
+START_TEST(test_task_results)
+{
+    const char *task = tasks[_i % TASKS], *app = apps[_i / TASKS % APPS];
+    const char *mode = _i / (TASKS * APPS) ? "standalone" : "cooperative";
+    const char *size = strcmp(task, "render") ? "40" : "32";
+    const char *args[] = {app, "--gen", "grid:150:150", "--mode", mode, "--task", task, "--task-size", size,
+                          "--period-ms", "2", "--repeat", "2", NULL};
+    char what[256];
+    describe(args, what, sizeof what);
+    bench_run run = run_argv(args);
+    assert_run(&run, what, 0, "equals the CPU reference");
+    assert_run(&run, what, 0, strcmp(task, "render") ? "every product computed equals the CPU's"
+                                                      : "every frame drawn matches the CPU's");
+    assert_run(&run, what, 0, "(size given)");
+    if (!strcmp(mode, "cooperative"))
+        ck_assert_msg(summary_number(run.output, "tasks ") > 0, "%s: no task ran:\n%s", what, run.output);
+    else
+        assert_run(&run, what, 0, "no cooperation");
+    run_free(&run);
+}
+END_TEST
+
+/* Without --task-size the task is sized at start-up; --output-frame writes the last frame; the
+ * JSON describes the task. The graph is large enough for the search to outlast the host's first
+ * look, when the first task is submitted. */
+START_TEST(test_task_sizing_frame_and_json)
+{
+    char json_path[2 * PATH_BYTES], frame_path[2 * PATH_BYTES];
+    scratch_path(json_path, sizeof json_path, "run.json");
+    scratch_path(frame_path, sizeof frame_path, "frame.png");
+    bench_run run = run_bench("bfs", "--gen", "grid:150:150", "--task", "render", "--output-frame", frame_path,
+                              "--json", json_path, NULL);
+    assert_run(&run, "render sizing", 0, "sized for 5.0 ms on a quarter of the groups");
+    assert_run(&run, "render sizing", 0, "every frame drawn matches the CPU's");
+    run_free(&run);
+    char *png = read_text(frame_path);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "--output-frame wrote no PNG");
+    free(png);
+    char *json = read_text(json_path);
+    const char *fields[] = {"\"name\": \"render\"", "\"kind\": \"render\"", "\"frame_width\"", "\"frame_height\"",
+                            "\"period_ms\": 40", "\"target_exec_ms\": 5", "\"baseline\": false",
+                            "\"missed_periods\"", "\"preemption_slowdown\"", "\"gather_us_p99\"", "\"task_runs\": [{"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        ck_assert_msg(strstr(json, fields[i]) != NULL, "--json lacks %s:\n%s", fields[i], json);
+    free(json);
+
+    run = run_bench("sssp", "--gen", "grid:20:20", "--mode", "standalone", "--task", "heavy", "--task-size", "32",
+                    "--json", json_path, NULL);
+    assert_run(&run, "sssp baseline", 0, "equals the CPU reference");
+    run_free(&run);
+    json = read_text(json_path);
+    const char *baseline_fields[] = {"\"kind\": \"matmult\"", "\"matrix_size\": 32", "\"baseline\": true",
+                                     "\"steal\": null", "\"period_ms\": 40"};
+    for (size_t i = 0; i < sizeof baseline_fields / sizeof baseline_fields[0]; i++)
+        ck_assert_msg(strstr(json, baseline_fields[i]) != NULL, "--json lacks %s:\n%s", baseline_fields[i], json);
+    free(json);
+}
+END_TEST
+
 /* ---- Errors ------------------------------------------------------------------------------- */
 
 static const struct {
@@ -355,8 +426,11 @@ static const struct {
     {{"bfs", NULL}, "give exactly one of --graph FILE and --gen SPEC"},
     {{"bfs", "--gen", "grid:3:3", "--graph", "x.gr", NULL}, "give exactly one of"},
     {{"bfs", "--gen", "grid:3:3", "--mode", "fast", NULL}, "--mode 'fast'"},
-    {{"bfs", "--gen", "grid:3:3", "--task", "heavy", NULL}, "--task 'heavy'"},
-    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--mode", "standalone", NULL}, "only in --mode cooperative"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "huge", NULL}, "--task 'huge'"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--mode", "multikernel", NULL},
+     "only in --mode cooperative or standalone"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--task-size", "0", NULL}, "--task-size '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--output-frame", "f.png", NULL}, "needs --task render"},
     {{"bfs", "--gen", "grid:3:3", "--chaos", "3", "--mode", "multikernel", NULL}, "chaos mode needs"},
     {{"bfs", "--gen", "grid:3:3", "--chaos", "0", NULL}, "--chaos '0'"},
     {{"bfs", "--gen", "grid:3:3", "--steal", "most", NULL}, "--steal 'most'"},
@@ -442,6 +516,12 @@ static Suite *bench_suite(void)
     TCase *chaos = tu_tcase("chaos", 180);
     tcase_add_loop_test(chaos, test_chaos_with_task, 0, APPS);
     suite_add_tcase(suite, chaos);
+
+    TCase *task_case = tu_tcase("tasks", 120);
+    tcase_add_checked_fixture(task_case, scratch_create, scratch_remove);
+    tcase_add_loop_test(task_case, test_task_results, 0, TASKS * APPS * 2);
+    tcase_add_test(task_case, test_task_sizing_frame_and_json);
+    suite_add_tcase(suite, task_case);
 
     TCase *formats = tu_tcase("output", 120);
     tcase_add_checked_fixture(formats, scratch_create, scratch_remove);

@@ -1,0 +1,288 @@
+/* test_scripts.c: the evaluation scripts (scripts/overhead, scripts/responsiveness with
+ * scripts/common.py) as a smoke test: each runs with --quick on PoCL with two workers into a
+ * scratch folder and must end with status 0, writing its CSV files with the expected header and
+ * one row per cell, its markdown report and its PNG plots. Their numbers are not checked (a quick
+ * run on a CPU measures nothing); coop-bench checks every run's result itself, so status 0 also
+ * says every app and task computed the right thing. Bad options end with a usage message.
+ *
+ * The scripts drive build/bin/coop-bench (make -f Makefile -f host/coop-bench.mk
+ * build/bin/coop-bench) and need /usr/bin/python3 with matplotlib (python3-matplotlib). */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BENCH "build/bin/coop-bench"
+
+enum {
+    WORKERS = 2,
+    PATH_BYTES = 512
+};
+
+/* What a script printed (standard output and error together) and its exit status (-1: it did not
+ * exit normally). */
+typedef struct script_run {
+    int status;
+    char *output;
+} script_run;
+
+/* Runs `argv` (NULL-terminated) on PoCL, collecting its output. */
+static script_run run_script(char *const argv[])
+{
+    tu_env(WORKERS);
+    setenv("COOP_PLATFORM", TU_POCL_PLATFORM, 1);
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        dup2(pipe_fds[1], STDERR_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    script_run run = {.status = -1};
+    size_t length = 0, capacity = 8192;
+    run.output = malloc(capacity);
+    ck_assert_ptr_nonnull(run.output);
+    for (;;) {
+        if (capacity - length < 1024) {
+            capacity *= 2;
+            run.output = realloc(run.output, capacity);
+            ck_assert_ptr_nonnull(run.output);
+        }
+        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
+        if (got <= 0)
+            break;
+        length += (size_t)got;
+    }
+    run.output[length] = '\0';
+    close(pipe_fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    if (WIFEXITED(status))
+        run.status = WEXITSTATUS(status);
+    return run;
+}
+
+static void assert_status(const script_run *run, const char *what, int status, const char *fragment)
+{
+    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
+                  run->output);
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment,
+                  run->output);
+}
+
+/* ---- Scratch folder ----------------------------------------------------------------------- */
+
+static char scratch[PATH_BYTES];
+
+static void scratch_create(void)
+{
+    snprintf(scratch, sizeof scratch, "/tmp/test_scripts.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(scratch));
+}
+
+/* The scripts write plain files only. */
+static void scratch_remove(void)
+{
+    DIR *folder = opendir(scratch);
+    if (folder) {
+        char path[2 * PATH_BYTES];
+        for (struct dirent *entry = readdir(folder); entry; entry = readdir(folder)) {
+            if (strcmp(entry->d_name, ".") && strcmp(entry->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", scratch, entry->d_name);
+                unlink(path);
+            }
+        }
+        closedir(folder);
+    }
+    rmdir(scratch);
+}
+
+static char *read_text(const char *name)
+{
+    char path[2 * PATH_BYTES];
+    snprintf(path, sizeof path, "%s/%s", scratch, name);
+    FILE *file = fopen(path, "rb");
+    ck_assert_msg(file != NULL, "%s was not written", path);
+    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
+    long size = ftell(file);
+    ck_assert_int_ge(size, 0);
+    rewind(file);
+    char *text = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(fread(text, 1, (size_t)size, file), (size_t)size);
+    text[size] = '\0';
+    fclose(file);
+    return text;
+}
+
+/* The file is a PNG image (its signature). */
+static void assert_png(const char *name)
+{
+    char *data = read_text(name);
+    ck_assert_msg(!memcmp(data, "\x89PNG\r\n\x1a\n", 8), "%s is not a PNG image", name);
+    free(data);
+}
+
+/* Lines of a text, not counting an empty last one. */
+static unsigned count_lines(const char *text)
+{
+    unsigned lines = 0;
+    for (const char *at = text; *at; at++)
+        lines += *at == '\n';
+    return lines + (*text && text[strlen(text) - 1] != '\n');
+}
+
+/* Commas in line `index` (0: the header) of a CSV text; -1 if the line does not exist. */
+static int line_commas(const char *text, unsigned index)
+{
+    const char *line = text;
+    for (unsigned i = 0; i < index && line; i++) {
+        line = strchr(line, '\n');
+        line = line && line[1] ? line + 1 : NULL;
+    }
+    if (!line)
+        return -1;
+    int commas = 0;
+    for (; *line && *line != '\n'; line++)
+        commas += *line == ',';
+    return commas;
+}
+
+/* A CSV file with exactly this header and `rows` rows, each with as many fields. */
+static void assert_csv(const char *name, const char *header, unsigned rows)
+{
+    char *text = read_text(name);
+    size_t header_length = strlen(header);
+    ck_assert_msg(!strncmp(text, header, header_length) && text[header_length] == '\n',
+                  "%s: the header is not\n%s\n but:\n%.400s", name, header, text);
+    ck_assert_msg(count_lines(text) == rows + 1, "%s: %u rows, expected %u:\n%s", name, count_lines(text) - 1, rows,
+                  text);
+    int fields = line_commas(text, 0);
+    for (unsigned row = 1; row <= rows; row++)
+        ck_assert_msg(line_commas(text, row) == fields, "%s: row %u has %d fields, the header %d:\n%s", name, row,
+                      line_commas(text, row) + 1, fields + 1, text);
+    free(text);
+}
+
+static void assert_contains(const char *name, const char *fragment)
+{
+    char *text = read_text(name);
+    ck_assert_msg(strstr(text, fragment) != NULL, "%s lacks \"%s\":\n%s", name, fragment, text);
+    free(text);
+}
+
+static void assert_bench_built(void)
+{
+    struct stat info;
+    ck_assert_msg(stat(BENCH, &info) == 0, BENCH " is missing: build it with make -f Makefile -f host/coop-bench.mk "
+                  BENCH);
+}
+
+/* ---- The scripts -------------------------------------------------------------------------- */
+
+START_TEST(overhead_quick)
+{
+    assert_bench_built();
+    char *argv[] = {"scripts/overhead", "--quick", "--out", scratch, NULL};
+    script_run run = run_script(argv);
+    assert_status(&run, "scripts/overhead --quick", 0, "[12/12] sssp rmat:10:8 multikernel");
+    free(run.output);
+    /* bfs and sssp on two generated inputs; three modes each */
+    assert_csv("overhead.csv", "app,input,nodes,arcs,rounds,groups,members,standalone_ms,cooperative_ms,"
+               "multikernel_ms,overhead,multikernel_speedup,kills,forks", 4);
+    assert_contains("overhead.csv", "\nbfs,grid:30:30,900,3480,59,");
+    assert_contains("overhead.csv", "\nsssp,rmat:10:8,1024,");
+    assert_csv("overhead-runs.csv", "app,input,mode,run,time_ms,rounds", 12);
+    assert_contains("overhead.md", "# Overhead of cooperation");
+    assert_contains("overhead.md", "| all |");
+    assert_contains("overhead.md", "| sssp | grid:30:30 | 900 |");
+    assert_png("overhead.png");
+    assert_png("multikernel.png");
+}
+END_TEST
+
+START_TEST(responsiveness_quick)
+{
+    assert_bench_built();
+    char *argv[] = {"scripts/responsiveness", "--quick", "--out", scratch, NULL};
+    script_run run = run_script(argv);
+    assert_status(&run, "scripts/responsiveness --quick", 0, "[14/14] bfs render baseline");
+    free(run.output);
+    /* bfs with four tasks: two shares taken and the no-cooperation baseline each */
+    assert_csv("responsiveness.csv", "app,task,mode,take,size,period_ms,groups_taken,tasks,missed_periods,"
+               "gather_us_median,gather_us_p99,exec_us_median,response_us_median,response_us_p99,time_ms,"
+               "standalone_ms,cooperative_no_task_ms,slowdown,preemption_model,slowdown_over_model,"
+               "preemption_model_whole_device", 12);
+    const char *cells[] = {"\nbfs,light,cooperative,quarter,", "\nbfs,medium,cooperative,all-but-one,",
+                           "\nbfs,heavy,baseline,,", "\nbfs,render,cooperative,quarter,"};
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
+        assert_contains("responsiveness.csv", cells[i]);
+    /* Every timed task run: the quick grid outlasts the host's first look, when a cooperative cell
+     * submits its first task. */
+    static const char tasks_header[] =
+        "app,task,mode,take,run,groups,request_ms,gather_us,exec_us,response_us,deadline_met\n";
+    char *tasks = read_text("responsiveness-tasks.csv");
+    ck_assert_msg(!strncmp(tasks, tasks_header, strlen(tasks_header)), "responsiveness-tasks.csv: header:\n%.200s",
+                  tasks);
+    ck_assert_msg(strstr(tasks, ",cooperative,quarter,0,") || strstr(tasks, ",cooperative,all-but-one,0,"),
+                  "responsiveness-tasks.csv has no cooperative task run:\n%s", tasks);
+    free(tasks);
+    assert_contains("responsiveness.md", "## Tasks");
+    assert_contains("responsiveness.md", "## bfs");
+    assert_contains("responsiveness.md", "| render | quarter |");
+    assert_contains("responsiveness.md", "no cooperation");
+    assert_contains("responsiveness.md", "## Targets");
+    assert_png("responsiveness-response.png");
+    assert_png("responsiveness-gather.png");
+    assert_png("responsiveness-slowdown.png");
+}
+END_TEST
+
+/* ---- Bad options -------------------------------------------------------------------------- */
+
+START_TEST(bad_options)
+{
+    char *unknown[] = {"scripts/overhead", "--fast", NULL};
+    script_run run = run_script(unknown);
+    assert_status(&run, "scripts/overhead --fast", 2, "unrecognized arguments: --fast");
+    free(run.output);
+
+    char *no_bench[] = {"scripts/responsiveness", "--quick", "--bench", "/nonexistent/coop-bench", "--out", scratch,
+                        NULL};
+    run = run_script(no_bench);
+    assert_status(&run, "scripts/responsiveness --bench /nonexistent/coop-bench", 1,
+                  "/nonexistent/coop-bench is missing");
+    free(run.output);
+
+    char *no_input[] = {"scripts/responsiveness", "--input", "no-such-graph.gr", "--out", scratch, NULL};
+    run = run_script(no_input);
+    assert_status(&run, "scripts/responsiveness --input no-such-graph.gr", 1, "input no-such-graph.gr not found");
+    free(run.output);
+}
+END_TEST
+
+static Suite *scripts_suite(void)
+{
+    Suite *suite = suite_create("scripts");
+    TCase *quick = tu_tcase("quick", 180);
+    tcase_add_checked_fixture(quick, scratch_create, scratch_remove);
+    tcase_add_test(quick, overhead_quick);
+    tcase_add_test(quick, responsiveness_quick);
+    tcase_add_test(quick, bad_options);
+    suite_add_tcase(suite, quick);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(scripts_suite());
+}
