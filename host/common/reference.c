@@ -100,14 +100,3 @@ int reference_sssp(const graph *g, uint32_t source, int64_t *dist)
     free(h.items);
     return rc;
 }
-
-void reference_matmult(unsigned n, const uint32_t *a, const uint32_t *b, uint32_t *c)
-{
-    for (unsigned i = 0; i < n; i++)
-        for (unsigned j = 0; j < n; j++) {
-            uint32_t sum = 0;
-            for (unsigned k = 0; k < n; k++)
-                sum += a[(size_t)i * n + k] * b[(size_t)k * n + j];
-            c[(size_t)i * n + j] = sum;
-        }
-}

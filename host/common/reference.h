@@ -19,8 +19,4 @@ int reference_bfs(const graph *g, uint32_t source, int64_t *dist);
  * when memory runs out (dist is then undefined). */
 int reference_sssp(const graph *g, uint32_t source, int64_t *dist);
 
-/* c = a x b for n x n row-major matrices of 32-bit words, with wrapping arithmetic (what the
- * device's matmult task computes). */
-void reference_matmult(unsigned n, const uint32_t *a, const uint32_t *b, uint32_t *c);
-
 #endif
