@@ -135,6 +135,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 
 include host/coop-bench.mk
 include host/render.mk
+include host/coop-demo.mk
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
@@ -144,8 +145,8 @@ check: all $(TEST_BINS)
 
 # ---- Main job ------------------------------------------------------------------------------
 demo: all
-	$(BUILD)/bin/coop-info
-	$(BUILD)/bin/barrier-bench --quick
+	$(BUILD)/bin/coop-demo
+	/usr/bin/python3 scripts/demo-plot demo/responsiveness.csv demo/responsiveness.png
 
 # ---- Install -------------------------------------------------------------------------------
 install: lib programs

@@ -1,0 +1,1135 @@
+/* coop-demo: what cooperative kernels are for, in one run (`make demo`).
+ *
+ *   coop-demo [--graph FILE | --gen SPEC] [--seconds S] [--period-ms P] [--frame WxH] [--out DIR]
+ *             [--quick]
+ *
+ * A blocking BFS (global barriers between rounds) runs on a road graph while a path tracer wants a
+ * frame every P ms, twice:
+ *   cooperative     BFS is the cooperative kernel of a megakernel (kernels/bfs.cl's rounds with
+ *                   resizing barriers) and each frame is a high-priority task (task_render of
+ *                   kernels/tasks/render.cl) on a quarter of the groups, taken at a barrier;
+ *   no cooperation  BFS is a plain persistent kernel (global barriers) and each frame is
+ *                   render_plain enqueued on a second command queue, where it waits for BFS.
+ * One BFS takes milliseconds, so each run searches from one source after another: the cooperative
+ * run for S seconds (a one-off task at S tells it to stop; at most 4096 searches), the baseline
+ * then the same searches.
+ * Every search is checked against the CPU reference (kernels here fold each search's levels into
+ * a 64-bit fingerprint and its round count, which the host compares with the reference's: keeping
+ * hundreds of level arrays would take gigabytes).
+ *
+ * Prints the chosen sizes and a table comparing the runs (frame response times, frames missed,
+ * BFS time and checks), and writes DIR/frame.png (the last frame of the cooperative run) and
+ * DIR/responsiveness.csv (every frame: mode, frame, due_s, response_ms, period_ms, missed), which
+ * scripts/demo-plot draws. A frame's response time runs from when it was due (every P ms from the
+ * start of BFS) until it was done. Without --graph or --gen the input is ../shared/graphs'
+ * USA-road-NY, or a 512 x 512 grid (a road-like stand-in) when that file is absent. --quick: a
+ * 32 x 32 grid unless told otherwise, and runs of 2.5 periods (for tests).
+ *
+ * Exit status: 0; 1 for an error (bad arguments, unreadable graph, device failure); 2 when a
+ * search differs from the CPU reference. The device is chosen with COOP_DEVICE etc. */
+#include "coop.h"
+#include "graph.h"
+#include "image.h"
+#include "reference.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+extern const char coop_demo_source[];
+
+#define DEFAULT_GRAPH "../shared/graphs/USA-road-NY.pace16.gr.xz"
+#define FALLBACK_GEN "grid:512:512"
+#define QUICK_GEN "grid:32:32"
+#define DEVICE_UNREACHED 0xffffffffu
+
+enum {
+    MAX_SEARCHES = 4096,     /* sources prepared; the cooperative run stops at S seconds first */
+    CAMERA_FRAMES = 128,     /* frames per turn of render.cl's camera */
+    TASK_RENDER = 0,         /* the megakernel's task indices */
+    TASK_STOP = 1,
+    PROGRESS_SEARCHES = 0,   /* progress buffer: searches completed */
+    PROGRESS_STOP = 1,       /* set by the stop task */
+    PROGRESS_WORDS = 2,
+    RENDER_TIMINGS = 3       /* render_plain runs timed, best taken */
+};
+
+/* The megakernel and the persistent baseline, built after render.cl, matmult.cl and bfs.cl.
+ *
+ * Searches run one after another in one kernel: search s starts from sources[s] with the state
+ * bfs.cl expects (level[] unreached but the source, wl0 = {source}, counts = {1, 0, 0}). Each step
+ * between two global barriers is one of:
+ *   a BFS round (bfs.cl's bfs_round) while the worklist is not empty;
+ *   the fingerprint: when the worklist is empty, every group folds its share of level[] into
+ *     prints[2s], prints[2s + 1] and resets it to unreached, and group 0 records the rounds;
+ *   the setup: group 0 sets up search s + 1, or leaves counts[0] at 0 when there is none (the
+ *     stop flag is set or max_searches are done), which every group reads after the barrier.
+ * The setup writes counts and level[] one barrier after everyone has read them, so no group can
+ * see the next search's state while it still works on the previous one.
+ * A step is one code path whose loops have zero trips when they are not its kind (bfs_round with
+ * an empty worklist only clears a count, which the setup then rewrites): branching on the kind
+ * right after the barrier makes PoCL 5 abort while forming parallel regions (an ordinary branch
+ * after a barrier that reconverges before the next one, pocl/pocl pull request 2281). */
+static const char demo_glue[] =
+    "#define DEMO_ROUNDS 0u\n"
+    "#define DEMO_SETUP 1u\n"
+    "\n"
+    "/* What a forked group needs to join: the search, its round and the step to take next. */\n"
+    "typedef struct demo_state {\n"
+    "    uint search, round, phase;\n"
+    "} demo_state;\n"
+    "\n"
+    "/* murmur3's finaliser: a bijection, so each term below changes whenever a level does. */\n"
+    "inline uint demo_mix(uint x)\n"
+    "{\n"
+    "    x ^= x >> 16;\n"
+    "    x *= 0x85ebca6bu;\n"
+    "    x ^= x >> 13;\n"
+    "    x *= 0xc2b2ae35u;\n"
+    "    x ^= x >> 16;\n"
+    "    return x;\n"
+    "}\n"
+    "\n"
+    "inline uint demo_print_a(uint v, uint level) { return demo_mix(demo_mix(v) ^ level); }\n"
+    "inline uint demo_print_b(uint v, uint level) { return demo_mix(demo_mix(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u); }\n"
+    "\n"
+    "/* No search left: the setup started none. */\n"
+    "inline int demo_finished(const demo_state *t, global uint *counts)\n"
+    "{\n"
+    "    return t->phase == DEMO_ROUNDS && t->round == 0 && counts[0] == 0;\n"
+    "}\n"
+    "\n"
+    "/* One step of the searches by group `group` of `groups`: a round, the fingerprint or the setup\n"
+    " * (see coop-demo.c). */\n"
+    "inline void demo_step(uint group, uint groups, demo_state *t, global const uint *row, global const uint *col,\n"
+    "                      global uint *level, uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
+    "                      global const uint *sources, global uint *rounds, global uint *prints,\n"
+    "                      global uint *progress, uint max_searches)\n"
+    "{\n"
+    "    uint lid = get_local_id(0), local_size = get_local_size(0);\n"
+    "    uint setup = t->phase == DEMO_SETUP;\n"
+    "    uint in_count = setup ? 0u : counts[t->round % 3u];\n"
+    "    uint finishing = (1u - setup) & (in_count == 0u);\n"
+    "    bfs_round(group, groups, t->round, in_count, row, col, level, wl0, wl1, counts);\n"
+    "    uint a = 0, b = 0, end = finishing * nodes;\n"
+    "    for (uint v = group * local_size + lid; v < end; v += groups * local_size) {\n"
+    "        a += demo_print_a(v, level[v]);\n"
+    "        b += demo_print_b(v, level[v]);\n"
+    "        level[v] = BFS_UNREACHED;\n"
+    "    }\n"
+    "    if (finishing) {\n"
+    "        coop_fetch_add_relaxed(&prints[2u * t->search], a);\n"
+    "        coop_fetch_add_relaxed(&prints[2u * t->search + 1u], b);\n"
+    "    }\n"
+    "    if (group == 0 && lid == 0) {\n"
+    "        if (finishing)\n"
+    "            rounds[t->search] = t->round;\n"
+    "        if (setup) {\n"
+    "            uint next = t->search + 1u;\n"
+    "            uint more = next < max_searches && !coop_load_relaxed(&progress[DEMO_PROGRESS_STOP]);\n"
+    "            if (more) {\n"
+    "                level[sources[next]] = 0;\n"
+    "                wl0[0] = sources[next];\n"
+    "            }\n"
+    "            counts[0] = more;\n"
+    "            counts[1] = 0;\n"
+    "            counts[2] = 0;\n"
+    "            progress[DEMO_PROGRESS_SEARCHES] = next;\n"
+    "        }\n"
+    "    }\n"
+    "    t->search += setup;\n"
+    "    t->round = setup ? 0u : t->round + (in_count != 0u);\n"
+    "    t->phase = finishing ? DEMO_SETUP : DEMO_ROUNDS;\n"
+    "}\n"
+    "\n"
+    "/* The cooperative kernel: the steps with resizing barriers, so groups may be killed (for a\n"
+    " * frame) or forked back at any of them. */\n"
+    "void demo_bfs_cooperative(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *level,\n"
+    "                          uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
+    "                          global const uint *sources, global uint *rounds, global uint *prints,\n"
+    "                          global uint *progress, uint max_searches)\n"
+    "{\n"
+    "    demo_state t;\n"
+    "    if (coop_resume_point(ctx) == 1) {\n"
+    "        coop_transmit_restore(ctx, &t, sizeof t);\n"
+    "    } else {\n"
+    "        t.search = 0;\n"
+    "        t.round = 0;\n"
+    "        t.phase = DEMO_ROUNDS;\n"
+    "    }\n"
+    "    uint killed = 0;\n"
+    "    while (!killed && !demo_finished(&t, counts)) {\n"
+    "        demo_step(coop_group_id(ctx), coop_num_groups(ctx), &t, row, col, level, nodes, wl0, wl1, counts,\n"
+    "                  sources, rounds, prints, progress, max_searches);\n"
+    "        killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* The stop task: no search starts after this. */\n"
+    "void demo_task_stop(coop_ctx *ctx, global uint *progress)\n"
+    "{\n"
+    "    if (coop_group_id(ctx) == 0 && get_local_id(0) == 0)\n"
+    "        coop_store_relaxed(&progress[DEMO_PROGRESS_STOP], 1u);\n"
+    "}\n"
+    "\n"
+    "kernel void demo_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level,\n"
+    "                      uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
+    "                      global const uint *sources, global uint *rounds, global uint *prints,\n"
+    "                      global uint *progress, uint max_searches, global uchar4 *frame, uint width, uint height)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {\n"
+    "        if (role == COOP_ROLE_COOP)\n"
+    "            demo_bfs_cooperative(&ctx, row, col, level, nodes, wl0, wl1, counts, sources, rounds, prints,\n"
+    "                                 progress, max_searches);\n"
+    "        COOP_GROUP_SYNC();\n"
+    "        if (role == COOP_ROLE_TASK && ctx.task == DEMO_TASK_RENDER)\n"
+    "            task_render(&ctx, frame, width, height);\n"
+    "        COOP_GROUP_SYNC();\n"
+    "        if (role == COOP_ROLE_TASK && ctx.task == DEMO_TASK_STOP)\n"
+    "            demo_task_stop(&ctx, progress);\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* The baseline: the same steps with plain global barriers, max_searches of them. */\n"
+    "kernel void demo_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level,\n"
+    "                            uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
+    "                            global const uint *sources, global uint *rounds, global uint *prints,\n"
+    "                            global uint *progress, uint max_searches)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    demo_state t = {0, 0, DEMO_ROUNDS};\n"
+    "    while (!demo_finished(&t, counts)) {\n"
+    "        demo_step(coop_group_id(&ctx), coop_num_groups(&ctx), &t, row, col, level, nodes, wl0, wl1, counts,\n"
+    "                  sources, rounds, prints, progress, max_searches);\n"
+    "        coop_global_barrier(&ctx);\n"
+    "    }\n"
+    "}\n";
+
+/* The host's copy of demo_mix and the fingerprint terms above. */
+static uint32_t demo_mix(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x85ebca6bu;
+    x ^= x >> 13;
+    x *= 0xc2b2ae35u;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t print_a(uint32_t v, uint32_t level)
+{
+    return demo_mix(demo_mix(v) ^ level);
+}
+
+static uint32_t print_b(uint32_t v, uint32_t level)
+{
+    return demo_mix(demo_mix(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u);
+}
+
+typedef struct settings {
+    const char *graph_path;
+    const char *gen_spec;
+    double seconds;
+    double period_ms;
+    unsigned width, height;
+    const char *out_dir;
+    int quick;
+} settings;
+
+/* One frame as measured, in ms. */
+typedef struct frame_time {
+    double due_ms;                /* since BFS started */
+    double response_ms;           /* due until done */
+} frame_time;
+
+/* What one run of the searches did. */
+typedef struct run_result {
+    unsigned searches;            /* completed */
+    uint32_t *prints;             /* 2 per search */
+    uint32_t *rounds;
+    double bfs_ms;                /* BFS start until the last search ended */
+    double discovery_ms;          /* launch until BFS started */
+    unsigned groups;
+    frame_time *frames;
+    size_t frame_count;
+    unsigned last_frame_index;    /* cooperative: camera position of the last frame rendered */
+    unsigned kills, forks;
+    double gather_median_ms;      /* cooperative: a frame's request until its groups were ready */
+    double exec_median_ms;        /* cooperative: groups ready until the frame was done */
+} run_result;
+
+typedef struct demo {
+    settings s;
+    graph g;
+    uint32_t *sources;            /* internal ids */
+    coop_context *ctx;
+    coop_program *program;
+    coop_kernel *mega, *standalone, *render;
+    cl_command_queue frame_queue; /* the baseline's frames, with profiling */
+    cl_mem row, col, level, wl[2], counts, source_buffer, rounds, prints, progress, frame;
+    size_t local_size;
+    unsigned tiles;               /* one render workgroup each */
+    double frame_all_ms, frame_one_ms;
+} demo;
+
+static const char usage[] =
+    "usage: coop-demo [--graph FILE | --gen rmat:SCALE:EF | --gen grid:W:H] [--seconds S] [--period-ms P]\n"
+    "                 [--frame WxH] [--out DIR] [--quick]\n";
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void sleep_ms(double ms)
+{
+    if (ms <= 0)
+        return;
+    struct timespec nap = {(time_t)(ms / 1e3), (long)(fmod(ms, 1e3) * 1e6)};
+    nanosleep(&nap, NULL);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0..1) of sorted values (nearest rank); 0 for none. */
+static double quantile(const double *sorted, size_t n, double q)
+{
+    if (!n)
+        return 0.0;
+    size_t rank = (size_t)ceil(q * (double)n);
+    return sorted[rank ? rank - 1 : 0];
+}
+
+/* ---- Arguments ---------------------------------------------------------------------------- */
+
+static int bad_argument(const char *option, const char *value, const char *why)
+{
+    if (value)
+        fprintf(stderr, "coop-demo: %s '%s': %s\n%s", option, value, why, usage);
+    else
+        fprintf(stderr, "coop-demo: %s: %s\n%s", option, why, usage);
+    return -1;
+}
+
+static int parse_positive(const char *text, double max, double *value)
+{
+    char *end = NULL;
+    errno = 0;
+    *value = strtod(text, &end);
+    return end == text || *end || errno || !(*value > 0) || *value > max ? -1 : 0;
+}
+
+static int parse(int argc, char **argv, settings *s)
+{
+    *s = (settings){.seconds = 12.0, .period_ms = 40.0, .width = 96, .height = 72, .out_dir = "demo"};
+    int seconds_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *option = argv[i];
+        if (!strcmp(option, "--quick")) {
+            s->quick = 1;
+            continue;
+        }
+        if (strncmp(option, "--", 2) != 0)
+            return bad_argument("argument", option, "unexpected");
+        if (strcmp(option, "--graph") && strcmp(option, "--gen") && strcmp(option, "--seconds") &&
+            strcmp(option, "--period-ms") && strcmp(option, "--frame") && strcmp(option, "--out"))
+            return bad_argument("option", option, "unknown");
+        if (i + 1 >= argc)
+            return bad_argument(option, NULL, "needs a value");
+        const char *value = argv[++i];
+        if (!strcmp(option, "--graph")) {
+            s->graph_path = value;
+        } else if (!strcmp(option, "--gen")) {
+            s->gen_spec = value;
+        } else if (!strcmp(option, "--seconds")) {
+            if (parse_positive(value, 600, &s->seconds) != 0)
+                return bad_argument(option, value, "not a number of seconds in (0, 600]");
+            seconds_given = 1;
+        } else if (!strcmp(option, "--period-ms")) {
+            if (parse_positive(value, 10000, &s->period_ms) != 0)
+                return bad_argument(option, value, "not a number of milliseconds in (0, 10000]");
+        } else if (!strcmp(option, "--frame")) {
+            char *end = NULL;
+            unsigned long w = strtoul(value, &end, 10), h = 0;
+            if (*end == 'x')
+                h = strtoul(end + 1, &end, 10);
+            if (*value < '1' || *value > '9' || *end || !w || !h || w > 4096 || h > 4096)
+                return bad_argument(option, value, "not WIDTHxHEIGHT, each 1..4096");
+            s->width = (unsigned)w;
+            s->height = (unsigned)h;
+        } else {
+            s->out_dir = value;
+        }
+    }
+    if (s->graph_path && s->gen_spec)
+        return bad_argument("input", NULL, "give at most one of --graph FILE and --gen SPEC");
+    if (s->quick && !seconds_given)
+        s->seconds = 2.5 * s->period_ms / 1e3;
+    return 0;
+}
+
+/* ---- Graph and sources -------------------------------------------------------------------- */
+
+static int file_exists(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0;
+}
+
+static const char *input_name(const demo *d)
+{
+    return d->s.graph_path ? d->s.graph_path : d->s.gen_spec;
+}
+
+static int load_graph(demo *d)
+{
+    if (!d->s.graph_path && !d->s.gen_spec) {
+        if (d->s.quick) {
+            d->s.gen_spec = QUICK_GEN;
+        } else if (file_exists(DEFAULT_GRAPH)) {
+            d->s.graph_path = DEFAULT_GRAPH;
+        } else {
+            printf("%s is absent: a %s road-like grid stands in for it\n", DEFAULT_GRAPH, FALLBACK_GEN);
+            d->s.gen_spec = FALLBACK_GEN;
+        }
+    }
+    char err[512];
+    int rc = d->s.graph_path ? graph_read(d->s.graph_path, &d->g, err, sizeof err)
+                             : graph_parse_gen(d->s.gen_spec, &d->g, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "coop-demo: %s\n", err);
+        return 1;
+    }
+    if (d->g.n == 0) {
+        fprintf(stderr, "coop-demo: %s: the graph has no nodes\n", input_name(d));
+        return 1;
+    }
+    d->sources = malloc(MAX_SEARCHES * sizeof *d->sources);
+    if (!d->sources) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    /* Sources spread over the graph, the same in every run. */
+    for (uint32_t i = 0; i < MAX_SEARCHES; i++)
+        d->sources[i] = (uint32_t)(((uint64_t)demo_mix(i + 1u) * d->g.n) >> 32);
+    return 0;
+}
+
+/* ---- Device ------------------------------------------------------------------------------- */
+
+static int device_error(const demo *d, coop_status status, const char *what)
+{
+    fprintf(stderr, "coop-demo: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(d->ctx));
+    return 1;
+}
+
+static int cl_error(cl_int err, const char *what)
+{
+    fprintf(stderr, "coop-demo: %s: %s\n", what, coop_cl_error_name(err));
+    return 1;
+}
+
+/* A failure while a persistent kernel may still be running: the process must exit now. */
+static void abandon(const demo *d, coop_status status, const char *what)
+{
+    device_error(d, status, what);
+    fflush(NULL);
+    _Exit(1);
+}
+
+static cl_mem make_buffer(demo *d, size_t bytes, const void *data, cl_int *err)
+{
+    if (*err != CL_SUCCESS)
+        return NULL;
+    cl_mem_flags flags = CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0);
+    return clCreateBuffer(coop_context_cl(d->ctx), flags, bytes ? bytes : 4, (void *)data, err);
+}
+
+static int build(demo *d)
+{
+    size_t length = strlen(coop_demo_source);
+    char *source = malloc(length + sizeof demo_glue + 1);
+    if (!source) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    memcpy(source, coop_demo_source, length);
+    source[length] = '\n';
+    memcpy(source + length + 1, demo_glue, sizeof demo_glue);
+    char options[256];
+    snprintf(options, sizeof options,
+             "-DDEMO_TASK_RENDER=%uu -DDEMO_TASK_STOP=%uu -DDEMO_PROGRESS_SEARCHES=%u -DDEMO_PROGRESS_STOP=%u",
+             TASK_RENDER, TASK_STOP, PROGRESS_SEARCHES, PROGRESS_STOP);
+    coop_status status = coop_program_create(d->ctx, source, options, &d->program);
+    free(source);
+    if (status != COOP_OK)
+        return device_error(d, status, "build");
+    if ((status = coop_kernel_create(d->program, "demo_mega", &d->mega)) != COOP_OK ||
+        (status = coop_kernel_create(d->program, "demo_standalone", &d->standalone)) != COOP_OK ||
+        (status = coop_kernel_create(d->program, "render_plain", &d->render)) != COOP_OK)
+        return device_error(d, status, "kernel");
+    return 0;
+}
+
+static int open_device(demo *d)
+{
+    coop_status status = coop_context_create(NULL, &d->ctx);
+    if (status != COOP_OK)
+        return device_error(d, status, "device");
+    const coop_device_info *info = coop_context_device(d->ctx);
+    d->local_size = info->is_gpu ? 256 : 64;
+    if (d->local_size > info->max_local_size)
+        d->local_size = info->max_local_size;
+    /* Enough tiles that a frame spreads over the groups a task takes. */
+    d->tiles = info->is_gpu ? 64 : 4;
+    if (build(d) != 0)
+        return 1;
+
+    cl_device_id device = NULL;
+    cl_int err = clGetCommandQueueInfo(coop_context_queue(d->ctx), CL_QUEUE_DEVICE, sizeof device, &device, NULL);
+    if (err != CL_SUCCESS)
+        return cl_error(err, "clGetCommandQueueInfo");
+    const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    d->frame_queue = clCreateCommandQueueWithProperties(coop_context_cl(d->ctx), device, properties, &err);
+    if (err != CL_SUCCESS)
+        return cl_error(err, "clCreateCommandQueueWithProperties (frame queue)");
+
+    const graph *g = &d->g;
+    size_t node_bytes = (size_t)g->n * sizeof(cl_uint);
+    err = CL_SUCCESS;
+    d->row = make_buffer(d, node_bytes + sizeof(cl_uint), g->row, &err);
+    d->col = make_buffer(d, g->m * sizeof(cl_uint), g->m ? g->col : NULL, &err);
+    d->level = make_buffer(d, node_bytes, NULL, &err);
+    d->wl[0] = make_buffer(d, node_bytes, NULL, &err);
+    d->wl[1] = make_buffer(d, node_bytes, NULL, &err);
+    d->counts = make_buffer(d, 4 * sizeof(cl_uint), NULL, &err);
+    d->source_buffer = make_buffer(d, MAX_SEARCHES * sizeof(cl_uint), d->sources, &err);
+    d->rounds = make_buffer(d, MAX_SEARCHES * sizeof(cl_uint), NULL, &err);
+    d->prints = make_buffer(d, 2 * MAX_SEARCHES * sizeof(cl_uint), NULL, &err);
+    d->progress = make_buffer(d, PROGRESS_WORDS * sizeof(cl_uint), NULL, &err);
+    d->frame = make_buffer(d, (size_t)d->s.width * d->s.height * 4, NULL, &err);
+    if (err != CL_SUCCESS)
+        return cl_error(err, "buffers");
+
+    /* demo_mega and demo_standalone share their first parameters; the frame follows in both the
+     * megakernel and render_plain. */
+    const cl_uint nodes = g->n;
+    coop_kernel *searchers[2] = {d->mega, d->standalone};
+    for (int k = 0; k < 2 && status == COOP_OK; k++) {
+        coop_kernel *kernel = searchers[k];
+        const cl_mem before[3] = {d->row, d->col, d->level};
+        const cl_mem after[7] = {d->wl[0], d->wl[1], d->counts, d->source_buffer, d->rounds, d->prints, d->progress};
+        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+            status = coop_kernel_set_buffer(kernel, i, before[i]);
+        if (status == COOP_OK)
+            status = coop_kernel_set_arg(kernel, 3, sizeof nodes, &nodes);
+        for (unsigned i = 0; i < 7 && status == COOP_OK; i++)
+            status = coop_kernel_set_buffer(kernel, 4 + i, after[i]);
+    }
+    const cl_uint width = d->s.width, height = d->s.height, tiles = d->tiles;
+    if (status == COOP_OK)
+        status = coop_kernel_set_buffer(d->mega, 12, d->frame);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(d->mega, 13, sizeof width, &width);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(d->mega, 14, sizeof height, &height);
+    if (status == COOP_OK)
+        status = coop_kernel_set_buffer(d->render, 0, d->frame);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(d->render, 1, sizeof width, &width);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(d->render, 2, sizeof height, &height);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(d->render, 4, sizeof tiles, &tiles);
+    return status == COOP_OK ? 0 : device_error(d, status, "kernel arguments");
+}
+
+static void close_device(demo *d)
+{
+    cl_mem buffers[] = {d->row, d->col, d->level, d->wl[0], d->wl[1], d->counts, d->source_buffer, d->rounds,
+                        d->prints, d->progress, d->frame};
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
+        if (buffers[i])
+            clReleaseMemObject(buffers[i]);
+    if (d->frame_queue)
+        clReleaseCommandQueue(d->frame_queue);
+    coop_kernel_release(d->mega);
+    coop_kernel_release(d->standalone);
+    coop_kernel_release(d->render);
+    coop_program_release(d->program);
+    coop_context_release(d->ctx);
+}
+
+/* The state the kernels expect before search 0 (see demo_glue), allowing `searches` searches. */
+static int reset(demo *d, cl_uint searches)
+{
+    cl_command_queue queue = coop_context_queue(d->ctx);
+    const cl_uint unreached = DEVICE_UNREACHED, zero = 0, counts[4] = {1, 0, 0, 0};
+    cl_int err = clEnqueueFillBuffer(queue, d->level, &unreached, sizeof unreached, 0,
+                                     (size_t)d->g.n * sizeof(cl_uint), 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(queue, d->level, CL_FALSE, d->sources[0] * sizeof(cl_uint), sizeof zero, &zero,
+                                   0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(queue, d->wl[0], CL_FALSE, 0, sizeof(cl_uint), &d->sources[0], 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(queue, d->counts, CL_FALSE, 0, sizeof counts, counts, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(queue, d->prints, &zero, sizeof zero, 0, 2 * MAX_SEARCHES * sizeof(cl_uint), 0,
+                                  NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(queue, d->rounds, &zero, sizeof zero, 0, MAX_SEARCHES * sizeof(cl_uint), 0, NULL,
+                                  NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(queue, d->progress, &zero, sizeof zero, 0, PROGRESS_WORDS * sizeof(cl_uint), 0,
+                                  NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(queue);
+    if (err != CL_SUCCESS)
+        return cl_error(err, "resetting the buffers");
+    coop_status status = coop_kernel_set_arg(d->mega, 11, sizeof searches, &searches);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(d->standalone, 11, sizeof searches, &searches);
+    return status == COOP_OK ? 0 : device_error(d, status, "kernel arguments");
+}
+
+/* Reads back how many searches completed, their fingerprints and rounds. */
+static int read_searches(demo *d, run_result *r)
+{
+    cl_command_queue queue = coop_context_queue(d->ctx);
+    cl_uint progress[PROGRESS_WORDS];
+    cl_int err = clEnqueueReadBuffer(queue, d->progress, CL_TRUE, 0, sizeof progress, progress, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cl_error(err, "reading the progress");
+    r->searches = progress[PROGRESS_SEARCHES];
+    if (r->searches == 0 || r->searches > MAX_SEARCHES) {
+        fprintf(stderr, "coop-demo: the kernel reports %u searches completed\n", r->searches);
+        return 1;
+    }
+    r->prints = malloc(2 * (size_t)r->searches * sizeof *r->prints);
+    r->rounds = malloc((size_t)r->searches * sizeof *r->rounds);
+    if (!r->prints || !r->rounds) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    err = clEnqueueReadBuffer(queue, d->prints, CL_TRUE, 0, 2 * (size_t)r->searches * sizeof(cl_uint), r->prints, 0,
+                              NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(queue, d->rounds, CL_TRUE, 0, (size_t)r->searches * sizeof(cl_uint), r->rounds, 0,
+                                  NULL, NULL);
+    return err == CL_SUCCESS ? 0 : cl_error(err, "reading the fingerprints");
+}
+
+/* ---- Frames ------------------------------------------------------------------------------- */
+
+/* Enqueues render_plain for camera position `frame_index` on `groups` groups; *event (if not
+ * NULL) receives its event. */
+static cl_int enqueue_frame(demo *d, cl_uint frame_index, size_t groups, cl_event *event)
+{
+    cl_kernel kernel = coop_kernel_cl(d->render);
+    size_t global_size = groups * d->local_size;
+    cl_int err = clSetKernelArg(kernel, 3, sizeof frame_index, &frame_index);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(d->frame_queue, kernel, 1, NULL, &global_size, &d->local_size, 0, NULL, event);
+    if (err == CL_SUCCESS)
+        err = clFlush(d->frame_queue);
+    return err;
+}
+
+static cl_int event_ms(cl_event event, cl_profiling_info from, cl_profiling_info to, double *ms)
+{
+    cl_ulong start_ns = 0, end_ns = 0;
+    cl_int err = clGetEventProfilingInfo(event, from, sizeof start_ns, &start_ns, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetEventProfilingInfo(event, to, sizeof end_ns, &end_ns, NULL);
+    *ms = (double)(end_ns - start_ns) / 1e6;
+    return err;
+}
+
+/* How long one frame takes alone, on all the tiles' groups and on one group (the kernel is
+ * compiled at its first launch, which this also gets out of the way). */
+static int time_frames(demo *d)
+{
+    const size_t groups[2] = {d->tiles, 1};
+    double *best[2] = {&d->frame_all_ms, &d->frame_one_ms};
+    for (int k = 0; k < 2; k++) {
+        *best[k] = INFINITY;
+        for (int i = 0; i < RENDER_TIMINGS; i++) {
+            cl_event event = NULL;
+            double ms = 0;
+            cl_int err = enqueue_frame(d, 0, groups[k], &event);
+            if (err == CL_SUCCESS)
+                err = clWaitForEvents(1, &event);
+            if (err == CL_SUCCESS)
+                err = event_ms(event, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END, &ms);
+            if (event)
+                clReleaseEvent(event);
+            if (err != CL_SUCCESS)
+                return cl_error(err, "timing a frame");
+            if (ms < *best[k])
+                *best[k] = ms;
+        }
+    }
+    return 0;
+}
+
+static int write_frame_png(demo *d, const char *path)
+{
+    size_t bytes = (size_t)d->s.width * d->s.height * 4;
+    uint8_t *pixels = malloc(bytes);
+    if (!pixels) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(d->ctx), d->frame, CL_TRUE, 0, bytes, pixels, 0, NULL, NULL);
+    char message[512];
+    int rc = 0;
+    if (err != CL_SUCCESS)
+        rc = cl_error(err, "reading the frame");
+    else if (image_write_png(path, pixels, d->s.width, d->s.height, 4, message, sizeof message) != 0) {
+        fprintf(stderr, "coop-demo: %s\n", message);
+        rc = 1;
+    }
+    free(pixels);
+    return rc;
+}
+
+/* ---- The cooperative run ------------------------------------------------------------------ */
+
+/* Frames as task plans. A plan's arguments are the same at every submission, so camera position
+ * k of the turn is plan k, due k periods after BFS starts and then once a turn; together they ask
+ * for a frame every period. Plan CAMERA_FRAMES stops the searches at the time given. */
+static void plan_tasks(const demo *d, coop_task_plan *plans)
+{
+    for (unsigned k = 0; k < CAMERA_FRAMES; k++)
+        plans[k] = (coop_task_plan){.task = TASK_RENDER, .workgroups = d->tiles, .take = COOP_TAKE_QUARTER,
+                                    .start_ms = k * d->s.period_ms,
+                                    .period_ms = CAMERA_FRAMES * d->s.period_ms, .args = {k}};
+    plans[CAMERA_FRAMES] = (coop_task_plan){.task = TASK_STOP, .workgroups = 1, .take = COOP_TAKE_ONE,
+                                            .start_ms = d->s.seconds * 1e3};
+}
+
+/* The frames among the task records, with their due times (plan k's n-th submission). */
+static int collect_task_frames(const demo *d, const coop_mega_report *report, run_result *r)
+{
+    r->frames = calloc(report->record_count ? report->record_count : 1, sizeof *r->frames);
+    if (!r->frames) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    double *gather_ms = calloc(report->record_count ? report->record_count : 1, sizeof *gather_ms);
+    double *exec_ms = calloc(report->record_count ? report->record_count : 1, sizeof *exec_ms);
+    if (!gather_ms || !exec_ms) {
+        free(gather_ms);
+        free(exec_ms);
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    unsigned sent[CAMERA_FRAMES] = {0};
+    for (size_t i = 0; i < report->record_count; i++) {
+        const coop_task_record *record = &report->records[i];
+        if (record->plan >= CAMERA_FRAMES)
+            continue;
+        double due_ms = (record->plan + (double)sent[record->plan]++ * CAMERA_FRAMES) * d->s.period_ms;
+        gather_ms[r->frame_count] = record->gather_us / 1e3;
+        exec_ms[r->frame_count] = record->exec_us / 1e3;
+        r->frames[r->frame_count++] =
+            (frame_time){.due_ms = due_ms, .response_ms = record->request_ms + record->response_us / 1e3 - due_ms};
+        r->last_frame_index = record->plan;
+    }
+    qsort(gather_ms, r->frame_count, sizeof *gather_ms, compare_doubles);
+    qsort(exec_ms, r->frame_count, sizeof *exec_ms, compare_doubles);
+    r->gather_median_ms = quantile(gather_ms, r->frame_count, 0.5);
+    r->exec_median_ms = quantile(exec_ms, r->frame_count, 0.5);
+    free(gather_ms);
+    free(exec_ms);
+    return 0;
+}
+
+/* `searches` searches (with frames and the stop task when `tasks`), as a megakernel. */
+static int run_cooperative(demo *d, cl_uint searches, int tasks, run_result *r)
+{
+    if (reset(d, searches) != 0)
+        return 1;
+    coop_task_plan plans[CAMERA_FRAMES + 1];
+    plan_tasks(d, plans);
+    coop_mega_params params = {.launch = {.local_size = d->local_size}};
+    coop_mega_report report;
+    coop_status status = coop_mega_run(d->mega, &params, plans, tasks ? CAMERA_FRAMES + 1 : 0, &report);
+    if (status == COOP_ERR_TIMEOUT)
+        abandon(d, status, "cooperative run");
+    if (status != COOP_OK)
+        return device_error(d, status, "cooperative run");
+    r->bfs_ms = report.cooperative_ms;
+    r->discovery_ms = report.discovery_ms;
+    r->groups = report.groups;
+    r->kills = report.kills;
+    r->forks = report.forks;
+    int rc = collect_task_frames(d, &report, r);
+    coop_mega_report_free(&report);
+    return rc == 0 ? read_searches(d, r) : rc;
+}
+
+/* ---- The baseline ------------------------------------------------------------------------- */
+
+typedef struct pending_frame {
+    double due_ms;                /* since the feed started */
+    double enqueued_ms;
+    cl_event event;
+} pending_frame;
+
+/* The baseline's frame source: a thread that enqueues a frame every period until told to stop,
+ * the first one at start_ms whatever happens (so that every run has one). */
+typedef struct frame_feed {
+    demo *d;
+    double start_ms;              /* when BFS is expected to start */
+    atomic_int stop;
+    pending_frame *frames;
+    size_t count, capacity;
+    cl_int error;
+} frame_feed;
+
+static void *feed_frames(void *arg)
+{
+    frame_feed *feed = arg;
+    const double period_ms = feed->d->s.period_ms;
+    for (unsigned i = 0;; i++) {
+        double due_ms = i * period_ms;
+        /* One wake-up per frame: on a CPU device every wake-up takes a core from a worker. */
+        sleep_ms(feed->start_ms + due_ms - now_ms());
+        if (i && atomic_load(&feed->stop))
+            break;
+        if (feed->count == feed->capacity) {
+            size_t capacity = feed->capacity ? 2 * feed->capacity : 256;
+            pending_frame *grown = realloc(feed->frames, capacity * sizeof *grown);
+            if (!grown) {
+                feed->error = CL_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            feed->frames = grown;
+            feed->capacity = capacity;
+        }
+        pending_frame *frame = &feed->frames[feed->count];
+        frame->due_ms = due_ms;
+        frame->enqueued_ms = now_ms() - feed->start_ms;
+        frame->event = NULL;
+        if ((feed->error = enqueue_frame(feed->d, i % CAMERA_FRAMES, feed->d->tiles, &frame->event)) != CL_SUCCESS)
+            break;
+        feed->count++;
+    }
+    return NULL;
+}
+
+/* Response times of the baseline's frames; BFS started `late_ms` after the feed did. The wait in
+ * the queue and the run are timed by the device's profiling clock. */
+static int collect_queued_frames(frame_feed *feed, double late_ms, run_result *r)
+{
+    cl_int err = clFinish(feed->d->frame_queue);
+    r->frames = calloc(feed->count ? feed->count : 1, sizeof *r->frames);
+    if (!r->frames) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < feed->count && err == CL_SUCCESS; i++) {
+        const pending_frame *frame = &feed->frames[i];
+        double queued_ms = 0;
+        err = event_ms(frame->event, CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_END, &queued_ms);
+        r->frames[i] = (frame_time){.due_ms = frame->due_ms - late_ms,
+                                    .response_ms = frame->enqueued_ms - frame->due_ms + queued_ms};
+        r->frame_count++;
+    }
+    return err == CL_SUCCESS ? 0 : cl_error(err, "timing the queued frames");
+}
+
+/* `searches` searches as a plain persistent kernel, with frames enqueued beside it from
+ * `discovery_ms` after the launch (when BFS should start) if `frames`. */
+static int run_standalone(demo *d, cl_uint searches, int frames, double discovery_ms, double expected_ms,
+                          run_result *r)
+{
+    if (reset(d, searches) != 0)
+        return 1;
+    frame_feed feed = {.d = d};
+    atomic_init(&feed.stop, 0);
+    pthread_t feeder;
+    double launch_ms = now_ms();
+    feed.start_ms = launch_ms + discovery_ms;
+    if (frames && pthread_create(&feeder, NULL, feed_frames, &feed) != 0) {
+        fprintf(stderr, "coop-demo: cannot start the frame thread\n");
+        return 1;
+    }
+    /* Well beyond the time the cooperative run took for these searches. */
+    coop_launch launch = {.local_size = d->local_size, .timeout_s = fmax(60.0, 10 * expected_ms / 1e3)};
+    coop_run_stats stats;
+    coop_status status = coop_kernel_run(d->standalone, &launch, &stats);
+    if (status == COOP_ERR_TIMEOUT)
+        abandon(d, status, "standalone run");
+    int rc = 0;
+    if (frames) {
+        atomic_store(&feed.stop, 1);
+        pthread_join(feeder, NULL);
+        if (feed.error != CL_SUCCESS)
+            rc = cl_error(feed.error, "enqueueing a frame");
+        if (rc == 0 && status == COOP_OK)
+            rc = collect_queued_frames(&feed, stats.discovery_ms - discovery_ms, r);
+        for (size_t i = 0; i < feed.count; i++)
+            clReleaseEvent(feed.frames[i].event);
+        free(feed.frames);
+    }
+    if (status != COOP_OK)
+        return device_error(d, status, "standalone run");
+    r->bfs_ms = stats.run_ms - stats.discovery_ms;
+    r->discovery_ms = stats.discovery_ms;
+    r->groups = stats.groups;
+    return rc == 0 ? read_searches(d, r) : rc;
+}
+
+/* ---- Checks ------------------------------------------------------------------------------- */
+
+/* The fingerprints and round counts of the CPU reference's searches 0 .. count-1. */
+static int reference_prints(const demo *d, unsigned count, uint32_t *prints, uint32_t *rounds)
+{
+    int64_t *dist = malloc((size_t)d->g.n * sizeof *dist);
+    if (!dist) {
+        fprintf(stderr, "coop-demo: out of memory\n");
+        return 1;
+    }
+    for (unsigned s = 0; s < count; s++) {
+        if (reference_bfs(&d->g, d->sources[s], dist) != 0) {
+            free(dist);
+            fprintf(stderr, "coop-demo: out of memory in the CPU reference\n");
+            return 1;
+        }
+        uint32_t a = 0, b = 0;
+        int64_t deepest = 0;
+        for (uint32_t v = 0; v < d->g.n; v++) {
+            uint32_t level = dist[v] < 0 ? DEVICE_UNREACHED : (uint32_t)dist[v];
+            a += print_a(v, level);
+            b += print_b(v, level);
+            if (dist[v] > deepest)
+                deepest = dist[v];
+        }
+        prints[2 * s] = a;
+        prints[2 * s + 1] = b;
+        rounds[s] = (uint32_t)deepest + 1;
+    }
+    free(dist);
+    return 0;
+}
+
+/* Searches of run `r` that differ from the reference (printing the first few). */
+static unsigned count_wrong(const demo *d, const char *mode, const run_result *r, const uint32_t *prints,
+                            const uint32_t *rounds)
+{
+    unsigned wrong = 0;
+    for (unsigned s = 0; s < r->searches; s++) {
+        if (r->prints[2 * s] == prints[2 * s] && r->prints[2 * s + 1] == prints[2 * s + 1] &&
+            r->rounds[s] == rounds[s])
+            continue;
+        if (wrong++ < 5)
+            fprintf(stderr, "coop-demo: %s run, search %u from node %" PRIu64 " differs from the CPU reference: "
+                    "level fingerprint %08" PRIx32 "%08" PRIx32 ", expected %08" PRIx32 "%08" PRIx32 "; %u rounds, "
+                    "expected %u\n", mode, s, (uint64_t)d->sources[s] + d->g.first_id, r->prints[2 * s],
+                    r->prints[2 * s + 1], prints[2 * s], prints[2 * s + 1], r->rounds[s], rounds[s]);
+    }
+    return wrong;
+}
+
+/* ---- Report ------------------------------------------------------------------------------- */
+
+typedef struct frame_summary {
+    size_t count, missed;
+    double median_ms, p99_ms, max_ms;
+} frame_summary;
+
+static frame_summary summarise_frames(const run_result *r, double period_ms)
+{
+    frame_summary sum = {.count = r->frame_count};
+    double *response = malloc((r->frame_count ? r->frame_count : 1) * sizeof *response);
+    if (!response)
+        return sum;
+    for (size_t i = 0; i < r->frame_count; i++) {
+        response[i] = r->frames[i].response_ms;
+        sum.missed += response[i] > period_ms;
+    }
+    qsort(response, r->frame_count, sizeof *response, compare_doubles);
+    sum.median_ms = quantile(response, r->frame_count, 0.5);
+    sum.p99_ms = quantile(response, r->frame_count, 0.99);
+    sum.max_ms = quantile(response, r->frame_count, 1.0);
+    free(response);
+    return sum;
+}
+
+static void print_table(const demo *d, const run_result runs[2], const unsigned wrong[2])
+{
+    frame_summary sums[2] = {summarise_frames(&runs[0], d->s.period_ms), summarise_frames(&runs[1], d->s.period_ms)};
+    char label[64];
+    printf("\n%-30s %16s %16s\n", "", "cooperative", "no cooperation");
+    printf("%-30s %16zu %16zu\n", "frames", sums[0].count, sums[1].count);
+    printf("%-30s %16.1f %16.1f\n", "frame response median (ms)", sums[0].median_ms, sums[1].median_ms);
+    printf("%-30s %16.1f %16.1f\n", "frame response p99 (ms)", sums[0].p99_ms, sums[1].p99_ms);
+    printf("%-30s %16.1f %16.1f\n", "frame response max (ms)", sums[0].max_ms, sums[1].max_ms);
+    snprintf(label, sizeof label, "frames missed (> %g ms)", d->s.period_ms);
+    printf("%-30s %16zu %16zu\n", label, sums[0].missed, sums[1].missed);
+    printf("%-30s %16u %16u\n", "BFS searches", runs[0].searches, runs[1].searches);
+    printf("%-30s %16.2f %16.2f\n", "BFS time (s)", runs[0].bfs_ms / 1e3, runs[1].bfs_ms / 1e3);
+    printf("%-30s %16.2f %16.2f\n", "BFS time per search (ms)", runs[0].bfs_ms / runs[0].searches,
+           runs[1].bfs_ms / runs[1].searches);
+    char checked[2][32];
+    for (int k = 0; k < 2; k++)
+        snprintf(checked[k], sizeof checked[k], "%u/%u equal", runs[k].searches - wrong[k], runs[k].searches);
+    printf("%-30s %16s %16s\n", "BFS results checked", checked[0], checked[1]);
+}
+
+static int write_csv(const demo *d, const char *path, const run_result runs[2])
+{
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "coop-demo: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    static const char *const modes[2] = {"cooperative", "no-cooperation"};
+    fprintf(out, "mode,frame,due_s,response_ms,period_ms,missed\n");
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < runs[k].frame_count; i++) {
+            const frame_time *f = &runs[k].frames[i];
+            fprintf(out, "%s,%zu,%.4f,%.3f,%g,%d\n", modes[k], i, f->due_ms / 1e3, f->response_ms, d->s.period_ms,
+                    f->response_ms > d->s.period_ms);
+        }
+    if (fclose(out) != 0) {
+        fprintf(stderr, "coop-demo: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static void free_run(run_result *r)
+{
+    free(r->prints);
+    free(r->rounds);
+    free(r->frames);
+    *r = (run_result){0};
+}
+
+/* ---- Main --------------------------------------------------------------------------------- */
+
+static int make_out_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST)
+        return 0;
+    fprintf(stderr, "coop-demo: %s: %s\n", dir, strerror(errno));
+    return 1;
+}
+
+static int run_demo(demo *d)
+{
+    if (load_graph(d) != 0 || make_out_dir(d->s.out_dir) != 0 || open_device(d) != 0)
+        return 1;
+    const coop_device_info *info = coop_context_device(d->ctx);
+    printf("coop-demo on %s (%s), local size %zu\n", info->name, info->platform, d->local_size);
+    printf("graph %s: %" PRIu32 " nodes, %" PRIu64 " arcs\n", input_name(d), d->g.n, d->g.m);
+    if (time_frames(d) != 0)
+        return 1;
+    printf("frame %ux%u in %u tiles, one every %g ms: %.1f ms alone on one group, %.1f ms on %u groups\n",
+           d->s.width, d->s.height, d->tiles, d->s.period_ms, d->frame_one_ms, d->frame_all_ms, d->tiles);
+
+    /* Warm-ups: PoCL compiles a kernel at its first launch. They are checked like the rest. */
+    run_result warm[2] = {{0}}, runs[2] = {{0}};
+    int rc = run_cooperative(d, 1, 0, &warm[0]);
+    if (rc == 0)
+        rc = run_standalone(d, 1, 0, 0, 1e3, &warm[1]);
+    if (rc == 0) {
+        printf("warm-up, one search each (checked too): %.1f ms as a megakernel on %u groups, %.1f ms as a "
+               "persistent kernel\n", warm[0].bfs_ms, warm[0].groups, warm[1].bfs_ms);
+        printf("cooperative: searches from one source after another for %g s, a frame every %g ms on a quarter "
+               "of the groups...\n", d->s.seconds, d->s.period_ms);
+        rc = run_cooperative(d, MAX_SEARCHES, 1, &runs[0]);
+    }
+    if (rc == 0) {
+        printf("  %u searches in %.2f s; %zu frames: gather median %.2f ms, render median %.2f ms; %u kills, "
+               "%u forks\n", runs[0].searches, runs[0].bfs_ms / 1e3, runs[0].frame_count, runs[0].gather_median_ms,
+               runs[0].exec_median_ms, runs[0].kills, runs[0].forks);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/frame.png", d->s.out_dir);
+        rc = runs[0].frame_count ? write_frame_png(d, path) : 0;
+    }
+    if (rc == 0) {
+        printf("no cooperation: the same %u searches as a plain persistent kernel, a frame every %g ms on a "
+               "second queue...\n", runs[0].searches, d->s.period_ms);
+        rc = run_standalone(d, runs[0].searches, 1, runs[0].discovery_ms, runs[0].bfs_ms, &runs[1]);
+    }
+    if (rc == 0)
+        printf("  %u searches in %.2f s; %zu frames waited for it\n", runs[1].searches, runs[1].bfs_ms / 1e3,
+               runs[1].frame_count);
+
+    unsigned wrong[2] = {0, 0};
+    if (rc == 0) {
+        printf("checking %u searches of each run against the CPU reference...\n", runs[0].searches);
+        uint32_t *prints = malloc(2 * (size_t)runs[0].searches * sizeof *prints);
+        uint32_t *rounds = malloc((size_t)runs[0].searches * sizeof *rounds);
+        if (!prints || !rounds) {
+            fprintf(stderr, "coop-demo: out of memory\n");
+            rc = 1;
+        } else {
+            rc = reference_prints(d, runs[0].searches, prints, rounds);
+        }
+        if (rc == 0) {
+            unsigned warm_wrong = count_wrong(d, "warm-up cooperative", &warm[0], prints, rounds) +
+                                  count_wrong(d, "warm-up standalone", &warm[1], prints, rounds);
+            wrong[0] = count_wrong(d, "cooperative", &runs[0], prints, rounds);
+            wrong[1] = count_wrong(d, "no-cooperation", &runs[1], prints, rounds);
+            print_table(d, runs, wrong);
+            if (wrong[0] || wrong[1] || warm_wrong)
+                rc = 2;
+        }
+        free(prints);
+        free(rounds);
+    }
+    if (rc == 0 || rc == 2) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/responsiveness.csv", d->s.out_dir);
+        if (write_csv(d, path, runs) != 0)
+            rc = 1;
+        else if (runs[0].frame_count)
+            printf("wrote %s/frame.png (camera position %u of %u) and %s\n", d->s.out_dir, runs[0].last_frame_index,
+                   CAMERA_FRAMES, path);
+        else
+            printf("wrote %s (no frame was rendered in the cooperative run)\n", path);
+    }
+    for (int k = 0; k < 2; k++) {
+        free_run(&warm[k]);
+        free_run(&runs[k]);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    /* Progress lines show as they come under make, and survive a crash in the OpenCL compiler. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    demo d = {0};
+    if (parse(argc, argv, &d.s) != 0)
+        return 1;
+    int rc = run_demo(&d);
+    close_device(&d);
+    graph_free(&d.g);
+    free(d.sources);
+    return rc;
+}

@@ -1,0 +1,236 @@
+/* test_demo.c: coop-demo (host/coop-demo.c), `make demo`'s program, run as a subprocess on PoCL
+ * with two workers in its quick form: a tiny generated grid and a few frames in each mode. It
+ * must end with status 0 and print the comparison table with every search equal to the CPU
+ * reference, and write a CSV with its header and frames of both runs and a PNG frame; bad
+ * arguments end with status 1 and the usage.
+ *
+ * Build it first (the lead's Makefile includes host/coop-demo.mk):
+ * make -f Makefile -f host/coop-demo.mk build/bin/coop-demo */
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEMO "build/bin/coop-demo"
+#define CSV_HEADER "mode,frame,due_s,response_ms,period_ms,missed\n"
+
+enum {
+    WORKERS = 2,
+    MAX_ARGS = 16,
+    PATH_BYTES = 256
+};
+
+/* What one run printed (standard output and error together) and its exit status (-1: it did not
+ * exit normally). */
+typedef struct demo_run {
+    int status;
+    char *output;
+} demo_run;
+
+/* Reads everything from fd into a NUL-terminated malloc'ed string. */
+static char *read_all(int fd)
+{
+    size_t length = 0, capacity = 4096;
+    char *text = malloc(capacity);
+    ck_assert_ptr_nonnull(text);
+    for (;;) {
+        if (capacity - length < 1024) {
+            capacity *= 2;
+            text = realloc(text, capacity);
+            ck_assert_ptr_nonnull(text);
+        }
+        ssize_t got = read(fd, text + length, capacity - length - 1);
+        if (got <= 0)
+            break;
+        length += (size_t)got;
+    }
+    text[length] = '\0';
+    return text;
+}
+
+/* Runs coop-demo with the arguments given (NULL-terminated). */
+static demo_run run_demo(const char *first, ...)
+{
+    struct stat info;
+    ck_assert_msg(stat(DEMO, &info) == 0, DEMO " is missing: build it with make -f Makefile -f host/coop-demo.mk " DEMO);
+    tu_env(WORKERS);
+    char *argv[MAX_ARGS + 2] = {DEMO};
+    size_t argc = 1;
+    va_list list;
+    va_start(list, first);
+    for (const char *arg = first; arg; arg = va_arg(list, const char *)) {
+        ck_assert_uint_lt(argc, MAX_ARGS);
+        argv[argc++] = (char *)arg;
+    }
+    va_end(list);
+    argv[argc] = NULL;
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        dup2(pipe_fds[1], STDERR_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        execv(DEMO, argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    demo_run run = {.status = -1, .output = read_all(pipe_fds[0])};
+    close(pipe_fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    if (WIFEXITED(status))
+        run.status = WEXITSTATUS(status);
+    return run;
+}
+
+static void assert_output(const demo_run *run, const char *fragment)
+{
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "coop-demo's output lacks \"%s\":\n%s", fragment,
+                  run->output);
+}
+
+/* The whole file at `path` (NUL-terminated) and its size. */
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    ck_assert_msg(file != NULL, "%s was not written", path);
+    char *data = malloc(1 << 20);
+    ck_assert_ptr_nonnull(data);
+    *size = fread(data, 1, (1 << 20) - 1, file);
+    data[*size] = '\0';
+    fclose(file);
+    return data;
+}
+
+/* Checks one CSV row: mode, frame number, due time, response time, period, missed flag; counts
+ * the row for its mode. */
+static void check_row(const char *row, unsigned *cooperative, unsigned *baseline)
+{
+    char mode[32];
+    unsigned frame = 0;
+    double due_s = 0, response_ms = 0, period_ms = 0;
+    int missed = -1, consumed = 0;
+    int fields = sscanf(row, "%31[^,],%u,%lf,%lf,%lf,%d%n", mode, &frame, &due_s, &response_ms, &period_ms, &missed,
+                        &consumed);
+    ck_assert_msg(fields == 6 && row[consumed] == '\0', "CSV row \"%s\" is not mode,frame,due_s,response_ms,"
+                  "period_ms,missed", row);
+    ck_assert_msg(!strcmp(mode, "cooperative") || !strcmp(mode, "no-cooperation"), "CSV row \"%s\": unknown mode", row);
+    ck_assert_msg(response_ms > 0 && period_ms == 40.0, "CSV row \"%s\": response or period wrong", row);
+    ck_assert_msg(missed == (response_ms > period_ms), "CSV row \"%s\": missed flag disagrees", row);
+    if (!strcmp(mode, "cooperative"))
+        ck_assert_uint_eq(frame, (*cooperative)++);
+    else
+        ck_assert_uint_eq(frame, (*baseline)++);
+}
+
+static char scratch[PATH_BYTES];
+
+static void scratch_create(void)
+{
+    snprintf(scratch, sizeof scratch, "/tmp/test_demo.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(scratch));
+}
+
+static void scratch_remove(void)
+{
+    static const char *const names[] = {"frame.png", "responsiveness.csv"};
+    char path[PATH_BYTES + 32];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", scratch, names[i]);
+        unlink(path);
+    }
+    rmdir(scratch);
+}
+
+/* The quick demo runs both modes, checks every search and writes its files. */
+START_TEST(test_quick_demo)
+{
+    scratch_create();
+    demo_run run = run_demo("--quick", "--gen", "grid:16:16", "--period-ms", "40", "--out", scratch, NULL);
+    ck_assert_msg(run.status == 0, "coop-demo --quick: exit status %d; output:\n%s", run.status, run.output);
+    static const char *const fragments[] = {"cooperative", "no cooperation", "frame response median (ms)",
+                                            "frame response p99 (ms)", "frame response max (ms)",
+                                            "frames missed (> 40 ms)", "BFS time (s)", "BFS results checked"};
+    for (size_t i = 0; i < sizeof fragments / sizeof fragments[0]; i++)
+        assert_output(&run, fragments[i]);
+    /* Both runs made the same searches, and the table says all of them equal the reference. */
+    const char *checked = strstr(run.output, "BFS results checked");
+    unsigned equal[2] = {0, 0}, total[2] = {0, 0};
+    ck_assert_int_eq(sscanf(checked, "BFS results checked %u/%u equal %u/%u equal", &equal[0], &total[0], &equal[1],
+                            &total[1]), 4);
+    ck_assert_uint_gt(total[0], 0);
+    ck_assert_uint_eq(total[0], total[1]);
+    ck_assert_uint_eq(equal[0], total[0]);
+    ck_assert_uint_eq(equal[1], total[1]);
+
+    char path[PATH_BYTES + 32];
+    size_t size = 0;
+    snprintf(path, sizeof path, "%s/responsiveness.csv", scratch);
+    char *csv = read_file(path, &size);
+    ck_assert_msg(!strncmp(csv, CSV_HEADER, strlen(CSV_HEADER)), "CSV header wrong:\n%s", csv);
+    unsigned cooperative = 0, baseline = 0;
+    for (char *row = strtok(csv + strlen(CSV_HEADER), "\n"); row; row = strtok(NULL, "\n"))
+        check_row(row, &cooperative, &baseline);
+    ck_assert_msg(cooperative >= 1 && baseline >= 1, "CSV has %u cooperative and %u baseline frames", cooperative,
+                  baseline);
+    free(csv);
+
+    snprintf(path, sizeof path, "%s/frame.png", scratch);
+    char *png = read_file(path, &size);
+    ck_assert_uint_gt(size, 8);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "%s does not start with the PNG signature", path);
+    free(png);
+    free(run.output);
+    scratch_remove();
+}
+END_TEST
+
+/* Bad arguments: status 1, the reason and the usage. */
+START_TEST(test_bad_arguments)
+{
+    static const struct {
+        const char *args[3];
+        const char *fragment;
+    } cases[] = {
+        {{"--bogus", NULL}, "option '--bogus': unknown"},
+        {{"extra", NULL}, "argument 'extra': unexpected"},
+        {{"--period-ms", "0", NULL}, "--period-ms '0'"},
+        {{"--seconds", "-1", NULL}, "--seconds '-1'"},
+        {{"--frame", "64", NULL}, "--frame '64'"},
+        {{"--out", NULL}, "--out: needs a value"},
+        {{"--graph", "g.gr", "--gen"}, "--gen: needs a value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        demo_run run = run_demo(cases[i].args[0], cases[i].args[1], cases[i].args[2], NULL);
+        ck_assert_msg(run.status == 1, "case %zu: exit status %d; output:\n%s", i, run.status, run.output);
+        assert_output(&run, cases[i].fragment);
+        assert_output(&run, "usage: coop-demo");
+        free(run.output);
+    }
+    demo_run run = run_demo("--graph", "tests/data/no-such-graph.gr", NULL);
+    ck_assert_msg(run.status == 1, "missing graph: exit status %d; output:\n%s", run.status, run.output);
+    assert_output(&run, "tests/data/no-such-graph.gr");
+    free(run.output);
+}
+END_TEST
+
+static Suite *demo_suite(void)
+{
+    Suite *suite = suite_create("demo");
+    TCase *tcase = tu_tcase("demo", 120);
+    tcase_add_test(tcase, test_quick_demo);
+    tcase_add_test(tcase, test_bad_arguments);
+    suite_add_tcase(suite, tcase);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(demo_suite());
+}
