@@ -136,6 +136,13 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk
+include merge-tool/Makefile.inc
+# coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
+# everything else.
+ifneq ($(wildcard $(LLVM_INCLUDEDIR)/clang-c/Index.h),)
+PROGRAMS += $(BUILD)/bin/coop-merge
+programs: $(BUILD)/bin/coop-merge
+endif
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus

@@ -39,5 +39,6 @@ kernel void rounds_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, glo
         COOP_GROUP_SYNC();
         if (role == COOP_ROLE_TASK)
             task_fill(&ctx, out);
+        COOP_GROUP_SYNC();
     }
 }

@@ -233,8 +233,9 @@ int coop_take_parse(const char *text, coop_take *take, unsigned *count);
 /* A high-priority task: task function `task` of the megakernel (the index its scheduler loop
  * dispatches on), run as `workgroups` workgroups on the groups it takes, as many rounds as
  * needed. Submitted once at `start_ms` after the megakernel started (discovery done), or every
- * `period_ms` from then on while the cooperative kernel runs (at most `repeats` times if
- * non-zero). A periodic task meets its deadline if it is done before its next period starts. */
+ * `period_ms` from then on while the cooperative kernel runs (the first submission in any case;
+ * at most `repeats` times if non-zero). A periodic task meets its deadline if it is done before
+ * its next period starts. */
 typedef struct coop_task_plan {
     unsigned task;
     unsigned workgroups;

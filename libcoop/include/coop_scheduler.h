@@ -12,11 +12,12 @@
  *           COOP_GROUP_SYNC();
  *           if (role == COOP_ROLE_TASK && ctx.task == 0)
  *               my_task(&ctx, out);                    // one task workgroup: coop_group_id(&ctx)
+ *           COOP_GROUP_SYNC();
  *       }
  *   }
  *
  * PoCL's compiler rejects some control flow around workgroup barriers, so (as coop-merge
- * generates it) the role branches are separated by COOP_GROUP_SYNC(), and a cooperative kernel
+ * generates it) every role branch is followed by COOP_GROUP_SYNC(), and a cooperative kernel
  * leaves its loops through their conditions (a `killed` flag), not by `return` from inside a
  * loop that contains a barrier.
  *

@@ -176,7 +176,9 @@ static double next_due_ms(const mega *m, size_t p, int cooperative_done)
     const coop_task_plan *plan = &m->plans[p];
     if (plan->period_ms <= 0)
         return m->sent[p] ? -1.0 : plan->start_ms;
-    if (cooperative_done || (plan->repeats && m->sent[p] >= plan->repeats))
+    /* The first submission always happens (a short kernel may finish before the host first
+     * looks); the later ones only while the cooperative kernel runs. */
+    if ((m->sent[p] && cooperative_done) || (plan->repeats && m->sent[p] >= plan->repeats))
         return -1.0;
     return plan->start_ms + m->sent[p] * plan->period_ms;
 }

@@ -1,0 +1,1296 @@
+/* control.c: the cooperative kernel's control flow.
+ *
+ * Kill points (offer_kill, resizing_global_barrier) set coop_exit_; a killed group leaves the
+ * function through structured control flow only: loops around a kill point test !coop_exit_ and
+ * the statements after one, in each enclosing block, run under if (!coop_exit_). (PoCL cannot
+ * compile a return from inside a loop that holds a barrier.)
+ *
+ * Fork points (offer_fork, resizing_global_barrier) are numbered 1, 2, ... A forked group starts
+ * the function with coop_resuming_ set to its point and its transmit variables restored, and
+ * walks down to the point without jumping: every block around the point skips its statements
+ * under if (!coop_resuming_), loops around it are entered without their init and without testing
+ * their condition, an if around it takes the branch that holds it, and the point itself clears
+ * coop_resuming_ instead of forking again. Any statement that holds fork points but not the one
+ * being resumed skips itself the same way. Loop conditions use & and | rather than && and ?: :
+ * PoCL's barrier handling fails on loops that exit from more than one block. In the usual shape,
+ * a loop whose body ends with the only fork point, resuming is going on with the loop, and the
+ * body is left as written (find_tail_point).
+ *
+ * The tree built here mirrors the statements of the kernel's body; all rewriting is insertions
+ * around their source ranges and replacements of the primitive calls.
+ */
+#include "merge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum stmt_kind {
+    ST_OTHER = 0,
+    ST_COMPOUND,
+    ST_IF,
+    ST_WHILE,
+    ST_DO,
+    ST_FOR,
+    ST_SWITCH,
+    ST_LABEL,                     /* case, default or a goto label */
+    ST_DECL,
+    ST_PRIMITIVE,                 /* a statement that is one primitive call */
+    ST_NULL
+};
+
+typedef struct stmt stmt;
+struct stmt {
+    CXCursor cursor;
+    enum stmt_kind kind;
+    unsigned begin, end;          /* the whole statement, its `;` included */
+    stmt *parent;
+    stmt **items;                 /* compound: its statements; if: then, else; loops: body */
+    size_t count, capacity;
+    int depth;
+    int has_cond, has_else;
+    CXCursor cond;
+    /* for loops */
+    int has_init, init_is_decl;
+    CXCursor init;
+    unsigned second_semicolon;
+    enum mt_primitive primitive;
+    unsigned point;               /* fork point number of a fork statement */
+    int kills;                    /* holds a kill point */
+    unsigned first_point, last_point; /* fork points it holds (numbered in order): first..last */
+    int in_switch;
+    int resume_here;              /* a loop whose body ends with the only fork point: see find_tail_point */
+    int no_resume;                /* inside such a loop's body: nothing there resumes */
+    int has_inc;
+    CXCursor inc;
+    unsigned first_semicolon;
+    int empty;                    /* rewritten to nothing */
+    int transmit_decl;
+};
+
+typedef struct control {
+    mt_merge *merge;
+    mt_func *func;
+    mt_file *file;
+    int standalone;
+    stmt *body;
+    unsigned points;
+    int kills;
+    int has_goto;
+    CXCursor *transmits;          /* the transmit variables, in order */
+    size_t transmit_count, transmit_capacity;
+    CXCursor *statement_calls;    /* primitive calls that are statements of their own */
+    size_t statement_call_count, statement_call_capacity;
+    struct wrapping *wraps;       /* if (...) { ... } around statements, emitted last */
+    size_t wrap_count, wrap_capacity;
+    struct fork_site *forks;      /* fork statements, emitted last (they span lines) */
+    size_t fork_count, fork_capacity;
+    const struct stmt **clears;   /* while loops a forked group resumes at */
+    size_t clear_count, clear_capacity;
+} control;
+
+/* `if (condition) {` ... `}` around the statements [begin, end) of a block at `depth`; exit
+ * wraps (inner 1) enclose resume runs (inner 2) of the same block. */
+typedef struct wrapping {
+    unsigned begin, end;
+    int depth, inner;
+    char *condition;
+} wrapping;
+
+typedef struct fork_site {
+    unsigned begin, end;          /* the call, to the statement's `;` */
+    char *call;
+    unsigned point;
+    int braces;                   /* not directly in a block: one statement is needed */
+} fork_site;
+
+static int holds_points(const stmt *s)
+{
+    return s->first_point != 0;
+}
+
+/* Whether a forked group walks into this statement on its way to its fork point. */
+static int resumes(const stmt *s)
+{
+    return holds_points(s) && !s->no_resume;
+}
+
+/* ---- Building the statement tree --------------------------------------------------------- */
+
+typedef struct child_list {
+    CXCursor *items;
+    size_t count, capacity;
+} child_list;
+
+static enum CXChildVisitResult list_child(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    child_list *list = data;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (clang_isAttribute(kind) || kind == CXCursor_TypeRef)
+        return CXChildVisit_Continue;
+    MT_PUSH(list->items, list->count, list->capacity, cursor);
+    return CXChildVisit_Continue;
+}
+
+static child_list children_of(CXCursor cursor)
+{
+    child_list list = {0};
+    clang_visitChildren(cursor, list_child, &list);
+    return list;
+}
+
+static enum stmt_kind kind_of(CXCursor cursor)
+{
+    switch (clang_getCursorKind(cursor)) {
+    case CXCursor_CompoundStmt: return ST_COMPOUND;
+    case CXCursor_IfStmt: return ST_IF;
+    case CXCursor_WhileStmt: return ST_WHILE;
+    case CXCursor_DoStmt: return ST_DO;
+    case CXCursor_ForStmt: return ST_FOR;
+    case CXCursor_SwitchStmt: return ST_SWITCH;
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+    case CXCursor_LabelStmt: return ST_LABEL;
+    case CXCursor_DeclStmt: return ST_DECL;
+    case CXCursor_NullStmt: return ST_NULL;
+    default: return mt_primitive_of(cursor) ? ST_PRIMITIVE : ST_OTHER;
+    }
+}
+
+static stmt *build(control *c, CXCursor cursor, stmt *parent);
+
+static void add_item(control *c, stmt *s, CXCursor cursor)
+{
+    stmt *item = build(c, cursor, s);
+    MT_PUSH(s->items, s->count, s->capacity, item);
+}
+
+/* Splits a for statement's children into init, cond, inc and body by where its header's `;`s
+ * and `)` are. */
+static void build_for(control *c, stmt *s, const child_list *children)
+{
+    mt_file *file = c->file;
+    size_t token = mt_token_at(file, s->begin);
+    size_t open = token + 1, close = 0, semicolons[2] = {0, 0};
+    int depth = 0, found = 0;
+    for (size_t t = open; t < file->token_count && file->tokens[t].begin < s->end; t++) {
+        const char *text = file->tokens[t].spelling;
+        if (!strcmp(text, "(") || !strcmp(text, "[") || !strcmp(text, "{"))
+            depth++;
+        else if (!strcmp(text, ")") || !strcmp(text, "]") || !strcmp(text, "}"))
+            depth--;
+        else if (!strcmp(text, ";") && depth == 1 && found < 2)
+            semicolons[found++] = t;
+        if (depth == 0) {
+            close = t;
+            break;
+        }
+    }
+    if (!mt_token_is(file, token, "for") || !mt_token_is(file, open, "(") || found != 2 || !close) {
+        mt_error(c->merge, file, s->begin, "write the for loop's header without macros",
+                 "cannot find the parts of this for loop's header");
+        return;
+    }
+    unsigned first_semicolon = file->tokens[semicolons[0]].begin;
+    s->first_semicolon = first_semicolon;
+    s->second_semicolon = file->tokens[semicolons[1]].begin;
+    unsigned close_at = file->tokens[close].begin;
+    for (size_t i = 0; i < children->count; i++) {
+        unsigned begin, end;
+        mt_extent(file, children->items[i], &begin, &end);
+        if (begin < first_semicolon && !s->has_init) {
+            s->has_init = 1;
+            s->init = children->items[i];
+            s->init_is_decl = clang_getCursorKind(children->items[i]) == CXCursor_DeclStmt;
+        } else if (begin > first_semicolon && begin < s->second_semicolon && !s->has_cond) {
+            s->has_cond = 1;
+            s->cond = children->items[i];
+        } else if (begin > s->second_semicolon && begin < close_at && !s->has_inc) {
+            s->has_inc = 1;
+            s->inc = children->items[i];
+        } else if (begin > close_at) {
+            add_item(c, s, children->items[i]);
+        }
+    }
+}
+
+static stmt *build(control *c, CXCursor cursor, stmt *parent)
+{
+    stmt *s = mt_alloc(sizeof *s);
+    s->cursor = cursor;
+    s->kind = kind_of(cursor);
+    s->parent = parent;
+    s->depth = parent ? parent->depth + 1 : 0;
+    s->in_switch = parent && (parent->in_switch || parent->kind == ST_SWITCH);
+    unsigned end;
+    mt_extent(c->file, cursor, &s->begin, &end);
+    s->end = mt_statement_end(c->file, cursor);
+    child_list children = children_of(cursor);
+    switch (s->kind) {
+    case ST_COMPOUND:
+        for (size_t i = 0; i < children.count; i++)
+            add_item(c, s, children.items[i]);
+        break;
+    case ST_IF:
+        if (children.count >= 2) {
+            s->has_cond = 1;
+            s->cond = children.items[0];
+            add_item(c, s, children.items[1]);
+            if (children.count >= 3) {
+                s->has_else = 1;
+                add_item(c, s, children.items[2]);
+            }
+        }
+        break;
+    case ST_WHILE:
+    case ST_SWITCH:
+        if (children.count >= 2) {
+            s->has_cond = 1;
+            s->cond = children.items[0];
+            add_item(c, s, children.items[children.count - 1]);
+        }
+        break;
+    case ST_DO:
+        if (children.count >= 2) {
+            s->has_cond = 1;
+            s->cond = children.items[1];
+            add_item(c, s, children.items[0]);
+        }
+        break;
+    case ST_FOR:
+        build_for(c, s, &children);
+        break;
+    case ST_LABEL:
+        if (clang_getCursorKind(cursor) == CXCursor_LabelStmt)
+            c->has_goto = 1;
+        if (children.count >= 1)
+            add_item(c, s, children.items[children.count - 1]);
+        break;
+    case ST_PRIMITIVE:
+        s->primitive = mt_primitive_of(cursor);
+        MT_PUSH(c->statement_calls, c->statement_call_count, c->statement_call_capacity, cursor);
+        if (s->primitive == MT_PRIM_FORK || s->primitive == MT_PRIM_RESIZE)
+            s->point = s->first_point = s->last_point = ++c->points;
+        if (s->primitive == MT_PRIM_KILL || s->primitive == MT_PRIM_RESIZE)
+            s->kills = c->kills = 1;
+        break;
+    case ST_NULL:
+        s->empty = 1;
+        break;
+    default:
+        if (clang_getCursorKind(cursor) == CXCursor_GotoStmt ||
+            clang_getCursorKind(cursor) == CXCursor_IndirectGotoStmt)
+            c->has_goto = 1;
+        break;
+    }
+    free(children.items);
+    for (size_t i = 0; i < s->count; i++) {
+        const stmt *item = s->items[i];
+        s->kills |= item->kills;
+        if (holds_points(item)) {
+            if (!s->first_point)
+                s->first_point = item->first_point;
+            s->last_point = item->last_point;
+        }
+    }
+    return s;
+}
+
+static void free_tree(stmt *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->count; i++)
+        free_tree(s->items[i]);
+    free(s->items);
+    free(s);
+}
+
+/* ---- Expressions ------------------------------------------------------------------------- */
+
+typedef struct effects {
+    mt_merge *merge;
+    const mt_file *file;
+    int writes;                   /* assignments, ++/--, calls that may write or synchronise */
+    int reads_memory;             /* subscripts, *p, p->f */
+} effects;
+
+/* OpenCL built-ins that change memory or synchronise; every other built-in only computes. */
+static int builtin_has_effects(const char *name)
+{
+    static const char *const prefixes[] = {"atomic", "atom_", "vstore", "write_image", "async_", "wait_group",
+                                           "barrier", "work_group", "sub_group", "mem_fence", "read_mem_fence",
+                                           "write_mem_fence", "prefetch", "printf", "enqueue", "commit_",
+                                           "reserve_", "write_pipe", "read_pipe"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            return 1;
+    return 0;
+}
+
+static enum CXChildVisitResult find_effects(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    effects *e = data;
+    const mt_file *file = e->file;
+    unsigned begin, end;
+    mt_extent(file, cursor, &begin, &end);
+    size_t first = mt_token_at(file, begin);
+    size_t last = mt_token_at(file, end);
+    last = last ? last - 1 : 0;
+    switch (clang_getCursorKind(cursor)) {
+    case CXCursor_CompoundAssignOperator:
+        e->writes = 1;
+        break;
+    case CXCursor_BinaryOperator: {
+        child_list children = children_of(cursor);
+        if (children.count) {
+            unsigned lhs_begin, lhs_end;
+            mt_extent(file, children.items[0], &lhs_begin, &lhs_end);
+            e->writes |= mt_token_is(file, mt_token_at(file, lhs_end), "=");
+        }
+        free(children.items);
+        break;
+    }
+    case CXCursor_UnaryOperator:
+        if (mt_token_is(file, first, "++") || mt_token_is(file, first, "--") || mt_token_is(file, last, "++") ||
+            mt_token_is(file, last, "--"))
+            e->writes = 1;
+        if (mt_token_is(file, first, "*"))
+            e->reads_memory = 1;
+        break;
+    case CXCursor_ArraySubscriptExpr:
+        e->reads_memory = 1;
+        break;
+    case CXCursor_MemberRefExpr: {
+        child_list children = children_of(cursor);
+        if (children.count) {
+            unsigned base_begin, base_end;
+            mt_extent(file, children.items[0], &base_begin, &base_end);
+            e->reads_memory |= mt_token_is(file, mt_token_at(file, base_end), "->");
+        }
+        free(children.items);
+        break;
+    }
+    case CXCursor_CallExpr:
+        if (!mt_id_call_of(cursor)) {
+            CXCursor callee = clang_getCursorReferenced(cursor);
+            char *name = mt_spelling(callee);
+            if (mt_callee(e->merge, file, cursor) || builtin_has_effects(name))
+                e->writes = 1;
+            free(name);
+        }
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether an expression is already 0 or 1: a comparison, && or ||, or !. */
+static int is_boolean(const control *c, CXCursor expression)
+{
+    static const char *const operators[] = {"<", ">", "<=", ">=", "==", "!=", "&&", "||"};
+    const mt_file *file = c->file;
+    enum CXCursorKind kind = clang_getCursorKind(expression);
+    unsigned begin, end;
+    mt_extent(file, expression, &begin, &end);
+    if (kind == CXCursor_UnaryOperator)
+        return mt_token_is(file, mt_token_at(file, begin), "!");
+    if (kind != CXCursor_BinaryOperator)
+        return 0;
+    child_list children = children_of(expression);
+    int boolean = 0;
+    if (children.count) {
+        unsigned lhs_begin, lhs_end;
+        mt_extent(file, children.items[0], &lhs_begin, &lhs_end);
+        size_t op = mt_token_at(file, lhs_end);
+        for (size_t i = 0; i < sizeof operators / sizeof *operators; i++)
+            boolean |= mt_token_is(file, op, operators[i]);
+    }
+    free(children.items);
+    return boolean;
+}
+
+static effects effects_of(const control *c, CXCursor expression)
+{
+    effects e = {.merge = c->merge, .file = c->file};
+    find_effects(expression, clang_getNullCursor(), &e);
+    clang_visitChildren(expression, find_effects, &e);
+    return e;
+}
+
+/* ---- Checks ------------------------------------------------------------------------------ */
+
+static const char *primitive_call(enum mt_primitive primitive)
+{
+    switch (primitive) {
+    case MT_PRIM_KILL: return "offer_kill()";
+    case MT_PRIM_FORK: return "offer_fork()";
+    case MT_PRIM_BARRIER: return "global_barrier()";
+    case MT_PRIM_RESIZE: return "resizing_global_barrier()";
+    default: return "a primitive";
+    }
+}
+
+typedef struct var_check {
+    control *c;
+    const stmt *point;
+    const stmt *loop;
+    int reported;
+} var_check;
+
+static int is_transmit_var(const control *c, CXCursor var)
+{
+    for (size_t i = 0; i < c->transmit_count; i++)
+        if (mt_same(c->transmits[i], var))
+            return 1;
+    return 0;
+}
+
+/* A loop around a fork point may only be controlled by transmit variables (and parameters and
+ * program-scope data), since nothing else survives into a forked group. */
+static enum CXChildVisitResult check_control_var(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    var_check *check = data;
+    if (check->reported || clang_getCursorKind(cursor) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor var = clang_getCursorReferenced(cursor);
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(var) ||
+        is_transmit_var(check->c, var))
+        return CXChildVisit_Recurse;
+    char *name = mt_spelling(var);
+    char *hint = mt_printf("declare '%s' with 'transmit' in the kernel's root scope", name);
+    mt_error(check->c->merge, check->c->file, check->point->begin, hint,
+             "%s in a loop whose control variable '%s' is not transmit: a forked group could not resume the "
+             "loop", primitive_call(check->point->primitive), name);
+    free(hint);
+    free(name);
+    check->reported = 1;
+    return CXChildVisit_Break;
+}
+
+static void check_resumable_loop(control *c, const stmt *point, const stmt *loop)
+{
+    if (loop->kind == ST_FOR && loop->has_init && loop->init_is_decl) {
+        mt_error(c->merge, c->file, point->begin,
+                 "declare the loop variable with 'transmit' in the kernel's root scope and write "
+                 "'for (i = ...; ...)'",
+                 "%s in a for loop that declares its variable in its header: a forked group could not resume "
+                 "the loop", primitive_call(point->primitive));
+        return;
+    }
+    var_check check = {.c = c, .point = point, .loop = loop};
+    CXCursor parts[2];
+    size_t part_count = 0;
+    if (loop->has_cond)
+        parts[part_count++] = loop->cond;
+    if (loop->kind == ST_FOR) {
+        /* the increment is the last child before the body that is neither init nor cond */
+        child_list children = children_of(loop->cursor);
+        for (size_t i = 0; i < children.count; i++) {
+            unsigned begin, end;
+            mt_extent(c->file, children.items[i], &begin, &end);
+            if (begin > loop->second_semicolon && (!loop->count || begin < loop->items[0]->begin))
+                parts[part_count++] = children.items[i];
+        }
+        free(children.items);
+    }
+    for (size_t i = 0; i < part_count && !check.reported; i++) {
+        check_control_var(parts[i], clang_getNullCursor(), &check);
+        if (!check.reported)
+            clang_visitChildren(parts[i], check_control_var, &check);
+    }
+    if (!check.reported && loop->has_cond && effects_of(c, loop->cond).writes)
+        mt_error(c->merge, c->file, point->begin,
+                 "compute the condition into a transmit variable inside the loop",
+                 "%s in a loop whose condition has side effects: a forked group would repeat them",
+                 primitive_call(point->primitive));
+}
+
+static void check_tree(control *c, const stmt *s)
+{
+    if (s->kind == ST_PRIMITIVE && s->in_switch && s->primitive != MT_PRIM_BARRIER)
+        mt_error(c->merge, c->file, s->begin, "move it out of the switch (an if/else chain works)",
+                 "%s inside a switch statement: coop-merge cannot %s there", primitive_call(s->primitive),
+                 s->point ? "resume a forked group" : "leave the kernel from a killed group");
+    if (s->point && !s->in_switch)
+        for (const stmt *up = s->parent; up; up = up->parent)
+            if (up->kind == ST_WHILE || up->kind == ST_DO || up->kind == ST_FOR)
+                check_resumable_loop(c, s, up);
+    for (size_t i = 0; i < s->count; i++)
+        check_tree(c, s->items[i]);
+}
+
+typedef struct call_check {
+    control *c;
+} call_check;
+
+static enum CXChildVisitResult check_statement_calls(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    call_check *check = data;
+    control *c = check->c;
+    enum mt_primitive primitive = mt_primitive_of(cursor);
+    if (!primitive)
+        return CXChildVisit_Recurse;
+    for (size_t i = 0; i < c->statement_call_count; i++)
+        if (mt_same(c->statement_calls[i], cursor))
+            return CXChildVisit_Continue;
+    char *hint = mt_printf("write '%s;' as a statement by itself", primitive_call(primitive));
+    mt_error_at(c->merge, c->file, cursor, hint, "%s must be a statement of its own",
+                primitive_call(primitive));
+    free(hint);
+    return CXChildVisit_Continue;
+}
+
+/* ---- Transmit variables ------------------------------------------------------------------ */
+
+static enum CXChildVisitResult collect_transmits(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    control *c = data;
+    if (clang_getCursorKind(cursor) == CXCursor_VarDecl && mt_is_transmit(cursor))
+        MT_PUSH(c->transmits, c->transmit_count, c->transmit_capacity, cursor);
+    return CXChildVisit_Recurse;
+}
+
+static int decl_is_transmit(const control *c, const stmt *s)
+{
+    child_list children = children_of(s->cursor);
+    int transmit = children.count && is_transmit_var(c, children.items[0]);
+    free(children.items);
+    return transmit;
+}
+
+static int decl_is_local(const control *c, const stmt *s)
+{
+    for (size_t i = 0; i < c->func->local_count; i++)
+        if (mt_same(c->func->locals[i].stmt, s->cursor))
+            return 1;
+    return 0;
+}
+
+static void mark_declarations(control *c, stmt *s)
+{
+    if (s->kind == ST_DECL) {
+        if (decl_is_local(c, s)) {
+            s->empty = 1;
+        } else if (decl_is_transmit(c, s)) {
+            s->transmit_decl = 1;
+            child_list vars = children_of(s->cursor);
+            int any_init = 0;
+            for (size_t i = 0; i < vars.count; i++)
+                any_init |= !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(vars.items[i]));
+            free(vars.items);
+            s->empty = !any_init;
+        }
+    }
+    for (size_t i = 0; i < s->count; i++)
+        mark_declarations(c, s->items[i]);
+}
+
+/* `transmit T a = x, b;` becomes `coop_transmit_.a = x;` (nothing if no initializer). */
+static void rewrite_transmit_decl(control *c, const stmt *s)
+{
+    mt_file *file = c->file;
+    child_list vars = children_of(s->cursor);
+    unsigned at = s->begin;
+    int assigned = 0;
+    for (size_t i = 0; i < vars.count; i++) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(vars.items[i]);
+        if (clang_Cursor_isNull(init))
+            continue;
+        char *name = mt_spelling(vars.items[i]);
+        unsigned begin, end;
+        mt_expression_range(file, init, &begin, &end);
+        mt_buf text = {0};
+        mt_buf_printf(&text, "%scoop_transmit_.%s = ", assigned ? "; " : "", name);
+        if (clang_getCursorKind(init) == CXCursor_InitListExpr) {
+            CXType type = clang_getCursorType(vars.items[i]);
+            if (type.kind == CXType_ConstantArray) {
+                mt_error_at(c->merge, file, vars.items[i], "assign the elements in statements of their own",
+                            "transmit array '%s' has an initializer list, which cannot be assigned", name);
+            } else {
+                char *declarator = mt_declarator(type, "");
+                size_t length = strlen(declarator);
+                while (length && declarator[length - 1] == ' ')
+                    declarator[--length] = '\0';
+                mt_buf_printf(&text, "(%s)", declarator);
+                free(declarator);
+            }
+        }
+        mt_edit_add(file, at, begin, MT_RANK_REPLACE, text.data);
+        mt_buf_free(&text);
+        free(name);
+        at = end;
+        assigned = 1;
+    }
+    free(vars.items);
+    if (assigned)
+        mt_edit_add(file, at, s->end, MT_RANK_REPLACE, ";");
+    else
+        mt_remove(file, s->begin, s->end);
+}
+
+typedef struct transmit_uses {
+    control *c;
+} transmit_uses;
+
+static enum CXChildVisitResult rewrite_transmit_uses(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    control *c = ((transmit_uses *)data)->c;
+    if (clang_getCursorKind(cursor) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor var = clang_getCursorReferenced(cursor);
+    if (!is_transmit_var(c, var))
+        return CXChildVisit_Recurse;
+    char *name = mt_spelling(var);
+    unsigned begin, end;
+    if (mt_plain_range(c->file, cursor, &begin, &end)) {
+        char *text = mt_printf("coop_transmit_.%s", name);
+        mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, text);
+        free(text);
+    } else {
+        mt_error_at(c->merge, c->file, cursor, "use the variable directly in the kernel's text",
+                    "transmit variable '%s' used inside a macro: coop-merge must rewrite every use", name);
+    }
+    free(name);
+    return CXChildVisit_Recurse;
+}
+
+/* The transmit struct's members; rejects state larger than libcoop can hand to a new group. */
+static char *transmit_struct(control *c)
+{
+    mt_buf members = {0};
+    long long offset = 0;
+    for (size_t i = 0; i < c->transmit_count; i++) {
+        CXType type = clang_getCursorType(c->transmits[i]);
+        long long size = clang_Type_getSizeOf(type), align = clang_Type_getAlignOf(type);
+        if (size > 0 && align > 0)
+            offset = (offset + align - 1) / align * align + size;
+        char *name = mt_spelling(c->transmits[i]);
+        char *declarator = mt_declarator(type, name);
+        mt_buf_printf(&members, " %s;", declarator);
+        free(declarator);
+        free(name);
+    }
+    const long long limit = 4 * 64; /* COOP_TRANSMIT_WORDS words */
+    if (offset > limit) {
+        mt_error_at(c->merge, c->file, c->transmits[0], "keep large state in global memory and transmit an index",
+                    "transmit variables take %lld bytes; libcoop hands at most %lld bytes to a forked group",
+                    offset, limit);
+    }
+    char *text = mt_printf("struct {%s } coop_transmit_;", members.data ? members.data : "");
+    mt_buf_free(&members);
+    return text;
+}
+
+/* ---- Rewriting --------------------------------------------------------------------------- */
+
+static int open_rank(const stmt *s, int inner)
+{
+    return 4 * s->depth + inner;
+}
+
+static int close_rank(const stmt *s, int inner)
+{
+    return MT_RANK_CLOSE - (4 * s->depth + inner);
+}
+
+/* "coop_resuming_ == 2" or "(coop_resuming_ >= 2 & coop_resuming_ <= 4)" for the points of s. */
+static char *point_test(const stmt *s)
+{
+    if (s->first_point == s->last_point)
+        return mt_printf("coop_resuming_ == %u", s->first_point);
+    return mt_printf("(coop_resuming_ >= %u & coop_resuming_ <= %u)", s->first_point, s->last_point);
+}
+
+static const char *fork_arguments(const control *c)
+{
+    return c->transmit_count ? "&coop_transmit_, sizeof coop_transmit_" : "0, 0";
+}
+
+/* The indentation of the line where `offset` is, for text inserted before it. */
+static char *indent_at(const mt_file *file, unsigned offset)
+{
+    unsigned line = offset;
+    while (line > 0 && file->text[line - 1] != '\n')
+        line--;
+    unsigned end = line;
+    while (end < offset && (file->text[end] == ' ' || file->text[end] == '\t'))
+        end++;
+    return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
+}
+
+static void rewrite_primitive(control *c, const stmt *s)
+{
+    mt_file *file = c->file;
+    unsigned begin, end;
+    if (!mt_plain_range(file, s->cursor, &begin, &end)) {
+        mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
+                 primitive_call(s->primitive));
+        return;
+    }
+    if (c->standalone) {
+        /* kill and fork never happen: those statements go */
+        if (s->primitive == MT_PRIM_BARRIER || s->primitive == MT_PRIM_RESIZE)
+            mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_global_barrier(ctx)");
+        else if (s->parent && s->parent->kind == ST_COMPOUND)
+            mt_remove(file, s->begin, s->end);
+        else
+            mt_edit_add(file, begin, end, MT_RANK_REPLACE, "");
+        return;
+    }
+    if (s->primitive == MT_PRIM_KILL) {
+        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_exit_ = coop_offer_kill(ctx)");
+        return;
+    }
+    if (s->primitive == MT_PRIM_BARRIER) {
+        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_global_barrier(ctx)");
+        return;
+    }
+    char *call = s->primitive == MT_PRIM_FORK
+                     ? mt_printf("coop_offer_fork(ctx, %u, %s)", s->point, fork_arguments(c))
+                     : mt_printf("coop_exit_ = coop_resizing_barrier(ctx, %u, %s)", s->point, fork_arguments(c));
+    if (s->no_resume) {
+        /* the loop around it resumes: see find_tail_point */
+        mt_edit_add(file, begin, end, MT_RANK_REPLACE, call);
+        free(call);
+        return;
+    }
+    fork_site site = {.begin = begin, .end = s->end, .call = call, .point = s->point,
+                      .braces = s->parent && s->parent->kind != ST_COMPOUND};
+    MT_PUSH(c->forks, c->fork_count, c->fork_capacity, site);
+}
+
+static void wrap(control *c, const stmt *block, const stmt *first, const stmt *last, int inner, const char *condition)
+{
+    wrapping w = {.begin = first->begin, .end = last->end, .depth = block->depth, .inner = inner,
+                  .condition = mt_strdup(condition)};
+    MT_PUSH(c->wraps, c->wrap_count, c->wrap_capacity, w);
+}
+
+/* A declaration in a block a forked group walks through: its initializer runs again there, which
+ * is harmless for plain arithmetic; anything else runs only when not resuming. */
+static void guard_declaration(control *c, const stmt *s)
+{
+    child_list vars = children_of(s->cursor);
+    CXCursor init = vars.count ? clang_Cursor_getVarDeclInitializer(vars.items[0]) : clang_getNullCursor();
+    if (clang_Cursor_isNull(init)) {
+        free(vars.items);
+        return;
+    }
+    effects e = effects_of(c, init);
+    if (vars.count == 1 && !e.writes && !e.reads_memory) {
+        free(vars.items);
+        return;
+    }
+    CXCursor var = vars.items[0];
+    CXType type = clang_getCursorType(var);
+    char *name = mt_spelling(var);
+    int in_file = 0;
+    unsigned name_at = mt_offset(c->file, clang_getCursorLocation(var), &in_file);
+    size_t name_token = mt_token_at(c->file, name_at);
+    unsigned init_begin, init_end;
+    mt_expression_range(c->file, init, &init_begin, &init_end);
+    int splittable = vars.count == 1 && in_file && !clang_isConstQualifiedType(type) &&
+                     type.kind != CXType_ConstantArray && clang_getCursorKind(init) != CXCursor_InitListExpr &&
+                     mt_token_is(c->file, name_token, name) && mt_token_is(c->file, name_token + 1, "=");
+    if (splittable) {
+        char *text = mt_printf("; if (!coop_resuming_) %s = ", name);
+        mt_edit_add(c->file, c->file->tokens[name_token].end, init_begin, MT_RANK_REPLACE, text);
+        free(text);
+    } else {
+        char *hint = mt_printf("declare '%s' on its own, without 'const', and assign it in a separate statement",
+                               name);
+        mt_error_at(c->merge, c->file, var, hint,
+                    "the initializer of '%s' reads memory or has side effects, and a forked group passes this "
+                    "declaration on its way to a fork point", name);
+        free(hint);
+    }
+    free(name);
+    free(vars.items);
+}
+
+/* Wraps the statements after each kill point of a block in if (!coop_exit_), and, in blocks that
+ * hold fork points, the runs of statements without one in if (!coop_resuming_). */
+static void rewrite_block(control *c, const stmt *block)
+{
+    const stmt *last = NULL;
+    for (size_t i = 0; i < block->count; i++)
+        if (!block->items[i]->empty)
+            last = block->items[i];
+    for (size_t i = 0; i + 1 < block->count; i++) {
+        if (!block->items[i]->kills)
+            continue;
+        size_t next = i + 1;
+        while (next < block->count && block->items[next]->empty)
+            next++;
+        if (next < block->count)
+            wrap(c, block, block->items[next], last, 1, "!coop_exit_");
+    }
+    if (!resumes(block))
+        return;
+    /* After its last fork point a block runs with coop_resuming_ clear, unless a group resuming
+     * a point outside the block walks through it: impossible when the block holds every point. */
+    size_t limit = block->count;
+    if (block->first_point == 1 && block->last_point == c->points)
+        while (limit > 0 && !resumes(block->items[limit - 1]))
+            limit--;
+    const stmt *run_first = NULL, *run_last = NULL;
+    for (size_t i = 0; i <= limit; i++) {
+        const stmt *item = i < limit ? block->items[i] : NULL;
+        int runs = item && !resumes(item) && item->kind != ST_DECL && !item->empty;
+        int joins = item && item->empty && run_first;
+        if (item && item->kind == ST_DECL && !item->transmit_decl && !item->empty)
+            guard_declaration(c, item);
+        if (item && item->transmit_decl && !item->empty)
+            runs = 1;
+        if (runs || joins) {
+            if (!run_first)
+                run_first = item;
+            if (runs)
+                run_last = item;
+            if (!item->kills)
+                continue;
+        }
+        if (run_first && run_last)
+            wrap(c, block, run_first, run_last, 2, "!coop_resuming_");
+        run_first = run_last = NULL;
+    }
+}
+
+/* A forked group resumes a loop whose body ends with its fork point by going on with the loop:
+ * a for loop runs its increment instead of its init, a while loop just tests its condition. */
+static void resume_at_loop(control *c, const stmt *s)
+{
+    mt_file *file = c->file;
+    if (s->kind == ST_WHILE) {
+        MT_PUSH(c->clears, c->clear_count, c->clear_capacity, s);
+        return;
+    }
+    char *increment = NULL;
+    if (s->has_inc) {
+        unsigned begin, end;
+        mt_expression_range(file, s->inc, &begin, &end);
+        char *text = mt_render(file, begin, end);
+        increment = mt_printf("%s, ", text);
+        free(text);
+    }
+    char *resumed = mt_printf("coop_resuming_ ? (void)(%scoop_resuming_ = 0) : (void)", increment ? increment : "");
+    if (s->has_init) {
+        unsigned begin, end;
+        mt_expression_range(file, s->init, &begin, &end);
+        char *prefix = mt_printf("%s(", resumed);
+        mt_edit_add(file, begin, begin, open_rank(s, 0), prefix);
+        mt_edit_add(file, end, end, close_rank(s, 0), ")");
+        free(prefix);
+    } else {
+        char *text = mt_printf("%s0", resumed);
+        mt_edit_add(file, s->first_semicolon, s->first_semicolon, open_rank(s, 0), text);
+        free(text);
+    }
+    free(resumed);
+    free(increment);
+}
+
+static void mark_no_resume(stmt *s)
+{
+    s->no_resume = 1;
+    for (size_t i = 0; i < s->count; i++)
+        mark_no_resume(s->items[i]);
+}
+
+static stmt *find_point(stmt *s)
+{
+    if (s->point)
+        return s;
+    for (size_t i = 0; i < s->count; i++)
+        if (holds_points(s->items[i]))
+            return find_point(s->items[i]);
+    return NULL;
+}
+
+/* The usual cooperative loop ends its body with its only fork point (`...; resizing_global_barrier();`).
+ * Resuming right after that point is going on with the loop, so nothing in the body needs to know
+ * about resumption and the fork point's barrier stays out of any conditional (a conditional around
+ * a barrier costs measurably on NVIDIA). Finds such a loop and marks it. */
+static void find_tail_point(control *c)
+{
+    if (c->points != 1)
+        return;
+    stmt *child = find_point(c->body);
+    for (stmt *up = child ? child->parent : NULL; up; child = up, up = up->parent) {
+        if (up->kind == ST_COMPOUND) {
+            size_t last = up->count;
+            while (last > 0 && up->items[last - 1]->empty)
+                last--;
+            if (!last || up->items[last - 1] != child)
+                return;
+        } else if (up->kind == ST_WHILE || up->kind == ST_FOR) {
+            up->resume_here = 1;
+            for (size_t i = 0; i < up->count; i++)
+                mark_no_resume(up->items[i]);
+            return;
+        } else if (up->kind != ST_IF) {
+            return;
+        }
+    }
+}
+
+static void rewrite_loop(control *c, const stmt *s)
+{
+    mt_file *file = c->file;
+    int walks_in = resumes(s) && !s->resume_here;
+    if (s->resume_here)
+        resume_at_loop(c, s);
+    if (!s->kills && !walks_in)
+        return;
+    effects e = s->has_cond ? effects_of(c, s->cond) : (effects){0};
+    unsigned cond_begin, cond_end;
+    if (s->has_cond) {
+        mt_expression_range(file, s->cond, &cond_begin, &cond_end);
+    } else {
+        cond_begin = cond_end = s->second_semicolon;
+    }
+    mt_buf prefix = {0}, suffix = {0};
+    mt_buf_add(&suffix, "");
+    if (s->kills && e.writes)
+        mt_buf_add(&prefix, "!coop_exit_ && ");
+    if (walks_in && s->kind == ST_DO) {
+        mt_buf_add(&prefix, "(!coop_resuming_ & ");
+    } else if (walks_in) {
+        char *test = point_test(s);
+        int single = s->first_point == s->last_point;
+        mt_buf_printf(&prefix, "(%s%s%s | (!coop_resuming_ & ", single ? "(" : "", test, single ? ")" : "");
+        free(test);
+    }
+    int boolean = s->has_cond && is_boolean(c, s->cond);
+    mt_buf_add(&prefix, !s->has_cond ? "1" : boolean ? "(" : "!!(");
+    mt_buf_add(&suffix, s->has_cond ? ")" : "");
+    if (walks_in)
+        mt_buf_add(&suffix, s->kind == ST_DO ? ")" : "))");
+    if (s->kills && !e.writes)
+        mt_buf_add(&suffix, " & !coop_exit_");
+    if (s->has_cond) {
+        mt_edit_add(file, cond_begin, cond_begin, open_rank(s, 0), prefix.data);
+        mt_edit_add(file, cond_end, cond_end, close_rank(s, 0), suffix.data);
+    } else {
+        /* for (init;; inc): the condition goes between the two `;` */
+        mt_buf whole = {0};
+        int spaced = cond_begin > 0 && file->text[cond_begin - 1] == ';';
+        mt_buf_printf(&whole, "%s%s%s", spaced ? " " : "", prefix.data, suffix.data);
+        mt_edit_add(file, cond_begin, cond_begin, open_rank(s, 0), whole.data);
+        mt_buf_free(&whole);
+    }
+    mt_buf_free(&prefix);
+    mt_buf_free(&suffix);
+    if (s->kind == ST_FOR && s->has_init && walks_in) {
+        unsigned begin, end;
+        mt_expression_range(file, s->init, &begin, &end);
+        mt_edit_add(file, begin, begin, open_rank(s, 0), "coop_resuming_ ? (void)0 : (void)(");
+        mt_edit_add(file, end, end, close_rank(s, 0), ")");
+    }
+}
+
+static void rewrite_if(control *c, const stmt *s)
+{
+    if (!resumes(s) || !s->has_cond)
+        return;
+    mt_file *file = c->file;
+    unsigned begin, end;
+    mt_expression_range(file, s->cond, &begin, &end);
+    const stmt *then = s->count > 0 ? s->items[0] : NULL;
+    char *test = then && resumes(then) ? point_test(then) : mt_strdup("0");
+    char *prefix = mt_printf("coop_resuming_ ? %s : (", test);
+    mt_edit_add(file, begin, begin, open_rank(s, 0), prefix);
+    mt_edit_add(file, end, end, close_rank(s, 0), ")");
+    free(prefix);
+    free(test);
+    if (s->has_else && s->count > 1 && !resumes(s->items[1]))
+        mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_resuming_) ");
+}
+
+static void rewrite_tree(control *c, const stmt *s)
+{
+    switch (s->kind) {
+    case ST_PRIMITIVE:
+        rewrite_primitive(c, s);
+        break;
+    case ST_DECL:
+        if (s->transmit_decl && !c->standalone)
+            rewrite_transmit_decl(c, s);
+        break;
+    default:
+        break;
+    }
+    if (!c->standalone) {
+        if (s->kind == ST_COMPOUND)
+            rewrite_block(c, s);
+        else if (s->kind == ST_WHILE || s->kind == ST_DO || s->kind == ST_FOR)
+            rewrite_loop(c, s);
+        else if (s->kind == ST_IF)
+            rewrite_if(c, s);
+    }
+    for (size_t i = 0; i < s->count; i++)
+        rewrite_tree(c, s->items[i]);
+}
+
+/* Standalone: `transmit` goes, the variables stay ordinary ones. */
+static enum CXChildVisitResult remove_transmit_words(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    control *c = data;
+    if (clang_getCursorKind(cursor) != CXCursor_AnnotateAttr)
+        return CXChildVisit_Recurse;
+    unsigned begin, end;
+    mt_extent(c->file, cursor, &begin, &end);
+    size_t token = mt_token_at(c->file, begin);
+    if (!mt_token_is(c->file, token, "transmit") || c->file->tokens[token].end != end) {
+        mt_error_at(c->merge, c->file, cursor, "write 'transmit' directly in the declaration",
+                    "'transmit' inside a macro");
+        return CXChildVisit_Continue;
+    }
+    while (end < c->file->size && c->file->text[end] == ' ')
+        end++;
+    mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, "");
+    return CXChildVisit_Continue;
+}
+
+/* ---- Emitting the wraps and fork statements ---------------------------------------------- */
+
+static int encloses(const wrapping *outer, const wrapping *inner)
+{
+    if (outer == inner || outer->begin > inner->begin || outer->end < inner->end)
+        return 0;
+    if (outer->begin == inner->begin && outer->end == inner->end)
+        return outer->depth < inner->depth || (outer->depth == inner->depth && outer->inner < inner->inner);
+    return 1;
+}
+
+static unsigned line_start(const mt_file *file, unsigned offset)
+{
+    while (offset > 0 && file->text[offset - 1] != '\n')
+        offset--;
+    return offset;
+}
+
+static unsigned line_end(const mt_file *file, unsigned offset)
+{
+    while (offset < file->size && file->text[offset] != '\n')
+        offset++;
+    return offset;
+}
+
+/* A wrap goes on lines of its own when its statements start a line and nothing but a comment
+ * follows them on their last line. */
+static int on_own_lines(const mt_file *file, const wrapping *w)
+{
+    for (unsigned at = line_start(file, w->begin); at < w->begin; at++)
+        if (file->text[at] != ' ' && file->text[at] != '\t')
+            return 0;
+    size_t next = mt_token_at(file, w->end);
+    return next >= file->token_count || file->tokens[next].begin > line_end(file, w->end);
+}
+
+static int blank_line(const mt_file *file, unsigned start)
+{
+    for (unsigned at = start; at < file->size && file->text[at] != '\n'; at++)
+        if (file->text[at] != ' ' && file->text[at] != '\t' && file->text[at] != '\r')
+            return 0;
+    return 1;
+}
+
+/* Whether a line start lies in text that a replacement removes or rewrites. */
+static int replaced(const mt_file *file, unsigned offset)
+{
+    for (size_t i = 0; i < file->edit_count; i++) {
+        const mt_edit *e = &file->edits[i];
+        if (e->begin < e->end && e->begin <= offset && offset < e->end && (e->begin < offset || !e->text[0]))
+            return 1;
+    }
+    return 0;
+}
+
+static char *padded(const char *indent, unsigned levels)
+{
+    mt_buf text = {0};
+    mt_buf_add(&text, indent);
+    for (unsigned i = 0; i < levels; i++)
+        mt_buf_add(&text, "    ");
+    return text.data;
+}
+
+static void emit_wraps(control *c)
+{
+    mt_file *file = c->file;
+    int *own_lines = mt_alloc((c->wrap_count ? c->wrap_count : 1) * sizeof *own_lines);
+    for (size_t i = 0; i < c->wrap_count; i++)
+        own_lines[i] = on_own_lines(file, &c->wraps[i]);
+    for (size_t i = 0; i < c->wrap_count; i++) {
+        const wrapping *w = &c->wraps[i];
+        unsigned enclosing = 0;
+        for (size_t j = 0; j < c->wrap_count; j++)
+            enclosing += own_lines[j] && encloses(&c->wraps[j], w);
+        int nesting = (int)enclosing;
+        for (size_t j = 0; j < c->wrap_count; j++)
+            nesting += !own_lines[j] && encloses(&c->wraps[j], w);
+        if (!own_lines[i]) {
+            char *open = mt_printf("if (%s) { ", w->condition);
+            mt_edit_add(file, w->begin, w->begin, nesting, open);
+            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, " }");
+            free(open);
+            continue;
+        }
+        char *original = indent_at(file, w->begin);
+        char *indent = padded(original, enclosing);
+        unsigned first = line_start(file, w->begin), last = line_end(file, w->end);
+        char *open = mt_printf("%sif (%s) {\n", indent, w->condition);
+        char *close = mt_printf("\n%s}", indent);
+        mt_edit_add(file, first, first, nesting, open);
+        mt_edit_add(file, last, last, MT_RANK_CLOSE - nesting, close);
+        for (unsigned line = first; line < last; line = line_end(file, line) + 1)
+            if (!blank_line(file, line) && !replaced(file, line))
+                mt_edit_add(file, line, line, MT_RANK_REPLACE - 1, "    ");
+        free(close);
+        free(open);
+        free(indent);
+        free(original);
+    }
+    free(own_lines);
+}
+
+/* `if (coop_resuming_ == P) coop_resuming_ = 0; else if (!coop_resuming_) <fork>;` */
+static void emit_forks(control *c)
+{
+    mt_file *file = c->file;
+    for (size_t i = 0; i < c->fork_count; i++) {
+        const fork_site *f = &c->forks[i];
+        char *resumed = c->points == 1 ? mt_strdup("coop_resuming_") : mt_printf("coop_resuming_ == %u", f->point);
+        const char *skip = c->points == 1 ? "" : " if (!coop_resuming_)";
+        char *original = indent_at(file, f->begin);
+        unsigned enclosing = 0;
+        wrapping site = {.begin = f->begin, .end = f->end, .depth = 1 << 20};
+        for (size_t j = 0; j < c->wrap_count; j++)
+            enclosing += on_own_lines(file, &c->wraps[j]) && encloses(&c->wraps[j], &site);
+        char *indent = padded(original, enclosing);
+        char *text;
+        if (f->braces || !*indent)
+            text = mt_printf("%sif (%s) coop_resuming_ = 0; else%s %s;%s", f->braces ? "{ " : "", resumed, skip,
+                             f->call, f->braces ? " }" : "");
+        else
+            text = mt_printf("if (%s)\n%s    coop_resuming_ = 0;\n%selse%s\n%s    %s;", resumed, indent, indent,
+                             skip, indent, f->call);
+        mt_edit_add(file, f->begin, f->end, MT_RANK_REPLACE, text);
+        free(text);
+        free(indent);
+        free(original);
+        free(resumed);
+    }
+}
+
+/* `coop_resuming_ = 0;` in front of each while loop that a forked group resumes at. */
+static void emit_clears(control *c)
+{
+    mt_file *file = c->file;
+    for (size_t i = 0; i < c->clear_count; i++) {
+        const stmt *s = c->clears[i];
+        if (s->parent && s->parent->kind != ST_COMPOUND) {
+            mt_edit_add(file, s->begin, s->begin, 1000, "{ coop_resuming_ = 0; ");
+            mt_edit_add(file, s->end, s->end, MT_RANK_CLOSE - 1000, " }");
+            continue;
+        }
+        char *original = indent_at(file, s->begin);
+        unsigned enclosing = 0;
+        wrapping site = {.begin = s->begin, .end = s->end, .depth = 1 << 20};
+        for (size_t j = 0; j < c->wrap_count; j++)
+            enclosing += on_own_lines(file, &c->wraps[j]) && encloses(&c->wraps[j], &site);
+        char *indent = padded(original, enclosing);
+        char *text = *original ? mt_printf("coop_resuming_ = 0;\n%s", indent) : mt_strdup("coop_resuming_ = 0; ");
+        mt_edit_add(file, s->begin, s->begin, 1000, text);
+        free(text);
+        free(indent);
+        free(original);
+    }
+}
+
+static void add_prologue(control *c)
+{
+    if (c->standalone || (!c->transmit_count && !c->points && !c->kills))
+        return;
+    const stmt *body = c->body;
+    char *indent = body->count ? indent_at(c->file, body->items[0]->begin) : mt_strdup("    ");
+    if (!*indent) {
+        free(indent);
+        indent = mt_strdup("    ");
+    }
+    mt_buf text = {0};
+    mt_buf_add(&text, "\n");
+    if (c->transmit_count) {
+        char *members = transmit_struct(c);
+        mt_buf_printf(&text, "%s%s\n", indent, members);
+        free(members);
+    }
+    if (c->kills)
+        mt_buf_printf(&text, "%sint coop_exit_ = 0;\n", indent);
+    if (c->points) {
+        mt_buf_printf(&text, "%suint coop_resuming_ = coop_resume_point(ctx);\n", indent);
+        if (c->transmit_count)
+            mt_buf_printf(&text, "%sif (coop_resuming_)\n%s    coop_transmit_restore(ctx, &coop_transmit_, "
+                                 "sizeof coop_transmit_);\n", indent, indent);
+    }
+    /* after the body's `{`, keeping what followed it */
+    if (text.length && text.data[text.length - 1] == '\n')
+        text.data[--text.length] = '\0';
+    mt_edit_add(c->file, body->begin + 1, body->begin + 1, -1, text.data);
+    mt_buf_free(&text);
+    free(indent);
+}
+
+void mt_rewrite_cooperative(mt_merge *merge)
+{
+    mt_func *func = &merge->funcs[merge->coop];
+    control c = {.merge = merge, .func = func, .file = func->file, .standalone = merge->options.standalone};
+    CXCursor body;
+    if (!mt_function_body(func->def, &body))
+        return;
+    c.body = build(&c, body, NULL);
+    clang_visitChildren(c.body->cursor, collect_transmits, &c);
+    call_check calls = {.c = &c};
+    clang_visitChildren(c.body->cursor, check_statement_calls, &calls);
+    if (c.has_goto && (c.points || c.kills) && !c.standalone)
+        mt_error_at(merge, c.file, func->def, "use structured control flow (loops, if, break, continue)",
+                    "goto or label in a cooperative kernel with kill or fork points: coop-merge cannot leave or "
+                    "resume through them");
+    mark_declarations(&c, c.body);
+    if (!c.standalone) {
+        check_tree(&c, c.body);
+        find_tail_point(&c);
+    }
+    if (!merge->errors) {
+        if (c.standalone) {
+            clang_visitChildren(c.body->cursor, remove_transmit_words, &c);
+        } else {
+            transmit_uses uses = {.c = &c};
+            clang_visitChildren(c.body->cursor, rewrite_transmit_uses, &uses);
+        }
+        rewrite_tree(&c, c.body);
+        emit_forks(&c);
+        emit_clears(&c);
+        emit_wraps(&c);
+        add_prologue(&c);
+    }
+    free_tree(c.body);
+    for (size_t i = 0; i < c.wrap_count; i++)
+        free(c.wraps[i].condition);
+    for (size_t i = 0; i < c.fork_count; i++)
+        free(c.forks[i].call);
+    free(c.wraps);
+    free(c.forks);
+    free(c.clears);
+    free(c.transmits);
+    free(c.statement_calls);
+}

@@ -1,0 +1,215 @@
+/* emit.c: the merged program (the rewritten files and the megakernel entry) and the host header. */
+#include "merge.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct names {
+    const char **items;
+    size_t count, capacity;
+} names;
+
+static int taken(const names *used, const char *name)
+{
+    for (size_t i = 0; i < used->count; i++)
+        if (!strcmp(used->items[i], name))
+            return 1;
+    return 0;
+}
+
+/* `base`, or base_2, base_3, ... whichever is free first; the result is malloc'ed. */
+static char *unique(names *used, const char *base)
+{
+    char *name = mt_strdup(base);
+    for (unsigned n = 2; taken(used, name); n++) {
+        free(name);
+        name = mt_printf("%s_%u", base, n);
+    }
+    return name;
+}
+
+/* Names the entry and its parameters: a parameter keeps its name unless another kernel's
+ * parameter, a function or the entry's own variables already use it; then it is
+ * <kernel>_<name>. */
+static void name_entry(mt_merge *merge, names *used)
+{
+    static const char *const reserved[] = {"ctx", "ctx_scratch_", "role", "coop_chan_", "coop_dev_"};
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        MT_PUSH(used->items, used->count, used->capacity, reserved[i]);
+    for (size_t i = 0; i < merge->func_count; i++)
+        MT_PUSH(used->items, used->count, used->capacity, merge->funcs[i].name);
+    const mt_func *coop = &merge->funcs[merge->coop];
+    char *base = mt_printf("%s_%s", coop->name, merge->options.standalone ? "standalone" : "mega");
+    merge->entry_name = unique(used, base);
+    free(base);
+    MT_PUSH(used->items, used->count, used->capacity, merge->entry_name);
+    size_t kernels = 1 + merge->task_count;
+    for (size_t k = 0; k < kernels; k++) {
+        mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        for (size_t i = 0; i < func->local_count; i++)
+            MT_PUSH(used->items, used->count, used->capacity, func->locals[i].entry_name);
+    }
+    for (size_t k = 0; k < kernels; k++) {
+        mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        for (size_t i = 0; i < func->param_count; i++) {
+            mt_param *param = &func->params[i];
+            if (!taken(used, param->name)) {
+                param->entry_name = mt_strdup(param->name);
+            } else {
+                char *renamed = mt_printf("%s_%s", func->name, param->name);
+                param->entry_name = unique(used, renamed);
+                free(renamed);
+            }
+            MT_PUSH(used->items, used->count, used->capacity, param->entry_name);
+        }
+    }
+}
+
+static void add_entry_parameter(mt_buf *out, const mt_param *param)
+{
+    size_t length = strlen(param->text);
+    size_t at = param->name_offset <= length ? param->name_offset : length;
+    size_t name_length = strlen(param->name);
+    mt_buf_add(out, ", ");
+    mt_buf_addn(out, param->text, at);
+    mt_buf_add(out, param->entry_name);
+    if (at + name_length <= length && !strncmp(param->text + at, param->name, name_length))
+        mt_buf_add(out, param->text + at + name_length);
+    else
+        mt_buf_add(out, param->text + at);
+}
+
+/* `name(&ctx, args..., &locals...)` */
+static void add_call(mt_buf *out, const mt_func *func)
+{
+    mt_buf_printf(out, "%s(&ctx", func->name);
+    for (size_t i = 0; i < func->param_count; i++)
+        mt_buf_printf(out, ", %s", func->params[i].entry_name);
+    for (size_t i = 0; i < func->local_count; i++)
+        mt_buf_printf(out, ", &%s", func->locals[i].entry_name);
+    mt_buf_add(out, ");\n");
+}
+
+static void emit_entry(mt_merge *merge, mt_buf *out)
+{
+    size_t kernels = merge->options.standalone ? 1 : 1 + merge->task_count;
+    mt_buf_printf(out, "kernel void %s(COOP_PARAMS", merge->entry_name);
+    for (size_t k = 0; k < kernels; k++) {
+        const mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        for (size_t i = 0; i < func->param_count; i++)
+            add_entry_parameter(out, &func->params[i]);
+    }
+    mt_buf_add(out, ")\n{\n    COOP_ENTER(ctx);\n");
+    for (size_t k = 0; k < kernels; k++) {
+        const mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        for (size_t i = 0; i < func->local_count; i++)
+            mt_buf_printf(out, "    %s;\n", func->locals[i].entry_decl);
+    }
+    const mt_func *coop = &merge->funcs[merge->coop];
+    if (merge->options.standalone) {
+        mt_buf_add(out, "    ");
+        add_call(out, coop);
+        mt_buf_add(out, "}\n");
+        return;
+    }
+    /* PoCL's compiler fails on role branches that no workgroup barrier follows */
+    mt_buf_add(out, "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {\n");
+    mt_buf_add(out, "        if (role == COOP_ROLE_COOP)\n            ");
+    add_call(out, coop);
+    mt_buf_add(out, "        COOP_GROUP_SYNC();\n");
+    for (size_t t = 0; t < merge->task_count; t++) {
+        const mt_func *task = &merge->funcs[merge->tasks[t]];
+        mt_buf_printf(out, "        if (role == COOP_ROLE_TASK && ctx.task == %zu)\n            ", t);
+        add_call(out, task);
+        mt_buf_add(out, "        COOP_GROUP_SYNC();\n");
+    }
+    mt_buf_add(out, "    }\n}\n");
+}
+
+static void emit_header(mt_merge *merge, mt_buf *out)
+{
+    const mt_options *o = &merge->options;
+    mt_buf guard = {0};
+    mt_buf_add(&guard, "COOP_MERGE_");
+    for (const char *p = merge->entry_name; *p; p++)
+        mt_buf_printf(&guard, "%c", toupper((unsigned char)*p));
+    mt_buf_add(&guard, "_H");
+    mt_buf_printf(out, "/* Generated by coop-merge from %s", o->coop_path);
+    for (size_t i = 1; i < merge->file_count; i++)
+        mt_buf_printf(out, ", %s", merge->files[i].path);
+    mt_buf_add(out, ". Do not edit.\n"
+                    " * COOP_ARG_<kernel>_<parameter>: argument indices for coop_kernel_set_arg() (counted after\n"
+                    " * COOP_PARAMS); COOP_TASK_<kernel>: task indices for coop_task_plan.task. */\n");
+    mt_buf_printf(out, "#ifndef %s\n#define %s\n\n", guard.data, guard.data);
+    mt_buf_printf(out, "#define COOP_MEGAKERNEL_NAME \"%s\"\n\n", merge->entry_name);
+    size_t kernels = o->standalone ? 1 : 1 + merge->task_count;
+    unsigned index = 0;
+    for (size_t k = 0; k < kernels; k++) {
+        const mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        for (size_t i = 0; i < func->param_count; i++)
+            mt_buf_printf(out, "#define COOP_ARG_%s_%s %u\n", func->name, func->params[i].name, index++);
+    }
+    mt_buf_printf(out, "#define COOP_ARG_COUNT %u\n\n", index);
+    if (!o->standalone) {
+        for (size_t t = 0; t < merge->task_count; t++)
+            mt_buf_printf(out, "#define COOP_TASK_%s %zu\n", merge->funcs[merge->tasks[t]].name, t);
+        mt_buf_printf(out, "#define COOP_TASK_COUNT %zu\n\n", merge->task_count);
+    }
+    mt_buf_printf(out, "#endif\n");
+    mt_buf_free(&guard);
+}
+
+static void emit_defines(const mt_options *o, mt_buf *out)
+{
+    for (size_t i = 0; i < o->define_count; i++) {
+        const char *equals = strchr(o->defines[i], '=');
+        if (equals)
+            mt_buf_printf(out, "#define %.*s %s\n", (int)(equals - o->defines[i]), o->defines[i], equals + 1);
+        else
+            mt_buf_printf(out, "#define %s 1\n", o->defines[i]);
+    }
+}
+
+/* Builds the merged program and the host header. Returns 0 on success. */
+int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
+{
+    names used = {0};
+    name_entry(merge, &used);
+    free(used.items);
+    const mt_options *o = &merge->options;
+    const mt_func *coop = &merge->funcs[merge->coop];
+    mt_buf_printf(program, "/* Generated by coop-merge. Do not edit.\n *   cooperative kernel '%s' from %s\n",
+                  coop->name, o->coop_path);
+    for (size_t i = 1; i < merge->file_count; i++) {
+        size_t count = 0;
+        for (size_t t = 0; t < merge->task_count; t++)
+            count += merge->funcs[merge->tasks[t]].file == &merge->files[i];
+        mt_buf_printf(program, " *   task%s ", count == 1 ? "" : "s");
+        const char *separator = "";
+        for (size_t t = 0; t < merge->task_count; t++)
+            if (merge->funcs[merge->tasks[t]].file == &merge->files[i]) {
+                mt_buf_printf(program, "%s'%s'", separator, merge->funcs[merge->tasks[t]].name);
+                separator = ", ";
+            }
+        mt_buf_printf(program, " from %s\n", merge->files[i].path);
+    }
+    if (o->standalone)
+        mt_buf_printf(program, " * Persistent kernel %s, without kill and fork (the standalone baseline).\n",
+                      merge->entry_name);
+    else
+        mt_buf_printf(program, " * Megakernel %s.\n", merge->entry_name);
+    mt_buf_add(program, " * libcoop prepends its kernel header when it builds this program. */\n");
+    emit_defines(o, program);
+    for (size_t i = 0; i < merge->file_count; i++) {
+        mt_buf_printf(program, "\n/* ---- %s ---- */\n", merge->files[i].path);
+        if (!mt_edits_apply(&merge->files[i], program))
+            return -1;
+        if (program->length && program->data[program->length - 1] != '\n')
+            mt_buf_add(program, "\n");
+    }
+    mt_buf_add(program, "\n/* ---- entry ---- */\n");
+    emit_entry(merge, program);
+    emit_header(merge, header);
+    return 0;
+}

@@ -1,0 +1,521 @@
+/* source.c: reading and parsing the input files with libclang, locations and tokens, and
+ * reporting errors as file:line:col. */
+#include "merge.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef COOP_MERGE_CLANG_INCLUDE
+#define COOP_MERGE_CLANG_INCLUDE "/usr/lib/llvm-14/lib/clang/14.0.6/include"
+#endif
+
+/* libcoop's kernel header (coop_layout.h, coop_kernel.h, coop_scheduler.h), embedded by the
+ * build, for checking that the merged program compiles. */
+extern const char coop_kernel_header_source[];
+
+#define PRELUDE_PATH "/coop-merge/prelude.h"
+#define KERNEL_HEADER_PATH "/coop-merge/coop_kernel.h"
+
+/* What the cooperative kernel language adds to OpenCL C, so that user files parse as written.
+ * The annotations let the analysis find kernels and transmit variables on the AST. */
+static const char prelude[] =
+    "void offer_kill(void);\n"
+    "void offer_fork(void);\n"
+    "void global_barrier(void);\n"
+    "void resizing_global_barrier(void);\n"
+    "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
+    "#pragma clang diagnostic push\n"
+    "#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n"
+    "#define kernel __kernel\n"
+    "#define __kernel __kernel __attribute__((annotate(\"coop_kernel\")))\n"
+    "#pragma clang diagnostic pop\n";
+
+static const char *clang_include_dir(void)
+{
+    const char *dir = getenv("COOP_MERGE_CLANG_INCLUDE");
+    return dir && *dir ? dir : COOP_MERGE_CLANG_INCLUDE;
+}
+
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *stream = fopen(path, "rb");
+    if (!stream)
+        return NULL;
+    mt_buf buf = {0};
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, stream)) > 0)
+        mt_buf_addn(&buf, chunk, got);
+    int failed = ferror(stream);
+    fclose(stream);
+    if (failed) {
+        mt_buf_free(&buf);
+        return NULL;
+    }
+    if (!buf.data)
+        mt_buf_add(&buf, "");
+    *size = buf.length;
+    return buf.data;
+}
+
+/* The directory part of a path, for the -I that lets one file include its neighbours. */
+static char *directory_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? mt_strndup(path, (size_t)(slash - path) + (slash == path)) : mt_strdup(".");
+}
+
+/* Arguments for libclang: OpenCL C 2.0 with the default header, the prelude, the user's -I and -D. */
+static const char **parse_arguments(const mt_merge *merge, const char *prelude_path, int *count)
+{
+    const mt_options *o = &merge->options;
+    size_t capacity = 16 + 2 * (o->include_count + o->define_count + merge->file_count);
+    const char **args = mt_alloc(capacity * sizeof *args);
+    int n = 0;
+    args[n++] = "-x";
+    args[n++] = "cl";
+    args[n++] = "-cl-std=CL2.0";
+    args[n++] = "--target=spir64-unknown-unknown";
+    args[n++] = "-Xclang";
+    args[n++] = "-finclude-default-header";
+    args[n++] = "-isystem";
+    args[n++] = clang_include_dir();
+    args[n++] = "-include";
+    args[n++] = prelude_path;
+    for (size_t i = 0; i < o->include_count; i++) {
+        args[n++] = "-I";
+        args[n++] = o->includes[i];
+    }
+    for (size_t i = 0; i < o->define_count; i++) {
+        args[n++] = "-D";
+        args[n++] = o->defines[i];
+    }
+    *count = n;
+    return args;
+}
+
+/* Prints the translation unit's diagnostics as clang does; returns how many were errors. */
+static int report_diagnostics(CXTranslationUnit tu, const char *rename_from, const char *rename_to)
+{
+    int errors = 0;
+    unsigned count = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < count; i++) {
+        CXDiagnostic diagnostic = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(diagnostic);
+        if (severity >= CXDiagnostic_Warning) {
+            CXString text = clang_formatDiagnostic(diagnostic, CXDiagnostic_DisplaySourceLocation |
+                                                                   CXDiagnostic_DisplayColumn |
+                                                                   CXDiagnostic_DisplayOption);
+            const char *line = clang_getCString(text);
+            size_t from = rename_from ? strlen(rename_from) : 0;
+            if (rename_from && !strncmp(line, rename_from, from))
+                fprintf(stderr, "%s%s\n", rename_to, line + from);
+            else
+                fprintf(stderr, "%s\n", line);
+            clang_disposeString(text);
+        }
+        if (severity >= CXDiagnostic_Error)
+            errors++;
+        clang_disposeDiagnostic(diagnostic);
+    }
+    return errors;
+}
+
+static void tokenize(mt_file *file)
+{
+    CXSourceLocation begin = clang_getLocationForOffset(file->tu, file->file, 0);
+    CXSourceLocation end = clang_getLocationForOffset(file->tu, file->file, (unsigned)file->size);
+    CXToken *tokens = NULL;
+    unsigned count = 0;
+    clang_tokenize(file->tu, clang_getRange(begin, end), &tokens, &count);
+    file->tokens = mt_alloc((count ? count : 1) * sizeof *file->tokens);
+    size_t kept = 0;
+    for (unsigned i = 0; i < count; i++) {
+        CXSourceRange range = clang_getTokenExtent(file->tu, tokens[i]);
+        int in_start = 0, in_end = 0;
+        unsigned from = mt_offset(file, clang_getRangeStart(range), &in_start);
+        unsigned to = mt_offset(file, clang_getRangeEnd(range), &in_end);
+        if (!in_start || !in_end || to < from || to > file->size)
+            continue;
+        CXString spelling = clang_getTokenSpelling(file->tu, tokens[i]);
+        file->tokens[kept++] = (mt_token){.begin = from, .end = to, .kind = clang_getTokenKind(tokens[i]),
+                                          .spelling = mt_strdup(clang_getCString(spelling))};
+        clang_disposeString(spelling);
+    }
+    file->token_count = kept;
+    clang_disposeTokens(file->tu, tokens, count);
+}
+
+/* Reads and parses every input file. Returns 0 on success; errors have been printed. */
+int mt_load(mt_merge *merge)
+{
+    const mt_options *o = &merge->options;
+    merge->file_count = 1 + (o->standalone ? 0 : o->task_count);
+    merge->files = mt_alloc(merge->file_count * sizeof *merge->files);
+    merge->index = clang_createIndex(0, 0);
+    for (size_t i = 0; i < merge->file_count; i++) {
+        mt_file *file = &merge->files[i];
+        file->path = i == 0 ? o->coop_path : o->task_paths[i - 1];
+        file->is_coop = i == 0;
+        file->text = read_file(file->path, &file->size);
+        if (!file->text) {
+            fprintf(stderr, "coop-merge: cannot read %s: %s\n", file->path, strerror(errno ? errno : EIO));
+            merge->errors++;
+            continue;
+        }
+        int arg_count = 0;
+        const char **args = parse_arguments(merge, PRELUDE_PATH, &arg_count);
+        struct CXUnsavedFile unsaved[2] = {
+            {.Filename = PRELUDE_PATH, .Contents = prelude, .Length = sizeof prelude - 1},
+            {.Filename = file->path, .Contents = file->text, .Length = (unsigned long)file->size},
+        };
+        enum CXErrorCode code = clang_parseTranslationUnit2(merge->index, file->path, args, arg_count, unsaved, 2,
+                                                            CXTranslationUnit_None, &file->tu);
+        free(args);
+        if (code != CXError_Success || !file->tu) {
+            fprintf(stderr, "coop-merge: %s: libclang could not parse the file (error %d)\n", file->path, (int)code);
+            file->tu = NULL;
+            merge->errors++;
+            continue;
+        }
+        merge->errors += report_diagnostics(file->tu, NULL, NULL);
+        file->file = clang_getFile(file->tu, file->path);
+        if (!file->file) {
+            fprintf(stderr, "coop-merge: %s: libclang lost the file\n", file->path);
+            merge->errors++;
+            continue;
+        }
+        tokenize(file);
+    }
+    return merge->errors ? -1 : 0;
+}
+
+void mt_unload(mt_merge *merge)
+{
+    for (size_t i = 0; i < merge->file_count; i++) {
+        mt_file *file = &merge->files[i];
+        for (size_t t = 0; t < file->token_count; t++)
+            free(file->tokens[t].spelling);
+        free(file->tokens);
+        for (size_t e = 0; e < file->edit_count; e++)
+            free(file->edits[e].text);
+        free(file->edits);
+        if (file->tu)
+            clang_disposeTranslationUnit(file->tu);
+        free(file->text);
+    }
+    free(merge->files);
+    if (merge->index)
+        clang_disposeIndex(merge->index);
+    merge->files = NULL;
+    merge->index = NULL;
+}
+
+/* The offset of a location in `file`, taken where the text was written (a macro's use, not its
+ * definition); *in_file says whether it is in that file at all. */
+unsigned mt_offset(const mt_file *file, CXSourceLocation location, int *in_file)
+{
+    CXFile where = NULL;
+    unsigned line = 0, column = 0, offset = 0;
+    clang_getExpansionLocation(location, &where, &line, &column, &offset);
+    if (in_file)
+        *in_file = where && file->file && clang_File_isEqual(where, file->file);
+    return offset;
+}
+
+/* The byte range of a cursor in its file (macro uses count as written). */
+void mt_extent(const mt_file *file, CXCursor cursor, unsigned *begin, unsigned *end)
+{
+    CXSourceRange range = clang_getCursorExtent(cursor);
+    *begin = mt_offset(file, clang_getRangeStart(range), NULL);
+    *end = mt_offset(file, clang_getRangeEnd(range), NULL);
+    if (*end < *begin)
+        *end = *begin;
+}
+
+/* The first token at or after `offset` (token_count if none). */
+size_t mt_token_at(const mt_file *file, unsigned offset)
+{
+    size_t low = 0, high = file->token_count;
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        if (file->tokens[middle].begin < offset)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
+}
+
+int mt_token_is(const mt_file *file, size_t token, const char *spelling)
+{
+    return token < file->token_count && !strcmp(file->tokens[token].spelling, spelling);
+}
+
+/* Whether the cursor's text is in the file as written, not produced by a macro: its range lies in
+ * the file and its first token is the cursor's own name (for references and calls). The byte
+ * range goes to *begin and *end. */
+int mt_plain_range(const mt_file *file, CXCursor cursor, unsigned *begin, unsigned *end)
+{
+    CXSourceRange range = clang_getCursorExtent(cursor);
+    int in_begin = 0, in_end = 0;
+    *begin = mt_offset(file, clang_getRangeStart(range), &in_begin);
+    *end = mt_offset(file, clang_getRangeEnd(range), &in_end);
+    if (!in_begin || !in_end || *end <= *begin)
+        return 0;
+    CXSourceLocation start = clang_getRangeStart(range);
+    CXFile spelled = NULL;
+    unsigned spelled_offset = 0;
+    clang_getSpellingLocation(start, &spelled, NULL, NULL, &spelled_offset);
+    if (!spelled || !clang_File_isEqual(spelled, file->file) || spelled_offset != *begin)
+        return 0;
+    size_t token = mt_token_at(file, *begin);
+    if (token >= file->token_count || file->tokens[token].begin != *begin)
+        return 0;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (kind == CXCursor_DeclRefExpr || kind == CXCursor_CallExpr) {
+        char *name = mt_spelling(cursor);
+        int same = !strcmp(name, file->tokens[token].spelling);
+        free(name);
+        if (!same)
+            return 0;
+    }
+    return 1;
+}
+
+/* Where a statement really ends: its range, plus the `;` that clang leaves out of expression,
+ * return, break, continue, goto and do statements. */
+unsigned mt_statement_end(const mt_file *file, CXCursor statement)
+{
+    unsigned begin, end;
+    mt_expression_range(file, statement, &begin, &end);
+    size_t next = mt_token_at(file, end);
+    if (next == 0 || end == begin)
+        return end;
+    const mt_token *last = &file->tokens[next - 1];
+    if (last->end == end && (!strcmp(last->spelling, "}") || !strcmp(last->spelling, ";")))
+        return end;
+    if (mt_token_is(file, next, ";"))
+        return file->tokens[next].end;
+    return end;
+}
+
+/* Removes [begin, end); when that is all its line holds, the line goes too. */
+void mt_remove(mt_file *file, unsigned begin, unsigned end)
+{
+    unsigned first = begin, after = end;
+    while (first > 0 && (file->text[first - 1] == ' ' || file->text[first - 1] == '\t'))
+        first--;
+    while (after < file->size && (file->text[after] == ' ' || file->text[after] == '\t' || file->text[after] == '\r'))
+        after++;
+    if ((first == 0 || file->text[first - 1] == '\n') && (after == file->size || file->text[after] == '\n'))
+        mt_edit_add(file, first, after < file->size ? after + 1 : after, MT_RANK_REPLACE, "");
+    else
+        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "");
+}
+
+/* The byte range of an expression. clang ends some OpenCL vector literals, `(float4)(x)`, before
+ * their last `)`; the range is extended until its brackets balance. */
+void mt_expression_range(const mt_file *file, CXCursor expression, unsigned *begin, unsigned *end)
+{
+    mt_extent(file, expression, begin, end);
+    int depth = 0;
+    size_t token = mt_token_at(file, *begin);
+    for (; token < file->token_count && file->tokens[token].end <= *end; token++) {
+        const char *text = file->tokens[token].spelling;
+        depth += !strcmp(text, "(") || !strcmp(text, "[") || !strcmp(text, "{");
+        depth -= !strcmp(text, ")") || !strcmp(text, "]") || !strcmp(text, "}");
+    }
+    for (; depth > 0 && token < file->token_count; token++, depth--) {
+        const char *text = file->tokens[token].spelling;
+        if (strcmp(text, ")") && strcmp(text, "]") && strcmp(text, "}"))
+            break;
+        *end = file->tokens[token].end;
+    }
+}
+
+typedef struct body_search {
+    CXCursor body;
+    int found;
+} body_search;
+
+static enum CXChildVisitResult find_body(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    body_search *search = data;
+    if (clang_getCursorKind(cursor) != CXCursor_CompoundStmt)
+        return CXChildVisit_Continue;
+    search->body = cursor;
+    search->found = 1;
+    return CXChildVisit_Break;
+}
+
+/* The body (CompoundStmt) of a function definition; 0 if it has none. */
+int mt_function_body(CXCursor function, CXCursor *body)
+{
+    body_search search = {.found = 0};
+    clang_visitChildren(function, find_body, &search);
+    *body = search.body;
+    return search.found;
+}
+
+/* Whether two cursors are the same node (cursors reached on different walks may differ in
+ * libclang's private fields, so clang_equalCursors is not enough). */
+int mt_same(CXCursor a, CXCursor b)
+{
+    return clang_getCursorKind(a) == clang_getCursorKind(b) &&
+           clang_equalLocations(clang_getCursorLocation(a), clang_getCursorLocation(b)) &&
+           clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
+}
+
+char *mt_spelling(CXCursor cursor)
+{
+    CXString name = clang_getCursorSpelling(cursor);
+    char *copy = mt_strdup(clang_getCString(name) ? clang_getCString(name) : "");
+    clang_disposeString(name);
+    return copy;
+}
+
+static int declared_in(CXCursor declaration, const char *path_suffix, int system)
+{
+    CXSourceLocation location = clang_getCursorLocation(clang_getCanonicalCursor(declaration));
+    if (system)
+        return clang_Location_isInSystemHeader(location);
+    CXFile file = NULL;
+    clang_getExpansionLocation(location, &file, NULL, NULL, NULL);
+    if (!file)
+        return 0;
+    CXString name = clang_getFileName(file);
+    const char *text = clang_getCString(name);
+    int match = text && !strcmp(text, path_suffix);
+    clang_disposeString(name);
+    return match;
+}
+
+/* Whether a declaration is one of the prelude's primitives. */
+int mt_in_prelude(CXCursor declaration)
+{
+    return declared_in(declaration, PRELUDE_PATH, 0);
+}
+
+/* Whether a function is an OpenCL built-in: declared by OpenCL's header, or implicitly by clang
+ * at its first use (then its declaration is nothing but the name where it was used). */
+int mt_is_builtin(CXCursor function)
+{
+    if (declared_in(function, NULL, 1))
+        return 1;
+    CXCursor first = clang_getCanonicalCursor(function);
+    if (clang_isCursorDefinition(first))
+        return 0;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(first);
+    CXToken *tokens = NULL;
+    unsigned count = 0;
+    clang_tokenize(tu, clang_getCursorExtent(first), &tokens, &count);
+    clang_disposeTokens(tu, tokens, count);
+    return count == 1;
+}
+
+static void line_column(const mt_file *file, unsigned offset, unsigned *line, unsigned *column)
+{
+    *line = 1;
+    unsigned line_start = 0;
+    for (unsigned i = 0; i < offset && i < file->size; i++)
+        if (file->text[i] == '\n') {
+            (*line)++;
+            line_start = i + 1;
+        }
+    *column = offset - line_start + 1;
+}
+
+static void verror(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format,
+                   va_list args)
+{
+    unsigned line, column;
+    line_column(file, offset, &line, &column);
+    fprintf(stderr, "%s:%u:%u: error: ", file->path, line, column);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    if (hint)
+        fprintf(stderr, "%s:%u:%u: note: %s\n", file->path, line, column, hint);
+    merge->errors++;
+}
+
+/* Reports a rejected input: where, the rule it breaks, and a hint (may be NULL). */
+void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    verror(merge, file, offset, hint, format, args);
+    va_end(args);
+}
+
+void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+{
+    int in_file = 0;
+    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
+    va_list args;
+    va_start(args, format);
+    verror(merge, file, in_file ? offset : 0, hint, format, args);
+    va_end(args);
+}
+
+/* Parses the merged program with libcoop's kernel header in front, as libcoop will build it.
+ * Returns 0 if it compiles; otherwise prints the errors (at the merged program's lines). */
+int mt_compile_check(mt_merge *merge, const char *text)
+{
+    const mt_options *o = &merge->options;
+    const char *name = o->out_path && strcmp(o->out_path, "-") ? o->out_path : "<stdout>";
+    char *path = mt_printf("/coop-merge/output/%s", name[0] == '/' ? name + 1 : name);
+    char *header = mt_printf("#define COOP_TARGET_CL20 1\n%s", coop_kernel_header_source);
+    const char **dirs = mt_alloc(merge->file_count * sizeof *dirs);
+    mt_options check = *o;
+    check.defines = NULL;
+    check.define_count = 0;
+    check.includes = mt_alloc((o->include_count + merge->file_count + 1) * sizeof *check.includes);
+    for (size_t i = 0; i < o->include_count; i++)
+        check.includes[i] = o->includes[i];
+    for (size_t i = 0; i < merge->file_count; i++)
+        check.includes[o->include_count + i] = dirs[i] = directory_of(merge->files[i].path);
+    check.include_count = o->include_count + merge->file_count;
+    mt_merge checker = {.options = check, .file_count = merge->file_count};
+    int arg_count = 0;
+    const char **args = parse_arguments(&checker, KERNEL_HEADER_PATH, &arg_count);
+    /* The merged program has no prelude: it must compile as plain OpenCL C. */
+    struct CXUnsavedFile unsaved[2] = {
+        {.Filename = KERNEL_HEADER_PATH, .Contents = header, .Length = (unsigned long)strlen(header)},
+        {.Filename = path, .Contents = text, .Length = (unsigned long)strlen(text)},
+    };
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode code = clang_parseTranslationUnit2(merge->index, path, args, arg_count, unsaved, 2,
+                                                        CXTranslationUnit_None, &tu);
+    int errors = 1;
+    if (code == CXError_Success && tu) {
+        char *shown = mt_printf("%s (merged)", name);
+        errors = 0;
+        unsigned count = clang_getNumDiagnostics(tu);
+        for (unsigned i = 0; i < count; i++) {
+            CXDiagnostic diagnostic = clang_getDiagnostic(tu, i);
+            if (clang_getDiagnosticSeverity(diagnostic) >= CXDiagnostic_Error)
+                errors++;
+            clang_disposeDiagnostic(diagnostic);
+        }
+        if (errors) {
+            fprintf(stderr, "coop-merge: the merged program does not compile:\n");
+            report_diagnostics(tu, path, shown);
+        }
+        free(shown);
+        clang_disposeTranslationUnit(tu);
+    } else {
+        fprintf(stderr, "coop-merge: libclang could not parse the merged program (error %d)\n", (int)code);
+    }
+    for (size_t i = 0; i < merge->file_count; i++)
+        free((char *)dirs[i]);
+    free(dirs);
+    free(check.includes);
+    free(args);
+    free(header);
+    free(path);
+    return errors ? -1 : 0;
+}

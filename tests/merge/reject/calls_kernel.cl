@@ -1,0 +1,4 @@
+kernel void inner(global uint *out)
+{
+    out[0] = 1;
+}
