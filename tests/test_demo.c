@@ -29,27 +29,6 @@ typedef struct demo_run {
     char *output;
 } demo_run;
 
-/* Reads everything from fd into a NUL-terminated malloc'ed string. */
-static char *read_all(int fd)
-{
-    size_t length = 0, capacity = 4096;
-    char *text = malloc(capacity);
-    ck_assert_ptr_nonnull(text);
-    for (;;) {
-        if (capacity - length < 1024) {
-            capacity *= 2;
-            text = realloc(text, capacity);
-            ck_assert_ptr_nonnull(text);
-        }
-        ssize_t got = read(fd, text + length, capacity - length - 1);
-        if (got <= 0)
-            break;
-        length += (size_t)got;
-    }
-    text[length] = '\0';
-    return text;
-}
-
 /* Runs coop-demo with the arguments given (NULL-terminated). */
 static demo_run run_demo(const char *first, ...)
 {
@@ -66,26 +45,8 @@ static demo_run run_demo(const char *first, ...)
     }
     va_end(list);
     argv[argc] = NULL;
-    int pipe_fds[2];
-    ck_assert_int_eq(pipe(pipe_fds), 0);
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        dup2(pipe_fds[1], STDERR_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        execv(DEMO, argv);
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    demo_run run = {.status = -1, .output = read_all(pipe_fds[0])};
-    close(pipe_fds[0]);
-    int status = 0;
-    ck_assert_int_eq(waitpid(child, &status, 0), child);
-    if (WIFEXITED(status))
-        run.status = WEXITSTATUS(status);
+    tu_process result = tu_run_process(argv);
+    demo_run run = {.status = result.status, .output = result.output};
     return run;
 }
 

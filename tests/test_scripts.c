@@ -21,57 +21,15 @@ enum {
     PATH_BYTES = 512
 };
 
-/* What a script printed (standard output and error together) and its exit status (-1: it did not
- * exit normally). */
-typedef struct script_run {
-    int status;
-    char *output;
-} script_run;
-
 /* Runs `argv` (NULL-terminated) on PoCL, collecting its output. */
-static script_run run_script(char *const argv[])
+static tu_process run_script(char *const argv[])
 {
     tu_env(WORKERS);
     setenv("COOP_PLATFORM", TU_POCL_PLATFORM, 1);
-    int pipe_fds[2];
-    ck_assert_int_eq(pipe(pipe_fds), 0);
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        dup2(pipe_fds[1], STDERR_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    script_run run = {.status = -1};
-    size_t length = 0, capacity = 8192;
-    run.output = malloc(capacity);
-    ck_assert_ptr_nonnull(run.output);
-    for (;;) {
-        if (capacity - length < 1024) {
-            capacity *= 2;
-            run.output = realloc(run.output, capacity);
-            ck_assert_ptr_nonnull(run.output);
-        }
-        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
-        if (got <= 0)
-            break;
-        length += (size_t)got;
-    }
-    run.output[length] = '\0';
-    close(pipe_fds[0]);
-    int status = 0;
-    ck_assert_int_eq(waitpid(child, &status, 0), child);
-    if (WIFEXITED(status))
-        run.status = WEXITSTATUS(status);
-    return run;
+    return tu_run_process(argv);
 }
 
-static void assert_status(const script_run *run, const char *what, int status, const char *fragment)
+static void assert_status(const tu_process *run, const char *what, int status, const char *fragment)
 {
     ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
                   run->output);
@@ -193,7 +151,7 @@ START_TEST(overhead_quick)
 {
     assert_bench_built();
     char *argv[] = {"scripts/overhead", "--quick", "--out", scratch, NULL};
-    script_run run = run_script(argv);
+    tu_process run = run_script(argv);
     assert_status(&run, "scripts/overhead --quick", 0, "[12/12] sssp rmat:10:8 multikernel");
     free(run.output);
     /* bfs and sssp on two generated inputs; three modes each */
@@ -214,7 +172,7 @@ START_TEST(responsiveness_quick)
 {
     assert_bench_built();
     char *argv[] = {"scripts/responsiveness", "--quick", "--out", scratch, NULL};
-    script_run run = run_script(argv);
+    tu_process run = run_script(argv);
     assert_status(&run, "scripts/responsiveness --quick", 0, "[14/14] bfs render baseline");
     free(run.output);
     /* bfs with four tasks: two shares taken and the no-cooperation baseline each */
@@ -252,7 +210,7 @@ END_TEST
 START_TEST(bad_options)
 {
     char *unknown[] = {"scripts/overhead", "--fast", NULL};
-    script_run run = run_script(unknown);
+    tu_process run = run_script(unknown);
     assert_status(&run, "scripts/overhead --fast", 2, "unrecognized arguments: --fast");
     free(run.output);
 

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define TU_POCL_PLATFORM "Portable Computing Language"
 
@@ -124,6 +126,56 @@ static inline int tu_run(Suite *suite)
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+
+/* A program run by tu_run_process: its exit status (-1 if it did not exit normally) and everything
+ * it wrote to standard output and standard error (malloc'ed, NUL-terminated). */
+typedef struct tu_process {
+    int status;
+    char *output;
+} tu_process;
+
+/* Runs argv[0] with `argv` (NULL-terminated) and collects its output; the environment is the
+ * caller's (set POCL_MAX_PTHREAD_COUNT etc. first). */
+static inline tu_process tu_run_process(char *const argv[])
+{
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        dup2(pipe_fds[1], STDERR_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    tu_process run = {.status = -1};
+    size_t length = 0, capacity = 8192;
+    run.output = malloc(capacity);
+    ck_assert_ptr_nonnull(run.output);
+    for (;;) {
+        if (capacity - length < 1024) {
+            capacity *= 2;
+            run.output = realloc(run.output, capacity);
+            ck_assert_ptr_nonnull(run.output);
+        }
+        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
+        if (got <= 0)
+            break;
+        length += (size_t)got;
+    }
+    run.output[length] = '\0';
+    close(pipe_fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    if (WIFEXITED(status))
+        run.status = WEXITSTATUS(status);
+    return run;
 }
 
 #endif
