@@ -109,7 +109,13 @@ $(BUILD)/gen/sched_bench_source.c: benchmarks/sched/sched.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh sched_bench_source $< > $@
 
-$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o $(LIBA)
+STATS_OBJ := $(BUILD)/obj/host/common/stats.o
+
+$(BUILD)/obj/benchmarks/sched/sched-bench.o: benchmarks/sched/sched-bench.c $(LIB_HEADERS) host/common/stats.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ihost/common -c $< -o $@
+
+$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o $(STATS_OBJ) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

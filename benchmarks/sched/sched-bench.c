@@ -13,8 +13,8 @@
  * Times are medians over R runs, from the end of discovery until the host saw the kernel end
  * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc. */
 #include "coop.h"
+#include "stats.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,22 +42,6 @@ static int fail(bench *b, coop_status status, const char *what)
 {
     fprintf(stderr, "sched-bench: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(b->ctx));
     return 2;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The q-quantile (0..1) of n values, sorting them. */
-static double quantile(double *values, size_t n, double q)
-{
-    if (!n)
-        return 0.0;
-    qsort(values, n, sizeof *values, compare_doubles);
-    size_t index = (size_t)ceil(q * (double)n) - (q > 0 ? 1 : 0);
-    return values[index < n ? index : n - 1];
 }
 
 /* Every unit of a units run must have counted itself exactly once. */
@@ -146,7 +130,7 @@ static int overhead(bench *b, const char *plain_name, const char *mega_name, int
     if (status != COOP_OK) {
         rc = fail(b, status, mega_name);
     } else {
-        double p = quantile(plain_ms, b->s.repeat, 0.5), c = quantile(mega_ms, b->s.repeat, 0.5);
+        double p = stats_quantile(plain_ms, b->s.repeat, 0.5), c = stats_quantile(mega_ms, b->s.repeat, 0.5);
         printf("%-8s plain %9.3f ms on %4u groups   cooperative %9.3f ms on %4u members   overhead %+6.2f%%\n",
                units ? "units" : "rounds", p, groups, c, members, (c / p - 1.0) * 100.0);
     }
@@ -204,7 +188,7 @@ static int gather(bench *b)
     const char *names[3] = {"gather", "exec", "response"};
     for (int i = 0; i < 3; i++)
         printf("         %-8s median %9.2f us   p99 %9.2f us   max %9.2f us\n", names[i],
-               quantile(values[i], n, 0.5), quantile(values[i], n, 0.99), quantile(values[i], n, 1.0));
+               stats_quantile(values[i], n, 0.5), stats_quantile(values[i], n, 0.99), stats_quantile(values[i], n, 1.0));
     printf("         deadlines met %u of %zu; units not run exactly once: %u\n", met, n, wrong);
     for (int i = 0; i < 3; i++)
         free(values[i]);
