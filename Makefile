@@ -142,6 +142,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk
+include host/coop-ws.mk
 include merge-tool/Makefile.inc
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
 # everything else.

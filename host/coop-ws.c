@@ -1,0 +1,693 @@
+/* coop-ws: the work-stealing apps (kernels/lib/ws_deque.cl): octree partitioning of random 3-D
+ * points (kernels/octree.cl) and a connect-four game-tree search (kernels/game.cl), each as a
+ * cooperative megakernel (kill and fork offered between tasks, an optional periodic matmult task
+ * beside it) or as a standalone persistent kernel, every run checked against a CPU reference.
+ *
+ *   coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]
+ *                       [--chaos SEED] [--seeds S] [--task none|light] [--local-size L]
+ *
+ * octree: N points (default 20000) from a fixed generator, leaves of at most K points (default
+ * 16); the check walks the tree: every point once, in a leaf whose cell holds it, children tiling
+ * their parent, and as many nodes as the CPU's own partition makes (computed first: it sizes the
+ * node array). game: the negamax value of a
+ * fixed opening searched D plies deep (default 5, at most 7) and the number of nodes searched,
+ * both equal to the CPU's. --chaos runs the megakernel in chaos mode from seed SEED, --seeds S
+ * runs S seeds from there (one line each; without --chaos, S runs). --task light submits a 64 x 64 matmult
+ * (kernels/tasks/matmult.cl) every 5 ms on a quarter of the groups and checks it too.
+ * Exit status: 0, 1 for an error (bad arguments, device failure), 2 for a result that differs
+ * from the CPU's. */
+#include "coop.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char coop_ws_source[];
+
+/* kernels/lib/ws_deque.cl's layout. */
+enum { WS_OUTSTANDING = 0, WS_OVERFLOWED = 1, WS_STEALS = 2, WS_SPILLS = 3, WS_HEADER_WORDS = 8, WS_TAIL = 2,
+       WS_SLOTS = 4 };
+
+/* kernels/octree.cl's node words. */
+enum { OCT_NODE_WORDS = 8, OCT_FIRST = 0, OCT_COUNT = 1, OCT_CHILD = 2, OCT_LEVEL = 3, OCT_X = 4, OCT_Y = 5,
+       OCT_Z = 6, OCT_MAX_LEVEL = 20 };
+
+/* kernels/game.cl's node words and scores. */
+enum { GAME_NODE_WORDS = 8, GAME_PARENT = 0, GAME_BEST = 1, GAME_DEPTH = 3, GAME_MASK = 4, GAME_CUR = 6,
+       GAME_WIN = 1000, GAME_STONES = 42, GAME_MAX_DEPTH = 7 };
+#define GAME_NO_PARENT 0xffffffffu
+#define GAME_BIAS 0x80000000u
+
+/* The light task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_ORDER = 64, TASK_GROUPS = 8, TASK_MATMULT = 0 };
+#define TASK_PERIOD_MS 5.0
+
+/* Differences printed when a result is wrong. */
+#define SHOWN_DIFFERENCES 10
+
+typedef enum app_kind { APP_OCTREE, APP_GAME } app_kind;
+
+typedef struct options {
+    app_kind app;
+    unsigned points, leaf_max, depth, chaos, seeds;
+    int cooperative, task;
+    size_t local_size;
+} options;
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: coop-ws octree|game [--points N] [--leaf-max K] [--depth D] "
+                    "[--mode cooperative|standalone] [--chaos SEED] [--seeds S] [--task none|light] "
+                    "[--local-size L]\n");
+    return -1;
+}
+
+/* A positive number no larger than `most`, or 0. */
+static unsigned number(const char *text, unsigned most)
+{
+    char *end = NULL;
+    unsigned long value = strtoul(text, &end, 10);
+    return *text && !*end && value > 0 && value <= most ? (unsigned)value : 0u;
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+    *o = (options){.points = 20000, .leaf_max = 16, .depth = 5, .seeds = 1, .cooperative = 1, .local_size = 64};
+    if (argc < 2)
+        return usage();
+    if (!strcmp(argv[1], "octree"))
+        o->app = APP_OCTREE;
+    else if (!strcmp(argv[1], "game"))
+        o->app = APP_GAME;
+    else
+        return usage();
+    for (int i = 2; i < argc; i += 2) {
+        const char *value = i + 1 < argc ? argv[i + 1] : "";
+        unsigned *field = !strcmp(argv[i], "--points")     ? &o->points
+                          : !strcmp(argv[i], "--leaf-max") ? &o->leaf_max
+                          : !strcmp(argv[i], "--depth")    ? &o->depth
+                          : !strcmp(argv[i], "--chaos")    ? &o->chaos
+                          : !strcmp(argv[i], "--seeds")    ? &o->seeds
+                                                           : NULL;
+        unsigned most = field == &o->depth ? GAME_MAX_DEPTH : field == &o->points ? 1u << 24 : 1u << 30;
+        if (field) {
+            if (!(*field = number(value, most))) {
+                fprintf(stderr, "coop-ws: %s wants a number from 1 to %u, not '%s'\n", argv[i], most, value);
+                return -1;
+            }
+        } else if (!strcmp(argv[i], "--mode") && (!strcmp(value, "cooperative") || !strcmp(value, "standalone"))) {
+            o->cooperative = !strcmp(value, "cooperative");
+        } else if (!strcmp(argv[i], "--task") && (!strcmp(value, "none") || !strcmp(value, "light"))) {
+            o->task = !strcmp(value, "light");
+        } else if (!strcmp(argv[i], "--local-size") && number(value, 1024)) {
+            o->local_size = number(value, 1024);
+        } else {
+            return usage();
+        }
+    }
+    if (!o->cooperative && (o->chaos || o->task)) {
+        fprintf(stderr, "coop-ws: --chaos and --task need --mode cooperative\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- Device buffers -------------------------------------------------------------------------- */
+
+typedef struct ws_env {
+    coop_context *ctx;
+    coop_program *program;
+    coop_kernel *kernel;
+    cl_mem buffers[16];
+    unsigned buffer_count;
+    unsigned queue_groups, queue_capacity, queue_shared;
+    cl_mem queue;
+    cl_mem task_a, task_b, task_c;
+    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+} ws_env;
+
+static cl_mem make_buffer(ws_env *env, size_t bytes)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem buffer = clCreateBuffer(coop_context_cl(env->ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "coop-ws: clCreateBuffer of %zu bytes: %s\n", bytes, coop_cl_error_name(err));
+        return NULL;
+    }
+    env->buffers[env->buffer_count++] = buffer;
+    return buffer;
+}
+
+static int write_words(ws_env *env, cl_mem buffer, size_t offset_words, const void *words, size_t bytes)
+{
+    cl_int err = clEnqueueWriteBuffer(coop_context_queue(env->ctx), buffer, CL_TRUE, offset_words * 4, bytes, words, 0,
+                                      NULL, NULL);
+    if (err != CL_SUCCESS)
+        fprintf(stderr, "coop-ws: clEnqueueWriteBuffer: %s\n", coop_cl_error_name(err));
+    return err == CL_SUCCESS ? 0 : 1;
+}
+
+static int read_words(ws_env *env, cl_mem buffer, void *words, size_t bytes)
+{
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), buffer, CL_TRUE, 0, bytes, words, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        fprintf(stderr, "coop-ws: clEnqueueReadBuffer: %s\n", coop_cl_error_name(err));
+    return err == CL_SUCCESS ? 0 : 1;
+}
+
+static int zero_words(ws_env *env, cl_mem buffer, size_t words)
+{
+    cl_uint zero = 0;
+    cl_int err = clEnqueueFillBuffer(coop_context_queue(env->ctx), buffer, &zero, sizeof zero, 0, words * 4, 0, NULL,
+                                     NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(coop_context_queue(env->ctx));
+    if (err != CL_SUCCESS)
+        fprintf(stderr, "coop-ws: clEnqueueFillBuffer: %s\n", coop_cl_error_name(err));
+    return err == CL_SUCCESS ? 0 : 1;
+}
+
+/* Slots of a group's deque: more than a group holds at once in either app (a depth-first
+ * order keeps at most 7 per level); a fuller deque spills to the shared one. */
+#define QUEUE_GROUP_SLOTS 1024u
+
+static size_t queue_words(const ws_env *env)
+{
+    return WS_HEADER_WORDS + (size_t)env->queue_groups * (WS_SLOTS + env->queue_capacity) + WS_SLOTS +
+           env->queue_shared;
+}
+
+/* The task queue, seeded with task 0 (the root) in the shared deque. */
+static int queue_reset(ws_env *env)
+{
+    if (zero_words(env, env->queue, queue_words(env)))
+        return 1;
+    size_t shared = WS_HEADER_WORDS + (size_t)env->queue_groups * (WS_SLOTS + env->queue_capacity);
+    cl_uint one = 1;
+    return write_words(env, env->queue, WS_OUTSTANDING, &one, 4) ||
+           write_words(env, env->queue, shared + WS_TAIL, &one, 4);
+}
+
+/* A queue for every group the launch may have; the shared deque holds every task there can be. */
+static int queue_open(ws_env *env, size_t local_size, unsigned tasks)
+{
+    env->queue_groups = coop_launch_groups(env->ctx, local_size);
+    env->queue_capacity = tasks < QUEUE_GROUP_SLOTS ? tasks : QUEUE_GROUP_SLOTS;
+    env->queue_shared = tasks;
+    env->queue = make_buffer(env, queue_words(env) * 4);
+    return env->queue ? 0 : 1;
+}
+
+/* The light task's inputs, and its buffers (kernel arguments `first` .. first + 2). */
+static int task_open(ws_env *env, unsigned first)
+{
+    uint32_t x = 12345;
+    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
+        x = x * 1664525u + 1013904223u;
+        env->task_a_host[i] = x >> 20;
+        x = x * 1664525u + 1013904223u;
+        env->task_b_host[i] = x >> 20;
+    }
+    size_t bytes = TASK_ORDER * TASK_ORDER * 4;
+    env->task_a = make_buffer(env, bytes);
+    env->task_b = make_buffer(env, bytes);
+    env->task_c = make_buffer(env, bytes);
+    if (!env->task_a || !env->task_b || !env->task_c || write_words(env, env->task_a, 0, env->task_a_host, bytes) ||
+        write_words(env, env->task_b, 0, env->task_b_host, bytes))
+        return 1;
+    coop_kernel_set_buffer(env->kernel, first, env->task_a);
+    coop_kernel_set_buffer(env->kernel, first + 1, env->task_b);
+    coop_kernel_set_buffer(env->kernel, first + 2, env->task_c);
+    return 0;
+}
+
+/* The task's product against the CPU's (when it ran); 2 on a difference. */
+static int task_check(ws_env *env, const coop_mega_report *report)
+{
+    if (!report->record_count)
+        return 0;
+    static uint32_t c[TASK_ORDER * TASK_ORDER];
+    if (read_words(env, env->task_c, c, sizeof c))
+        return 1;
+    for (unsigned i = 0; i < TASK_ORDER; i++)
+        for (unsigned j = 0; j < TASK_ORDER; j++) {
+            uint32_t sum = 0;
+            for (unsigned k = 0; k < TASK_ORDER; k++)
+                sum += env->task_a_host[i * TASK_ORDER + k] * env->task_b_host[k * TASK_ORDER + j];
+            if (c[i * TASK_ORDER + j] != sum) {
+                printf("task: c[%u][%u] = %u, expected %u\n", i, j, c[i * TASK_ORDER + j], sum);
+                return 2;
+            }
+        }
+    return 0;
+}
+
+/* ---- octree ------------------------------------------------------------------------------- */
+
+typedef struct octree_data {
+    float *points;        /* x, y, z, w per point */
+    unsigned node_bound;  /* nodes of the CPU's partition: the device's tree must have as many */
+    cl_mem points_buf, perm, scratch, nodes, node_count;
+} octree_data;
+
+/* Points in [0, 1)^3 from a fixed generator, in two clusters and a uniform background, so that the
+ * tree is uneven. */
+static void octree_points(float *points, unsigned n)
+{
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (unsigned i = 0; i < n; i++) {
+        float c[3];
+        for (unsigned d = 0; d < 3; d++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            c[d] = (float)(x >> 40) * (1.0f / 16777216.0f);
+        }
+        if (i % 3 == 1)
+            for (unsigned d = 0; d < 3; d++)
+                c[d] = 0.25f + c[d] * 0.0625f;
+        for (unsigned d = 0; d < 3; d++)
+            points[i * 4 + d] = c[d];
+        points[i * 4 + 3] = 0.0f;
+    }
+}
+
+/* The cell of point p at `level`: its integer coordinates. */
+static unsigned cell_of(float p, unsigned level)
+{
+    return (unsigned)(p * (float)(1u << level));
+}
+
+/* Nodes of the CPU's partition of `ids` (count of them) in a cell at `level`; reorders `ids`. */
+static unsigned long octree_reference(const float *points, unsigned *ids, unsigned count, unsigned leaf_max,
+                                      unsigned level, unsigned *scratch)
+{
+    if (count <= leaf_max || level >= OCT_MAX_LEVEL)
+        return 1;
+    unsigned counts[8] = {0}, start[8];
+    for (unsigned i = 0; i < count; i++) {
+        const float *p = points + ids[i] * 4;
+        unsigned o = (cell_of(p[0], level + 1) & 1) | (cell_of(p[1], level + 1) & 1) << 1 |
+                     (cell_of(p[2], level + 1) & 1) << 2;
+        counts[o]++;
+    }
+    for (unsigned o = 0, at = 0; o < 8; o++) {
+        start[o] = at;
+        at += counts[o];
+    }
+    unsigned cursor[8];
+    memcpy(cursor, start, sizeof cursor);
+    for (unsigned i = 0; i < count; i++) {
+        const float *p = points + ids[i] * 4;
+        unsigned o = (cell_of(p[0], level + 1) & 1) | (cell_of(p[1], level + 1) & 1) << 1 |
+                     (cell_of(p[2], level + 1) & 1) << 2;
+        scratch[cursor[o]++] = ids[i];
+    }
+    memcpy(ids, scratch, count * sizeof *ids);
+    unsigned long nodes = 1;
+    for (unsigned o = 0; o < 8; o++)
+        nodes += octree_reference(points, ids + start[o], counts[o], leaf_max, level + 1, scratch);
+    return nodes;
+}
+
+static int octree_open(ws_env *env, const options *o, octree_data *d)
+{
+    *d = (octree_data){.points = malloc((size_t)o->points * 4 * sizeof(float))};
+    if (!d->points)
+        return 1;
+    octree_points(d->points, o->points);
+    unsigned *ids = malloc((size_t)o->points * sizeof *ids), *scratch = malloc((size_t)o->points * sizeof *scratch);
+    if (!ids || !scratch) {
+        free(ids);
+        free(scratch);
+        return 1;
+    }
+    for (unsigned i = 0; i < o->points; i++)
+        ids[i] = i;
+    d->node_bound = (unsigned)octree_reference(d->points, ids, o->points, o->leaf_max, 0, scratch);
+    free(ids);
+    free(scratch);
+    d->points_buf = make_buffer(env, (size_t)o->points * 16);
+    d->perm = make_buffer(env, (size_t)o->points * 4);
+    d->scratch = make_buffer(env, (size_t)o->points * 4);
+    d->node_count = make_buffer(env, 4);
+    d->nodes = make_buffer(env, (size_t)d->node_bound * OCT_NODE_WORDS * 4);
+    if (!d->points_buf || !d->perm || !d->scratch || !d->node_count || !d->nodes ||
+        queue_open(env, o->local_size, d->node_bound))
+        return 1;
+    if (write_words(env, d->points_buf, 0, d->points, (size_t)o->points * 16))
+        return 1;
+    cl_mem args[] = {d->points_buf, d->perm, d->scratch, d->nodes, d->node_count};
+    for (unsigned i = 0; i < 5; i++)
+        coop_kernel_set_buffer(env->kernel, i, args[i]);
+    coop_kernel_set_arg(env->kernel, 5, sizeof(cl_uint), &d->node_bound);
+    coop_kernel_set_arg(env->kernel, 6, sizeof(cl_uint), &o->leaf_max);
+    coop_kernel_set_buffer(env->kernel, 7, env->queue);
+    coop_kernel_set_arg(env->kernel, 8, sizeof(cl_uint), &env->queue_groups);
+    coop_kernel_set_arg(env->kernel, 9, sizeof(cl_uint), &env->queue_capacity);
+    coop_kernel_set_arg(env->kernel, 10, sizeof(cl_uint), &env->queue_shared);
+    return o->cooperative ? task_open(env, 11) : 0;
+}
+
+static int octree_reset(ws_env *env, const options *o, octree_data *d)
+{
+    unsigned *perm = malloc((size_t)o->points * sizeof *perm);
+    if (!perm)
+        return 1;
+    for (unsigned i = 0; i < o->points; i++)
+        perm[i] = i;
+    cl_uint root[OCT_NODE_WORDS] = {[OCT_COUNT] = o->points}, one = 1;
+    int failed = write_words(env, d->perm, 0, perm, (size_t)o->points * 4) ||
+                 write_words(env, d->nodes, 0, root, sizeof root) || write_words(env, d->node_count, 0, &one, 4) ||
+                 queue_reset(env);
+    free(perm);
+    return failed;
+}
+
+/* Walks the device's tree; prints the first differences and returns 2 if it is wrong. */
+static int octree_check(ws_env *env, const options *o, octree_data *d, unsigned *nodes_out, unsigned *leaves_out)
+{
+    unsigned node_count = 0;
+    if (read_words(env, d->node_count, &node_count, 4))
+        return 1;
+    if (node_count > d->node_bound) {
+        printf("octree: %u nodes, more than the %u of the CPU's partition\n", node_count, d->node_bound);
+        return 2;
+    }
+    size_t node_bytes = (size_t)node_count * OCT_NODE_WORDS * 4;
+    cl_uint *nodes = malloc(node_bytes), *perm = malloc((size_t)o->points * 4);
+    unsigned *seen = calloc(o->points, sizeof *seen), *stack = malloc((size_t)node_count * sizeof *stack);
+    if (!nodes || !perm || !seen || !stack) {
+        fprintf(stderr, "coop-ws: out of memory\n");
+        return 1;
+    }
+    int status = read_words(env, d->nodes, nodes, node_bytes) || read_words(env, d->perm, perm, (size_t)o->points * 4);
+    unsigned wrong = 0, leaves = 0, reached = 0, top = 0;
+    stack[top++] = 0;
+    while (!status && top && wrong < SHOWN_DIFFERENCES) {
+        unsigned index = stack[--top];
+        const cl_uint *n = nodes + (size_t)index * OCT_NODE_WORDS;
+        reached++;
+        if (n[OCT_FIRST] > o->points || n[OCT_COUNT] > o->points - n[OCT_FIRST]) {
+            printf("octree: node %u has the range %u + %u of %u points\n", index, n[OCT_FIRST], n[OCT_COUNT],
+                   o->points);
+            wrong++;
+            continue;
+        }
+        if (n[OCT_CHILD] == 0) {
+            leaves++;
+            if (n[OCT_COUNT] > o->leaf_max && n[OCT_LEVEL] < OCT_MAX_LEVEL) {
+                printf("octree: leaf %u holds %u points, more than %u\n", index, n[OCT_COUNT], o->leaf_max);
+                wrong++;
+            }
+            for (unsigned i = n[OCT_FIRST]; i < n[OCT_FIRST] + n[OCT_COUNT] && wrong < SHOWN_DIFFERENCES; i++) {
+                unsigned point = perm[i];
+                if (point >= o->points) {
+                    printf("octree: perm[%u] = %u is no point\n", i, point);
+                    wrong++;
+                    continue;
+                }
+                seen[point]++;
+                const float *p = d->points + (size_t)point * 4;
+                const unsigned cell[3] = {n[OCT_X], n[OCT_Y], n[OCT_Z]};
+                for (unsigned k = 0; k < 3; k++)
+                    if (cell_of(p[k], n[OCT_LEVEL]) != cell[k]) {
+                        printf("octree: point %u (%.7f, %.7f, %.7f) is in leaf %u, cell (%u, %u, %u) at level %u\n",
+                               point, p[0], p[1], p[2], index, cell[0], cell[1], cell[2], n[OCT_LEVEL]);
+                        wrong++;
+                        break;
+                    }
+            }
+            continue;
+        }
+        unsigned child = n[OCT_CHILD], at = n[OCT_FIRST];
+        if (child + 8 > node_count || child <= index) {
+            printf("octree: node %u has children %u..%u of %u nodes\n", index, child, child + 7, node_count);
+            wrong++;
+            continue;
+        }
+        for (unsigned k = 0; k < 8; k++) {
+            const cl_uint *c = nodes + (size_t)(child + k) * OCT_NODE_WORDS;
+            if (c[OCT_FIRST] != at || c[OCT_LEVEL] != n[OCT_LEVEL] + 1 || c[OCT_X] != n[OCT_X] * 2 + (k & 1) ||
+                c[OCT_Y] != n[OCT_Y] * 2 + (k >> 1 & 1) || c[OCT_Z] != n[OCT_Z] * 2 + (k >> 2)) {
+                printf("octree: child %u of node %u starts at %u (expected %u), level %u, cell (%u, %u, %u)\n", k,
+                       index, c[OCT_FIRST], at, c[OCT_LEVEL], c[OCT_X], c[OCT_Y], c[OCT_Z]);
+                wrong++;
+            }
+            at += c[OCT_COUNT];
+            stack[top++] = child + k;
+        }
+        if (at != n[OCT_FIRST] + n[OCT_COUNT]) {
+            printf("octree: the children of node %u hold %u points, it holds %u\n", index, at - n[OCT_FIRST],
+                   n[OCT_COUNT]);
+            wrong++;
+        }
+    }
+    for (unsigned i = 0; !status && i < o->points && wrong < SHOWN_DIFFERENCES; i++)
+        if (seen[i] != 1) {
+            printf("octree: point %u is in %u leaves\n", i, seen[i]);
+            wrong++;
+        }
+    if (!status && !wrong && (node_count != d->node_bound || reached != node_count)) {
+        printf("octree: %u nodes (%u reached from the root), the CPU's partition has %u\n", node_count, reached,
+               d->node_bound);
+        wrong++;
+    }
+    *nodes_out = node_count;
+    *leaves_out = leaves;
+    free(nodes);
+    free(perm);
+    free(seen);
+    free(stack);
+    return status ? 1 : wrong ? 2 : 0;
+}
+
+static void octree_close(octree_data *d)
+{
+    free(d->points);
+}
+
+/* ---- game --------------------------------------------------------------------------------- */
+
+/* The opening searched from (columns, 0-based). */
+static const unsigned game_opening[] = {3, 3, 2, 4, 2, 1};
+
+typedef struct game_board {
+    uint64_t mask, cur;
+} game_board;
+
+static int game_playable(game_board b, unsigned column)
+{
+    return !(b.mask & (UINT64_C(1) << (7 * column + 5)));
+}
+
+static game_board game_play(game_board b, unsigned column)
+{
+    return (game_board){.mask = b.mask | (b.mask + (UINT64_C(1) << (7 * column))), .cur = b.cur ^ b.mask};
+}
+
+static int game_aligned(uint64_t stones)
+{
+    static const unsigned shifts[4] = {1, 6, 7, 8};
+    for (unsigned s = 0; s < 4; s++) {
+        uint64_t pairs = stones & (stones >> shifts[s]);
+        if (pairs & (pairs >> (2 * shifts[s])))
+            return 1;
+    }
+    return 0;
+}
+
+static int game_evaluate(game_board b)
+{
+    static const int weight[7] = {1, 2, 3, 4, 3, 2, 1};
+    int score = 0;
+    for (unsigned c = 0; c < 7; c++) {
+        uint64_t column = UINT64_C(0x3f) << (7 * c);
+        score += weight[c] * (__builtin_popcountll(b.cur & column) - __builtin_popcountll((b.cur ^ b.mask) & column));
+    }
+    return score;
+}
+
+/* kernels/game.cl's value of `b` searched `depth` plies; *nodes counts the positions visited. */
+static int game_negamax(game_board b, unsigned depth, unsigned long *nodes)
+{
+    ++*nodes;
+    if (game_aligned(b.cur ^ b.mask))
+        return -(GAME_WIN + (int)depth);
+    if (__builtin_popcountll(b.mask) == GAME_STONES)
+        return 0;
+    if (depth == 0)
+        return game_evaluate(b);
+    int best = INT32_MIN;
+    for (unsigned c = 0; c < 7; c++)
+        if (game_playable(b, c)) {
+            int value = -game_negamax(game_play(b, c), depth - 1, nodes);
+            best = value > best ? value : best;
+        }
+    return best;
+}
+
+typedef struct game_data {
+    unsigned node_bound;
+    game_board root;
+    cl_mem nodes, node_count;
+} game_data;
+
+static int game_open(ws_env *env, const options *o, game_data *d)
+{
+    *d = (game_data){.node_bound = 0};
+    for (unsigned i = 0, level = 1; i <= o->depth; i++, level *= 7)
+        d->node_bound += level;
+    for (size_t i = 0; i < sizeof game_opening / sizeof game_opening[0]; i++)
+        d->root = game_play(d->root, game_opening[i]);
+    d->nodes = make_buffer(env, (size_t)d->node_bound * GAME_NODE_WORDS * 4);
+    d->node_count = make_buffer(env, 4);
+    if (!d->nodes || !d->node_count || queue_open(env, o->local_size, d->node_bound))
+        return 1;
+    coop_kernel_set_buffer(env->kernel, 0, d->nodes);
+    coop_kernel_set_buffer(env->kernel, 1, d->node_count);
+    coop_kernel_set_buffer(env->kernel, 2, env->queue);
+    coop_kernel_set_arg(env->kernel, 3, sizeof(cl_uint), &env->queue_groups);
+    coop_kernel_set_arg(env->kernel, 4, sizeof(cl_uint), &env->queue_capacity);
+    coop_kernel_set_arg(env->kernel, 5, sizeof(cl_uint), &env->queue_shared);
+    return o->cooperative ? task_open(env, 6) : 0;
+}
+
+static int game_reset(ws_env *env, const options *o, game_data *d)
+{
+    cl_uint root[GAME_NODE_WORDS] = {[GAME_PARENT] = GAME_NO_PARENT, [GAME_DEPTH] = o->depth}, one = 1;
+    root[GAME_MASK] = (cl_uint)d->root.mask;
+    root[GAME_MASK + 1] = (cl_uint)(d->root.mask >> 32);
+    root[GAME_CUR] = (cl_uint)d->root.cur;
+    root[GAME_CUR + 1] = (cl_uint)(d->root.cur >> 32);
+    return write_words(env, d->nodes, 0, root, sizeof root) || write_words(env, d->node_count, 0, &one, 4) ||
+           queue_reset(env);
+}
+
+static int game_check(ws_env *env, const options *o, game_data *d, int *value_out, unsigned *nodes_out)
+{
+    cl_uint root[GAME_NODE_WORDS], node_count = 0;
+    if (read_words(env, d->nodes, root, sizeof root) || read_words(env, d->node_count, &node_count, 4))
+        return 1;
+    unsigned long expected_nodes = 0;
+    int expected = game_negamax(d->root, o->depth, &expected_nodes);
+    int value = (int)(root[GAME_BEST] - GAME_BIAS);
+    *value_out = value;
+    *nodes_out = node_count;
+    if (value != expected || node_count != expected_nodes) {
+        printf("game: value %d over %u nodes, the CPU's search says %d over %lu\n", value, node_count, expected,
+               expected_nodes);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- Runs --------------------------------------------------------------------------------- */
+
+/* One run (chaos seed `seed`, 0: none) of the open app; prints a line and returns 0, 1 or 2. */
+static int run_once(ws_env *env, const options *o, void *data, unsigned seed)
+{
+    int status = o->app == APP_OCTREE ? octree_reset(env, o, data) : game_reset(env, o, data);
+    if (status)
+        return 1;
+    coop_mega_report report = {0};
+    coop_run_stats stats = {0};
+    coop_status run;
+    if (o->cooperative) {
+        coop_mega_params params = {.launch = {.local_size = o->local_size}, .chaos_seed = seed, .watchdog_s = 20};
+        coop_task_plan plan = {.task = 0, .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER,
+                               .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER, TASK_MATMULT}};
+        if (o->task && zero_words(env, env->task_c, TASK_ORDER * TASK_ORDER))
+            return 1;
+        run = coop_mega_run(env->kernel, &params, &plan, o->task ? 1 : 0, &report);
+    } else {
+        coop_launch launch = {.local_size = o->local_size};
+        run = coop_kernel_run(env->kernel, &launch, &stats);
+    }
+    if (run != COOP_OK) {
+        fprintf(stderr, "coop-ws: %s: %s\n", coop_strerror(run), coop_context_message(env->ctx));
+        coop_mega_report_free(&report);
+        return 1;
+    }
+    cl_uint header[WS_HEADER_WORDS];
+    if (read_words(env, env->queue, header, sizeof header)) {
+        coop_mega_report_free(&report);
+        return 1;
+    }
+    char result[128];
+    if (o->app == APP_OCTREE) {
+        unsigned nodes = 0, leaves = 0;
+        status = octree_check(env, o, data, &nodes, &leaves);
+        snprintf(result, sizeof result, "%u nodes, %u leaves", nodes, leaves);
+    } else {
+        int value = 0;
+        unsigned nodes = 0;
+        status = game_check(env, o, data, &value, &nodes);
+        snprintf(result, sizeof result, "value %d over %u nodes", value, nodes);
+    }
+    if (!status && header[WS_OVERFLOWED]) {
+        printf("the task queue overflowed\n");
+        status = 2;
+    }
+    if (!status && o->cooperative)
+        status = task_check(env, &report);
+    double ms = o->cooperative ? report.run_ms : stats.run_ms;
+    unsigned groups = o->cooperative ? report.groups : stats.groups;
+    printf("%s %s seed %u: %s; %.1f ms on %u groups, %u steals, %u spills", o->app == APP_OCTREE ? "octree" : "game",
+           o->cooperative ? "cooperative" : "standalone", seed, result, ms, groups, header[WS_STEALS],
+           header[WS_SPILLS]);
+    if (o->cooperative)
+        printf(", %u kills, %u forks, %u tasks", report.kills, report.forks, report.tasks);
+    printf(": %s\n", status == 0 ? "ok" : status == 2 ? "WRONG" : "error");
+    coop_mega_report_free(&report);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse(argc, argv, &o) != 0)
+        return 1;
+    ws_env env = {0};
+    const char *kernel = o.app == APP_OCTREE ? (o.cooperative ? "octree_mega" : "octree_standalone")
+                                             : (o.cooperative ? "game_mega" : "game_standalone");
+    coop_status status = coop_context_create(NULL, &env.ctx);
+    if (status == COOP_OK)
+        status = coop_program_create(env.ctx, coop_ws_source, NULL, &env.program);
+    if (status == COOP_OK)
+        status = coop_kernel_create(env.program, kernel, &env.kernel);
+    if (status != COOP_OK) {
+        fprintf(stderr, "coop-ws: %s: %s\n", coop_strerror(status), coop_context_message(env.ctx));
+        coop_context_release(env.ctx);
+        return 1;
+    }
+    octree_data octree = {0};
+    game_data game = {0};
+    void *data = o.app == APP_OCTREE ? (void *)&octree : (void *)&game;
+    int result = o.app == APP_OCTREE ? octree_open(&env, &o, &octree) : game_open(&env, &o, &game);
+    if (!result) {
+        if (o.app == APP_OCTREE)
+            printf("octree: %u points, leaves of at most %u\n", o.points, o.leaf_max);
+        else
+            printf("game: connect four, %u plies deep\n", o.depth);
+    }
+    unsigned wrong = 0;
+    for (unsigned i = 0; !result && i < o.seeds; i++) {
+        int run = run_once(&env, &o, data, o.chaos ? o.chaos + i : 0);
+        if (run == 1)
+            result = 1;
+        wrong += run == 2;
+    }
+    if (!result && wrong)
+        result = 2;
+    if (o.seeds > 1 && result != 1)
+        printf("%u of %u runs wrong\n", wrong, o.seeds);
+    octree_close(&octree);
+    for (unsigned i = 0; i < env.buffer_count; i++)
+        clReleaseMemObject(env.buffers[i]);
+    coop_kernel_release(env.kernel);
+    coop_program_release(env.program);
+    coop_context_release(env.ctx);
+    return result;
+}

@@ -1,0 +1,240 @@
+/* ws_deque.cl: work-stealing deques and a task queue for persistent and cooperative kernels
+ * (OpenCL C, built after libcoop's kernel header, before the kernels that use it).
+ *
+ * A task is one 32-bit word that the application gives its meaning (kernels/octree.cl and
+ * kernels/game.cl: the index of a node in their own node array). Every virtual group g owns
+ * deque g: it pushes and pops at the bottom, thieves take from the top (the split of Cederman
+ * and Tsigas); one more deque, WS_SHARED(q), is shared by all: the host seeds it with the first
+ * tasks, a push that finds its deque full spills there, and a group that is killed moves its
+ * deque there (ws_drain) before it leaves, so no task is lost when the deques are indexed by
+ * virtual ids that come and go. Each deque is a ring under a spin lock (coop_cas): correctness
+ * first; the lock is held for a few words only and never while waiting for anything else.
+ *
+ * Termination: a count of outstanding tasks. ws_push counts a task before it is visible;
+ * ws_task_done uncounts it once the task, and every push it made, is complete. The count
+ * reaches zero only when no task is queued or running, and then never rises again.
+ *
+ * Rules: every ws_* function is called by local id 0 only (PoCL runs the work-items of a group
+ * one after another, so only one work-item may wait for another group); ws_next_task is the
+ * exception, called by every work-item, and hands the task to the whole group. Writes the group
+ * made for a task (its children's data) must be ordered before the push that publishes them: a
+ * COOP_GROUP_SYNC() before local id 0 pushes does that (the push releases, the taker acquires).
+ *
+ * Memory: one buffer of ws_queue_words(groups, capacity, shared_capacity) words, zero-filled by
+ * the host, then seeded: words[WS_OUTSTANDING] = n, and n tasks in the shared deque (its slots
+ * 0..n-1 and its tail = n; host-side offsets: ws_deque_base(groups, capacity, groups) + WS_SLOTS
+ * + i and + WS_TAIL). `groups` is the most virtual groups the kernel can have
+ * (coop_launch_groups on the host); `capacity` the slots of a group's deque (a push beyond it
+ * spills to the shared deque: any capacity is correct, a small one spills more);
+ * `shared_capacity` the slots of the shared deque, which must hold every task that can be
+ * outstanding at once (beyond that a push sets words[WS_OVERFLOWED] and drops the task,
+ * uncounted, so that the run ends and the host can say so).
+ *
+ * A cooperative work-stealing kernel (the megakernel's COOP_ROLE_COOP branch) looks like this:
+ *
+ *   void my_steal(coop_ctx *ctx, global uint *queue_words, uint groups, uint capacity, uint shared_capacity)
+ *   {
+ *       ws_queue q = ws_queue_make(queue_words, groups, capacity, shared_capacity);
+ *       uint killed = 0, done = 0, none = 0;
+ *       while (!done && !killed) {
+ *           uint task;
+ *           uint got = ws_next_task(ctx, &q, &task);     // all work-items; WS_GOT / WS_EMPTY / WS_DONE
+ *           done = got == WS_DONE;
+ *           if (got == WS_GOT)
+ *               my_process(ctx, &q, task);               // pushes children (local id 0), then
+ *                                                        // ws_task_done (local id 0)
+ *           killed = coop_offer_kill(ctx);               // a task boundary: the group holds no task
+ *           if (!killed)
+ *               coop_offer_fork(ctx, 1, &none, sizeof none);   // new groups start with empty deques
+ *       }
+ *       if (killed && get_local_id(0) == 0)
+ *           ws_drain(&q, coop_group_id(ctx));             // its deque goes to the shared one
+ *   }
+ *
+ * The standalone form is the same loop without the offers. A forked group needs no state: it
+ * resumes at the loop and steals. A group killed as virtual id k may still be draining deque k
+ * when a fork brings in a new member with id k; both then use deque k under its lock, which is
+ * harmless: every task in it is still taken by someone. */
+
+/* Header words. */
+#define WS_OUTSTANDING 0u   /* tasks pushed (or seeded) and not yet done */
+#define WS_OVERFLOWED 1u    /* non-zero: a push found its deque and the shared one full */
+#define WS_STEALS 2u        /* tasks taken from another group's deque (statistics) */
+#define WS_SPILLS 3u        /* tasks that went to the shared deque: spills and drains (statistics) */
+#define WS_HEADER_WORDS 8u
+
+/* A deque's words: lock, head (next to steal), tail (next free slot at the bottom), then slots.
+ * head and tail count up without wrapping back; tail - head tasks are queued. */
+#define WS_LOCK 0u
+#define WS_HEAD 1u
+#define WS_TAIL 2u
+#define WS_SLOTS 4u
+
+/* ws_next_task's answers. */
+#define WS_GOT 1u
+#define WS_EMPTY 2u   /* nothing found this time, but tasks are outstanding: try again */
+#define WS_DONE 3u    /* no task is outstanding: the work is finished */
+
+typedef struct ws_queue {
+    global uint *words;
+    uint groups;      /* deques 0 .. groups - 1 belong to virtual groups, deque `groups` is shared */
+    uint capacity;    /* slots of a group's deque */
+    uint shared_capacity; /* slots of the shared deque */
+    uint victim;      /* where this group's next steal attempt starts */
+} ws_queue;
+
+/* Words in a queue buffer for `groups` virtual groups (the host has the same formula). */
+inline uint ws_queue_words(uint groups, uint capacity, uint shared_capacity)
+{
+    return WS_HEADER_WORDS + groups * (WS_SLOTS + capacity) + WS_SLOTS + shared_capacity;
+}
+
+/* Where deque `deque` starts (deque `groups` is the shared one). */
+inline uint ws_deque_base(uint groups, uint capacity, uint deque)
+{
+    return WS_HEADER_WORDS + min(deque, groups) * (WS_SLOTS + capacity);
+}
+
+#define WS_SHARED(q) ((q)->groups)
+
+inline ws_queue ws_queue_make(global uint *words, uint groups, uint capacity, uint shared_capacity)
+{
+    ws_queue q = {words, groups, capacity, shared_capacity, 0u};
+    return q;
+}
+
+inline uint ws_capacity(const ws_queue *q, uint deque)
+{
+    return deque == WS_SHARED(q) ? q->shared_capacity : q->capacity;
+}
+
+inline global uint *ws_deque(const ws_queue *q, uint deque)
+{
+    return q->words + ws_deque_base(q->groups, q->capacity, deque);
+}
+
+inline void ws_lock(global uint *d)
+{
+    while (coop_cas(&d[WS_LOCK], 0u, 1u) != 0u)
+        ;
+}
+
+inline void ws_unlock(global uint *d)
+{
+    coop_store_release(&d[WS_LOCK], 0u);
+}
+
+/* Appends `task` at the bottom of deque `deque`; 0 if it is full. The caller counted the task. */
+inline int ws_insert(const ws_queue *q, uint deque, uint task)
+{
+    global uint *d = ws_deque(q, deque);
+    ws_lock(d);
+    uint head = coop_load_relaxed(&d[WS_HEAD]), tail = coop_load_relaxed(&d[WS_TAIL]);
+    uint capacity = ws_capacity(q, deque);
+    int room = tail - head < capacity;
+    if (room) {
+        coop_store_relaxed(&d[WS_SLOTS + tail % capacity], task);
+        coop_store_relaxed(&d[WS_TAIL], tail + 1u);
+    }
+    ws_unlock(d);
+    return room;
+}
+
+/* Counts a new task and pushes it at the bottom of the group's deque `id` (spilling to the
+ * shared deque when full). */
+inline void ws_push(const ws_queue *q, uint id, uint task)
+{
+    coop_fetch_add(&q->words[WS_OUTSTANDING], 1u);
+    if (ws_insert(q, id, task))
+        return;
+    coop_fetch_add_relaxed(&q->words[WS_SPILLS], 1u);
+    if (ws_insert(q, WS_SHARED(q), task))
+        return;
+    coop_store_relaxed(&q->words[WS_OVERFLOWED], 1u);
+    coop_fetch_add(&q->words[WS_OUTSTANDING], 0u - 1u);
+}
+
+/* Takes the newest task of deque `deque` (its owner's end); 0 if it is empty. */
+inline int ws_pop(const ws_queue *q, uint deque, uint *task)
+{
+    global uint *d = ws_deque(q, deque);
+    if (coop_load_relaxed(&d[WS_TAIL]) == coop_load_relaxed(&d[WS_HEAD]))
+        return 0;
+    ws_lock(d);
+    uint head = coop_load_relaxed(&d[WS_HEAD]), tail = coop_load_relaxed(&d[WS_TAIL]);
+    int got = tail != head;
+    if (got) {
+        tail--;
+        *task = coop_load_relaxed(&d[WS_SLOTS + tail % ws_capacity(q, deque)]);
+        coop_store_relaxed(&d[WS_TAIL], tail);
+    }
+    ws_unlock(d);
+    return got;
+}
+
+/* Takes the oldest task of deque `deque` (the thieves' end); 0 if it is empty. */
+inline int ws_steal(const ws_queue *q, uint deque, uint *task)
+{
+    global uint *d = ws_deque(q, deque);
+    if (coop_load_relaxed(&d[WS_TAIL]) == coop_load_relaxed(&d[WS_HEAD]))
+        return 0;
+    ws_lock(d);
+    uint head = coop_load_relaxed(&d[WS_HEAD]), tail = coop_load_relaxed(&d[WS_TAIL]);
+    int got = tail != head;
+    if (got) {
+        *task = coop_load_relaxed(&d[WS_SLOTS + head % ws_capacity(q, deque)]);
+        coop_store_relaxed(&d[WS_HEAD], head + 1u);
+    }
+    ws_unlock(d);
+    return got;
+}
+
+/* Group `id` of `members` looks for a task: its own deque, then the shared one, then one pass
+ * over the others' deques from a rotating victim. */
+inline uint ws_acquire(ws_queue *q, uint id, uint members, uint *task)
+{
+    if (ws_pop(q, id, task) || ws_steal(q, WS_SHARED(q), task))
+        return WS_GOT;
+    members = min(members, q->groups);
+    for (uint i = 0; i < members; i++) {
+        uint victim = (q->victim + i) % members;
+        if (victim != id && ws_steal(q, victim, task)) {
+            q->victim = victim;
+            coop_fetch_add_relaxed(&q->words[WS_STEALS], 1u);
+            return WS_GOT;
+        }
+    }
+    q->victim++;
+    return coop_load_acquire(&q->words[WS_OUTSTANDING]) ? WS_EMPTY : WS_DONE;
+}
+
+/* The current task (and every push it made) is complete. */
+inline void ws_task_done(const ws_queue *q)
+{
+    coop_fetch_add(&q->words[WS_OUTSTANDING], 0u - 1u);
+}
+
+/* A killed group moves every task left in its deque `id` to the shared deque. */
+inline void ws_drain(const ws_queue *q, uint id)
+{
+    uint task;
+    while (ws_steal(q, id, &task)) {
+        coop_fetch_add_relaxed(&q->words[WS_SPILLS], 1u);
+        if (!ws_insert(q, WS_SHARED(q), task)) {
+            coop_store_relaxed(&q->words[WS_OVERFLOWED], 1u);
+            coop_fetch_add(&q->words[WS_OUTSTANDING], 0u - 1u);
+        }
+    }
+}
+
+/* Every work-item: the group's next task. Local id 0 looks (ws_acquire) and the answer and the
+ * task reach every work-item. Returns WS_GOT, WS_EMPTY or WS_DONE. */
+inline uint ws_next_task(coop_ctx *ctx, ws_queue *q, uint *task)
+{
+    uint found = 0, status = 0;
+    if (get_local_id(0) == 0)
+        status = ws_acquire(q, coop_group_id(ctx), coop_num_groups(ctx), &found);
+    status = coop_broadcast(ctx, status);
+    *task = coop_broadcast(ctx, found);
+    return status;
+}

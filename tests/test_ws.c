@@ -1,0 +1,289 @@
+/* test_ws.c: coop-ws (host/coop-ws.c with kernels/lib/ws_deque.cl, kernels/octree.cl and
+ * kernels/game.cl), run as a subprocess on PoCL with two workers: octree and game, standalone
+ * and cooperative, equal their CPU references; the cooperative megakernels stay right under 20
+ * chaos seeds each with a periodic task, and kills and forks happen over the seeds; bad
+ * arguments end with status 1 and a message. The deque itself is tested on its own: a kernel
+ * that builds a binary tree of tasks through ws_push / ws_next_task counts every node once.
+ *
+ * coop-ws checks every run against its CPU reference and exits 2 on a difference, so exit
+ * status 0 is the equality check. Build it first (the lead's Makefile includes host/coop-ws.mk):
+ * make -f Makefile -f host/coop-ws.mk build/bin/coop-ws. Run from the repository root. */
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WS "build/bin/coop-ws"
+
+enum { WORKERS = 2, MAX_ARGS = 24, CHAOS_SEEDS = 20 };
+
+typedef struct ws_run {
+    int status; /* exit status, -1 if it did not exit normally */
+    char *output;
+} ws_run;
+
+/* Runs coop-ws with the arguments given (NULL-terminated), standard output and error together. */
+static ws_run run_ws(const char *first, ...)
+{
+    struct stat info;
+    ck_assert_msg(stat(WS, &info) == 0, WS " is missing: build it with make -f Makefile -f host/coop-ws.mk " WS);
+    tu_env(WORKERS);
+    char *argv[MAX_ARGS + 2] = {WS};
+    size_t argc = 1;
+    va_list list;
+    va_start(list, first);
+    for (const char *arg = first; arg; arg = va_arg(list, const char *)) {
+        ck_assert_uint_lt(argc, MAX_ARGS);
+        argv[argc++] = (char *)arg;
+    }
+    va_end(list);
+    argv[argc] = NULL;
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        dup2(pipe_fds[1], STDOUT_FILENO);
+        dup2(pipe_fds[1], STDERR_FILENO);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        execv(WS, argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    ws_run run = {.status = -1};
+    size_t length = 0, capacity = 4096;
+    run.output = malloc(capacity);
+    ck_assert_ptr_nonnull(run.output);
+    for (;;) {
+        if (capacity - length < 1024) {
+            capacity *= 2;
+            run.output = realloc(run.output, capacity);
+            ck_assert_ptr_nonnull(run.output);
+        }
+        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
+        if (got <= 0)
+            break;
+        length += (size_t)got;
+    }
+    run.output[length] = '\0';
+    close(pipe_fds[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    if (WIFEXITED(status))
+        run.status = WEXITSTATUS(status);
+    return run;
+}
+
+static void assert_run(const ws_run *run, const char *what, int status, const char *fragment)
+{
+    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
+                  run->output);
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
+}
+
+/* The sum of the numbers printed before `label` (e.g. " kills") on every line. */
+static unsigned sum_before(const char *output, const char *label)
+{
+    unsigned sum = 0;
+    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
+        const char *digits = at;
+        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
+            digits--;
+        sum += (unsigned)strtoul(digits, NULL, 10);
+    }
+    return sum;
+}
+
+/* ---- Both apps, both modes ------------------------------------------------------------------ */
+
+START_TEST(octree_standalone)
+{
+    ws_run run = run_ws("octree", "--points", "3000", "--mode", "standalone", NULL);
+    assert_run(&run, "octree standalone", 0, "octree standalone seed 0: ");
+    ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
+    free(run.output);
+}
+END_TEST
+
+START_TEST(octree_cooperative)
+{
+    ws_run run = run_ws("octree", "--points", "3000", "--leaf-max", "8", "--mode", "cooperative", NULL);
+    assert_run(&run, "octree cooperative", 0, "octree cooperative seed 0: ");
+    ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
+    free(run.output);
+}
+END_TEST
+
+START_TEST(game_standalone)
+{
+    ws_run run = run_ws("game", "--depth", "4", "--mode", "standalone", NULL);
+    assert_run(&run, "game standalone", 0, "game standalone seed 0: value ");
+    ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
+    free(run.output);
+}
+END_TEST
+
+START_TEST(game_cooperative)
+{
+    ws_run run = run_ws("game", "--depth", "4", NULL);
+    assert_run(&run, "game cooperative", 0, "game cooperative seed 0: value ");
+    ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
+    free(run.output);
+}
+END_TEST
+
+/* ---- Chaos ------------------------------------------------------------------------------------ */
+
+static void assert_chaos(const ws_run *run, const char *what)
+{
+    assert_run(run, what, 0, "0 of 20 runs wrong");
+    unsigned kills = sum_before(run->output, " kills"), forks = sum_before(run->output, " forks");
+    unsigned tasks = sum_before(run->output, " tasks:");
+    ck_assert_msg(kills > 0 && forks > 0, "%s: %u kills, %u forks over the seeds:\n%s", what, kills, forks,
+                  run->output);
+    ck_assert_msg(tasks > 0, "%s: no task ran:\n%s", what, run->output);
+}
+
+START_TEST(octree_under_chaos)
+{
+    ws_run run = run_ws("octree", "--points", "6000", "--chaos", "1", "--seeds", "20", "--task", "light", NULL);
+    assert_chaos(&run, "octree under chaos");
+    free(run.output);
+}
+END_TEST
+
+START_TEST(game_under_chaos)
+{
+    ws_run run = run_ws("game", "--depth", "5", "--chaos", "1", "--seeds", "20", "--task", "light", NULL);
+    assert_chaos(&run, "game under chaos");
+    free(run.output);
+}
+END_TEST
+
+/* ---- Bad arguments ---------------------------------------------------------------------------- */
+
+START_TEST(bad_arguments)
+{
+    static const char *const cases[][4] = {
+        {"tree", NULL},
+        {"game", "--depth", "9", NULL},
+        {"octree", "--points", "0", NULL},
+        {"game", "--mode", "multikernel", NULL},
+        {"game", "--mode", "standalone", "--chaos"},
+        {"octree", "--task", "heavy", NULL},
+    };
+    static const char *const messages[] = {"usage: coop-ws", "--depth wants a number from 1 to 7", "--points wants",
+                                           "usage: coop-ws", "--chaos wants", "usage: coop-ws"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ws_run run = run_ws(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
+        assert_run(&run, cases[i][0], 1, messages[i]);
+        free(run.output);
+    }
+    ws_run run = run_ws("game", "--mode", "standalone", "--chaos", "3", NULL);
+    assert_run(&run, "chaos without cooperation", 1, "--chaos and --task need --mode cooperative");
+    free(run.output);
+}
+END_TEST
+
+/* ---- The deque on its own --------------------------------------------------------------------- */
+
+/* A binary tree of tasks: task t < limit pushes 2t + 1 and 2t + 2; every task counts itself.
+ * Group deques of 8 slots make pushes spill to the shared deque too. */
+static const char tree_kernel[] =
+    "kernel void tree(COOP_PARAMS, global uint *queue_words, uint queue_groups, uint limit, global uint *seen)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    ws_queue q = ws_queue_make(queue_words, queue_groups, 8u, limit);\n"
+    "    uint done = 0;\n"
+    "    while (!done) {\n"
+    "        uint task;\n"
+    "        uint got = ws_next_task(&ctx, &q, &task);\n"
+    "        done = got == WS_DONE;\n"
+    "        if (got == WS_GOT && get_local_id(0) == 0) {\n"
+    "            coop_fetch_add(&seen[task], 1u);\n"
+    "            for (uint c = 2u * task + 1u; c <= 2u * task + 2u; c++)\n"
+    "                if (c < limit)\n"
+    "                    ws_push(&q, coop_group_id(&ctx), c);\n"
+    "            ws_task_done(&q);\n"
+    "        }\n"
+    "    }\n"
+    "}\n";
+
+/* The deque library without the apps, read from its file (run from the repository root). */
+static char *deque_source(void)
+{
+    FILE *file = fopen("kernels/lib/ws_deque.cl", "rb");
+    ck_assert_ptr_nonnull(file);
+    static char text[1 << 16];
+    size_t length = fread(text, 1, sizeof text - sizeof tree_kernel, file);
+    fclose(file);
+    memcpy(text + length, tree_kernel, sizeof tree_kernel);
+    return text;
+}
+
+START_TEST(deque_counts_every_task_once)
+{
+    enum { NODES = 4095, LOCAL = 16 };
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, deque_source(), NULL, "tree", &program);
+    cl_uint groups = coop_launch_groups(ctx, LOCAL), limit = NODES;
+    size_t words = 8 + (size_t)groups * (4 + 8) + 4 + NODES;
+    cl_mem queue = tu_buffer(ctx, words), seen = tu_buffer(ctx, NODES);
+    cl_uint one = 1;
+    /* Task 0 seeded in the shared deque: outstanding 1, its tail 1 (slot 0 holds 0 already). */
+    clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, 0, 4, &one, 0, NULL, NULL);
+    clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, (8 + (size_t)groups * (4 + 8) + 2) * 4, 4, &one,
+                         0, NULL, NULL);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, queue));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 1, sizeof groups, &groups));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 2, sizeof limit, &limit));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 3, seen));
+    coop_launch launch = {.local_size = LOCAL};
+    TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, NULL));
+    static cl_uint counts[NODES], header[8];
+    tu_read(ctx, seen, counts, NODES);
+    tu_read(ctx, queue, header, 8);
+    for (unsigned i = 0; i < NODES; i++)
+        ck_assert_msg(counts[i] == 1, "task %u ran %u times", i, counts[i]);
+    ck_assert_uint_eq(header[0], 0); /* nothing outstanding */
+    ck_assert_uint_eq(header[1], 0); /* nothing overflowed */
+    ck_assert_uint_gt(header[3], 0); /* some pushes spilled */
+    clReleaseMemObject(queue);
+    clReleaseMemObject(seen);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+static Suite *ws_suite(void)
+{
+    Suite *suite = suite_create("ws");
+    TCase *apps = tu_tcase("apps", 120);
+    tcase_add_test(apps, octree_standalone);
+    tcase_add_test(apps, octree_cooperative);
+    tcase_add_test(apps, game_standalone);
+    tcase_add_test(apps, game_cooperative);
+    suite_add_tcase(suite, apps);
+    TCase *chaos = tu_tcase("chaos", 180);
+    tcase_add_test(chaos, octree_under_chaos);
+    tcase_add_test(chaos, game_under_chaos);
+    suite_add_tcase(suite, chaos);
+    TCase *arguments = tu_tcase("arguments", 60);
+    tcase_add_test(arguments, bad_arguments);
+    suite_add_tcase(suite, arguments);
+    TCase *deque = tu_tcase("deque", 120);
+    tcase_add_test(deque, deque_counts_every_task_once);
+    suite_add_tcase(suite, deque);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(ws_suite());
+}
