@@ -19,13 +19,8 @@
 
 enum { WORKERS = 2, MAX_ARGS = 24, CHAOS_SEEDS = 20 };
 
-typedef struct ws_run {
-    int status; /* exit status, -1 if it did not exit normally */
-    char *output;
-} ws_run;
-
 /* Runs coop-ws with the arguments given (NULL-terminated), standard output and error together. */
-static ws_run run_ws(const char *first, ...)
+static tu_process run_ws(const char *first, ...)
 {
     struct stat info;
     ck_assert_msg(stat(WS, &info) == 0, WS " is missing: build it with make -f Makefile -f host/coop-ws.mk " WS);
@@ -40,45 +35,10 @@ static ws_run run_ws(const char *first, ...)
     }
     va_end(list);
     argv[argc] = NULL;
-    int pipe_fds[2];
-    ck_assert_int_eq(pipe(pipe_fds), 0);
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        dup2(pipe_fds[1], STDERR_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        execv(WS, argv);
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    ws_run run = {.status = -1};
-    size_t length = 0, capacity = 4096;
-    run.output = malloc(capacity);
-    ck_assert_ptr_nonnull(run.output);
-    for (;;) {
-        if (capacity - length < 1024) {
-            capacity *= 2;
-            run.output = realloc(run.output, capacity);
-            ck_assert_ptr_nonnull(run.output);
-        }
-        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
-        if (got <= 0)
-            break;
-        length += (size_t)got;
-    }
-    run.output[length] = '\0';
-    close(pipe_fds[0]);
-    int status = 0;
-    ck_assert_int_eq(waitpid(child, &status, 0), child);
-    if (WIFEXITED(status))
-        run.status = WEXITSTATUS(status);
-    return run;
+    return tu_run_process(argv);
 }
 
-static void assert_run(const ws_run *run, const char *what, int status, const char *fragment)
+static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
 {
     ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
                   run->output);
@@ -102,7 +62,7 @@ static unsigned sum_before(const char *output, const char *label)
 
 START_TEST(octree_standalone)
 {
-    ws_run run = run_ws("octree", "--points", "3000", "--mode", "standalone", NULL);
+    tu_process run = run_ws("octree", "--points", "3000", "--mode", "standalone", NULL);
     assert_run(&run, "octree standalone", 0, "octree standalone seed 0: ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
@@ -111,7 +71,7 @@ END_TEST
 
 START_TEST(octree_cooperative)
 {
-    ws_run run = run_ws("octree", "--points", "3000", "--leaf-max", "8", "--mode", "cooperative", NULL);
+    tu_process run = run_ws("octree", "--points", "3000", "--leaf-max", "8", "--mode", "cooperative", NULL);
     assert_run(&run, "octree cooperative", 0, "octree cooperative seed 0: ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
@@ -120,7 +80,7 @@ END_TEST
 
 START_TEST(game_standalone)
 {
-    ws_run run = run_ws("game", "--depth", "4", "--mode", "standalone", NULL);
+    tu_process run = run_ws("game", "--depth", "4", "--mode", "standalone", NULL);
     assert_run(&run, "game standalone", 0, "game standalone seed 0: value ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
@@ -129,7 +89,7 @@ END_TEST
 
 START_TEST(game_cooperative)
 {
-    ws_run run = run_ws("game", "--depth", "4", NULL);
+    tu_process run = run_ws("game", "--depth", "4", NULL);
     assert_run(&run, "game cooperative", 0, "game cooperative seed 0: value ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
@@ -138,7 +98,7 @@ END_TEST
 
 /* ---- Chaos ------------------------------------------------------------------------------------ */
 
-static void assert_chaos(const ws_run *run, const char *what)
+static void assert_chaos(const tu_process *run, const char *what)
 {
     assert_run(run, what, 0, "0 of 20 runs wrong");
     unsigned kills = sum_before(run->output, " kills"), forks = sum_before(run->output, " forks");
@@ -150,7 +110,7 @@ static void assert_chaos(const ws_run *run, const char *what)
 
 START_TEST(octree_under_chaos)
 {
-    ws_run run = run_ws("octree", "--points", "6000", "--chaos", "1", "--seeds", "20", "--task", "light", NULL);
+    tu_process run = run_ws("octree", "--points", "6000", "--chaos", "1", "--seeds", "20", "--task", "light", NULL);
     assert_chaos(&run, "octree under chaos");
     free(run.output);
 }
@@ -158,7 +118,7 @@ END_TEST
 
 START_TEST(game_under_chaos)
 {
-    ws_run run = run_ws("game", "--depth", "5", "--chaos", "1", "--seeds", "20", "--task", "light", NULL);
+    tu_process run = run_ws("game", "--depth", "5", "--chaos", "1", "--seeds", "20", "--task", "light", NULL);
     assert_chaos(&run, "game under chaos");
     free(run.output);
 }
@@ -179,11 +139,11 @@ START_TEST(bad_arguments)
     static const char *const messages[] = {"usage: coop-ws", "--depth wants a number from 1 to 7", "--points wants",
                                            "usage: coop-ws", "--chaos wants", "usage: coop-ws"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ws_run run = run_ws(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
+        tu_process run = run_ws(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
         assert_run(&run, cases[i][0], 1, messages[i]);
         free(run.output);
     }
-    ws_run run = run_ws("game", "--mode", "standalone", "--chaos", "3", NULL);
+    tu_process run = run_ws("game", "--mode", "standalone", "--chaos", "3", NULL);
     assert_run(&run, "chaos without cooperation", 1, "--chaos and --task need --mode cooperative");
     free(run.output);
 }
