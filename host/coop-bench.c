@@ -1,5 +1,7 @@
-/* coop-bench: the ported blocking graph algorithms (BFS, SSSP) on libcoop, in three modes, with
- * every run checked against a CPU reference.
+/* coop-bench: the ported blocking graph algorithms on libcoop, in three modes, with every run
+ * checked against a CPU reference: BFS and SSSP worklist-driven in the style of Lonestar-GPU,
+ * coloring (color), maximal independent set (mis) and Bellman-Ford (sssp-bf) as sweeps over all
+ * nodes in the style of Pannotia.
  *
  *   coop-bench APP [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]
  *              [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]
@@ -11,7 +13,10 @@
  * same rounds as a plain persistent kernel with global barriers, and with a task it is the
  * no-cooperation baseline: the task is submitted every period as an ordinary kernel on a second
  * queue and waits for the persistent kernel; `multikernel` launches one ordinary kernel per round
- * and reads the worklist size back in between. Tasks (bench_task.h): matmult light / medium /
+ * and reads the worklist size (sweep apps: whether anything is left to do) back in between.
+ * color and mis treat the graph as undirected (a directed input is symmetrized first) and their
+ * checks are properties, not equality: a proper coloring with every node colored; an independent
+ * set that is maximal. Tasks (bench_task.h): matmult light / medium /
  * heavy and a render frame, sized at start-up for this device unless --task-size gives the
  * matrix order or frame width; their results are checked too. One warm-up run (PoCL compiles at
  * the first launch; the baseline's warm-up has no task) precedes R timed runs; every run is
@@ -24,27 +29,51 @@
 #include "graph.h"
 #include "json.h"
 #include "reference.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern const char coop_bench_bfs_source[];
 extern const char coop_bench_sssp_source[];
+extern const char coop_bench_color_source[];
+extern const char coop_bench_mis_source[];
+extern const char coop_bench_sssp_bf_source[];
 
-/* The device's "unreached" distance, and the largest distance it can hold (sssp.cl). */
+/* The device's "unreached" distance (also uncolored, color.cl, and undecided, mis.cl), and the
+ * largest distance it can hold (sssp.cl, sssp_bf.cl). */
 #define DEVICE_UNREACHED 0xffffffffu
 #define DEVICE_CAP 0xfffffffeu
 /* Differences printed when a result is wrong. */
 #define SHOWN_DIFFERENCES 10
 
-typedef enum app_kind { APP_BFS, APP_SSSP } app_kind;
+typedef enum app_kind { APP_BFS, APP_SSSP, APP_COLOR, APP_MIS, APP_SSSP_BF, APPS } app_kind;
 typedef enum run_mode { MODE_COOPERATIVE, MODE_STANDALONE, MODE_MULTIKERNEL } run_mode;
 
-static const char *const app_names[] = {"bfs", "sssp"};
+static const char *const app_names[] = {"bfs", "sssp", "color", "mis", "sssp-bf"};
+/* The prefix of the app's kernels and the program it is built from. */
+static const char *const kernel_prefixes[] = {"bfs", "sssp", "color", "mis", "sssp_bf"};
+
+/* The app's kernels take the arcs' weights (set_graph_args). */
+static int app_weighted(app_kind app)
+{
+    return app == APP_SSSP || app == APP_SSSP_BF;
+}
+
+/* Sweep apps go over all nodes each round and take the node count; the others use worklists. */
+static int app_sweeps(app_kind app)
+{
+    return app >= APP_COLOR;
+}
+
+/* The app's result is a distance per node (compared with a reference) rather than a property. */
+static int app_distances(app_kind app)
+{
+    return app == APP_BFS || app == APP_SSSP || app == APP_SSSP_BF;
+}
 static const char *const mode_names[] = {"cooperative", "standalone", "multikernel"};
 
 typedef struct settings {
@@ -90,35 +119,21 @@ typedef struct bench {
     coop_context *ctx;
     coop_program *program;
     coop_kernel *kernel;
-    cl_mem row, col, weight, dist, mark, wl[2], counts;
+    cl_mem row, col, weight, dist, mark, wl[2], counts;   /* color, mis: color / in_set in dist, sweep in mark */
     cl_mem no_task;               /* the megakernel's task parameters when there is no task */
     bench_task task;
     size_t local_size;
     unsigned multikernel_bound;   /* most groups a multikernel round launches */
+    int symmetrized;              /* color, mis: a directed input, read as undirected (g is the result) */
+    unsigned after_graph_args;    /* the kernel's first parameter after the graph's (set_graph_args) */
     FILE *output;
 } bench;
 
 static const char usage[] =
-    "usage: coop-bench bfs|sssp [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]\n"
+    "usage: coop-bench bfs|sssp|color|mis|sssp-bf [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]\n"
     "                  [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]\n"
     "                  [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]\n"
     "                  [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]\n";
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The q-quantile (0..1) of n values, sorting them; 0 for none. */
-static double quantile(double *values, size_t n, double q)
-{
-    if (!n)
-        return 0.0;
-    qsort(values, n, sizeof *values, compare_doubles);
-    size_t index = (size_t)ceil(q * (double)n) - (q > 0 ? 1 : 0);
-    return values[index < n ? index : n - 1];
-}
 
 /* ---- Arguments ---------------------------------------------------------------------------- */
 
@@ -147,13 +162,13 @@ static int parse(int argc, char **argv, settings *s)
     *s = (settings){.mode = MODE_COOPERATIVE, .take = COOP_TAKE_QUARTER, .steal = "quarter",
                     .repeat = 1};
     if (argc < 2)
-        return bad_argument("APP", NULL, "missing (bfs or sssp)");
-    if (!strcmp(argv[1], "bfs"))
-        s->app = APP_BFS;
-    else if (!strcmp(argv[1], "sssp"))
-        s->app = APP_SSSP;
-    else
-        return bad_argument("APP", argv[1], "unknown application (bfs or sssp)");
+        return bad_argument("APP", NULL, "missing (bfs, sssp, color, mis or sssp-bf)");
+    unsigned app = 0;
+    while (app < APPS && strcmp(argv[1], app_names[app]))
+        app++;
+    if (app == APPS)
+        return bad_argument("APP", argv[1], "unknown application (bfs, sssp, color, mis or sssp-bf)");
+    s->app = (app_kind)app;
     for (int i = 2; i < argc; i++) {
         const char *option = argv[i];
         if (strncmp(option, "--", 2) != 0)
@@ -244,6 +259,16 @@ static int load_graph(bench *b)
         fprintf(stderr, "coop-bench: %s: the graph has no nodes\n", b->s.graph_path ? b->s.graph_path : b->s.gen_spec);
         return 1;
     }
+    if (b->g.directed && !app_distances(b->s.app)) {
+        graph undirected;
+        if (reference_undirected(&b->g, &undirected) != 0) {
+            fprintf(stderr, "coop-bench: out of memory for the undirected graph\n");
+            return 1;
+        }
+        graph_free(&b->g);
+        b->g = undirected;
+        b->symmetrized = 1;
+    }
     uint32_t first = b->g.first_id;
     uint64_t last = (uint64_t)first + b->g.n - 1;
     if (b->s.source_given && (b->s.source_id < first || b->s.source_id > last)) {
@@ -258,6 +283,8 @@ static int load_graph(bench *b)
         fprintf(stderr, "coop-bench: out of memory for %" PRIu32 " nodes\n", b->g.n);
         return 1;
     }
+    if (!app_distances(b->s.app))
+        return 0;
     rc = b->s.app == APP_BFS ? reference_bfs(&b->g, b->source, b->expected)
                              : reference_sssp(&b->g, b->source, b->expected);
     if (rc != 0) {
@@ -296,26 +323,33 @@ static cl_mem make_buffer(bench *b, size_t words, const void *data, cl_int *err)
     return clCreateBuffer(coop_context_cl(b->ctx), flags, (words ? words : 1) * sizeof(cl_uint), (void *)data, err);
 }
 
-/* The kernels' parameters, in order, after COOP_PARAMS: row, col, [weight], dist, [mark], wl0,
- * wl1, counts; then the task's a, b and c (megakernel) or round and in_count (step kernel).
- * Sets the graph's and leaves in *next the index of the first one after them. */
+/* The kernels' parameters, in order, after COOP_PARAMS: row, col, [weight], dist, [mark], then
+ * wl0, wl1, counts (worklist apps) or counts, n (sweep apps); then the task's a, b and c
+ * (megakernel) or round and in_count (step kernel). Sets the graph's and leaves in *next the
+ * index of the first one after them. */
 static coop_status set_graph_args(bench *b, coop_kernel *kernel, unsigned *next)
 {
     cl_mem buffers[8];
     unsigned count = 0;
     buffers[count++] = b->row;
     buffers[count++] = b->col;
-    if (b->s.app == APP_SSSP)
+    if (app_weighted(b->s.app))
         buffers[count++] = b->weight;
     buffers[count++] = b->dist;
-    if (b->s.app == APP_SSSP)
+    if (b->mark)
         buffers[count++] = b->mark;
-    buffers[count++] = b->wl[0];
-    buffers[count++] = b->wl[1];
+    if (!app_sweeps(b->s.app)) {
+        buffers[count++] = b->wl[0];
+        buffers[count++] = b->wl[1];
+    }
     buffers[count++] = b->counts;
     coop_status status = COOP_OK;
     for (unsigned i = 0; i < count && status == COOP_OK; i++)
         status = coop_kernel_set_buffer(kernel, i, buffers[i]);
+    if (app_sweeps(b->s.app) && status == COOP_OK) {
+        const cl_uint n = b->g.n;
+        status = coop_kernel_set_arg(kernel, count++, sizeof n, &n);
+    }
     *next = count;
     return status;
 }
@@ -328,7 +362,7 @@ static int open_task(bench *b)
     coop_status status = COOP_OK;
     if (!b->s.task_size) {
         char name[32];
-        snprintf(name, sizeof name, "%s_mega", app_names[b->s.app]);
+        snprintf(name, sizeof name, "%s_mega", kernel_prefixes[b->s.app]);
         status = coop_kernel_create(b->program, name, &sizing.mega);
         if (status == COOP_OK)
             status = set_graph_args(b, sizing.mega, &sizing.task_arg);
@@ -374,13 +408,15 @@ static int open_device(bench *b)
         return 1;
     }
     b->multikernel_bound = coop_launch_groups(b->ctx, b->local_size);
-    const char *source = b->s.app == APP_BFS ? coop_bench_bfs_source : coop_bench_sssp_source;
+    static const char *const sources[] = {coop_bench_bfs_source, coop_bench_sssp_source, coop_bench_color_source,
+                                          coop_bench_mis_source, coop_bench_sssp_bf_source};
+    const char *source = sources[b->s.app];
     status = coop_program_create(b->ctx, source, NULL, &b->program);
     if (status != COOP_OK)
         return device_error(b, status, "build");
     static const char *const suffixes[] = {"mega", "standalone", "step"};
     char name[32];
-    snprintf(name, sizeof name, "%s_%s", app_names[b->s.app], suffixes[b->s.mode]);
+    snprintf(name, sizeof name, "%s_%s", kernel_prefixes[b->s.app], suffixes[b->s.mode]);
     status = coop_kernel_create(b->program, name, &b->kernel);
     if (status != COOP_OK)
         return device_error(b, status, "kernel");
@@ -389,13 +425,15 @@ static int open_device(bench *b)
     cl_int err = CL_SUCCESS;
     b->row = make_buffer(b, (size_t)g->n + 1, g->row, &err);
     b->col = make_buffer(b, g->m, g->m ? g->col : NULL, &err);
-    if (b->s.app == APP_SSSP) {
+    if (app_weighted(b->s.app))
         b->weight = make_buffer(b, g->m, g->m ? g->weight : NULL, &err);
+    if (b->s.app == APP_SSSP || b->s.app == APP_COLOR || b->s.app == APP_MIS)
         b->mark = make_buffer(b, g->n, NULL, &err);
-    }
     b->dist = make_buffer(b, g->n, NULL, &err);
-    b->wl[0] = make_buffer(b, g->n, NULL, &err);
-    b->wl[1] = make_buffer(b, g->n, NULL, &err);
+    if (!app_sweeps(b->s.app)) {
+        b->wl[0] = make_buffer(b, g->n, NULL, &err);
+        b->wl[1] = make_buffer(b, g->n, NULL, &err);
+    }
     b->counts = make_buffer(b, 4, NULL, &err);
     if (b->s.mode == MODE_COOPERATIVE && !b->s.task)
         b->no_task = make_buffer(b, 1, NULL, &err);
@@ -405,6 +443,7 @@ static int open_device(bench *b)
         return 1;
     unsigned next = 0;
     status = set_graph_args(b, b->kernel, &next);
+    b->after_graph_args = next;
     if (b->s.mode == MODE_COOPERATIVE) {
         cl_mem task_buffers[3] = {b->s.task ? b->task.a : b->no_task, b->s.task ? b->task.b : b->no_task,
                                   b->s.task ? b->task.c : b->no_task};
@@ -426,20 +465,22 @@ static void close_device(bench *b)
     coop_context_release(b->ctx);
 }
 
-/* The starting state every mode expects (bfs.cl, sssp.cl): no node reached but the source, the
- * source alone in worklist 0, and no task result. */
+/* The starting state every mode expects: bfs.cl, sssp.cl, sssp_bf.cl: no node reached but the
+ * source (and the source alone in worklist 0); color.cl, mis.cl: every node uncolored or
+ * undecided; no task result. */
 static int reset(bench *b)
 {
     cl_command_queue queue = coop_context_queue(b->ctx);
     const cl_uint unreached = DEVICE_UNREACHED, zero = 0, counts[4] = {1, 0, 0, 0};
+    const cl_uint mark_start = b->s.app == APP_SSSP ? zero : unreached;
     size_t bytes = (size_t)b->g.n * sizeof(cl_uint);
     cl_int err = clEnqueueFillBuffer(queue, b->dist, &unreached, sizeof unreached, 0, bytes, 0, NULL, NULL);
-    if (err == CL_SUCCESS)
+    if (err == CL_SUCCESS && app_distances(b->s.app))
         err = clEnqueueWriteBuffer(queue, b->dist, CL_FALSE, b->source * sizeof(cl_uint), sizeof zero, &zero, 0,
                                    NULL, NULL);
     if (err == CL_SUCCESS && b->mark)
-        err = clEnqueueFillBuffer(queue, b->mark, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
-    if (err == CL_SUCCESS)
+        err = clEnqueueFillBuffer(queue, b->mark, &mark_start, sizeof mark_start, 0, bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS && b->wl[0])
         err = clEnqueueWriteBuffer(queue, b->wl[0], CL_FALSE, 0, sizeof(cl_uint), &b->source, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(queue, b->counts, CL_FALSE, 0, sizeof counts, counts, 0, NULL, NULL);
@@ -535,17 +576,18 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
     return 0;
 }
 
-/* One launch per round, as many groups as the worklist needs (at most an occupancy bound), and
- * a blocking read of the next worklist's size in between. */
+/* One launch per round, as many groups as the worklist (sweep apps: the nodes) needs, at most an
+ * occupancy bound, and a blocking read of the next worklist's size in between. */
 static int run_multikernel(bench *b, run_result *r)
 {
     cl_command_queue queue = coop_context_queue(b->ctx);
     cl_kernel kernel = coop_kernel_cl(b->kernel);
-    cl_uint round_index = b->s.app == APP_SSSP ? 8 : 6;
+    cl_uint round_index = b->after_graph_args;
     cl_uint round = 0, in_count = 1;
     double start_ms = bench_now_ms();
     while (in_count) {
-        size_t groups = (in_count + b->local_size - 1) / b->local_size;
+        size_t items = app_sweeps(b->s.app) ? b->g.n : in_count;
+        size_t groups = (items + b->local_size - 1) / b->local_size;
         if (groups > b->multikernel_bound)
             groups = b->multikernel_bound;
         if (groups > r->groups)
@@ -581,13 +623,50 @@ static int64_t device_distance(uint32_t value)
     return value == DEVICE_UNREACHED ? -1 : (int64_t)value;
 }
 
-/* Compares the device's distances with the reference; prints the first differences. */
+/* Checks a coloring (color) or a maximal independent set (mis); prints the first faults. */
+static int check_property(bench *b, unsigned run)
+{
+    static const char *const faults[] = {
+        [REFERENCE_UNDECIDED] = "no result (uncolored or undecided)",
+        [REFERENCE_CONFLICT] = "the same as its neighbour",
+        [REFERENCE_UNCOVERED] = "outside the set, and so is every neighbour (the set is not maximal)",
+    };
+    uint64_t wrong = 0;
+    for (uint32_t v = 0; v < b->g.n; v++) {
+        uint32_t neighbour = 0;
+        reference_fault fault = b->s.app == APP_COLOR
+                                    ? reference_coloring_fault(&b->g, b->result, DEVICE_UNREACHED, v, &neighbour)
+                                    : reference_mis_fault(&b->g, b->result, v, &neighbour);
+        if (fault == REFERENCE_OK)
+            continue;
+        if (wrong++ == 0)
+            fprintf(stderr, "coop-bench: %s %s run %u is not a %s; first faults:\n", app_names[b->s.app],
+                    mode_names[b->s.mode], run,
+                    b->s.app == APP_COLOR ? "proper coloring" : "maximal independent set");
+        if (wrong <= SHOWN_DIFFERENCES) {
+            fprintf(stderr, "  node %" PRIu64 " (", (uint64_t)v + b->g.first_id);
+            print_distance(stderr, device_distance(b->result[v]));
+            fprintf(stderr, "): %s", faults[fault]);
+            if (fault == REFERENCE_CONFLICT)
+                fprintf(stderr, " %" PRIu64, (uint64_t)neighbour + b->g.first_id);
+            fprintf(stderr, "\n");
+        }
+    }
+    if (wrong)
+        fprintf(stderr, "coop-bench: %" PRIu64 " of %" PRIu32 " nodes are at fault\n", wrong, b->g.n);
+    return wrong ? 2 : 0;
+}
+
+/* Compares the device's distances with the reference, or checks the app's property; prints the
+ * first differences. */
 static int check_result(bench *b, unsigned run)
 {
     cl_int err = clEnqueueReadBuffer(coop_context_queue(b->ctx), b->dist, CL_TRUE, 0,
                                      (size_t)b->g.n * sizeof(cl_uint), b->result, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return cl_error(err, "reading the result");
+    if (!app_distances(b->s.app))
+        return check_property(b, run);
     uint64_t wrong = 0;
     for (uint32_t v = 0; v < b->g.n; v++) {
         int64_t got = device_distance(b->result[v]);
@@ -656,16 +735,16 @@ static summary summarise(const run_result *runs, unsigned count)
         }
     }
     if (!missing) {
-        sum.time_median_ms = quantile(times, count - 1, 0.5);
-        sum.time_min_ms = quantile(times, count - 1, 0.0);
-        sum.time_max_ms = quantile(times, count - 1, 1.0);
-        sum.response_median_us = quantile(figures[FIGURE_RESPONSE], sum.records, 0.5);
-        sum.response_p99_us = quantile(figures[FIGURE_RESPONSE], sum.records, 0.99);
-        sum.gather_median_us = quantile(figures[FIGURE_GATHER], sum.records, 0.5);
-        sum.gather_p99_us = quantile(figures[FIGURE_GATHER], sum.records, 0.99);
-        sum.exec_median_us = quantile(figures[FIGURE_EXEC], sum.records, 0.5);
-        sum.exec_p99_us = quantile(figures[FIGURE_EXEC], sum.records, 0.99);
-        sum.groups_median = quantile(figures[FIGURE_GROUPS], sum.records, 0.5);
+        sum.time_median_ms = stats_quantile(times, count - 1, 0.5);
+        sum.time_min_ms = stats_quantile(times, count - 1, 0.0);
+        sum.time_max_ms = stats_quantile(times, count - 1, 1.0);
+        sum.response_median_us = stats_quantile(figures[FIGURE_RESPONSE], sum.records, 0.5);
+        sum.response_p99_us = stats_quantile(figures[FIGURE_RESPONSE], sum.records, 0.99);
+        sum.gather_median_us = stats_quantile(figures[FIGURE_GATHER], sum.records, 0.5);
+        sum.gather_p99_us = stats_quantile(figures[FIGURE_GATHER], sum.records, 0.99);
+        sum.exec_median_us = stats_quantile(figures[FIGURE_EXEC], sum.records, 0.5);
+        sum.exec_p99_us = stats_quantile(figures[FIGURE_EXEC], sum.records, 0.99);
+        sum.groups_median = stats_quantile(figures[FIGURE_GROUPS], sum.records, 0.5);
     }
     free(times);
     for (unsigned f = 0; f < FIGURES; f++)
@@ -706,15 +785,37 @@ static void print_tasks(const bench *b, const summary *sum)
                sum->deadlines_met, sum->records);
 }
 
+/* The colors of the last run's coloring (after check_result, so every node has one). */
+static unsigned colors_used(const bench *b)
+{
+    uint32_t most = 0;
+    for (uint32_t v = 0; v < b->g.n; v++)
+        if (b->result[v] + 1u > most)
+            most = b->result[v] + 1u;
+    return most;
+}
+
+/* The nodes in the last run's independent set. */
+static unsigned set_size(const bench *b)
+{
+    unsigned inside = 0;
+    for (uint32_t v = 0; v < b->g.n; v++)
+        inside += b->result[v] == 1;
+    return inside;
+}
+
 static void print_summary(const bench *b, const run_result *runs, unsigned count, const summary *sum)
 {
     const coop_device_info *info = coop_context_device(b->ctx);
     const run_result *last = &runs[count - 1];
     printf("coop-bench %s, %s mode, on %s (%s), local size %zu\n", app_names[b->s.app], mode_names[b->s.mode],
            info->name, info->platform, b->local_size);
-    printf("graph %s: %" PRIu32 " nodes, %" PRIu64 " arcs, %s, %s; source %" PRIu64 "\n", input_name(b), b->g.n,
-           b->g.m, b->g.directed ? "directed" : "undirected", b->g.has_weights ? "weighted" : "default weights",
-           (uint64_t)b->source + b->g.first_id);
+    printf("graph %s: %" PRIu32 " nodes, %" PRIu64 " arcs, %s, %s", input_name(b), b->g.n, b->g.m,
+           b->symmetrized ? "directed, read as undirected" : b->g.directed ? "directed" : "undirected",
+           b->g.has_weights ? "weighted" : "default weights");
+    if (app_distances(b->s.app))
+        printf("; source %" PRIu64, (uint64_t)b->source + b->g.first_id);
+    printf("\n");
     if (b->s.mode == MODE_MULTIKERNEL)
         printf("launches %u per run (one per round), up to %u groups each\n", last->rounds, last->groups);
     else
@@ -729,8 +830,15 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
         print_tasks(b, sum);
     else if (b->s.mode == MODE_COOPERATIVE)
         printf("tasks none\n");
-    printf("check: every run (%u, with the warm-up) equals the CPU reference (%s)", count,
-           b->s.app == APP_BFS ? "BFS levels" : "Dijkstra");
+    if (b->s.app == APP_COLOR)
+        printf("check: every run (%u, with the warm-up) is a proper coloring (every node colored, no edge "
+               "between equal colors); %u colors (last run)", count, colors_used(b));
+    else if (b->s.app == APP_MIS)
+        printf("check: every run (%u, with the warm-up) is a maximal independent set; %u nodes in it (last run)",
+               count, set_size(b));
+    else
+        printf("check: every run (%u, with the warm-up) equals the CPU reference (%s)", count,
+               b->s.app == APP_BFS ? "BFS levels" : "Dijkstra");
     if (b->s.task == BENCH_TASK_RENDER)
         printf("; every frame drawn matches the CPU's at the pixels checked\n");
     else if (b->s.task)
@@ -787,7 +895,7 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
     json_string(out, input_name(b));
     fprintf(out, ",\n  \"nodes\": %" PRIu32 ",\n  \"arcs\": %" PRIu64 ",\n  \"directed\": %s,\n  \"weighted\": %s,\n"
             "  \"source\": %" PRIu64 ",\n  \"local_size\": %zu,\n  \"repeat\": %u,\n  \"chaos_seed\": %u,\n",
-            b->g.n, b->g.m, b->g.directed ? "true" : "false", b->g.has_weights ? "true" : "false",
+            b->g.n, b->g.m, b->g.directed || b->symmetrized ? "true" : "false", b->g.has_weights ? "true" : "false",
             (uint64_t)b->source + b->g.first_id, b->local_size, count - 1, b->s.chaos_seed);
     if (b->s.task)
         write_json_task(out, b, sum);
@@ -797,10 +905,11 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
             "  \"kills\": %u,\n  \"forks\": %u,\n  \"resizes\": %u,\n  \"tasks\": %u,\n  \"task_records\": %zu,\n"
             "  \"response_us_median\": %.3f,\n  \"response_us_p99\": %.3f,\n  \"gather_us_median\": %.3f,\n"
             "  \"gather_us_p99\": %.3f,\n  \"exec_us_median\": %.3f,\n  \"exec_us_p99\": %.3f,\n"
-            "  \"deadlines_met\": %u,\n  \"check\": \"equal\",\n  \"runs\": [\n",
+            "  \"deadlines_met\": %u,\n  \"check\": \"%s\",\n  \"runs\": [\n",
             sum->time_median_ms, sum->time_min_ms, sum->time_max_ms, sum->kills, sum->forks, sum->resizes,
             sum->tasks, sum->records, sum->response_median_us, sum->response_p99_us, sum->gather_median_us,
-            sum->gather_p99_us, sum->exec_median_us, sum->exec_p99_us, sum->deadlines_met);
+            sum->gather_p99_us, sum->exec_median_us, sum->exec_p99_us, sum->deadlines_met,
+            b->s.app == APP_COLOR ? "proper_coloring" : b->s.app == APP_MIS ? "maximal_independent_set" : "equal");
     for (unsigned i = 0; i < count; i++) {
         const run_result *r = &runs[i];
         fprintf(out, "    {\"warmup\": %s, \"time_ms\": %.6f, \"discovery_ms\": %.6f, \"rounds\": %u, "
@@ -825,7 +934,8 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
     return 0;
 }
 
-/* One line per node in file order: the distance, or -1. */
+/* One line per node in file order: the distance (-1: unreached), the color or the membership
+ * (0 or 1); -1 for a node the kernel left uncolored or undecided. */
 static int write_output(bench *b)
 {
     for (uint32_t v = 0; v < b->g.n; v++) {

@@ -1,11 +1,13 @@
-# coop-bench: BFS and SSSP as cooperative, standalone and multikernel runs (host/coop-bench.c,
-# kernels/bfs.cl, kernels/sssp.cl), its high-priority tasks (host/bench_task.c with
+# coop-bench: BFS, SSSP, coloring, MIS and Bellman-Ford as cooperative, standalone and
+# multikernel runs (host/coop-bench.c, kernels/bfs.cl, kernels/sssp.cl, kernels/color.cl,
+# kernels/mis.cl, kernels/sssp_bf.cl), its high-priority tasks (host/bench_task.c with
 # kernels/tasks/matmult.cl and kernels/tasks/render.cl), and its test.
 # Included after the Makefile: make -f Makefile -f host/coop-bench.mk build/bin/coop-bench
 
 COOP_BENCH_OBJS := $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o \
     $(BUILD)/obj/host/common/reference.o $(BUILD)/obj/gen/coop_bench_bfs_source.o \
-    $(BUILD)/obj/gen/coop_bench_sssp_source.o
+    $(BUILD)/obj/gen/coop_bench_sssp_source.o $(BUILD)/obj/gen/coop_bench_color_source.o \
+    $(BUILD)/obj/gen/coop_bench_mis_source.o $(BUILD)/obj/gen/coop_bench_sssp_bf_source.o
 # host/render.mk is included after this file: its objects are named here.
 COOP_BENCH_RENDER_OBJS := $(BUILD)/obj/host/common/render_ref.o $(BUILD)/obj/host/common/image.o
 
@@ -20,11 +22,23 @@ $(BUILD)/gen/coop_bench_sssp_source.c: $(COOP_BENCH_TASKS) kernels/sssp.cl scrip
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_sssp_source $(filter %.cl,$^) > $@
 
+$(BUILD)/gen/coop_bench_color_source.c: $(COOP_BENCH_TASKS) kernels/color.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_bench_color_source $(filter %.cl,$^) > $@
+
+$(BUILD)/gen/coop_bench_mis_source.c: $(COOP_BENCH_TASKS) kernels/mis.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_bench_mis_source $(filter %.cl,$^) > $@
+
+$(BUILD)/gen/coop_bench_sssp_bf_source.c: $(COOP_BENCH_TASKS) kernels/sssp_bf.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_bench_sssp_bf_source $(filter %.cl,$^) > $@
+
 $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/common/reference.o: host/common/graph.h host/common/reference.h
 $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o: host/bench_task.h
 $(BUILD)/obj/host/bench_task.o: host/common/image.h host/common/render_ref.h
 
-$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) $(JSON_OBJ) $(LIBA)
+$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) $(JSON_OBJ) $(STATS_OBJ) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)
 

@@ -1,10 +1,13 @@
-/* test_bench.c: coop-bench (host/coop-bench.c with kernels/bfs.cl, kernels/sssp.cl and the tasks
- * in host/bench_task.c, kernels/tasks/matmult.cl and kernels/tasks/render.cl), run as a subprocess
+/* test_bench.c: coop-bench (host/coop-bench.c with kernels/bfs.cl, kernels/sssp.cl,
+ * kernels/color.cl, kernels/mis.cl, kernels/sssp_bf.cl and the tasks in host/bench_task.c,
+ * kernels/tasks/matmult.cl and kernels/tasks/render.cl), run as a subprocess
  * on PoCL with two workers: each app in each mode equals its CPU reference on real and generated
  * graphs, the cooperative megakernels stay right under chaos seeds with a periodic task, every
  * task (matmult light / medium / heavy, render) is right beside each app's megakernel and as the
  * no-cooperation baseline, --output, --output-frame and --json say what they should, and bad
- * arguments and malformed graphs end with status 1 and a clear message.
+ * arguments and malformed graphs end with status 1 and a clear message. The sweep apps' --output
+ * is checked here too, independently of coop-bench: a proper coloring, a maximal independent set,
+ * distances that satisfy the shortest-path conditions.
  *
  * coop-bench checks every run against its CPU reference itself and exits 2 on a difference, so
  * exit status 0 is the equality check. Build it first (the lead's Makefile includes
@@ -154,7 +157,7 @@ static void scratch_create(void)
 }
 
 static const char *const scratch_names[] = {"tiny.gr", "tiny.txt", "out.txt", "run.json", "far.gr", "cut.gr.gz",
-                                            "frame.png"};
+                                            "frame.png", "sweep.txt"};
 
 static void scratch_remove(void)
 {
@@ -288,6 +291,9 @@ static const struct {
     {"bfs", "tiny.txt", NULL, "0\n1\n-1\n"},
     {"bfs", "tiny.txt", "2", "-1\n1\n0\n"},
     {"sssp", "tiny.txt", "2", "-1\n" /* weight of {1, 2}: */ "%u\n0\n"},
+    {"sssp-bf", "tiny.gr", NULL, "0\n7\n8\n-1\n-1\n"},
+    {"sssp-bf", "tiny.gr", "4", "2\n9\n10\n0\n-1\n"},
+    {"sssp-bf", "tiny.txt", "2", "-1\n%u\n0\n"},
 };
 enum { OUTPUTS = sizeof outputs / sizeof outputs[0] };
 
@@ -415,6 +421,199 @@ START_TEST(test_task_sizing_frame_and_json)
 }
 END_TEST
 
+/* ---- The sweep apps: color, mis, sssp-bf -------------------------------------------------- */
+
+static const char *const sweep_apps[] = {"color", "mis", "sssp-bf"};
+enum { SWEEP_APPS = sizeof sweep_apps / sizeof sweep_apps[0] };
+
+/* The graph an input names, read as coop-bench reads it. */
+static void load_input(const char *option, const char *value, graph *g)
+{
+    char err[512];
+    int rc = !strcmp(option, "--graph") ? graph_read(value, g, err, sizeof err)
+                                        : graph_parse_gen(value, g, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s", err);
+}
+
+/* The n numbers of an --output file, one per line. */
+static int64_t *read_values(const char *path, uint32_t n)
+{
+    char *text = read_text(path), *at = text;
+    int64_t *values = malloc(((size_t)n + 1) * sizeof *values);
+    ck_assert_ptr_nonnull(values);
+    uint32_t count = 0;
+    for (char *end = NULL; *at; at = end + 1) {
+        ck_assert_msg(count < n, "%s: more than %u lines", path, n);
+        values[count++] = strtoll(at, &end, 10);
+        ck_assert_msg(end != at && *end == '\n', "%s: line %u is not a number", path, count);
+    }
+    ck_assert_msg(count == n, "%s: %u lines for %u nodes", path, count, n);
+    free(text);
+    return values;
+}
+
+/* Every node colored, no arc (in either direction) between equal colors. */
+static void assert_coloring(const graph *g, const int64_t *color, const char *what)
+{
+    for (uint32_t u = 0; u < g->n; u++) {
+        ck_assert_msg(color[u] >= 0, "%s: node %u is uncolored", what, u + g->first_id);
+        for (uint32_t e = g->row[u]; e < g->row[u + 1]; e++)
+            ck_assert_msg(color[u] != color[g->col[e]], "%s: nodes %u and %u have color %lld", what,
+                          u + g->first_id, g->col[e] + g->first_id, (long long)color[u]);
+    }
+}
+
+/* 0/1 per node, no arc inside the set, and every node outside has a neighbour (through an arc
+ * either way) inside. */
+static void assert_mis(const graph *g, const int64_t *in_set, const char *what)
+{
+    char *covered = calloc(g->n ? g->n : 1, 1);
+    ck_assert_ptr_nonnull(covered);
+    for (uint32_t u = 0; u < g->n; u++) {
+        ck_assert_msg(in_set[u] == 0 || in_set[u] == 1, "%s: node %u is %lld", what, u + g->first_id,
+                      (long long)in_set[u]);
+        for (uint32_t e = g->row[u]; e < g->row[u + 1]; e++) {
+            uint32_t v = g->col[e];
+            ck_assert_msg(!(in_set[u] && in_set[v]), "%s: nodes %u and %u are both in the set", what,
+                          u + g->first_id, v + g->first_id);
+            covered[u] |= (char)in_set[v];
+            covered[v] |= (char)in_set[u];
+        }
+    }
+    for (uint32_t u = 0; u < g->n; u++)
+        ck_assert_msg(in_set[u] || covered[u], "%s: node %u and all its neighbours are outside the set", what,
+                      u + g->first_id);
+    free(covered);
+}
+
+/* Shortest-path distances from `source`: 0 there; no arc u -> v shortens v (and none leads from a
+ * reached node to an unreached one); every other reached node is reached through a tight arc. */
+static void assert_distances(const graph *g, const int64_t *dist, uint32_t source, const char *what)
+{
+    char *tight = calloc(g->n ? g->n : 1, 1);
+    ck_assert_ptr_nonnull(tight);
+    ck_assert_msg(dist[source] == 0, "%s: the source is at %lld", what, (long long)dist[source]);
+    for (uint32_t u = 0; u < g->n; u++) {
+        if (dist[u] < 0)
+            continue;
+        for (uint32_t e = g->row[u]; e < g->row[u + 1]; e++) {
+            uint32_t v = g->col[e];
+            int64_t through = dist[u] + g->weight[e];
+            ck_assert_msg(dist[v] >= 0 && dist[v] <= through, "%s: node %u at %lld, but %u -> it gives %lld", what,
+                          v + g->first_id, (long long)dist[v], u + g->first_id, (long long)through);
+            tight[v] |= dist[v] == through;
+        }
+    }
+    for (uint32_t v = 0; v < g->n; v++)
+        ck_assert_msg(v == source || dist[v] < 0 || tight[v], "%s: node %u at %lld is not reached by any arc", what,
+                      v + g->first_id, (long long)dist[v]);
+    free(tight);
+}
+
+/* Checks the --output that `app` wrote at `path` for the input. */
+static void assert_sweep_output(const char *app, const char *option, const char *value, const char *path,
+                                const char *what)
+{
+    graph g;
+    load_input(option, value, &g);
+    int64_t *values = read_values(path, g.n);
+    if (!strcmp(app, "color"))
+        assert_coloring(&g, values, what);
+    else if (!strcmp(app, "mis"))
+        assert_mis(&g, values, what);
+    else
+        assert_distances(&g, values, 0, what);
+    free(values);
+    graph_free(&g);
+}
+
+/* What coop-bench says it checked, for each sweep app. */
+static const char *sweep_check(const char *app)
+{
+    return !strcmp(app, "color") ? "is a proper coloring" : !strcmp(app, "mis") ? "is a maximal independent set"
+                                                                                 : "equals the CPU reference";
+}
+
+START_TEST(test_sweeps_each_mode)
+{
+    const char *app = sweep_apps[_i % SWEEP_APPS], *mode = modes[_i / SWEEP_APPS % MODES];
+    unsigned input = (unsigned)_i / (SWEEP_APPS * MODES);
+    if (!strcmp(inputs[input].option, "--graph") && !file_exists(inputs[input].value)) {
+        printf("test_bench: %s is absent: %s %s on it skipped\n", inputs[input].value, app, mode);
+        return;
+    }
+    char out_path[2 * PATH_BYTES];
+    scratch_path(out_path, sizeof out_path, "sweep.txt");
+    unlink(out_path);
+    const char *args[] = {app, inputs[input].option, inputs[input].value, "--mode", mode, "--output", out_path, NULL};
+    char what[640];
+    describe(args, what, sizeof what);
+    bench_run run = run_argv(args);
+    assert_run(&run, what, 0, sweep_check(app));
+    ck_assert_msg(summary_number(run.output, "rounds ") > 1, "%s: too few rounds:\n%s", what, run.output);
+    run_free(&run);
+    assert_sweep_output(app, inputs[input].option, inputs[input].value, out_path, what);
+}
+END_TEST
+
+/* The megakernels under chaos seeds with a periodic light task; every result checked. */
+START_TEST(test_sweeps_chaos_with_task)
+{
+    const char *app = sweep_apps[_i];
+    char out_path[2 * PATH_BYTES];
+    scratch_path(out_path, sizeof out_path, "sweep.txt");
+    unsigned kills = 0, forks = 0, tasks = 0;
+    for (unsigned seed = 1; seed <= CHAOS_SEEDS; seed++) {
+        char seed_text[16];
+        snprintf(seed_text, sizeof seed_text, "%u", seed);
+        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--period-ms", "1", "--steal", "one",
+                              "--chaos", seed_text, "--output", out_path, NULL};
+        char what[640];
+        describe(args, what, sizeof what);
+        unlink(out_path);
+        bench_run run = run_argv(args);
+        assert_run(&run, what, 0, sweep_check(app));
+        assert_run(&run, what, 0, "chaos mode");
+        kills += summary_number(run.output, "kills ");
+        forks += summary_number(run.output, "forks ");
+        tasks += summary_number(run.output, "tasks ");
+        run_free(&run);
+        assert_sweep_output(app, "--gen", "grid:30:30", out_path, what);
+    }
+    ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
+                  forks, tasks, CHAOS_SEEDS);
+}
+END_TEST
+
+/* color and mis on a directed file treat its arcs as undirected edges (tiny.gr: node 4 has only
+ * an arc out, node 5 none), in every mode; --json names the property checked. */
+START_TEST(test_sweeps_directed_and_json)
+{
+    char graph_path[2 * PATH_BYTES], out_path[2 * PATH_BYTES], json_path[2 * PATH_BYTES];
+    scratch_path(graph_path, sizeof graph_path, "tiny.gr");
+    scratch_path(out_path, sizeof out_path, "sweep.txt");
+    scratch_path(json_path, sizeof json_path, "run.json");
+    write_text(graph_path, tiny_dimacs);
+    for (unsigned a = 0; a < 2; a++)
+        for (unsigned m = 0; m < MODES; m++) {
+            const char *args[] = {sweep_apps[a], "--graph", graph_path, "--mode", modes[m], "--output", out_path,
+                                  "--json", json_path, NULL};
+            char what[1024];
+            describe(args, what, sizeof what);
+            unlink(out_path);
+            bench_run run = run_argv(args);
+            assert_run(&run, what, 0, sweep_check(sweep_apps[a]));
+            assert_run(&run, what, 0, "5 nodes, 8 arcs, directed, read as undirected");
+            run_free(&run);
+            assert_sweep_output(sweep_apps[a], "--graph", graph_path, out_path, what);
+            char *json = read_text(json_path);
+            const char *check = a == 0 ? "\"check\": \"proper_coloring\"" : "\"check\": \"maximal_independent_set\"";
+            ck_assert_msg(strstr(json, check) != NULL, "--json lacks %s:\n%s", check, json);
+            free(json);
+        }
+}
+END_TEST
+
 /* ---- Errors ------------------------------------------------------------------------------- */
 
 static const struct {
@@ -500,7 +699,7 @@ END_TEST
 START_TEST(test_help)
 {
     bench_run run = run_bench("--help", NULL);
-    assert_run(&run, "--help", 0, "usage: coop-bench bfs|sssp");
+    assert_run(&run, "--help", 0, "usage: coop-bench bfs|sssp|color|mis|sssp-bf");
     run_free(&run);
 }
 END_TEST
@@ -528,6 +727,13 @@ static Suite *bench_suite(void)
     tcase_add_loop_test(formats, test_output_format, 0, OUTPUTS);
     tcase_add_test(formats, test_json_and_summary);
     suite_add_tcase(suite, formats);
+
+    TCase *sweeps = tu_tcase("sweeps", 180);
+    tcase_add_checked_fixture(sweeps, scratch_create, scratch_remove);
+    tcase_add_loop_test(sweeps, test_sweeps_each_mode, 0, SWEEP_APPS * MODES * INPUTS);
+    tcase_add_loop_test(sweeps, test_sweeps_chaos_with_task, 0, SWEEP_APPS);
+    tcase_add_test(sweeps, test_sweeps_directed_and_json);
+    suite_add_tcase(suite, sweeps);
 
     TCase *errors = tu_tcase("errors", 60);
     tcase_add_checked_fixture(errors, scratch_create, scratch_remove);

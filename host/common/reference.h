@@ -19,4 +19,24 @@ int reference_bfs(const graph *g, uint32_t source, int64_t *dist);
  * when memory runs out (dist is then undefined). */
 int reference_sssp(const graph *g, uint32_t source, int64_t *dist);
 
+/* The undirected version of `g` in *out (released with graph_free): an arc u->v in g gives
+ * both u->v and v->u, with the smaller weight where g has both. Coloring and MIS treat every
+ * graph as undirected through it. Returns 0, or -1 when memory runs out (*out is then zeroed). */
+int reference_undirected(const graph *g, graph *out);
+
+/* What is wrong at one node of a coloring or of an independent set. */
+typedef enum reference_fault { REFERENCE_OK, REFERENCE_UNDECIDED, REFERENCE_CONFLICT, REFERENCE_UNCOVERED } reference_fault;
+
+/* What is wrong at node v of a coloring of the symmetric graph g (color[v] == `none`:
+ * uncolored): REFERENCE_OK, REFERENCE_UNDECIDED (no color), or REFERENCE_CONFLICT with
+ * *neighbour set to a neighbour of the same color. */
+reference_fault reference_coloring_fault(const graph *g, const uint32_t *color, uint32_t none, uint32_t v,
+                                         uint32_t *neighbour);
+
+/* What is wrong at node v of a maximal independent set of the symmetric graph g (in_set[v] is 1
+ * inside, 0 outside): REFERENCE_OK, REFERENCE_UNDECIDED (neither 0 nor 1), REFERENCE_CONFLICT
+ * (v and *neighbour are both inside) or REFERENCE_UNCOVERED (v is outside and no neighbour is
+ * inside, so the set is not maximal). */
+reference_fault reference_mis_fault(const graph *g, const uint32_t *in_set, uint32_t v, uint32_t *neighbour);
+
 #endif

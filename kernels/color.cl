@@ -1,0 +1,135 @@
+/* color.cl: graph coloring by Jones-Plassmann in the style of Pannotia (barrier-separated sweeps
+ * over all nodes), in the three forms coop-bench runs: a plain persistent kernel
+ * (color_standalone), a cooperative megakernel with a high-priority task beside it (color_mega),
+ * and one launch per sweep from the host (color_step). Built after kernels/tasks/matmult.cl.
+ *
+ * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
+ * uncolored node that outranks all its uncolored neighbours takes the smallest color none of its
+ * colored neighbours has. colored[v] is the sweep in which v was colored (COLOR_NONE before), so
+ * a node colored during sweep r still counts as uncolored in sweep r: two neighbours never color
+ * themselves in the same sweep, and the colors a node reads were all set before the last barrier.
+ * The graph must be symmetric (the host symmetrizes directed inputs).
+ *   counts[0..2]  sweep r runs when counts[r % 3] != 0 and counts the nodes it leaves uncolored
+ *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
+ *   counts[3]     sweeps run, written at the end.
+ * The host starts with color[] = colored[] = COLOR_NONE and counts = {1, 0, 0, 0}. */
+#define COLOR_NONE 0xffffffffu
+
+/* A node's priority: murmur3's 32-bit finaliser of its id. */
+inline uint color_priority(uint v)
+{
+    v ^= v >> 16;
+    v *= 0x85ebca6bu;
+    v ^= v >> 13;
+    v *= 0xc2b2ae35u;
+    v ^= v >> 16;
+    return v;
+}
+
+/* The smallest color no neighbour of v colored before sweep `round` has: colors are looked for
+ * 32 at a time, each window in one pass over the neighbours. */
+inline uint color_smallest_free(uint v, uint round, global const uint *row, global const uint *col,
+                                volatile global uint *color, volatile global uint *colored)
+{
+    for (uint base = 0;; base += 32u) {
+        uint used = 0;
+        for (uint e = row[v]; e < row[v + 1]; e++) {
+            uint u = col[e];
+            if (colored[u] < round) {
+                uint offset = color[u] - base;
+                if (offset < 32u)
+                    used |= 1u << offset;
+            }
+        }
+        if (used != 0xffffffffu)
+            return base + (uint)ctz(~used);
+    }
+}
+
+/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
+inline void color_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
+                        volatile global uint *color, volatile global uint *colored, volatile global uint *counts)
+{
+    uint local_size = get_local_size(0);
+    for (uint v = group * local_size + get_local_id(0); v < n; v += groups * local_size) {
+        if (colored[v] != COLOR_NONE)
+            continue;
+        uint priority = color_priority(v), top = 1;
+        for (uint e = row[v]; e < row[v + 1] && top; e++) {
+            uint u = col[e];
+            uint other = color_priority(u);
+            if (colored[u] >= round && (other > priority || (other == priority && u > v)))
+                top = 0;
+        }
+        if (top) {
+            color[v] = color_smallest_free(v, round, row, col, color, colored);
+            colored[v] = round;
+        } else {
+            atomic_inc(&counts[(round + 1u) % 3u]);
+        }
+    }
+    if (group == 0 && get_local_id(0) == 0)
+        counts[(round + 2u) % 3u] = 0;
+}
+
+kernel void color_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *color,
+                             global uint *colored, global uint *counts, uint n)
+{
+    COOP_ENTER(ctx);
+    uint group = coop_group_id(&ctx), groups = coop_num_groups(&ctx);
+    uint round = 0;
+    while (counts[round % 3u]) {
+        color_sweep(group, groups, round, n, row, col, color, colored, counts);
+        round++;
+        coop_global_barrier(&ctx);
+    }
+    if (group == 0 && get_local_id(0) == 0)
+        counts[3] = round;
+}
+
+/* What a forked group needs to join: the sweep it resumes at (the colors are in global memory). */
+typedef struct color_state {
+    uint round;
+} color_state;
+
+/* The cooperative kernel: the same sweeps with resizing barriers between them; each sweep splits
+ * the nodes over the members it has. */
+void color_cooperative(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *color,
+                       global uint *colored, global uint *counts, uint n)
+{
+    color_state t;
+    if (coop_resume_point(ctx) == 1)
+        coop_transmit_restore(ctx, &t, sizeof t);
+    else
+        t.round = 0;
+    uint killed = 0;
+    while (counts[t.round % 3u] && !killed) {
+        color_sweep(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, row, col, color, colored, counts);
+        t.round++;
+        killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);
+    }
+    if (!killed && coop_group_id(ctx) == 0 && get_local_id(0) == 0)
+        counts[3] = t.round;
+}
+
+kernel void color_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *color,
+                       global uint *colored, global uint *counts, uint n, global const uint *task_a,
+                       global const uint *task_b, global uint *task_c)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            color_cooperative(&ctx, row, col, color, colored, counts, n);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && ctx.task == 0)
+            task_matmult(&ctx, task_a, task_b, task_c);
+    }
+}
+
+/* One sweep as an ordinary kernel; the host reads counts[(round + 1) % 3] afterwards. in_count
+ * is unused (the step kernels of every app take the same trailing arguments). */
+kernel void color_step(global const uint *row, global const uint *col, global uint *color, global uint *colored,
+                       global uint *counts, uint n, uint round, uint in_count)
+{
+    color_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, color, colored, counts);
+}

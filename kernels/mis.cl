@@ -1,0 +1,123 @@
+/* mis.cl: a maximal independent set, Luby-style with fixed hashed priorities, in the style of
+ * Pannotia (barrier-separated sweeps over all nodes), in the three forms coop-bench runs: a plain
+ * persistent kernel (mis_standalone), a cooperative megakernel with a high-priority task beside
+ * it (mis_mega), and one launch per sweep from the host (mis_step). Built after
+ * kernels/tasks/matmult.cl.
+ *
+ * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
+ * undecided node with a neighbour in the set leaves it (MIS_OUT); otherwise, when it outranks all
+ * its undecided neighbours, it joins (MIS_IN). decided[v] is the sweep in which v was decided
+ * (MIS_UNDECIDED before), so a node decided during sweep r still counts as undecided in sweep r:
+ * two neighbours never join in the same sweep, and the states a node reads were all set before
+ * the last barrier. The graph must be symmetric (the host symmetrizes directed inputs).
+ *   counts[0..2]  sweep r runs when counts[r % 3] != 0 and counts the nodes it leaves undecided
+ *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
+ *   counts[3]     sweeps run, written at the end.
+ * The host starts with in_set[] = decided[] = MIS_UNDECIDED and counts = {1, 0, 0, 0}. */
+#define MIS_UNDECIDED 0xffffffffu
+#define MIS_OUT 0u
+#define MIS_IN 1u
+
+/* A node's priority: murmur3's 32-bit finaliser of its id. */
+inline uint mis_priority(uint v)
+{
+    v ^= v >> 16;
+    v *= 0x85ebca6bu;
+    v ^= v >> 13;
+    v *= 0xc2b2ae35u;
+    v ^= v >> 16;
+    return v;
+}
+
+/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
+inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
+                      volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts)
+{
+    uint local_size = get_local_size(0);
+    for (uint v = group * local_size + get_local_id(0); v < n; v += groups * local_size) {
+        if (decided[v] != MIS_UNDECIDED)
+            continue;
+        uint priority = mis_priority(v), covered = 0, top = 1;
+        for (uint e = row[v]; e < row[v + 1] && !covered; e++) {
+            uint u = col[e];
+            uint when = decided[u];
+            if (when < round) {
+                covered = in_set[u] == MIS_IN;
+            } else {
+                uint other = mis_priority(u);
+                if (other > priority || (other == priority && u > v))
+                    top = 0;
+            }
+        }
+        if (covered || top) {
+            in_set[v] = covered ? MIS_OUT : MIS_IN;
+            decided[v] = round;
+        } else {
+            atomic_inc(&counts[(round + 1u) % 3u]);
+        }
+    }
+    if (group == 0 && get_local_id(0) == 0)
+        counts[(round + 2u) % 3u] = 0;
+}
+
+kernel void mis_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *in_set,
+                           global uint *decided, global uint *counts, uint n)
+{
+    COOP_ENTER(ctx);
+    uint group = coop_group_id(&ctx), groups = coop_num_groups(&ctx);
+    uint round = 0;
+    while (counts[round % 3u]) {
+        mis_sweep(group, groups, round, n, row, col, in_set, decided, counts);
+        round++;
+        coop_global_barrier(&ctx);
+    }
+    if (group == 0 && get_local_id(0) == 0)
+        counts[3] = round;
+}
+
+/* What a forked group needs to join: the sweep it resumes at (the states are in global memory). */
+typedef struct mis_state {
+    uint round;
+} mis_state;
+
+/* The cooperative kernel: the same sweeps with resizing barriers between them; each sweep splits
+ * the nodes over the members it has. */
+void mis_cooperative(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *in_set,
+                     global uint *decided, global uint *counts, uint n)
+{
+    mis_state t;
+    if (coop_resume_point(ctx) == 1)
+        coop_transmit_restore(ctx, &t, sizeof t);
+    else
+        t.round = 0;
+    uint killed = 0;
+    while (counts[t.round % 3u] && !killed) {
+        mis_sweep(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, row, col, in_set, decided, counts);
+        t.round++;
+        killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);
+    }
+    if (!killed && coop_group_id(ctx) == 0 && get_local_id(0) == 0)
+        counts[3] = t.round;
+}
+
+kernel void mis_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *in_set,
+                     global uint *decided, global uint *counts, uint n, global const uint *task_a,
+                     global const uint *task_b, global uint *task_c)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            mis_cooperative(&ctx, row, col, in_set, decided, counts, n);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && ctx.task == 0)
+            task_matmult(&ctx, task_a, task_b, task_c);
+    }
+}
+
+/* One sweep as an ordinary kernel; the host reads counts[(round + 1) % 3] afterwards. in_count
+ * is unused (the step kernels of every app take the same trailing arguments). */
+kernel void mis_step(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
+                     global uint *counts, uint n, uint round, uint in_count)
+{
+    mis_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, in_set, decided, counts);
+}
