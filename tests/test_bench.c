@@ -37,10 +37,7 @@ enum {
 
 /* What one run printed (standard output and error together) and its exit status (-1: it did not
  * exit normally). */
-typedef struct bench_run {
-    int status;
-    char *output;
-} bench_run;
+typedef tu_process bench_run;
 
 static void run_free(bench_run *run)
 {
@@ -62,42 +59,7 @@ static bench_run run_argv(const char *const *args)
         argv[argc] = (char *)args[argc - 1];
     }
     argv[argc] = NULL;
-    int pipe_fds[2];
-    ck_assert_int_eq(pipe(pipe_fds), 0);
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        dup2(pipe_fds[1], STDERR_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        execv(BENCH, argv);
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    bench_run run = {.status = -1};
-    size_t length = 0, capacity = 4096;
-    run.output = malloc(capacity);
-    ck_assert_ptr_nonnull(run.output);
-    for (;;) {
-        if (capacity - length < 1024) {
-            capacity *= 2;
-            run.output = realloc(run.output, capacity);
-            ck_assert_ptr_nonnull(run.output);
-        }
-        ssize_t got = read(pipe_fds[0], run.output + length, capacity - length - 1);
-        if (got <= 0)
-            break;
-        length += (size_t)got;
-    }
-    run.output[length] = '\0';
-    close(pipe_fds[0]);
-    int status = 0;
-    ck_assert_int_eq(waitpid(child, &status, 0), child);
-    if (WIFEXITED(status))
-        run.status = WEXITSTATUS(status);
-    return run;
+    return tu_run_process(argv);
 }
 
 /* Runs coop-bench with the arguments given (NULL-terminated). */
