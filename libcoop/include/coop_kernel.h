@@ -399,7 +399,6 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
             uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
             global uint *ctrl = ctx->ctrl;
             coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
-            coop_store_relaxed(&ctrl[COOP_CTRL_MEMBERS], members);
             coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
             for (uint b = 1; b <= 2; b++)
                 coop_fetch_add(coop_barrier_word(dev, b), 0u - members);

@@ -77,9 +77,6 @@ enum coop_ctrl_slot {
     /* reports (kernel -> host); the agent copies this range out */
     COOP_CTRL_REPORT = 192,
     COOP_CTRL_REPORT_SEQ = 192,   /* last request the kernel has applied */
-    COOP_CTRL_MEMBERS = 193,      /* copy of M */
-    COOP_CTRL_FINISHED = 194,     /* copy of F */
-    COOP_CTRL_TASK_REPORT = 195,  /* copy of the task status */
     COOP_CTRL_KILL_COUNT = 196,
     COOP_CTRL_FORK_COUNT = 197,   /* groups forked */
     COOP_CTRL_RESIZE_COUNT = 198,
@@ -129,7 +126,6 @@ enum coop_ctrl_slot {
 #define COOP_WHERE_TASK 4u         /* detail: task workgroup, or COOP_WHERE_TASK_WAITING */
 #define COOP_WHERE_TASK_WAITING 0xfffffffu /* joined, waiting for the task to start */
 #define COOP_WHERE_AGENT 5u
-#define COOP_WHERE_FINISHED 6u
 #define COOP_WHERE_EXITED 7u
 
 #endif

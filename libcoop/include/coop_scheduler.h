@@ -70,14 +70,15 @@ inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
     coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
 }
 
-/* Takes one kill token if there is one. */
-inline int coop_take_token(global uint *tokens)
+/* Takes up to `wanted` kill tokens at once; returns how many. */
+COOP_COLD uint coop_take_tokens(global uint *tokens, uint wanted)
 {
     uint have = coop_load_relaxed(tokens);
-    while (have) {
-        uint seen = coop_cas(tokens, have, have - 1u);
+    while (have && wanted) {
+        uint take = min(have, wanted);
+        uint seen = coop_cas(tokens, have, have - take);
         if (seen == have)
-            return 1;
+            return take;
         have = seen;
     }
     return 0;
@@ -127,7 +128,7 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
 {
     global uint *ctrl = ctx->ctrl;
-    if (!chaos && !coop_take_token(&ctrl[COOP_CTRL_KILLS]))
+    if (!chaos && !coop_take_tokens(&ctrl[COOP_CTRL_KILLS], 1u))
         return 0;
     if (coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u) != state) {
         if (!chaos)
@@ -135,20 +136,6 @@ COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
         return 0;
     }
     return 1;
-}
-
-/* Takes up to `wanted` kill tokens at once; returns how many. */
-COOP_COLD uint coop_take_tokens(global uint *tokens, uint wanted)
-{
-    uint have = coop_load_relaxed(tokens);
-    while (have && wanted) {
-        uint take = min(have, wanted);
-        uint seen = coop_cas(tokens, have, have - take);
-        if (seen == have)
-            return take;
-        have = seen;
-    }
-    return 0;
 }
 
 /* Waits at the offer (local id 0) until the members above are gone, polling only its own word:
@@ -410,8 +397,7 @@ COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
             kills = 1u + (dice >> 8) % (members - 1u);
         return kills ? kills << 1 : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
     }
-    while (kills + 1u < members && coop_take_token(&ctrl[COOP_CTRL_KILLS]))
-        kills++;
+    kills = coop_take_tokens(&ctrl[COOP_CTRL_KILLS], members - 1u);
     if (kills)
         return kills << 1;
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
