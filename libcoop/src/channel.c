@@ -104,7 +104,7 @@ static coop_status queue_transfer(coop_context *ctx, unsigned slot, uint32_t *wo
                              "command beside a kernel that holds all its compute units (use another channel, "
                              "e.g. COOP_CHANNEL=%s)", write ? "write" : "read", ctx->info.name,
                              coop_channel_name(ctx->info.channel));
-        coop_poll_pause(ctx);
+        coop_poll_pause(ctx, 0, 100);
     }
     clReleaseEvent(done);
     return state == CL_COMPLETE ? COOP_OK

@@ -10,12 +10,11 @@ double coop_now_us(void)
     return (double)now.tv_sec * 1e6 + (double)now.tv_nsec / 1e3;
 }
 
-void coop_poll_pause(const coop_context *ctx)
+void coop_poll_pause(const coop_context *ctx, unsigned gpu_us, unsigned cpu_us)
 {
-    /* On a CPU device the kernel's workgroups are threads of this process competing for the
-     * same cores: sleep so that a polling host does not take their time. A GPU poll spins. */
-    if (!ctx->info.is_gpu) {
-        struct timespec nap = {0, 100000};
+    unsigned us = ctx->info.is_gpu ? gpu_us : cpu_us;
+    if (us) {
+        struct timespec nap = {us / 1000000u, (long)(us % 1000000u) * 1000L};
         nanosleep(&nap, NULL);
     }
 }

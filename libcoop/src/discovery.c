@@ -75,7 +75,7 @@ coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event r
                              "discovery for kernel '%s': %u groups registered, and the poll was not ready "
                              "to close after %.1f s (no group of the kernel started?)",
                              d->kernel_name, seen, d->timeout_s);
-        coop_poll_pause(ctx);
+        coop_poll_pause(ctx, 0, 100);
     }
     coop_status status = coop_channel_store(ctx, COOP_CHAN_CLOSE, 1);
     if (status != COOP_OK)
@@ -90,7 +90,7 @@ coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event r
             return coop_fail(ctx, COOP_ERR_TIMEOUT,
                              "discovery for kernel '%s': the leading group did not acknowledge the close "
                              "within %.1f s", d->kernel_name, d->timeout_s);
-        coop_poll_pause(ctx);
+        coop_poll_pause(ctx, 0, 100);
     }
     *groups = final_groups;
     return COOP_OK;

@@ -95,8 +95,9 @@ coop_status coop_build(coop_context *ctx, const char *source, const char *option
 
 /* clock.c */
 double coop_now_us(void);
-/* Lets other threads run while the host polls a kernel (PoCL's workers share the CPU). */
-void coop_poll_pause(const coop_context *ctx);
+/* Sleeps between two polls of a running kernel: gpu_us on a GPU (0: spin), cpu_us on a CPU
+ * device, whose workgroups are threads of this process competing for the same cores. */
+void coop_poll_pause(const coop_context *ctx, unsigned gpu_us, unsigned cpu_us);
 
 /* Source of coop_layout.h + coop_kernel.h, generated at build time (embedded_header.c). */
 extern const char coop_kernel_header_source[];

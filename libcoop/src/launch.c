@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, const coop_start *start)
 {
@@ -41,14 +40,6 @@ static double default_timeout_s(void)
     return value > 0.0 ? value : 60.0;
 }
 
-/* Completion is polled (to enforce the time limit): every 20 us on a GPU, every 1 ms on a CPU
- * device whose cores the kernel's groups need. */
-static void pause_briefly(const coop_context *ctx)
-{
-    struct timespec nap = {0, ctx->info.is_gpu ? 20000 : 1000000};
-    nanosleep(&nap, NULL);
-}
-
 int coop_launch_ended(coop_running *run, coop_status *status)
 {
     coop_context *ctx = run->kernel->program->ctx;
@@ -76,7 +67,7 @@ coop_status coop_launch_wait(coop_running *run)
             return coop_fail(ctx, COOP_ERR_TIMEOUT,
                              "kernel '%s' on %u groups did not complete within %.1f s; it is still running "
                              "and the process must exit to stop it", run->name, run->groups, run->timeout_s);
-        pause_briefly(ctx);
+        coop_poll_pause(ctx, 20, 1000); /* completion, polled to enforce the time limit */
     }
     if (status == COOP_OK) {
         clReleaseEvent(run->event);

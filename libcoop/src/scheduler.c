@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct mega {
     coop_context *ctx;
@@ -322,14 +321,6 @@ static double env_number(const char *name, double fallback)
     return value > 0.0 ? value : fallback;
 }
 
-static void poll_pause(const coop_context *ctx, int busy)
-{
-    if (ctx->info.is_gpu)
-        return;
-    struct timespec nap = {0, busy ? 20000 : 200000};
-    nanosleep(&nap, NULL);
-}
-
 /* One pass of the host loop; sets *finished once the megakernel has been told to end. */
 static coop_status step(mega *m, double watchdog_s, int *finished)
 {
@@ -397,7 +388,7 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     }
     if ((status = watch(m, now_us, watchdog_s)) != COOP_OK)
         return status;
-    poll_pause(m->ctx, m->busy);
+    coop_poll_pause(m->ctx, 0, m->busy ? 20 : 200); /* finer while a task runs, to time it */
     return COOP_OK;
 }
 
