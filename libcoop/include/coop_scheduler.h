@@ -70,13 +70,14 @@ inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
     coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
 }
 
-/* Takes up to `wanted` kill tokens at once; returns how many. */
-COOP_COLD uint coop_take_tokens(global uint *tokens, uint wanted)
+/* Takes up to `wanted` from a counter that never goes below zero (kill tokens, idle groups);
+ * returns how many it took. */
+COOP_COLD uint coop_take(global uint *counter, uint wanted)
 {
-    uint have = coop_load_relaxed(tokens);
+    uint have = coop_load_relaxed(counter);
     while (have && wanted) {
         uint take = min(have, wanted);
-        uint seen = coop_cas(tokens, have, have - take);
+        uint seen = coop_cas(counter, have, have - take);
         if (seen == have)
             return take;
         have = seen;
@@ -128,7 +129,7 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
 {
     global uint *ctrl = ctx->ctrl;
-    if (!chaos && !coop_take_tokens(&ctrl[COOP_CTRL_KILLS], 1u))
+    if (!chaos && !coop_take(&ctrl[COOP_CTRL_KILLS], 1u))
         return 0;
     if (coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u) != state) {
         if (!chaos)
@@ -215,7 +216,7 @@ COOP_COLD void coop_sweep(coop_ctx *ctx)
     uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
     uint members = ctx->id;
     uint width = min(COOP_SWEEP_WIDTH, members - 1u);
-    uint tokens = coop_local_linear_id() == 0 ? coop_take_tokens(&ctrl[COOP_CTRL_KILLS], width) : 0u;
+    uint tokens = coop_local_linear_id() == 0 ? coop_take(&ctrl[COOP_CTRL_KILLS], width) : 0u;
     tokens = coop_broadcast(ctx, tokens);
     for (uint i = lid; i < tokens; i += lsize)
         claimed[i] = coop_cas(&parked[members - 1u - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) ==
@@ -397,7 +398,7 @@ COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
             kills = 1u + (dice >> 8) % (members - 1u);
         return kills ? kills << 1 : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
     }
-    kills = coop_take_tokens(&ctrl[COOP_CTRL_KILLS], members - 1u);
+    kills = coop_take(&ctrl[COOP_CTRL_KILLS], members - 1u);
     if (kills)
         return kills << 1;
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
@@ -548,15 +549,8 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
     if ((status & 3u) != COOP_TASK_GATHERING)
         return 0;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
-    uint idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
-    for (;;) {
-        if (!idle)
-            return 0;
-        uint seen = coop_cas(&ctrl[COOP_CTRL_IDLE], idle, idle - 1u);
-        if (seen == idle)
-            break;
-        idle = seen;
-    }
+    if (!coop_take(&ctrl[COOP_CTRL_IDLE], 1u))
+        return 0;
     uint joined = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_JOINED]);
     for (;;) {
         if (joined >= want || coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) != status) {
