@@ -7,7 +7,10 @@
  *              [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]
  *              [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]
  *              [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]
+ *              [--groups N]
  *
+ * --groups N runs on at most N workgroups (persistent modes: of the co-resident ones; multikernel:
+ * per launch), so modes can be compared on equal footing.
  * Modes: `cooperative` runs the app as a megakernel (resizing barriers between rounds, so it may
  * lose and regain groups) with an optional periodic high-priority task; `standalone` runs the
  * same rounds as a plain persistent kernel with global barriers, and with a task it is the
@@ -96,6 +99,7 @@ typedef struct settings {
     const char *json_path;
     const char *output_path;
     size_t local_size;            /* 0: the device's default */
+    unsigned max_groups;          /* 0: every co-resident group */
 } settings;
 
 /* What one run measured. */
@@ -103,6 +107,7 @@ typedef struct run_result {
     double time_ms;               /* after discovery (persistent modes) / first launch to last read */
     double discovery_ms;
     unsigned rounds;
+    unsigned items;               /* bfs, sssp: worklist items processed over all rounds */
     unsigned groups;              /* co-resident groups; multikernel: the most groups one round launched */
     unsigned members_start;
     unsigned kills, forks, resizes, barriers, tasks;
@@ -134,7 +139,8 @@ static const char usage[] =
     "usage: coop-bench bfs|sssp|color|mis|sssp-bf [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]\n"
     "                  [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]\n"
     "                  [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]\n"
-    "                  [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]\n";
+    "                  [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]\n"
+    "                  [--groups N]\n";
 
 /* ---- Arguments ---------------------------------------------------------------------------- */
 
@@ -228,6 +234,10 @@ static int parse(int argc, char **argv, settings *s)
             if (parse_number(value, 1 << 16, &number) != 0 || number == 0)
                 return bad_argument(option, value, "not a positive work-group size");
             s->local_size = number;
+        } else if (!strcmp(option, "--groups")) {
+            if (parse_number(value, 1u << 24, &number) != 0 || number == 0)
+                return bad_argument(option, value, "not a positive count");
+            s->max_groups = (unsigned)number;
         } else {
             return bad_argument("option", option, "unknown");
         }
@@ -369,7 +379,7 @@ static int open_task(bench *b)
             status = set_graph_args(b, sizing.mega, &sizing.task_arg);
         const cl_uint empty = 0;
         cl_int err = status == COOP_OK ? clEnqueueFillBuffer(coop_context_queue(b->ctx), b->counts, &empty,
-                                                             sizeof empty, 0, 4 * sizeof empty, 0, NULL, NULL)
+                                                             sizeof empty, 0, 5 * sizeof empty, 0, NULL, NULL)
                                        : CL_SUCCESS;
         if (err == CL_SUCCESS)
             err = clFinish(coop_context_queue(b->ctx));
@@ -409,6 +419,8 @@ static int open_device(bench *b)
         return 1;
     }
     b->multikernel_bound = coop_launch_groups(b->ctx, b->local_size);
+    if (b->s.max_groups && b->s.max_groups < b->multikernel_bound)
+        b->multikernel_bound = b->s.max_groups;
     static const char *const sources[] = {coop_bench_bfs_source, coop_bench_sssp_source, coop_bench_color_source,
                                           coop_bench_mis_source, coop_bench_sssp_bf_source};
     const char *source = sources[b->s.app];
@@ -435,7 +447,7 @@ static int open_device(bench *b)
         b->wl[0] = make_buffer(b, g->n, NULL, &err);
         b->wl[1] = make_buffer(b, g->n, NULL, &err);
     }
-    b->counts = make_buffer(b, 4, NULL, &err);
+    b->counts = make_buffer(b, 5, NULL, &err);
     if (b->s.mode == MODE_COOPERATIVE && !b->s.task)
         b->no_task = make_buffer(b, 1, NULL, &err);
     if (err != CL_SUCCESS)
@@ -472,7 +484,7 @@ static void close_device(bench *b)
 static int reset(bench *b)
 {
     cl_command_queue queue = coop_context_queue(b->ctx);
-    const cl_uint unreached = DEVICE_UNREACHED, zero = 0, counts[4] = {1, 0, 0, 0};
+    const cl_uint unreached = DEVICE_UNREACHED, zero = 0, counts[5] = {1, 0, 0, 0, 0};
     const cl_uint mark_start = b->s.app == APP_SSSP ? zero : unreached;
     size_t bytes = (size_t)b->g.n * sizeof(cl_uint);
     cl_int err = clEnqueueFillBuffer(queue, b->dist, &unreached, sizeof unreached, 0, bytes, 0, NULL, NULL);
@@ -515,7 +527,7 @@ static int run_standalone(bench *b, run_result *r, unsigned run, double first_ms
     bench_baseline *baseline = NULL;
     if (b->s.task && run > 0 && bench_baseline_start(&b->task, b->s.period_ms, first_ms, run, &baseline) != 0)
         return 1;
-    coop_launch launch = {.local_size = b->local_size};
+    coop_launch launch = {.local_size = b->local_size, .max_groups = b->s.max_groups};
     coop_run_stats stats;
     coop_status status = coop_kernel_run(b->kernel, &launch, &stats);
     if (status == COOP_ERR_TIMEOUT)
@@ -529,17 +541,19 @@ static int run_standalone(bench *b, run_result *r, unsigned run, double first_ms
     r->discovery_ms = stats.discovery_ms;
     r->groups = r->members_start = stats.groups;
     r->mean_members = stats.groups;
-    cl_uint rounds = 0;
-    if (read_counts(b, 3, 1, &rounds) != 0)
+    cl_uint figures[2] = {0, 0};
+    if (read_counts(b, 3, 2, figures) != 0)
         return 1;
-    r->rounds = rounds;
+    r->rounds = figures[0];
+    r->items = figures[1];
     return 0;
 }
 
 /* The run's index is the frame that render draws. */
 static int run_cooperative(bench *b, run_result *r, unsigned run)
 {
-    coop_mega_params params = {.launch = {.local_size = b->local_size}, .chaos_seed = b->s.chaos_seed};
+    coop_mega_params params = {.launch = {.local_size = b->local_size, .max_groups = b->s.max_groups},
+                               .chaos_seed = b->s.chaos_seed};
     coop_task_plan plan = {0};
     if (b->s.task)
         plan = bench_task_plan(&b->task, b->s.take, b->s.take_count, b->s.period_ms, run);
@@ -570,10 +584,11 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
         r->record_count = report.record_count;
     }
     coop_mega_report_free(&report);
-    cl_uint rounds = 0;
-    if (read_counts(b, 3, 1, &rounds) != 0)
+    cl_uint figures[2] = {0, 0};
+    if (read_counts(b, 3, 2, figures) != 0)
         return 1;
-    r->rounds = rounds;
+    r->rounds = figures[0];
+    r->items = figures[1];
     return 0;
 }
 
@@ -602,6 +617,7 @@ static int run_multikernel(bench *b, run_result *r)
         if (err != CL_SUCCESS)
             return cl_error(err, "multikernel launch");
         round++;
+        r->items += in_count;
         if (read_counts(b, round % 3, 1, &in_count) != 0)
             return 1;
     }
@@ -822,8 +838,11 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
     else
         printf("groups %u co-resident, %u members at the start; discovery %.2f ms\n", last->groups,
                last->members_start, last->discovery_ms);
-    printf("time median %.3f ms over %u runs (min %.3f, max %.3f); rounds %u\n", sum->time_median_ms, count - 1,
+    printf("time median %.3f ms over %u runs (min %.3f, max %.3f); rounds %u", sum->time_median_ms, count - 1,
            sum->time_min_ms, sum->time_max_ms, last->rounds);
+    if (!app_sweeps(b->s.app))
+        printf("; worklist items %u", last->items);
+    printf("\n");
     if (b->s.mode == MODE_COOPERATIVE)
         printf("kills %u, forks %u, resizes %u over the timed runs; mean members %.2f (last run)%s\n", sum->kills,
                sum->forks, sum->resizes, last->mean_members, b->s.chaos_seed ? "; chaos mode" : "");
@@ -914,9 +933,9 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
     for (unsigned i = 0; i < count; i++) {
         const run_result *r = &runs[i];
         fprintf(out, "    {\"warmup\": %s, \"time_ms\": %.6f, \"discovery_ms\": %.6f, \"rounds\": %u, "
-                "\"groups\": %u, \"members_start\": %u, \"mean_members\": %.4f, \"kills\": %u, \"forks\": %u, "
+                "\"items\": %u, \"groups\": %u, \"members_start\": %u, \"mean_members\": %.4f, \"kills\": %u, \"forks\": %u, "
                 "\"resizes\": %u, \"barriers\": %u, \"tasks\": %u, \"task_runs\": [",
-                i == 0 ? "true" : "false", r->time_ms, r->discovery_ms, r->rounds, r->groups, r->members_start,
+                i == 0 ? "true" : "false", r->time_ms, r->discovery_ms, r->rounds, r->items, r->groups, r->members_start,
                 r->mean_members, r->kills, r->forks, r->resizes, r->barriers, r->tasks);
         for (size_t t = 0; t < r->record_count; t++) {
             const coop_task_record *rec = &r->records[t];

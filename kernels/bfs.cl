@@ -8,7 +8,8 @@
  *   counts[0..2]  worklist sizes: round r reads counts[r % 3] and pushes into counts[(r + 1) % 3];
  *                 group 0 clears counts[(r + 2) % 3] for round r + 1: it was round r - 1's
  *                 input, which nobody reads any more;
- *   counts[3]     rounds run, written at the end.
+ *   counts[3]     rounds run, written at the end;
+ *   counts[4]     worklist items processed over all rounds (group 0 adds each round's size).
  * A global barrier ends each round; the search ends when a round pushed nothing. The host
  * starts with level[] = BFS_UNREACHED except level[source] = 0, wl0 = {source} and
  * counts = {1, 0, 0, 0}. */
@@ -28,11 +29,13 @@ inline void bfs_round(uint group, uint groups, uint round, uint in_count, global
         for (uint e = row[u]; e < row[u + 1]; e++) {
             uint v = col[e];
             if (level[v] == BFS_UNREACHED && atomic_cmpxchg(&level[v], BFS_UNREACHED, round + 1u) == BFS_UNREACHED)
-                out[atomic_inc(&counts[(round + 1u) % 3u])] = v;
+                out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
         }
     }
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && get_local_id(0) == 0) {
         counts[(round + 2u) % 3u] = 0;
+        counts[4] += in_count;
+    }
 }
 
 kernel void bfs_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level,

@@ -65,7 +65,7 @@ inline void color_sweep(uint group, uint groups, uint round, uint n, global cons
             color[v] = color_smallest_free(v, round, row, col, color, colored);
             colored[v] = round;
         } else {
-            atomic_inc(&counts[(round + 1u) % 3u]);
+            coop_atomic_inc(&counts[(round + 1u) % 3u]);
         }
     }
     if (group == 0 && get_local_id(0) == 0)

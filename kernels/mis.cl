@@ -53,7 +53,7 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
             in_set[v] = covered ? MIS_OUT : MIS_IN;
             decided[v] = round;
         } else {
-            atomic_inc(&counts[(round + 1u) % 3u]);
+            coop_atomic_inc(&counts[(round + 1u) % 3u]);
         }
     }
     if (group == 0 && get_local_id(0) == 0)

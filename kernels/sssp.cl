@@ -11,7 +11,8 @@
  * The worklists and `counts` work as in bfs.cl:
  *   counts[0..2]  worklist sizes: round r reads counts[r % 3] and pushes into counts[(r + 1) % 3];
  *                 group 0 clears counts[(r + 2) % 3] for round r + 1;
- *   counts[3]     rounds run, written at the end.
+ *   counts[3]     rounds run, written at the end;
+ *   counts[4]     worklist items processed over all rounds (group 0 adds each round's size).
  * The host starts with dist[] = SSSP_UNREACHED except dist[source] = 0, mark[] = 0,
  * wl0 = {source} and counts = {1, 0, 0, 0}. */
 #define SSSP_UNREACHED 0xffffffffu
@@ -34,11 +35,13 @@ inline void sssp_round(uint group, uint groups, uint round, uint in_count, globa
                 through = SSSP_CAP;
             if (through < dist[v] && atomic_min(&dist[v], through) > through &&
                 atomic_xchg(&mark[v], round + 1u) != round + 1u)
-                out[atomic_inc(&counts[(round + 1u) % 3u])] = v;
+                out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
         }
     }
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && get_local_id(0) == 0) {
         counts[(round + 2u) % 3u] = 0;
+        counts[4] += in_count;
+    }
 }
 
 kernel void sssp_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global const uint *weight,

@@ -45,13 +45,16 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
     if (err != CL_SUCCESS)
         return coop_fail_cl(ctx, err, "clCreateProgramWithSource");
     const char *base = target_options(&ctx->info);
-    size_t length = strlen(base) + (options ? strlen(options) : 0) + 32;
+    const char *extra = getenv("COOP_BUILD_OPTIONS");
+    extra = extra ? extra : "";
+    options = options ? options : "";
+    size_t length = strlen(base) + strlen(options) + strlen(extra) + 32;
     char *all = malloc(length);
     if (!all) {
         clReleaseProgram(program);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory building '%s'", name);
     }
-    snprintf(all, length, "%s -cl-kernel-arg-info %s", base, options ? options : "");
+    snprintf(all, length, "%s -cl-kernel-arg-info %s %s", base, options, extra);
     err = clBuildProgram(program, 1, &ctx->device, all, NULL, NULL);
     free(all);
     if (err != CL_SUCCESS) {
@@ -63,6 +66,11 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
         free(log);
         clReleaseProgram(program);
         return status;
+    }
+    if (getenv("COOP_BUILD_LOG")) {
+        char *log = build_log(ctx, program);
+        fprintf(stderr, "libcoop: build log of '%s' for '%s':\n%s\n", name, ctx->info.name, log ? log : "(none)");
+        free(log);
     }
     *out = program;
     return COOP_OK;
