@@ -98,6 +98,16 @@ inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
     asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
+inline ulong coop_load_relaxed64(global ulong *p)
+{
+    ulong v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+inline void coop_store_relaxed64(global ulong *p, ulong v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
 inline uint coop_fetch_or(global uint *p, uint v)
 {
     uint old;
@@ -172,6 +182,14 @@ inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
 {
     return atomic_fetch_add_explicit((volatile global atomic_ulong *)p, v, memory_order_release,
                                      memory_scope_device);
+}
+inline ulong coop_load_relaxed64(global ulong *p)
+{
+    return atomic_load_explicit((volatile global atomic_ulong *)p, memory_order_relaxed, memory_scope_device);
+}
+inline void coop_store_relaxed64(global ulong *p, ulong v)
+{
+    atomic_store_explicit((volatile global atomic_ulong *)p, v, memory_order_relaxed, memory_scope_device);
 }
 inline uint coop_fetch_or(global uint *p, uint v) { return COOP_RMW(fetch_or, p, v); }
 inline uint coop_cas(global uint *p, uint expected, uint desired)
@@ -335,8 +353,10 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
  * completes sooner writes nothing but its arrival. */
 #define COOP_BARRIER_QUIET_SPINS 4096u
 
-/* The barrier's arrive-and-wait (which also arms barrier number + 2), by local id 0 only. */
-inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
+/* The barrier's arrival (which also arms barrier number + 2) and relaxed wait, by local id 0
+ * only. The caller then synchronises with every arrival by one acquire load of the counter
+ * (coop_barrier_arrive_wait), and may put independent loads in flight before it. */
+inline global uint *coop_barrier_arrive_spin(coop_ctx *ctx, uint number)
 {
     global uint *counter = coop_barrier_counter(ctx, number);
     global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
@@ -356,7 +376,12 @@ inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
         if (spins >= COOP_BARRIER_QUIET_SPINS)
             coop_store_relaxed(where, (COOP_WHERE_RUNNING << 28) | ctx->id);
     }
-    coop_load_acquire(counter);
+    return counter;
+}
+
+inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
+{
+    coop_load_acquire(coop_barrier_arrive_spin(ctx, number));
 }
 
 /* Waits until every member group has reached the barrier; memory written before it by any of

@@ -57,7 +57,7 @@ enum coop_ctrl_slot {
     COOP_CTRL_REQ_ARGS = 8,     /* COOP_TASK_ARGS words for the task */
     COOP_CTRL_REQ_END = 24,
     /* scheduler state (kernel) */
-    COOP_CTRL_STATE = 32,       /* members M (low 12 bits) | finished F << 12 | COOP_STATE_DONE */
+    COOP_CTRL_STATE = 32,       /* members M (low 12 bits) | finished F << 12 (F > 0: no more forks) */
     COOP_CTRL_KILLS = 33,       /* kill tokens: kills the scheduler still wants */
     COOP_CTRL_IDLE = 64,        /* idle groups not reserved by a fork (own line) */
     COOP_CTRL_FORK_LEFT = 96,   /* fork slots not yet claimed (own line) */
@@ -72,8 +72,8 @@ enum coop_ctrl_slot {
     COOP_CTRL_TASK_NEXT = 170,  /* next task workgroup to run */
     COOP_CTRL_TASK_FINISHED = 171, /* joined groups that have left the task */
     COOP_CTRL_EXIT = 172,       /* 1: every idle group leaves the megakernel */
-    COOP_CTRL_RESIZE = 176,     /* three resize decisions, one per barrier counter */
-    COOP_CTRL_COMMIT = 180,     /* three resize commits: barrier << 12 | new M */
+    COOP_CTRL_RESIZE = 176,     /* three 64-bit resize decisions: barrier number << 32 | decision */
+    COOP_CTRL_COMMIT = 184,     /* three resize commits: barrier << 12 | new M */
     /* reports (kernel -> host); the agent copies this range out */
     COOP_CTRL_REPORT = 192,
     COOP_CTRL_REPORT_SEQ = 192,   /* last request the kernel has applied */
@@ -116,7 +116,6 @@ enum coop_ctrl_slot {
 #define COOP_TRANSMIT_WORDS 64u
 #define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
 #define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
-#define COOP_STATE_DONE 0x01000000u   /* a member finished: no more forks */
 #define COOP_MAX_GROUPS 4095u
 
 /* Group states for the watchdog (COOP_DEV_GROUP_STATE): role << 28 | detail. */

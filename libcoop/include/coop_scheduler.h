@@ -292,7 +292,7 @@ COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
     for (;;) {
         uint members = COOP_STATE_MEMBERS(state);
-        uint grow = (state & COOP_STATE_DONE) || members >= limit ? 0u : min(take, limit - members);
+        uint grow = COOP_STATE_FINISHED(state) || members >= limit ? 0u : min(take, limit - members);
         if (grow) {
             uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state + grow);
             if (seen != state) {
@@ -385,6 +385,13 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
 #define COOP_RESIZE_FORK 1u
 #define COOP_RESIZE_KILLS(d) ((d) >> 1)
 
+/* Resize decision slot `slot` (64-bit: the barrier's number above the decision, so that a
+ * decision is told from the one the slot held three barriers earlier). */
+inline global ulong *coop_resize_slot(global uint *ctrl, uint slot)
+{
+    return (global ulong *)&ctrl[COOP_CTRL_RESIZE + 2u * slot];
+}
+
 /* Group 0's decision, made before it arrives (so it is visible after the barrier): kill tokens
  * it takes now (bits 1..), and whether to try a fork (bit 0). */
 COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
@@ -445,13 +452,27 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
-        if (ctx->id == 0)
-            coop_store_relaxed(&ctrl[COOP_CTRL_RESIZE + slot], coop_resize_decision(ctx));
-        coop_barrier_arrive_wait(ctx, number);
+        global ulong *decided = coop_resize_slot(ctrl, slot);
+        if (ctx->id == 0) {
+            /* Both reads in flight at once: group 0 is often the last to arrive (low ids get
+             * the work), so its time here is everyone's. */
+            uint kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
+            uint idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
+            uint mine = kills | idle | ctx->rng ? coop_resize_decision(ctx) : 0u;
+            coop_store_relaxed64(decided, (ulong)number << 32 | mine);
+        }
+        /* The decision is read alongside the barrier's acquire load rather than after it: a
+         * value tagged with this barrier's number is group 0's decision whatever the order; an
+         * older one means the read came too early, and it is made again after the acquire. */
+        global uint *counter = coop_barrier_arrive_spin(ctx, number);
+        ulong early = coop_load_relaxed64(decided);
+        coop_load_acquire(counter);
+        if ((uint)(early >> 32) != number)
+            early = coop_load_relaxed64(decided);
+        uint decision = (uint)early;
         if (ctx->id == 0)
             coop_count(ctx, COOP_CTRL_BARRIERS, 1u);
         ctx->epoch = number;
-        uint decision = coop_load_relaxed(&ctrl[COOP_CTRL_RESIZE + slot]);
         if (decision) {
             uint tag = (number & 0xfffffu) << 12;
             uint members;
@@ -659,17 +680,11 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
 
 /* ---- The scheduler loop ------------------------------------------------------------------- */
 
-/* A member returned from the cooperative kernel without being killed: it has finished. */
+/* A member returned from the cooperative kernel without being killed: it has finished. One add,
+ * no retry loop (every member finishes at about the same moment): F > 0 also ends forking. */
 COOP_COLD void coop_member_finished(coop_ctx *ctx)
 {
-    global uint *ctrl = ctx->ctrl;
-    uint state = coop_load_relaxed(&ctrl[COOP_CTRL_STATE]);
-    for (;;) {
-        uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, (state + (1u << 12)) | COOP_STATE_DONE);
-        if (seen == state)
-            break;
-        state = seen;
-    }
+    coop_fetch_add(&ctx->ctrl[COOP_CTRL_STATE], 1u << 12);
     coop_barrier_leave(ctx);
 }
 
