@@ -139,6 +139,12 @@ inline void coop_host_store(global uint *p, uint v)
 {
     asm volatile("st.release.sys.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
+inline uint coop_host_load_relaxed(global uint *p)
+{
+    uint v;
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
 /* The GPU's own clock in nanoseconds. */
 inline ulong coop_clock_ns(void)
 {
@@ -208,6 +214,7 @@ inline void coop_fence_sc(void)
 }
 inline uint coop_host_load(global uint *p) { return coop_load_acquire(p); }
 inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); }
+inline uint coop_host_load_relaxed(global uint *p) { return coop_load_relaxed(p); }
 #define COOP_HAS_CLOCK 0
 #endif
 
@@ -341,12 +348,14 @@ inline void coop_barrier_join(const coop_ctx *ctx, uint groups)
     coop_fetch_add(coop_barrier_counter(ctx, ctx->epoch + 2), 0u - groups);
 }
 
-/* This group leaves between barriers epoch and epoch + 1: it arrives for epoch + 1 (publishing
- * its writes) and gives back its arming of epoch + 2. */
+/* This group leaves between barriers epoch and epoch + 1: it arrives for epoch + 1 (a release,
+ * publishing its writes) and gives back its arming of epoch + 2 (relaxed, not waited for: a
+ * read-modify-write continues the release sequences of the counter, and barrier epoch + 2 cannot
+ * complete before epoch + 1 has). */
 inline void coop_barrier_leave(const coop_ctx *ctx)
 {
     coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 1), 1u);
-    coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
+    coop_fetch_add_relaxed(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
 }
 
 /* Spins after which a waiting group records where it is, for the watchdog; a barrier that

@@ -89,6 +89,7 @@ enum coop_ctrl_slot {
     COOP_CTRL_DUMP = 208,         /* host -> agent: copy the group states out when this changes */
     COOP_CTRL_DUMPED = 209,       /* agent -> host: the last dump request served */
     COOP_CTRL_REPORT_END = 210,
+    COOP_CTRL_PARKED_COUNT = 224, /* members parked at an offer (a hint for the largest one) */
     COOP_CTRL_GROUP_STATE = 256,  /* one word per group: where it is (COOP_WHERE_*), for the watchdog */
     COOP_CTRL_PARKED = 256 + 4096, /* one word per virtual id: COOP_PARK_* */
     COOP_CTRL_WORDS = 256 + 2 * 4096

@@ -121,33 +121,61 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 #define COOP_PARK_TIMEOUT_NS 200000u
 #endif
 #define COOP_PARK_POLLS 200000u
+/* How long the largest member, asked for several kills, waits for the members below it that the
+ * request also wants to park at their offers, so that one sweep takes them all. */
+#ifndef COOP_GATHER_WAIT_NS
+#define COOP_GATHER_WAIT_NS 30000u
+#endif
+#define COOP_GATHER_WAIT_POLLS 20000u
 #ifndef COOP_PARK_STATE_POLLS
 #define COOP_PARK_STATE_POLLS 256u
 #endif
 
-/* The largest member kills itself if a token (or chaos) allows. */
-COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state, int chaos)
+/* Chaos mode: the largest member kills itself at random (no token); `state` is M as it last
+ * read it (a member that is not the largest by it is not killed). */
+COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state)
 {
-    global uint *ctrl = ctx->ctrl;
-    if (!chaos && !coop_take(&ctrl[COOP_CTRL_KILLS], 1u))
+    if (COOP_STATE_MEMBERS(state) != ctx->id + 1u)
         return 0;
-    if (coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u) != state) {
-        if (!chaos)
-            coop_fetch_add(&ctrl[COOP_CTRL_KILLS], 1u);
-        return 0;
-    }
-    return 1;
+    return coop_cas(&ctx->ctrl[COOP_CTRL_STATE], state, state - 1u) == state;
 }
 
-/* Waits at the offer (local id 0) until the members above are gone, polling only its own word:
- * a sweeping killer either claims it (COOP_PARK_CLAIMED: killed, returns 2) or hands it the turn
- * (COOP_PARK_TURN: it is the largest and kills itself, returns 1). Gives up (returns 0) when
- * kills are no longer wanted or after COOP_PARK_TIMEOUT_NS. */
-COOP_COLD uint coop_park(coop_ctx *ctx)
+/* Outcomes of a kill offer (local id 0's part). */
+#define COOP_KILL_SELF 1u     /* killed */
+#define COOP_KILL_CLAIMED 2u  /* killed by another member's sweep */
+#define COOP_KILL_LARGEST 3u  /* the largest, with kills wanted: the group sweeps (and may die) */
+
+/* The largest member, asked for several kills, waits briefly for the members right below it that
+ * the request also wants to park at their offers, so that its sweep takes them all at once rather
+ * than starting a chain of small sweeps, each handing the turn down to the next member that
+ * parked. `self` is 1 if the caller is itself counted as parked. */
+COOP_COLD void coop_await_parked(coop_ctx *ctx, uint self)
 {
     global uint *ctrl = ctx->ctrl;
-    global uint *mine = &ctrl[COOP_CTRL_PARKED + ctx->id];
-    coop_store_release(mine, COOP_PARK_WAITING);
+    uint tokens = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
+    uint below = ctx->id > 1u && tokens > 1u ? min(min(tokens - 1u, COOP_SWEEP_WIDTH), ctx->id - 1u) : 0u;
+#if COOP_HAS_CLOCK
+    ulong deadline = coop_clock_ns() + COOP_GATHER_WAIT_NS;
+#endif
+    for (uint polls = 0; below; polls++) {
+        if (coop_load_relaxed(&ctrl[COOP_CTRL_PARKED_COUNT]) >= below + self)
+            break;
+#if COOP_HAS_CLOCK
+        if (coop_clock_ns() > deadline)
+            break;
+#else
+        if (polls > COOP_GATHER_WAIT_POLLS)
+            break;
+#endif
+        if (polls % 64u == 63u && !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
+            break;
+    }
+}
+
+/* coop_park's wait, once the member's word says COOP_PARK_WAITING. */
+COOP_COLD uint coop_park_wait(coop_ctx *ctx, global uint *mine)
+{
+    global uint *ctrl = ctx->ctrl;
 #if COOP_HAS_CLOCK
     ulong deadline = coop_clock_ns() + COOP_PARK_TIMEOUT_NS;
 #endif
@@ -155,7 +183,7 @@ COOP_COLD uint coop_park(coop_ctx *ctx)
         uint flag = coop_load_acquire(mine);
         if (flag == COOP_PARK_CLAIMED) {
             coop_store_relaxed(mine, COOP_PARK_NONE);
-            return 2;
+            return COOP_KILL_CLAIMED;
         }
         if (flag == COOP_PARK_CLAIMING)
             continue;
@@ -179,80 +207,105 @@ COOP_COLD uint coop_park(coop_ctx *ctx)
                 continue; /* being claimed: the next poll sees the outcome */
             if (!largest)
                 return 0;
-            return (uint)coop_kill_self(ctx, coop_load_acquire(&ctrl[COOP_CTRL_STATE]), 0);
+            coop_await_parked(ctx, 1u);
+            return COOP_KILL_LARGEST;
         }
     }
 }
 
-/* Local id 0's half of coop_offer_kill: 0 (not killed), 1 (killed itself as the largest: it
- * then sweeps) or 2 (claimed by another's sweep). The fast path is one read of the tokens. */
-inline uint coop_try_kill(coop_ctx *ctx)
+/* Waits at the offer (local id 0) until the members above are gone, polling only its own word:
+ * a sweeping killer either claims it (COOP_PARK_CLAIMED: killed, returns COOP_KILL_CLAIMED) or
+ * hands it the turn (COOP_PARK_TURN: it is the largest, returns COOP_KILL_LARGEST). Gives up
+ * (returns 0) when kills are no longer wanted or after COOP_PARK_TIMEOUT_NS. */
+COOP_COLD uint coop_park(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    global uint *mine = &ctrl[COOP_CTRL_PARKED + ctx->id];
+    coop_store_release(mine, COOP_PARK_WAITING);
+    coop_fetch_add_release(&ctrl[COOP_CTRL_PARKED_COUNT], 1u);
+    uint outcome = coop_park_wait(ctx, mine);
+    coop_fetch_add_relaxed(&ctrl[COOP_CTRL_PARKED_COUNT], 0u - 1u);
+    return outcome;
+}
+
+/* Local id 0's half of coop_offer_kill: 0 (not killed), COOP_KILL_SELF (chaos killed it),
+ * COOP_KILL_CLAIMED (another's sweep took it) or COOP_KILL_LARGEST (it is the largest and kill
+ * tokens are out: the whole group then kills it and the parked members below, coop_sweep), given
+ * the kill tokens it read. */
+inline uint coop_try_kill(coop_ctx *ctx, uint tokens)
 {
     global uint *ctrl = ctx->ctrl;
     int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
-    uint tokens = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
     if (!chaos && !tokens)
         return 0;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
     uint members = COOP_STATE_MEMBERS(state);
     if (members <= 1u || ctx->id == 0)
         return 0;
-    if (ctx->id + 1u == members)
-        return (uint)coop_kill_self(ctx, state, chaos);
-    if (chaos || ctx->id + tokens < members)
+    if (chaos)
+        return ctx->id + 1u == members && coop_kill_self(ctx, state) ? COOP_KILL_SELF : 0u;
+    if (ctx->id + 1u == members) {
+        coop_await_parked(ctx, 0u);
+        return COOP_KILL_LARGEST;
+    }
+    if (ctx->id + tokens < members)
         return 0;
     return coop_park(ctx);
 }
 
-/* After killing itself (M is now ctx->id), the whole group takes the parked members right below
- * it in parallel, one work-item per candidate, and removes the contiguous run it got from M in
- * one update: as if they had offered kill one after another. Then it hands the turn to the next
- * parked member, if any, which continues. Called by every work-item. */
-COOP_COLD void coop_sweep(coop_ctx *ctx)
+/* The largest member (every work-item) takes kill tokens for itself and for the parked members
+ * right below it, claims those in parallel (one work-item per candidate), and removes itself and
+ * the contiguous run it got from M in one update: as if they had offered kill one after another,
+ * largest first. Then it hands the turn to the next parked member, if kills are still wanted.
+ * Returns 1 if the group was killed (0: M changed under it, or the kills were no longer wanted). */
+COOP_COLD int coop_sweep(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *parked = &ctrl[COOP_CTRL_PARKED];
     local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
     uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
-    uint members = ctx->id;
-    uint width = min(COOP_SWEEP_WIDTH, members - 1u);
-    uint tokens = coop_local_linear_id() == 0 ? coop_take(&ctrl[COOP_CTRL_KILLS], width) : 0u;
+    uint members = ctx->id + 1u;
+    /* member 0 is never killed: at most members - 1 kills, this one included */
+    uint tokens = lid == 0 ? coop_take(&ctrl[COOP_CTRL_KILLS], min(COOP_SWEEP_WIDTH + 1u, members - 1u)) : 0u;
     tokens = coop_broadcast(ctx, tokens);
-    for (uint i = lid; i < tokens; i += lsize)
-        claimed[i] = coop_cas(&parked[members - 1u - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) ==
-                     COOP_PARK_WAITING;
+    uint below = members - 2u; /* the first candidate: the member right below */
+    for (uint i = lid; i + 1u < tokens; i += lsize)
+        claimed[i] = coop_cas(&parked[below - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) == COOP_PARK_WAITING;
     uint taken = 0;
     if (lid == 0) {
-        while (taken < tokens && claimed[taken])
-            taken++;
+        uint run = 0;
+        while (run + 1u < tokens && claimed[run])
+            run++;
         uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
-        while (taken && COOP_STATE_MEMBERS(state) == members) {
-            uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - taken);
-            if (seen == state)
+        while (tokens && COOP_STATE_MEMBERS(state) == members) {
+            uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u - run);
+            if (seen == state) {
+                taken = 1u + run;
                 break;
+            }
             state = seen;
         }
-        if (COOP_STATE_MEMBERS(state) != members)
-            taken = 0; /* M changed under us (a fork): take nobody */
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each swept member counts itself */
+        if (tokens > taken)
+            coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each killed member counts itself */
     }
     taken = coop_broadcast(ctx, taken);
-    for (uint i = lid; i < tokens; i += lsize)
+    for (uint i = lid; i + 1u < tokens; i += lsize)
         if (claimed[i])
-            coop_store_release(&parked[members - 1u - i], i < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+            coop_store_release(&parked[below - i], i + 1u < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
     COOP_GROUP_SYNC();
     if (lid == 0 && taken && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
-        coop_cas(&parked[members - taken - 1u], COOP_PARK_WAITING, COOP_PARK_TURN);
+        coop_cas(&parked[members - 1u - taken], COOP_PARK_WAITING, COOP_PARK_TURN);
+    return taken != 0;
 }
 
-/* The group with the largest id may be destroyed here (never the only one). Returns 1 in every
- * work-item of a killed group, which must then leave the cooperative kernel at once. */
-inline int coop_offer_kill(coop_ctx *ctx)
+/* coop_offer_kill past its fast path (kill tokens out, or chaos mode); `tokens` as local id 0
+ * read them. Out of line on NVIDIA, so that its registers do not weigh on the caller's loop. */
+COOP_COLD int coop_offer_kill_slow(coop_ctx *ctx, uint tokens)
 {
-    uint outcome = coop_local_linear_id() == 0 ? coop_try_kill(ctx) : 0u;
+    uint outcome = coop_local_linear_id() == 0 ? coop_try_kill(ctx, tokens) : 0u;
     outcome = coop_broadcast(ctx, outcome);
-    if (outcome == 1u && !ctx->rng)
-        coop_sweep(ctx);
+    if (outcome == COOP_KILL_LARGEST)
+        outcome = coop_sweep(ctx) ? COOP_KILL_SELF : 0u;
     if (outcome && coop_local_linear_id() == 0) {
         coop_barrier_leave(ctx);
         coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
@@ -260,6 +313,19 @@ inline int coop_offer_kill(coop_ctx *ctx)
     if (outcome)
         ctx->role = COOP_ROLE_IDLE;
     return outcome != 0;
+}
+
+/* The group with the largest id may be destroyed here (never the only one). Returns 1 in every
+ * work-item of a killed group, which must then leave the cooperative kernel at once. The fast
+ * path (no kill wanted) is one read of the kill tokens. */
+inline int coop_offer_kill(coop_ctx *ctx)
+{
+    uint tokens = 0, pending = 0;
+    if (coop_local_linear_id() == 0) {
+        tokens = coop_load_relaxed(&ctx->ctrl[COOP_CTRL_KILLS]);
+        pending = tokens | ctx->rng;
+    }
+    return coop_broadcast(ctx, pending) ? coop_offer_kill_slow(ctx, tokens) : 0;
 }
 
 /* ---- offer_fork --------------------------------------------------------------------------- */
@@ -337,11 +403,12 @@ COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint res
     }
 }
 
-/* Local id 0's decision for coop_offer_fork: how many groups to start (0: none). */
-inline uint coop_try_fork(coop_ctx *ctx, uint *base)
+/* Local id 0's decision for coop_offer_fork, given the idle count it read: how many groups to
+ * start (0: none). */
+inline uint coop_try_fork(coop_ctx *ctx, uint idle, uint *base)
 {
     global uint *ctrl = ctx->ctrl;
-    if (!coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]))
+    if (!idle)
         return 0;
     uint wanted = 0xffffffffu;
     if (ctx->rng)
@@ -354,17 +421,24 @@ inline uint coop_try_fork(coop_ctx *ctx, uint *base)
     return groups;
 }
 
+/* coop_offer_fork past its fast path (idle groups exist); out of line on NVIDIA. */
+COOP_COLD uint coop_offer_fork_slow(coop_ctx *ctx, uint idle, uint resume, const void *transmit, uint bytes)
+{
+    uint base = 0;
+    uint groups = coop_local_linear_id() == 0 ? coop_try_fork(ctx, idle, &base) : 0u;
+    groups = coop_broadcast(ctx, groups);
+    if (groups)
+        coop_publish_fork(ctx, groups, base, resume, transmit, bytes);
+    return groups;
+}
+
 /* New groups may start here, with ids M .. M+k-1; they resume at `resume` (as reported by
  * coop_resume_point) with work-item 0's `transmit` state. Returns k in every work-item. The
  * fast path (no idle group) is one read. */
 inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
 {
-    uint base = 0;
-    uint groups = coop_local_linear_id() == 0 ? coop_try_fork(ctx, &base) : 0u;
-    groups = coop_broadcast(ctx, groups);
-    if (groups)
-        coop_publish_fork(ctx, groups, base, resume, transmit, bytes);
-    return groups;
+    uint idle = coop_local_linear_id() == 0 ? coop_load_relaxed(&ctx->ctrl[COOP_CTRL_IDLE]) : 0u;
+    return coop_broadcast(ctx, idle) ? coop_offer_fork_slow(ctx, idle, resume, transmit, bytes) : 0u;
 }
 
 /* Where a forked group resumes (0: a group that started at the beginning). */
@@ -593,10 +667,12 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
 COOP_COLD int coop_join_killed(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
-    uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
+    /* Relaxed reads, both in flight: the kill already synchronised with the request (through
+     * the kill tokens' read-modify-writes, or the sweeper's release of this group's park word). */
+    uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
+    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
     if ((status & 3u) != COOP_TASK_GATHERING)
         return 0;
-    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
     uint joined = coop_fetch_add(&ctrl[COOP_CTRL_TASK_JOINED], 1u);
     if (joined >= want)
         return 0;
@@ -624,47 +700,74 @@ inline void coop_apply_request(global uint *ctrl, uint seq)
     coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
 }
 
-/* Copies ctrl[slot] to the channel's copy if it changed since `shadow`. */
-inline uint coop_mirror(const coop_ctx *ctx, uint slot, uint shadow)
+/* The control-block slots the agent copies out to the host when they change: the scheduler's
+ * state, then the report range (but the host's dump request). */
+#define COOP_AGENT_NAMED 7u
+#define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
+inline uint coop_agent_slot(uint i)
 {
-    uint value = coop_load_relaxed(&ctx->ctrl[slot]);
-    if (value != shadow)
-        coop_host_store(&ctx->chan[COOP_CHAN_CTRL + slot], value);
-    return value;
+    switch (i) {
+    case 0: return COOP_CTRL_STATE;
+    case 1: return COOP_CTRL_KILLS;
+    case 2: return COOP_CTRL_IDLE;
+    case 3: return COOP_CTRL_TASK_JOINED;
+    case 4: return COOP_CTRL_FORK_LEFT;
+    case 5: return COOP_CTRL_FORK_SIZE;
+    case 6: return COOP_CTRL_FORK_READ;
+    default: {
+        uint slot = COOP_CTRL_REPORT + i - COOP_AGENT_NAMED;
+        return slot >= COOP_CTRL_DUMP ? slot + 1u : slot;
+    }
+    }
+}
+
+/* Copies a new request from the host into the control block: after the sequence number's
+ * acquire, relaxed system-scope loads (a device-scope load of host memory may hit a stale L2
+ * line), four in flight at a time rather than one after another across the bus. */
+inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
+{
+    for (uint first = COOP_CTRL_REQ_KIND; first < COOP_CTRL_REQ_END; first += 4u) {
+        uint v[4];
+        for (uint i = 0; i < 4u; i++)
+            v[i] = first + i < COOP_CTRL_REQ_END ? coop_host_load_relaxed(&host[first + i]) : 0u;
+        for (uint i = 0; i < 4u; i++)
+            if (first + i < COOP_CTRL_REQ_END)
+                coop_store_relaxed(&ctrl[first + i], v[i]);
+    }
 }
 
 /* The agent (local id 0 of the last group, where the channel is not device memory): moves host
- * requests into the control block and the scheduler's state out, until shutdown. */
+ * requests into the control block and the scheduler's state out, until shutdown. The last
+ * values it copied out live in its scratch (an agent never sweeps): in registers they would
+ * count against every group of the megakernel. */
 COOP_COLD void coop_agent(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *host = ctx->chan + COOP_CHAN_CTRL;
-    uint applied = 0, dumped = 0;
-    uint state = 0xffffffffu, kills = 0xffffffffu, idle = 0xffffffffu, task = 0xffffffffu, joined = 0xffffffffu;
-    uint fork_left = 0xffffffffu, fork_size = 0xffffffffu, fork_read = 0xffffffffu;
-    uint report[COOP_CTRL_REPORT_END - COOP_CTRL_REPORT];
-    for (uint i = 0; i < COOP_CTRL_REPORT_END - COOP_CTRL_REPORT; i++)
-        report[i] = 0xffffffffu;
+    local uint *shadow = ctx->scratch + COOP_SCRATCH_SWEEP;
+    uint applied = 0, dumped = 0, task = 0xffffffffu;
+    for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
+        shadow[i] = 0xffffffffu;
     for (;;) {
         uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
         if (seq != applied) {
-            /* System-scope loads: a device-scope load of host memory may hit a stale L2 line. */
-            for (uint slot = COOP_CTRL_REQ_KIND; slot < COOP_CTRL_REQ_END; slot++)
-                coop_store_relaxed(&ctrl[slot], coop_host_load(&host[slot]));
+            coop_agent_copy_request(ctrl, host);
             coop_apply_request(ctrl, seq);
             applied = seq;
         }
-        state = coop_mirror(ctx, COOP_CTRL_STATE, state);
-        kills = coop_mirror(ctx, COOP_CTRL_KILLS, kills);
-        idle = coop_mirror(ctx, COOP_CTRL_IDLE, idle);
-        task = coop_mirror(ctx, COOP_CTRL_TASK_STATUS, task);
-        joined = coop_mirror(ctx, COOP_CTRL_TASK_JOINED, joined);
-        fork_left = coop_mirror(ctx, COOP_CTRL_FORK_LEFT, fork_left);
-        fork_size = coop_mirror(ctx, COOP_CTRL_FORK_SIZE, fork_size);
-        fork_read = coop_mirror(ctx, COOP_CTRL_FORK_READ, fork_read);
-        for (uint i = 0; i < COOP_CTRL_REPORT_END - COOP_CTRL_REPORT; i++)
-            if (COOP_CTRL_REPORT + i != COOP_CTRL_DUMP)
-                report[i] = coop_mirror(ctx, COOP_CTRL_REPORT + i, report[i]);
+        /* The task's status is read first and copied out last: the host, seeing a task done,
+         * then finds the times the kernel wrote before it (T_GATHERED, T_DONE) copied too. */
+        uint task_now = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
+        for (uint i = 0; i < COOP_AGENT_MIRRORED; i++) {
+            uint slot = coop_agent_slot(i);
+            uint value = coop_load_relaxed(&ctrl[slot]);
+            if (value != shadow[i]) {
+                coop_host_store(&host[slot], value);
+                shadow[i] = value;
+            }
+        }
+        if (task_now != task)
+            coop_host_store(&host[COOP_CTRL_TASK_STATUS], task = task_now);
         coop_store_relaxed(&ctrl[COOP_CTRL_WANT_SEEN], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
         uint dump = coop_host_load(&host[COOP_CTRL_DUMP]);
         if (dump != dumped) {
