@@ -153,6 +153,13 @@ inline ulong coop_clock_ns(void)
     return t;
 }
 #define COOP_HAS_CLOCK 1
+/* A short pause in a polling loop that is not latency-critical (parked members, groups waiting
+ * for a task or for work), to keep hundreds of polling warps from flooding the cache lines that
+ * other groups' atomics need. */
+inline void coop_pause(void)
+{
+    asm volatile("nanosleep.u32 200;");
+}
 
 #else
 /* OpenCL C 2.0 atomics. PoCL accepts them only under -cl-std=CL3.0 and only up to device scope;
@@ -216,6 +223,7 @@ inline uint coop_host_load(global uint *p) { return coop_load_acquire(p); }
 inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); }
 inline uint coop_host_load_relaxed(global uint *p) { return coop_load_relaxed(p); }
 #define COOP_HAS_CLOCK 0
+inline void coop_pause(void) {}
 #endif
 
 /* Relaxed atomic increment of a shared counter that returns a distinct previous value to every
@@ -264,6 +272,7 @@ inline uint coop_atomic_inc(volatile global uint *counter)
 #define COOP_ROLE_TASK 2u
 #define COOP_ROLE_IDLE 3u
 #define COOP_ROLE_AGENT 4u
+#define COOP_ROLE_KILLED 5u   /* killed at an offer, not yet out of the barriers (coop_scheduler.h) */
 
 typedef struct coop_ctx {
     global uint *chan;     /* host-visible channel (coop_layout.h, enum coop_chan_slot) */

@@ -70,11 +70,11 @@ inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
     coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
 }
 
-/* Takes up to `wanted` from a counter that never goes below zero (kill tokens, idle groups);
+/* Takes up to `wanted` from a counter that never goes below zero (kill tokens, idle groups),
+ * starting from `have`, the value the caller believes it holds (a wrong guess costs a retry);
  * returns how many it took. */
-COOP_COLD uint coop_take(global uint *counter, uint wanted)
+COOP_COLD uint coop_take_from(global uint *counter, uint have, uint wanted)
 {
-    uint have = coop_load_relaxed(counter);
     while (have && wanted) {
         uint take = min(have, wanted);
         uint seen = coop_cas(counter, have, have - take);
@@ -83,6 +83,11 @@ COOP_COLD uint coop_take(global uint *counter, uint wanted)
         have = seen;
     }
     return 0;
+}
+
+inline uint coop_take(global uint *counter, uint wanted)
+{
+    return coop_take_from(counter, coop_load_relaxed(counter), wanted);
 }
 
 inline void coop_device_time(global uint *slot)
@@ -180,9 +185,15 @@ COOP_COLD uint coop_park_wait(coop_ctx *ctx, global uint *mine)
     ulong deadline = coop_clock_ns() + COOP_PARK_TIMEOUT_NS;
 #endif
     for (uint polls = 1;; polls++) {
-        uint flag = coop_load_acquire(mine);
+        uint flag = coop_load_relaxed(mine);
+        if (flag == COOP_PARK_WAITING && polls % COOP_PARK_STATE_POLLS != 1u) {
+            coop_pause();
+            continue;
+        }
+        flag = coop_load_acquire(mine);
         if (flag == COOP_PARK_CLAIMED) {
             coop_store_relaxed(mine, COOP_PARK_NONE);
+
             return COOP_KILL_CLAIMED;
         }
         if (flag == COOP_PARK_CLAIMING)
@@ -231,14 +242,15 @@ COOP_COLD uint coop_park(coop_ctx *ctx)
 /* Local id 0's half of coop_offer_kill: 0 (not killed), COOP_KILL_SELF (chaos killed it),
  * COOP_KILL_CLAIMED (another's sweep took it) or COOP_KILL_LARGEST (it is the largest and kill
  * tokens are out: the whole group then kills it and the parked members below, coop_sweep), given
- * the kill tokens it read. */
-inline uint coop_try_kill(coop_ctx *ctx, uint tokens)
+ * the kill tokens it read; *seen_state is the scheduler state it read. */
+inline uint coop_try_kill(coop_ctx *ctx, uint tokens, uint *seen_state)
 {
     global uint *ctrl = ctx->ctrl;
     int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
     if (!chaos && !tokens)
         return 0;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+    *seen_state = state;
     uint members = COOP_STATE_MEMBERS(state);
     if (members <= 1u || ctx->id == 0)
         return 0;
@@ -257,8 +269,9 @@ inline uint coop_try_kill(coop_ctx *ctx, uint tokens)
  * right below it, claims those in parallel (one work-item per candidate), and removes itself and
  * the contiguous run it got from M in one update: as if they had offered kill one after another,
  * largest first. Then it hands the turn to the next parked member, if kills are still wanted.
- * Returns 1 if the group was killed (0: M changed under it, or the kills were no longer wanted). */
-COOP_COLD int coop_sweep(coop_ctx *ctx)
+ * Returns 1 if the group was killed (0: M changed under it, or the kills were no longer wanted).
+ * Local id 0 passes the tokens and state it read at the offer, a guess its atomics confirm. */
+COOP_COLD int coop_sweep(coop_ctx *ctx, uint tokens_seen, uint state_seen)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *parked = &ctrl[COOP_CTRL_PARKED];
@@ -266,17 +279,27 @@ COOP_COLD int coop_sweep(coop_ctx *ctx)
     uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
     uint members = ctx->id + 1u;
     /* member 0 is never killed: at most members - 1 kills, this one included */
-    uint tokens = lid == 0 ? coop_take(&ctrl[COOP_CTRL_KILLS], min(COOP_SWEEP_WIDTH + 1u, members - 1u)) : 0u;
+    uint wanted = min(COOP_SWEEP_WIDTH + 1u, members - 1u);
+    /* scratch[15]: the first candidate not claimed, found in parallel (a serial scan of the
+     * claims took microseconds) */
+    volatile local uint *gap = ctx->scratch + 15;
+    uint tokens = 0;
+    if (lid == 0) {
+        *gap = 0xffffffffu;
+        tokens = coop_take_from(&ctrl[COOP_CTRL_KILLS], tokens_seen, wanted);
+    }
     tokens = coop_broadcast(ctx, tokens);
     uint below = members - 2u; /* the first candidate: the member right below */
-    for (uint i = lid; i + 1u < tokens; i += lsize)
+    for (uint i = lid; i + 1u < tokens; i += lsize) {
         claimed[i] = coop_cas(&parked[below - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) == COOP_PARK_WAITING;
+        if (!claimed[i])
+            atomic_min(gap, i);
+    }
+    COOP_GROUP_SYNC();
     uint taken = 0;
     if (lid == 0) {
-        uint run = 0;
-        while (run + 1u < tokens && claimed[run])
-            run++;
-        uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+        uint run = tokens ? min(*gap, tokens - 1u) : 0u;
+        uint state = state_seen;
         while (tokens && COOP_STATE_MEMBERS(state) == members) {
             uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u - run);
             if (seen == state) {
@@ -287,6 +310,7 @@ COOP_COLD int coop_sweep(coop_ctx *ctx)
         }
         if (tokens > taken)
             coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each killed member counts itself */
+
     }
     taken = coop_broadcast(ctx, taken);
     for (uint i = lid; i + 1u < tokens; i += lsize)
@@ -302,16 +326,15 @@ COOP_COLD int coop_sweep(coop_ctx *ctx)
  * read them. Out of line on NVIDIA, so that its registers do not weigh on the caller's loop. */
 COOP_COLD int coop_offer_kill_slow(coop_ctx *ctx, uint tokens)
 {
-    uint outcome = coop_local_linear_id() == 0 ? coop_try_kill(ctx, tokens) : 0u;
+    uint state = 0;
+    uint outcome = coop_local_linear_id() == 0 ? coop_try_kill(ctx, tokens, &state) : 0u;
     outcome = coop_broadcast(ctx, outcome);
     if (outcome == COOP_KILL_LARGEST)
-        outcome = coop_sweep(ctx) ? COOP_KILL_SELF : 0u;
-    if (outcome && coop_local_linear_id() == 0) {
-        coop_barrier_leave(ctx);
-        coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
-    }
+        outcome = coop_sweep(ctx, tokens, state) ? COOP_KILL_SELF : 0u;
+    /* The group leaves the barriers later, once it has joined the task it was killed for
+     * (coop_next_role): off the gather's path. */
     if (outcome)
-        ctx->role = COOP_ROLE_IDLE;
+        ctx->role = COOP_ROLE_KILLED;
     return outcome != 0;
 }
 
@@ -631,7 +654,7 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
     } else {
         coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
         while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
-            ;
+            coop_pause();
     }
 }
 
@@ -661,6 +684,18 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
     return 1;
 }
 
+/* A group killed at an offer leaves the barriers (once): it arrives for the next one and gives
+ * back its arming of the one after. Done when it joins the task it was killed for, not at the
+ * offer, to keep those atomics off the gather's path. */
+inline void coop_leave_if_killed(coop_ctx *ctx)
+{
+    if (ctx->role != COOP_ROLE_KILLED)
+        return;
+    coop_barrier_leave(ctx);
+    coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
+    ctx->role = COOP_ROLE_IDLE;
+}
+
 /* A group just killed (so not counted idle) joins the gathering task with one increment: no
  * retry loop, as a quarter of an H100's groups arrive at once. Returns 1 if it joined (the task
  * is then running). */
@@ -676,6 +711,9 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
     uint joined = coop_fetch_add(&ctrl[COOP_CTRL_TASK_JOINED], 1u);
     if (joined >= want)
         return 0;
+    /* out of the barriers before waiting for the task: members still to be killed for it may
+     * be waiting at a barrier for this group */
+    coop_leave_if_killed(ctx);
     coop_start_or_wait_task(ctx, status, joined + 1u == want);
     return 1;
 }
@@ -817,6 +855,7 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
         }
         if (coop_load_acquire(&ctrl[COOP_CTRL_EXIT]))
             return 0;
+        coop_pause();
     }
 }
 
@@ -838,8 +877,11 @@ COOP_COLD uint coop_next_role(coop_ctx *ctx)
     } else if (ctx->role == COOP_ROLE_AGENT) {
         return 0;
     } else {
-        /* killed (it left the barriers already): straight into the gathering task, if any */
-        if (coop_join_killed(ctx)) {
+        /* killed: straight into the gathering task, if any; a group killed at an offer leaves
+         * the barriers only then (one killed at a resizing barrier left them already) */
+        int joined = coop_join_killed(ctx);
+        coop_leave_if_killed(ctx);
+        if (joined) {
             if (coop_take_task_group(ctx))
                 return COOP_ROLE_TASK;
             coop_leave_task(ctx);
