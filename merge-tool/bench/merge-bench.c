@@ -8,7 +8,8 @@
  * kernel written in the cooperative language (build/merge-bench/rounds.cl:rounds_coop_mega, made
  * from merge-tool/bench/rounds.cl and task.cl), alternately, R times each, with no task and no
  * chaos. Both take (rounds, iters, sink, task_iters, task_sink) after COOP_PARAMS. Prints the
- * median time from the end of discovery to the end of the run, and the merged one's overhead.
+ * median time from the end of discovery to the end of the run, and the merged one's overhead;
+ * every run's sink is checked against the CPU (exit status 2 on a difference).
  * The device is chosen with COOP_PLATFORM / COOP_DEVICE as for every libcoop program. */
 #include "coop.h"
 
@@ -107,8 +108,45 @@ static coop_status load(coop_context *ctx, const char *spec, const settings *s, 
     return status;
 }
 
-static coop_status run_once(variant *v, const settings *s, unsigned run)
+/* work.h's unit_work on the host. */
+static cl_uint unit_work(cl_uint unit, cl_uint lid, cl_uint iters)
 {
+    cl_uint x = unit * 2654435761u + lid;
+    for (cl_uint i = 0; i < iters; i++)
+        x = x * 1664525u + 1013904223u;
+    return x;
+}
+
+/* What the sink must hold after a run on `members` groups (no task, no chaos: M never changes):
+ * each group's last round, in its slot. Computed once per member count. */
+typedef struct reference {
+    unsigned members;
+    cl_uint *sink;
+} reference;
+
+static const cl_uint *expected_sink(reference *ref, const settings *s, unsigned members, size_t words)
+{
+    if (ref->sink && ref->members == members)
+        return ref->sink;
+    free(ref->sink);
+    ref->sink = calloc(words, sizeof(cl_uint));
+    ref->members = members;
+    for (unsigned g = 0; ref->sink && g < members && s->rounds; g++)
+        for (cl_uint l = 0; l < s->local_size; l++)
+            ref->sink[((g & 4095u) * s->local_size) + l] = unit_work(s->rounds - 1 + g, l, s->iters);
+    return ref->sink;
+}
+
+/* One timed run from a zeroed sink; *wrong counts the sink words that differ from the CPU's. */
+static coop_status run_once(coop_context *ctx, variant *v, const settings *s, unsigned run, cl_mem sink,
+                            reference *ref, unsigned *wrong)
+{
+    cl_command_queue queue = coop_context_queue(ctx);
+    size_t words = 4096 * s->local_size;
+    const cl_uint zero = 0;
+    if (clEnqueueFillBuffer(queue, sink, &zero, sizeof zero, 0, words * sizeof zero, 0, NULL, NULL) != CL_SUCCESS ||
+        clFinish(queue) != CL_SUCCESS)
+        return COOP_ERR_OPENCL;
     coop_mega_params params = {.launch = {.local_size = s->local_size, .timeout_s = 600}};
     coop_mega_report report;
     coop_status status = coop_mega_run(v->kernel, &params, NULL, 0, &report);
@@ -117,6 +155,15 @@ static coop_status run_once(variant *v, const settings *s, unsigned run)
     v->times_ms[run] = report.run_ms - report.discovery_ms;
     v->members = report.members_start;
     coop_mega_report_free(&report);
+    cl_uint *got = malloc(words * sizeof *got);
+    const cl_uint *want = expected_sink(ref, s, v->members, words);
+    if (!got || !want || clEnqueueReadBuffer(queue, sink, CL_TRUE, 0, words * sizeof *got, got, 0, NULL, NULL) != CL_SUCCESS) {
+        free(got);
+        return COOP_ERR_OPENCL;
+    }
+    for (size_t i = 0; i < words; i++)
+        *wrong += got[i] != want[i];
+    free(got);
     return COOP_OK;
 }
 
@@ -142,11 +189,16 @@ int main(int argc, char **argv)
         status = load(ctx, i == 0 ? s.hand : s.merged, &s, sink, task_sink, &variants[i]);
     }
     /* one run each first: PoCL compiles at the first launch */
+    reference ref = {0};
+    unsigned wrong[2] = {0, 0};
     for (int i = 0; i < 2 && status == COOP_OK; i++)
-        status = run_once(&variants[i], &s, 0);
+        status = run_once(ctx, &variants[i], &s, 0, sink, &ref, &wrong[i]);
     for (unsigned run = 0; run < s.repeat && status == COOP_OK; run++)
-        for (int i = 0; i < 2 && status == COOP_OK; i++)
-            status = run_once(&variants[(run + (unsigned)i) % 2], &s, run);
+        for (int i = 0; i < 2 && status == COOP_OK; i++) {
+            unsigned which = (run + (unsigned)i) % 2;
+            status = run_once(ctx, &variants[which], &s, run, sink, &ref, &wrong[which]);
+        }
+    free(ref.sink);
     if (status != COOP_OK) {
         fprintf(stderr, "merge-bench: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
         coop_context_release(ctx);
@@ -161,6 +213,9 @@ int main(int argc, char **argv)
                variants[i].times_ms[0], variants[i].times_ms[s.repeat - 1], variants[i].members);
     }
     printf("coop-merge overhead %+.2f%%\n", 100.0 * (medians[1] / medians[0] - 1.0));
+    int rc = wrong[0] || wrong[1] ? 2 : 0;
+    printf("results: %s (words differing from the CPU over all runs: hand-written %u, coop-merge %u)\n",
+           rc ? "MISMATCH" : "every run of both equals the CPU reference", wrong[0], wrong[1]);
     for (int i = 0; i < 2; i++) {
         coop_kernel_release(variants[i].kernel);
         coop_program_release(variants[i].program);
@@ -169,5 +224,5 @@ int main(int argc, char **argv)
     clReleaseMemObject(sink);
     clReleaseMemObject(task_sink);
     coop_context_release(ctx);
-    return 0;
+    return rc;
 }
