@@ -424,7 +424,10 @@ static int open_device(bench *b)
     static const char *const sources[] = {coop_bench_bfs_source, coop_bench_sssp_source, coop_bench_color_source,
                                           coop_bench_mis_source, coop_bench_sssp_bf_source};
     const char *source = sources[b->s.app];
-    status = coop_program_create(b->ctx, source, NULL, &b->program);
+    /* only the tasks this run may run (kernels/tasks/matmult.cl) */
+    const char *tasks = b->s.task == BENCH_TASK_NONE ? "-DBENCH_TASKS=0"
+                        : b->s.task == BENCH_TASK_RENDER ? "-DBENCH_TASKS=2" : "-DBENCH_TASKS=1";
+    status = coop_program_create(b->ctx, source, tasks, &b->program);
     if (status != COOP_OK)
         return device_error(b, status, "build");
     static const char *const suffixes[] = {"mega", "standalone", "step"};

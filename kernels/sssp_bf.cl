@@ -33,8 +33,7 @@ inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global co
                 lowered++;
         }
     }
-    if (lowered)
-        atomic_add(&counts[(round + 1u) % 3u], lowered);
+    coop_atomic_add_sum(&counts[(round + 1u) % 3u], lowered);
     if (group == 0 && get_local_id(0) == 0)
         counts[(round + 2u) % 3u] = 0;
 }

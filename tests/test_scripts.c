@@ -152,14 +152,16 @@ START_TEST(overhead_quick)
     assert_bench_built();
     char *argv[] = {"scripts/overhead", "--quick", "--out", scratch, NULL};
     tu_process run = run_script(argv);
-    assert_status(&run, "scripts/overhead --quick", 0, "[12/12] sssp rmat:10:8 multikernel");
+    assert_status(&run, "scripts/overhead --quick", 0, "[30/30] sssp-bf rmat:10:8 multikernel");
     free(run.output);
-    /* bfs and sssp on two generated inputs; three modes each */
+    /* the five apps on two generated inputs; three modes each */
     assert_csv("overhead.csv", "app,input,nodes,arcs,rounds,groups,members,standalone_ms,cooperative_ms,"
-               "multikernel_ms,overhead,multikernel_speedup,kills,forks", 4);
+               "multikernel_ms,overhead,multikernel_speedup,kills,forks", 10);
     assert_contains("overhead.csv", "\nbfs,grid:30:30,900,3480,59,");
     assert_contains("overhead.csv", "\nsssp,rmat:10:8,1024,");
-    assert_csv("overhead-runs.csv", "app,input,mode,run,time_ms,rounds", 12);
+    assert_contains("overhead.csv", "\nmis,grid:30:30,900,3480,");
+    assert_contains("overhead.csv", "\nsssp-bf,rmat:10:8,1024,");
+    assert_csv("overhead-runs.csv", "app,input,mode,run,time_ms,rounds", 30);
     assert_contains("overhead.md", "# Overhead of cooperation");
     assert_contains("overhead.md", "| all |");
     assert_contains("overhead.md", "| sssp | grid:30:30 | 900 |");

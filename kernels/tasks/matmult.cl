@@ -23,12 +23,23 @@ void matmult_rows(uint first, uint step, global const uint *a, global const uint
         }
 }
 
+/* coop-bench builds the program with BENCH_TASKS=0 when a run has no task and BENCH_TASKS=1 when
+ * its task is a matmult: a megakernel holds only the tasks it may run, and the path tracer's
+ * registers would otherwise set every group's (fewer groups per compute unit). */
+#ifndef BENCH_TASKS
+#define BENCH_TASKS 2
+#endif
 void task_matmult(coop_ctx *ctx, global const uint *a, global const uint *b, global uint *c)
 {
-    if (coop_task_arg(ctx, 1) == BENCH_TASK_RENDER)
+#if BENCH_TASKS >= 2
+    if (coop_task_arg(ctx, 1) == BENCH_TASK_RENDER) {
         task_render(ctx, (global uchar4 *)c, coop_task_arg(ctx, 2), coop_task_arg(ctx, 3));
-    else
-        matmult_rows(coop_group_id(ctx), coop_num_groups(ctx), a, b, c, coop_task_arg(ctx, 0));
+        return;
+    }
+#endif
+#if BENCH_TASKS >= 1
+    matmult_rows(coop_group_id(ctx), coop_num_groups(ctx), a, b, c, coop_task_arg(ctx, 0));
+#endif
 }
 
 /* The product as an ordinary kernel (start-up sizing, and the no-cooperation baseline). */

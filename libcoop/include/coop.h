@@ -97,6 +97,7 @@ typedef struct coop_device_info {
     unsigned atomic_scopes;       /* COOP_SCOPE_* bits the device reports */
     int atomic_acq_rel;           /* device reports acquire/release atomics */
     int nv_create_buffer;         /* cl_nv_create_buffer extension */
+    unsigned nv_compute_capability; /* NVIDIA: major * 10 + minor (cl_nv_device_attribute_query); else 0 */
     coop_target target;           /* how libcoop programs the memory model */
     coop_channel_kind channel;    /* the backend COOP_CHANNEL_AUTO picks */
 } coop_device_info;

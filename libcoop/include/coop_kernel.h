@@ -249,6 +249,42 @@ inline uint coop_atomic_inc(volatile global uint *counter)
 #endif
 }
 
+/* Adds every caller's `value` to a shared counter (no result: a count, not an index). On NVIDIA
+ * the threads of a warp that call it together add their sum with one atomic, as coop_atomic_inc. */
+inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
+{
+#if defined(COOP_TARGET_NVIDIA)
+    uint active, lane;
+    asm volatile("activemask.b32 %0;" : "=r"(active));
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    uint sum = 0;
+#if COOP_NV_SM >= 80
+    asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(sum) : "r"(value), "r"(active));
+#else
+    if (active == 0xffffffffu) {
+        /* a full warp: a butterfly, five exchanges */
+        sum = value;
+        for (uint step = 16; step; step >>= 1) {
+            uint got;
+            asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 31, -1;" : "=r"(got) : "r"(sum), "r"(step));
+            sum += got;
+        }
+    } else {
+        for (uint left = active; left; left &= left - 1u) {
+            uint from = 31u - clz(left & (0u - left)), got;
+            asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(got) : "r"(value), "r"(from), "r"(active));
+            sum += got;
+        }
+    }
+#endif
+    if (lane == 31u - clz(active & (0u - active)) && sum)
+        atomic_add(counter, sum);
+#else
+    if (value)
+        atomic_add(counter, value);
+#endif
+}
+
 /* The scheduler's slow paths (coop_scheduler.h) stay out of line on NVIDIA: inlined into a
  * megakernel they raise the registers of its hot loop (H100, sched-bench's units megakernel: 56
  * registers inlined, 48 out of line; 4 or 5 groups of 256 per SM). COOP_NV_INLINE=1 inlines them. */

@@ -119,6 +119,14 @@ coop_status coop_probe_device(cl_platform_id platform, cl_device_id device, coop
                           ((atomics & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) ? COOP_SCOPE_ALL_DEVICES : 0);
     info->atomic_acq_rel = (atomics & CL_DEVICE_ATOMIC_ORDER_ACQ_REL) != 0;
     info->nv_create_buffer = has_extension(device, "cl_nv_create_buffer");
+    info->nv_compute_capability = 0;
+    if (has_extension(device, "cl_nv_device_attribute_query")) {
+        /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV */
+        cl_uint major = 0, minor = 0;
+        if (clGetDeviceInfo(device, 0x4000, sizeof major, &major, NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(device, 0x4001, sizeof minor, &minor, NULL) == CL_SUCCESS)
+            info->nv_compute_capability = major * 10 + minor;
+    }
     info->target = classify(info);
     if (info->svm_fine_buffer && info->svm_atomics)
         info->channel = COOP_CHANNEL_SVM;

@@ -6,16 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *target_options(const coop_device_info *info)
+/* The build options of the device's target, into `out`. */
+static void target_options(const coop_device_info *info, char *out, size_t size)
 {
     switch (info->target) {
     case COOP_TARGET_POCL:
-        return "-cl-std=CL3.0 -DCOOP_TARGET_POCL=1";
+        snprintf(out, size, "-cl-std=CL3.0 -DCOOP_TARGET_POCL=1");
+        break;
     case COOP_TARGET_NVIDIA:
-        return "-cl-std=CL2.0 -DCOOP_TARGET_NVIDIA=1 -DCOOP_PARALLEL_SPIN=1";
+        /* COOP_NV_SM: the compute capability, for instructions newer GPUs have (redux.sync) */
+        snprintf(out, size, "-cl-std=CL2.0 -DCOOP_TARGET_NVIDIA=1 -DCOOP_PARALLEL_SPIN=1 -DCOOP_NV_SM=%u",
+                 info->nv_compute_capability);
+        break;
     default:
-        return info->is_gpu ? "-cl-std=CL2.0 -DCOOP_TARGET_CL20=1 -DCOOP_PARALLEL_SPIN=1"
-                            : "-cl-std=CL2.0 -DCOOP_TARGET_CL20=1";
+        snprintf(out, size, "%s", info->is_gpu ? "-cl-std=CL2.0 -DCOOP_TARGET_CL20=1 -DCOOP_PARALLEL_SPIN=1"
+                                               : "-cl-std=CL2.0 -DCOOP_TARGET_CL20=1");
     }
 }
 
@@ -44,7 +49,8 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
     cl_program program = clCreateProgramWithSource(ctx->cl, 3, parts, NULL, &err);
     if (err != CL_SUCCESS)
         return coop_fail_cl(ctx, err, "clCreateProgramWithSource");
-    const char *base = target_options(&ctx->info);
+    char base[160];
+    target_options(&ctx->info, base, sizeof base);
     const char *extra = getenv("COOP_BUILD_OPTIONS");
     extra = extra ? extra : "";
     options = options ? options : "";
