@@ -22,15 +22,15 @@ $(BUILD)/gen/coop_bench_sssp_source.c: $(COOP_BENCH_TASKS) kernels/sssp.cl scrip
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_sssp_source $(filter %.cl,$^) > $@
 
-$(BUILD)/gen/coop_bench_color_source.c: $(COOP_BENCH_TASKS) kernels/color.cl scripts/embed.sh
+$(BUILD)/gen/coop_bench_color_source.c: $(COOP_BENCH_TASKS) kernels/lib/sweep_app.cl kernels/color.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_color_source $(filter %.cl,$^) > $@
 
-$(BUILD)/gen/coop_bench_mis_source.c: $(COOP_BENCH_TASKS) kernels/mis.cl scripts/embed.sh
+$(BUILD)/gen/coop_bench_mis_source.c: $(COOP_BENCH_TASKS) kernels/lib/sweep_app.cl kernels/mis.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_mis_source $(filter %.cl,$^) > $@
 
-$(BUILD)/gen/coop_bench_sssp_bf_source.c: $(COOP_BENCH_TASKS) kernels/sssp_bf.cl scripts/embed.sh
+$(BUILD)/gen/coop_bench_sssp_bf_source.c: $(COOP_BENCH_TASKS) kernels/lib/sweep_app.cl kernels/sssp_bf.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_sssp_bf_source $(filter %.cl,$^) > $@
 

@@ -1,7 +1,8 @@
 /* color.cl: graph coloring by Jones-Plassmann in the style of Pannotia (barrier-separated sweeps
  * over all nodes), in the three forms coop-bench runs: a plain persistent kernel
  * (color_standalone), a cooperative megakernel with a high-priority task beside it (color_mega),
- * and one launch per sweep from the host (color_step). Built after kernels/tasks/matmult.cl.
+ * and one launch per sweep from the host (color_step). Built after kernels/tasks/matmult.cl
+ * and kernels/lib/sweep_app.cl, whose SWEEP_APP makes the forms from the sweep function.
  *
  * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
  * uncolored node that outranks all its uncolored neighbours takes the smallest color none of its
@@ -72,64 +73,5 @@ inline void color_sweep(uint group, uint groups, uint round, uint n, global cons
         counts[(round + 2u) % 3u] = 0;
 }
 
-kernel void color_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *color,
-                             global uint *colored, global uint *counts, uint n)
-{
-    COOP_ENTER(ctx);
-    uint group = coop_group_id(&ctx), groups = coop_num_groups(&ctx);
-    uint round = 0;
-    while (counts[round % 3u]) {
-        color_sweep(group, groups, round, n, row, col, color, colored, counts);
-        round++;
-        coop_global_barrier(&ctx);
-    }
-    if (group == 0 && get_local_id(0) == 0)
-        counts[3] = round;
-}
-
-/* What a forked group needs to join: the sweep it resumes at (the colors are in global memory). */
-typedef struct color_state {
-    uint round;
-} color_state;
-
-/* The cooperative kernel: the same sweeps with resizing barriers between them; each sweep splits
- * the nodes over the members it has. */
-void color_cooperative(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *color,
-                       global uint *colored, global uint *counts, uint n)
-{
-    color_state t;
-    if (coop_resume_point(ctx) == 1)
-        coop_transmit_restore(ctx, &t, sizeof t);
-    else
-        t.round = 0;
-    uint killed = 0;
-    while (counts[t.round % 3u] && !killed) {
-        color_sweep(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, row, col, color, colored, counts);
-        t.round++;
-        killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);
-    }
-    if (!killed && coop_group_id(ctx) == 0 && get_local_id(0) == 0)
-        counts[3] = t.round;
-}
-
-kernel void color_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *color,
-                       global uint *colored, global uint *counts, uint n, global const uint *task_a,
-                       global const uint *task_b, global uint *task_c)
-{
-    COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
-            color_cooperative(&ctx, row, col, color, colored, counts, n);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
-            task_matmult(&ctx, task_a, task_b, task_c);
-    }
-}
-
-/* One sweep as an ordinary kernel; the host reads counts[(round + 1) % 3] afterwards. in_count
- * is unused (the step kernels of every app take the same trailing arguments). */
-kernel void color_step(global const uint *row, global const uint *col, global uint *color, global uint *colored,
-                       global uint *counts, uint n, uint round, uint in_count)
-{
-    color_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, color, colored, counts);
-}
+SWEEP_APP(color, (global const uint *row, global const uint *col, global uint *color, global uint *colored),
+          (row, col, color, colored))

@@ -2,7 +2,8 @@
  * Pannotia (barrier-separated sweeps over all nodes), in the three forms coop-bench runs: a plain
  * persistent kernel (mis_standalone), a cooperative megakernel with a high-priority task beside
  * it (mis_mega), and one launch per sweep from the host (mis_step). Built after
- * kernels/tasks/matmult.cl.
+ * kernels/tasks/matmult.cl and kernels/lib/sweep_app.cl, whose SWEEP_APP makes the forms from
+ * the sweep function.
  *
  * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
  * undecided node with a neighbour in the set leaves it (MIS_OUT); otherwise, when it outranks all
@@ -60,64 +61,5 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
         counts[(round + 2u) % 3u] = 0;
 }
 
-kernel void mis_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *in_set,
-                           global uint *decided, global uint *counts, uint n)
-{
-    COOP_ENTER(ctx);
-    uint group = coop_group_id(&ctx), groups = coop_num_groups(&ctx);
-    uint round = 0;
-    while (counts[round % 3u]) {
-        mis_sweep(group, groups, round, n, row, col, in_set, decided, counts);
-        round++;
-        coop_global_barrier(&ctx);
-    }
-    if (group == 0 && get_local_id(0) == 0)
-        counts[3] = round;
-}
-
-/* What a forked group needs to join: the sweep it resumes at (the states are in global memory). */
-typedef struct mis_state {
-    uint round;
-} mis_state;
-
-/* The cooperative kernel: the same sweeps with resizing barriers between them; each sweep splits
- * the nodes over the members it has. */
-void mis_cooperative(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *in_set,
-                     global uint *decided, global uint *counts, uint n)
-{
-    mis_state t;
-    if (coop_resume_point(ctx) == 1)
-        coop_transmit_restore(ctx, &t, sizeof t);
-    else
-        t.round = 0;
-    uint killed = 0;
-    while (counts[t.round % 3u] && !killed) {
-        mis_sweep(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, row, col, in_set, decided, counts);
-        t.round++;
-        killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);
-    }
-    if (!killed && coop_group_id(ctx) == 0 && get_local_id(0) == 0)
-        counts[3] = t.round;
-}
-
-kernel void mis_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *in_set,
-                     global uint *decided, global uint *counts, uint n, global const uint *task_a,
-                     global const uint *task_b, global uint *task_c)
-{
-    COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
-            mis_cooperative(&ctx, row, col, in_set, decided, counts, n);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
-            task_matmult(&ctx, task_a, task_b, task_c);
-    }
-}
-
-/* One sweep as an ordinary kernel; the host reads counts[(round + 1) % 3] afterwards. in_count
- * is unused (the step kernels of every app take the same trailing arguments). */
-kernel void mis_step(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
-                     global uint *counts, uint n, uint round, uint in_count)
-{
-    mis_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, in_set, decided, counts);
-}
+SWEEP_APP(mis, (global const uint *row, global const uint *col, global uint *in_set, global uint *decided),
+          (row, col, in_set, decided))

@@ -585,9 +585,9 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
             killed = ctx->id >= members;
         }
         if (killed)
-            coop_barrier_leave(ctx); /* ctx->epoch is `number` now */
-        else
-            coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
+            coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
+                                        still says running: the wait only changes it when long,
+                                        and then restores it) */
         ctx->scratch[8] = killed;
         ctx->scratch[9] = forked;
         ctx->scratch[10] = base;
