@@ -4,7 +4,8 @@
  * beside it) or as a standalone persistent kernel, every run checked against a CPU reference.
  *
  *   coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]
- *                       [--chaos SEED] [--seeds S] [--task none|light] [--local-size L]
+ *                       [--chaos SEED] [--seeds S | --repeat R] [--task none|light] [--local-size L]
+ *                       [--json FILE]
  *
  * octree: N points (default 20000) from a fixed generator, leaves of at most K points (default
  * 16); the check walks the tree: every point once, in a leaf whose cell holds it, children tiling
@@ -12,11 +13,16 @@
  * node array). game: the negamax value of a
  * fixed opening searched D plies deep (default 5, at most 7) and the number of nodes searched,
  * both equal to the CPU's. --chaos runs the megakernel in chaos mode from seed SEED, --seeds S
- * runs S seeds from there (one line each; without --chaos, S runs). --task light submits a 64 x 64 matmult
- * (kernels/tasks/matmult.cl) every 5 ms on a quarter of the groups and checks it too.
+ * runs S seeds from there (one line each; without --chaos, S runs; --repeat R is the same). --task
+ * light submits a 64 x 64 matmult (kernels/tasks/matmult.cl) every 5 ms on a quarter of the groups
+ * and checks it too. After several runs a summary line gives the median time; --json FILE writes
+ * every run's figures. Times run from the end of discovery until the kernel ended (standalone) or
+ * the host saw every member finish (cooperative).
  * Exit status: 0, 1 for an error (bad arguments, device failure), 2 for a result that differs
  * from the CPU's. */
 #include "coop.h"
+#include "json.h"
+#include "stats.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -53,13 +59,22 @@ typedef struct options {
     unsigned points, leaf_max, depth, chaos, seeds;
     int cooperative, task;
     size_t local_size;
+    const char *json;
 } options;
+
+/* One run's figures, for the summary and --json. */
+typedef struct run_record {
+    unsigned seed, groups, steals, spills, kills, forks, tasks;
+    double ms;
+    int status;                   /* 0 right, 2 wrong */
+    char result[128];
+} run_record;
 
 static int usage(void)
 {
     fprintf(stderr, "usage: coop-ws octree|game [--points N] [--leaf-max K] [--depth D] "
-                    "[--mode cooperative|standalone] [--chaos SEED] [--seeds S] [--task none|light] "
-                    "[--local-size L]\n");
+                    "[--mode cooperative|standalone] [--chaos SEED] [--seeds S | --repeat R] [--task none|light] "
+                    "[--local-size L] [--json FILE]\n");
     return -1;
 }
 
@@ -89,6 +104,7 @@ static int parse(int argc, char **argv, options *o)
                           : !strcmp(argv[i], "--depth")    ? &o->depth
                           : !strcmp(argv[i], "--chaos")    ? &o->chaos
                           : !strcmp(argv[i], "--seeds")    ? &o->seeds
+                          : !strcmp(argv[i], "--repeat")   ? &o->seeds
                                                            : NULL;
         unsigned most = field == &o->depth ? GAME_MAX_DEPTH : field == &o->points ? 1u << 24 : 1u << 30;
         if (field) {
@@ -102,6 +118,8 @@ static int parse(int argc, char **argv, options *o)
             o->task = !strcmp(value, "light");
         } else if (!strcmp(argv[i], "--local-size") && number(value, 1024)) {
             o->local_size = number(value, 1024);
+        } else if (!strcmp(argv[i], "--json") && *value) {
+            o->json = value;
         } else {
             return usage();
         }
@@ -586,7 +604,7 @@ static int game_check(ws_env *env, const options *o, game_data *d, int *value_ou
 /* ---- Runs --------------------------------------------------------------------------------- */
 
 /* One run (chaos seed `seed`, 0: none) of the open app; prints a line and returns 0, 1 or 2. */
-static int run_once(ws_env *env, const options *o, void *data, unsigned seed)
+static int run_once(ws_env *env, const options *o, void *data, unsigned seed, run_record *record)
 {
     int status = o->app == APP_OCTREE ? octree_reset(env, o, data) : game_reset(env, o, data);
     if (status)
@@ -632,8 +650,12 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed)
     }
     if (!status && o->cooperative)
         status = task_check(env, &report);
-    double ms = o->cooperative ? report.run_ms : stats.run_ms;
+    double ms = o->cooperative ? report.cooperative_ms : stats.run_ms - stats.discovery_ms;
     unsigned groups = o->cooperative ? report.groups : stats.groups;
+    *record = (run_record){.seed = seed, .groups = groups, .steals = header[WS_STEALS], .spills = header[WS_SPILLS],
+                           .kills = report.kills, .forks = report.forks, .tasks = report.tasks, .ms = ms,
+                           .status = status};
+    snprintf(record->result, sizeof record->result, "%s", result);
     printf("%s %s seed %u: %s; %.1f ms on %u groups, %u steals, %u spills", o->app == APP_OCTREE ? "octree" : "game",
            o->cooperative ? "cooperative" : "standalone", seed, result, ms, groups, header[WS_STEALS],
            header[WS_SPILLS]);
@@ -642,6 +664,33 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed)
     printf(": %s\n", status == 0 ? "ok" : status == 2 ? "WRONG" : "error");
     coop_mega_report_free(&report);
     return status;
+}
+
+/* Every run's figures as one JSON object. */
+static int write_json(const options *o, coop_context *ctx, const run_record *records, unsigned count)
+{
+    FILE *out = fopen(o->json, "w");
+    if (!out) {
+        fprintf(stderr, "coop-ws: cannot write %s\n", o->json);
+        return 1;
+    }
+    const coop_device_info *info = coop_context_device(ctx);
+    fprintf(out, "{\n  \"app\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": ", o->app == APP_OCTREE ? "octree" : "game",
+            o->cooperative ? "cooperative" : "standalone");
+    json_string(out, info->name);
+    fprintf(out, ",\n  \"points\": %u,\n  \"leaf_max\": %u,\n  \"depth\": %u,\n  \"local_size\": %zu,\n"
+            "  \"chaos_seed\": %u,\n  \"task\": %s,\n  \"runs\": [\n", o->points, o->leaf_max, o->depth,
+            o->local_size, o->chaos, o->task ? "\"light\"" : "null");
+    for (unsigned i = 0; i < count; i++) {
+        const run_record *r = &records[i];
+        fprintf(out, "    {\"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, \"steals\": %u, \"spills\": %u, "
+                "\"kills\": %u, \"forks\": %u, \"tasks\": %u, \"result\": ", r->seed, r->ms, r->groups, r->steals,
+                r->spills, r->kills, r->forks, r->tasks);
+        json_string(out, r->result);
+        fprintf(out, ", \"check\": \"%s\"}%s\n", r->status ? "wrong" : "ok", i + 1 < count ? "," : "");
+    }
+    fprintf(out, "  ]\n}\n");
+    return fclose(out) == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -672,17 +721,33 @@ int main(int argc, char **argv)
         else
             printf("game: connect four, %u plies deep\n", o.depth);
     }
-    unsigned wrong = 0;
+    unsigned wrong = 0, done = 0;
+    run_record *records = calloc(o.seeds, sizeof *records);
+    if (!records)
+        result = 1;
     for (unsigned i = 0; !result && i < o.seeds; i++) {
-        int run = run_once(&env, &o, data, o.chaos ? o.chaos + i : 0);
+        int run = run_once(&env, &o, data, o.chaos ? o.chaos + i : 0, &records[i]);
         if (run == 1)
             result = 1;
+        else
+            done++;
         wrong += run == 2;
     }
     if (!result && wrong)
         result = 2;
-    if (o.seeds > 1 && result != 1)
+    if (o.seeds > 1 && result != 1) {
+        double *times = calloc(done, sizeof *times);
+        for (unsigned i = 0; times && i < done; i++)
+            times[i] = records[i].ms;
+        if (times)
+            printf("time median %.3f ms over %u runs (min %.3f, max %.3f)\n", stats_quantile(times, done, 0.5), done,
+                   stats_quantile(times, done, 0.0), stats_quantile(times, done, 1.0));
+        free(times);
         printf("%u of %u runs wrong\n", wrong, o.seeds);
+    }
+    if (o.json && result != 1 && write_json(&o, env.ctx, records, done) != 0)
+        result = 1;
+    free(records);
     octree_close(&octree);
     for (unsigned i = 0; i < env.buffer_count; i++)
         clReleaseMemObject(env.buffers[i]);

@@ -96,6 +96,40 @@ START_TEST(game_cooperative)
 }
 END_TEST
 
+/* --repeat runs the app several times and prints the median; --json writes every run. */
+START_TEST(repeat_and_json)
+{
+    char path[] = "/tmp/test_ws_jsonXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    tu_process run = run_ws("game", "--depth", "3", "--mode", "standalone", "--repeat", "3", "--json", path, NULL);
+    assert_run(&run, "game --repeat 3 --json", 0, "time median ");
+    ck_assert_ptr_nonnull(strstr(run.output, " ms over 3 runs (min "));
+    ck_assert_ptr_nonnull(strstr(run.output, "0 of 3 runs wrong\n"));
+    free(run.output);
+    FILE *file = fopen(path, "r");
+    ck_assert_ptr_nonnull(file);
+    char text[4096] = {0};
+    size_t size = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    unlink(path);
+    ck_assert_uint_gt(size, 0);
+    ck_assert_msg(strstr(text, "\"app\": \"game\",\n  \"mode\": \"standalone\"") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "\"depth\": 3,") != NULL, "%s", text);
+    /* three runs, each with its time, its figures and its check */
+    unsigned runs = 0;
+    for (const char *at = strstr(text, "{\"seed\": 0, \"time_ms\": "); at; at = strstr(at + 1, "{\"seed\": 0, \"time_ms\": "))
+        runs++;
+    ck_assert_uint_eq(runs, 3);
+    unsigned ok = 0;
+    for (const char *at = strstr(text, "\"check\": \"ok\"}"); at; at = strstr(at + 1, "\"check\": \"ok\"}"))
+        ok++;
+    ck_assert_uint_eq(ok, 3);
+    ck_assert_msg(strstr(text, "\"result\": \"value ") != NULL, "%s", text);
+}
+END_TEST
+
 /* ---- Chaos ------------------------------------------------------------------------------------ */
 
 static void assert_chaos(const tu_process *run, const char *what)
@@ -229,6 +263,7 @@ static Suite *ws_suite(void)
     tcase_add_test(apps, octree_cooperative);
     tcase_add_test(apps, game_standalone);
     tcase_add_test(apps, game_cooperative);
+    tcase_add_test(apps, repeat_and_json);
     suite_add_tcase(suite, apps);
     TCase *chaos = tu_tcase("chaos", 180);
     tcase_add_test(chaos, octree_under_chaos);
