@@ -40,7 +40,7 @@ inline void sssp_round(uint group, uint groups, uint round, uint in_count, globa
     }
     if (group == 0 && get_local_id(0) == 0) {
         counts[(round + 2u) % 3u] = 0;
-        counts[4] += in_count;
+        atomic_add(&counts[4], in_count); /* no result used: not waited for */
     }
 }
 
