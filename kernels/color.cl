@@ -73,5 +73,7 @@ inline void color_sweep(uint group, uint groups, uint round, uint n, global cons
         counts[(round + 2u) % 3u] = 0;
 }
 
-SWEEP_APP(color, (global const uint *row, global const uint *col, global uint *color, global uint *colored),
-          (row, col, color, colored))
+#define SWEEP_NAME color
+#define SWEEP_PARAMS global const uint *row, global const uint *col, global uint *color, global uint *colored
+#define SWEEP_ARGS row, col, color, colored
+SWEEP_APP

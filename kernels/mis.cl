@@ -61,5 +61,7 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
         counts[(round + 2u) % 3u] = 0;
 }
 
-SWEEP_APP(mis, (global const uint *row, global const uint *col, global uint *in_set, global uint *decided),
-          (row, col, in_set, decided))
+#define SWEEP_NAME mis
+#define SWEEP_PARAMS global const uint *row, global const uint *col, global uint *in_set, global uint *decided
+#define SWEEP_ARGS row, col, in_set, decided
+SWEEP_APP

@@ -39,5 +39,7 @@ inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global co
         counts[(round + 2u) % 3u] = 0;
 }
 
-SWEEP_APP(sssp_bf, (global const uint *row, global const uint *col, global const uint *weight, global uint *dist),
-          (row, col, weight, dist))
+#define SWEEP_NAME sssp_bf
+#define SWEEP_PARAMS global const uint *row, global const uint *col, global const uint *weight, global uint *dist
+#define SWEEP_ARGS row, col, weight, dist
+SWEEP_APP

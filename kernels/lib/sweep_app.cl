@@ -16,18 +16,23 @@
  *                                                        unused: every app's step kernel takes
  *                                                        the same trailing arguments)
  *
- * SWEEP_APP(NAME, (PARAMS...), (ARGS...)): PARAMS declares the app's buffers, ARGS names them, in
- * the order the sweep function takes them. Built after kernels/tasks/matmult.cl. */
-#define SWEEP_APP_LIST(...) __VA_ARGS__
+ * An app defines SWEEP_NAME (its prefix), SWEEP_PARAMS (its buffers' parameter declarations, in
+ * the order the sweep function takes them) and SWEEP_ARGS (their names), then writes SWEEP_APP.
+ * (Object-like macros carry the comma-separated lists: NVIDIA's OpenCL preprocessor did not
+ * expand a parenthesised list passed through a function-like macro.) Built after
+ * kernels/tasks/matmult.cl. */
+#define SWEEP_CAT_(a, b) a##b
+#define SWEEP_CAT(a, b) SWEEP_CAT_(a, b)
+#define SWEEP_FN(suffix) SWEEP_CAT(SWEEP_NAME, suffix)
 
-#define SWEEP_APP(NAME, PARAMS, ARGS)                                                                        \
-    kernel void NAME##_standalone(COOP_PARAMS, SWEEP_APP_LIST PARAMS, global uint *counts, uint n)           \
+#define SWEEP_APP                                                                                            \
+    kernel void SWEEP_FN(_standalone)(COOP_PARAMS, SWEEP_PARAMS, global uint *counts, uint n)                \
     {                                                                                                        \
         COOP_ENTER(ctx);                                                                                     \
         uint group = coop_group_id(&ctx), groups = coop_num_groups(&ctx);                                    \
         uint round = 0;                                                                                      \
         while (counts[round % 3u]) {                                                                         \
-            NAME##_sweep(group, groups, round, n, SWEEP_APP_LIST ARGS, counts);                              \
+            SWEEP_FN(_sweep)(group, groups, round, n, SWEEP_ARGS, counts);                                   \
             round++;                                                                                         \
             coop_global_barrier(&ctx);                                                                       \
         }                                                                                                    \
@@ -36,20 +41,20 @@
     }                                                                                                        \
                                                                                                              \
     /* what a forked group needs to join: the sweep it resumes at (the rest is in global memory) */         \
-    typedef struct NAME##_state {                                                                            \
+    typedef struct SWEEP_FN(_state) {                                                                        \
         uint round;                                                                                          \
-    } NAME##_state;                                                                                          \
+    } SWEEP_FN(_state);                                                                                      \
                                                                                                              \
-    void NAME##_cooperative(coop_ctx *ctx, SWEEP_APP_LIST PARAMS, global uint *counts, uint n)               \
+    void SWEEP_FN(_cooperative)(coop_ctx *ctx, SWEEP_PARAMS, global uint *counts, uint n)                    \
     {                                                                                                        \
-        NAME##_state t;                                                                                      \
+        SWEEP_FN(_state) t;                                                                                  \
         if (coop_resume_point(ctx) == 1)                                                                     \
             coop_transmit_restore(ctx, &t, sizeof t);                                                        \
         else                                                                                                 \
             t.round = 0;                                                                                     \
         uint killed = 0;                                                                                     \
         while (counts[t.round % 3u] && !killed) {                                                            \
-            NAME##_sweep(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, SWEEP_APP_LIST ARGS, counts); \
+            SWEEP_FN(_sweep)(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, SWEEP_ARGS, counts);      \
             t.round++;                                                                                       \
             killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);                                            \
         }                                                                                                    \
@@ -57,20 +62,20 @@
             counts[3] = t.round;                                                                             \
     }                                                                                                        \
                                                                                                              \
-    kernel void NAME##_mega(COOP_PARAMS, SWEEP_APP_LIST PARAMS, global uint *counts, uint n,                 \
-                            global const uint *task_a, global const uint *task_b, global uint *task_c)       \
+    kernel void SWEEP_FN(_mega)(COOP_PARAMS, SWEEP_PARAMS, global uint *counts, uint n,                      \
+                                global const uint *task_a, global const uint *task_b, global uint *task_c)   \
     {                                                                                                        \
         COOP_ENTER(ctx);                                                                                     \
         for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {                            \
             if (role == COOP_ROLE_COOP)                                                                      \
-                NAME##_cooperative(&ctx, SWEEP_APP_LIST ARGS, counts, n);                                    \
+                SWEEP_FN(_cooperative)(&ctx, SWEEP_ARGS, counts, n);                                         \
             COOP_GROUP_SYNC();                                                                               \
             if (role == COOP_ROLE_TASK && ctx.task == 0)                                                     \
                 task_matmult(&ctx, task_a, task_b, task_c);                                                  \
         }                                                                                                    \
     }                                                                                                        \
                                                                                                              \
-    kernel void NAME##_step(SWEEP_APP_LIST PARAMS, global uint *counts, uint n, uint round, uint in_count)   \
+    kernel void SWEEP_FN(_step)(SWEEP_PARAMS, global uint *counts, uint n, uint round, uint in_count)        \
     {                                                                                                        \
-        NAME##_sweep(get_group_id(0), get_num_groups(0), round, n, SWEEP_APP_LIST ARGS, counts);             \
+        SWEEP_FN(_sweep)(get_group_id(0), get_num_groups(0), round, n, SWEEP_ARGS, counts);                  \
     }
