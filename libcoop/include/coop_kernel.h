@@ -420,6 +420,10 @@ inline global uint *coop_barrier_arrive_spin(coop_ctx *ctx, uint number)
     global ulong *pair = (global ulong *)&ctx->dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE];
     ulong add = high ? 0x00000000ffffffffUL : 0xffffffff00000001UL;
     ulong pair_before = coop_fetch_add64_release(pair, add);
+    /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics: after
+     * its arrival, so that the count is not a write its next arrival's release must wait for. */
+    if (ctx->id == 0)
+        coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
     uint before = high ? (uint)(pair_before >> 32) : (uint)pair_before;
     if (before + 1u != COOP_BAR_IDLE) {
         uint spins = 0;
@@ -446,9 +450,6 @@ inline void coop_global_barrier(coop_ctx *ctx)
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0) {
         coop_barrier_arrive_wait(ctx, number);
-        /* Counted by member 0, never killed, so that every barrier counts once. */
-        if (ctx->id == 0)
-            coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
     }
     ctx->epoch = number;
     COOP_GROUP_SYNC();

@@ -81,7 +81,7 @@ enum coop_ctrl_slot {
     COOP_CTRL_FORK_COUNT = 197,   /* groups forked */
     COOP_CTRL_RESIZE_COUNT = 198,
     COOP_CTRL_TASKS_DONE = 199,
-    COOP_CTRL_BARRIERS = 200,     /* barriers completed */
+    COOP_CTRL_BARRIERS = 200,     /* barriers member 0 arrived at (all completed but the one it may wait at) */
     COOP_CTRL_WANT_SEEN = 201,    /* the request's group count as the kernel sees it (tracing) */
     COOP_CTRL_T_REQUEST = 202,    /* device clock, ns, 64-bit: request applied */
     COOP_CTRL_T_GATHERED = 204,   /* groups gathered */

@@ -567,8 +567,6 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
         if ((uint)(early >> 32) != number)
             early = coop_load_relaxed64(decided);
         uint decision = (uint)early;
-        if (ctx->id == 0)
-            coop_count(ctx, COOP_CTRL_BARRIERS, 1u);
         ctx->epoch = number;
         if (decision) {
             uint tag = (number & 0xfffffu) << 12;
