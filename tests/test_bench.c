@@ -599,6 +599,7 @@ static const struct {
     {{"bfs", "--gen", "grid:3:3", "--repeat", "0", NULL}, "--repeat '0'"},
     {{"bfs", "--gen", "grid:3:3", "--repeat", "2x", NULL}, "--repeat '2x'"},
     {{"bfs", "--gen", "grid:3:3", "--local-size", "0", NULL}, "--local-size '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--groups", "0", NULL}, "--groups '0'"},
     {{"bfs", "--gen", "grid:3:3", "--source", "9", NULL}, "--source 9 is not a node of the graph (ids 0..8)"},
     {{"bfs", "--gen", "grid:3:3", "--source", NULL}, "--source: needs a value"},
     {{"bfs", "--gen", "grid:3:3", "--speed", "1", NULL}, "option '--speed': unknown"},
@@ -619,6 +620,21 @@ START_TEST(test_bad_arguments)
     assert_run(&run, what, 1, bad_arguments[_i].fragment);
     assert_run(&run, what, 1, "coop-bench: ");
     run_free(&run);
+}
+END_TEST
+
+/* --groups caps the groups of every mode; the worklist item count is the nodes reached (BFS
+ * pushes each reached node once). */
+START_TEST(test_groups_and_items)
+{
+    static const char *const modes[] = {"standalone", "cooperative", "multikernel"};
+    for (int m = 0; m < 3; m++) {
+        bench_run run = run_bench("bfs", "--gen", "grid:20:20", "--mode", modes[m], "--groups", "1", NULL);
+        assert_run(&run, modes[m], 0, "equals the CPU reference");
+        assert_run(&run, modes[m], 0, m == 2 ? "up to 1 groups each" : "groups 1 co-resident, 1 members at the start");
+        assert_run(&run, modes[m], 0, "; worklist items 400\n");
+        run_free(&run);
+    }
 }
 END_TEST
 
@@ -700,6 +716,7 @@ static Suite *bench_suite(void)
     TCase *errors = tu_tcase("errors", 60);
     tcase_add_checked_fixture(errors, scratch_create, scratch_remove);
     tcase_add_loop_test(errors, test_bad_arguments, 0, BAD_ARGUMENTS);
+    tcase_add_test(errors, test_groups_and_items);
     tcase_add_test(errors, test_distances_beyond_32_bits);
     tcase_add_test(errors, test_truncated_graph);
     tcase_add_test(errors, test_help);

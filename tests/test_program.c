@@ -85,6 +85,65 @@ START_TEST(build_options_reach_the_compiler)
 }
 END_TEST
 
+/* COOP_BUILD_OPTIONS is appended to every build's options, the program's own included. */
+START_TEST(build_options_from_the_environment)
+{
+    static const char source[] =
+        "#ifndef ENV_FLAG\n"
+        "#error ENV_FLAG is not defined\n"
+        "#endif\n"
+        "#ifndef USER_FLAG\n"
+        "#error USER_FLAG is not defined\n"
+        "#endif\n"
+        "kernel void flagged(global uint *out) { out[0] = ENV_FLAG + USER_FLAG; }\n";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    unsetenv("COOP_BUILD_OPTIONS");
+    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, source, "-DUSER_FLAG=1", &program), COOP_ERR_BUILD,
+                     "ENV_FLAG is not defined");
+    setenv("COOP_BUILD_OPTIONS", "-DENV_FLAG=5", 1);
+    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, source, NULL, &program), COOP_ERR_BUILD,
+                     "USER_FLAG is not defined");
+    TU_ASSERT_OK(ctx, coop_program_create(ctx, source, "-DUSER_FLAG=1", &program));
+    unsetenv("COOP_BUILD_OPTIONS");
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* COOP_BUILD_LOG prints every build's log to standard error, named after the program. */
+START_TEST(build_log_from_the_environment)
+{
+    char path[PATH_BYTES];
+    write_temporary(path, "");
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    FILE *capture = fopen(path, "w");
+    ck_assert_ptr_nonnull(capture);
+    dup2(fileno(capture), STDERR_FILENO);
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    setenv("COOP_BUILD_LOG", "1", 1);
+    coop_status status = coop_program_create(ctx, two_kernels_source, NULL, &program);
+    unsetenv("COOP_BUILD_LOG");
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    fclose(capture);
+    TU_ASSERT_OK(ctx, status);
+    char text[4096] = {0};
+    FILE *file = fopen(path, "r");
+    ck_assert_ptr_nonnull(file);
+    size_t size = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    unlink(path);
+    ck_assert_msg(size > 0 && strstr(text, "libcoop: build log of '<source>' for '") != NULL,
+                  "standard error was:\n%s", text);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 START_TEST(build_from_file)
 {
     char path[PATH_BYTES];
@@ -322,6 +381,8 @@ static Suite *program_suite(void)
     tcase_add_test(build, build_error_gives_the_log_with_user_lines);
     tcase_add_test(build, bad_build_option);
     tcase_add_test(build, build_options_reach_the_compiler);
+    tcase_add_test(build, build_options_from_the_environment);
+    tcase_add_test(build, build_log_from_the_environment);
     tcase_add_test(build, build_from_file);
     tcase_add_test(build, build_error_in_file_names_the_file);
     tcase_add_test(build, missing_file);
