@@ -144,6 +144,56 @@ START_TEST(build_log_from_the_environment)
 }
 END_TEST
 
+/* coop_atomic_inc gives every caller a distinct index, callers in divergent branches included;
+ * coop_atomic_add_sum adds every caller's value. */
+START_TEST(atomic_helpers)
+{
+    static const char source[] =
+        "kernel void counters(volatile global uint *index, volatile global uint *sum, global uint *slots)\n"
+        "{\n"
+        "    uint gid = (uint)get_global_id(0);\n"
+        "    if (gid % 3u != 0u)\n"
+        "        slots[coop_atomic_inc(index)] = gid + 1u;\n"
+        "    coop_atomic_add_sum(sum, gid % 7u);\n"
+        "}\n";
+    enum { ITEMS = 1024, LOCAL = 64 };
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, "counters", &program);
+    cl_mem index = tu_buffer(ctx, 1), sum = tu_buffer(ctx, 1), slots = tu_buffer(ctx, ITEMS);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, index));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 1, sum));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 2, slots));
+    size_t global = ITEMS, local = LOCAL;
+    cl_int err = clEnqueueNDRangeKernel(coop_context_queue(ctx), coop_kernel_cl(kernel), 1, NULL, &global, &local, 0,
+                                        NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueNDRangeKernel: %s", coop_cl_error_name(err));
+    cl_uint count = 0, total = 0, got[ITEMS];
+    tu_read(ctx, index, &count, 1);
+    tu_read(ctx, sum, &total, 1);
+    tu_read(ctx, slots, got, ITEMS);
+    unsigned callers = 0, expected_total = 0;
+    unsigned char seen[ITEMS] = {0};
+    for (unsigned g = 0; g < ITEMS; g++) {
+        callers += g % 3 != 0;
+        expected_total += g % 7;
+    }
+    ck_assert_uint_eq(count, callers);
+    ck_assert_uint_eq(total, expected_total);
+    for (unsigned i = 0; i < callers; i++) {
+        ck_assert_msg(got[i] >= 1 && got[i] <= ITEMS && (got[i] - 1) % 3 != 0, "slot %u holds %u", i, got[i]);
+        ck_assert_msg(!seen[got[i] - 1], "work-item %u got two indices", got[i] - 1);
+        seen[got[i] - 1] = 1;
+    }
+    clReleaseMemObject(index);
+    clReleaseMemObject(sum);
+    clReleaseMemObject(slots);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 START_TEST(build_from_file)
 {
     char path[PATH_BYTES];
@@ -383,6 +433,7 @@ static Suite *program_suite(void)
     tcase_add_test(build, build_options_reach_the_compiler);
     tcase_add_test(build, build_options_from_the_environment);
     tcase_add_test(build, build_log_from_the_environment);
+    tcase_add_test(build, atomic_helpers);
     tcase_add_test(build, build_from_file);
     tcase_add_test(build, build_error_in_file_names_the_file);
     tcase_add_test(build, missing_file);
