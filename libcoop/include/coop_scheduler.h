@@ -193,7 +193,6 @@ COOP_COLD uint coop_park_wait(coop_ctx *ctx, global uint *mine)
         flag = coop_load_acquire(mine);
         if (flag == COOP_PARK_CLAIMED) {
             coop_store_relaxed(mine, COOP_PARK_NONE);
-
             return COOP_KILL_CLAIMED;
         }
         if (flag == COOP_PARK_CLAIMING)
