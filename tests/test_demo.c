@@ -8,49 +8,17 @@
  * make -f Makefile -f host/coop-demo.mk build/bin/coop-demo */
 #include "testutil.h"
 
-#include <stdarg.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define DEMO "build/bin/coop-demo"
 #define CSV_HEADER "mode,frame,due_s,response_ms,period_ms,missed\n"
 
-enum {
-    WORKERS = 2,
-    MAX_ARGS = 16,
-    PATH_BYTES = 256
-};
+enum { WORKERS = 2, PATH_BYTES = 256 };
 
-/* What one run printed (standard output and error together) and its exit status (-1: it did not
- * exit normally). */
-typedef struct demo_run {
-    int status;
-    char *output;
-} demo_run;
+/* Runs coop-demo with the arguments given (NULL-terminated), standard output and error together. */
+#define run_demo(...) tu_run_program(DEMO, "make -f Makefile -f host/coop-demo.mk " DEMO, WORKERS, __VA_ARGS__)
 
-/* Runs coop-demo with the arguments given (NULL-terminated). */
-static demo_run run_demo(const char *first, ...)
-{
-    struct stat info;
-    ck_assert_msg(stat(DEMO, &info) == 0, DEMO " is missing: build it with make -f Makefile -f host/coop-demo.mk " DEMO);
-    tu_env(WORKERS);
-    char *argv[MAX_ARGS + 2] = {DEMO};
-    size_t argc = 1;
-    va_list list;
-    va_start(list, first);
-    for (const char *arg = first; arg; arg = va_arg(list, const char *)) {
-        ck_assert_uint_lt(argc, MAX_ARGS);
-        argv[argc++] = (char *)arg;
-    }
-    va_end(list);
-    argv[argc] = NULL;
-    tu_process result = tu_run_process(argv);
-    demo_run run = {.status = result.status, .output = result.output};
-    return run;
-}
-
-static void assert_output(const demo_run *run, const char *fragment)
+static void assert_output(const tu_process *run, const char *fragment)
 {
     ck_assert_msg(strstr(run->output, fragment) != NULL, "coop-demo's output lacks \"%s\":\n%s", fragment,
                   run->output);
@@ -113,7 +81,7 @@ static void scratch_remove(void)
 START_TEST(test_quick_demo)
 {
     scratch_create();
-    demo_run run = run_demo("--quick", "--gen", "grid:16:16", "--period-ms", "40", "--out", scratch, NULL);
+    tu_process run = run_demo("--quick", "--gen", "grid:16:16", "--period-ms", "40", "--out", scratch, NULL);
     ck_assert_msg(run.status == 0, "coop-demo --quick: exit status %d; output:\n%s", run.status, run.output);
     static const char *const fragments[] = {"cooperative", "no cooperation", "frame response median (ms)",
                                             "frame response p99 (ms)", "frame response max (ms)",
@@ -168,13 +136,13 @@ START_TEST(test_bad_arguments)
         {{"--graph", "g.gr", "--gen"}, "--gen: needs a value"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        demo_run run = run_demo(cases[i].args[0], cases[i].args[1], cases[i].args[2], NULL);
+        tu_process run = run_demo(cases[i].args[0], cases[i].args[1], cases[i].args[2], NULL);
         ck_assert_msg(run.status == 1, "case %zu: exit status %d; output:\n%s", i, run.status, run.output);
         assert_output(&run, cases[i].fragment);
         assert_output(&run, "usage: coop-demo");
         free(run.output);
     }
-    demo_run run = run_demo("--graph", "tests/data/no-such-graph.gr", NULL);
+    tu_process run = run_demo("--graph", "tests/data/no-such-graph.gr", NULL);
     ck_assert_msg(run.status == 1, "missing graph: exit status %d; output:\n%s", run.status, run.output);
     assert_output(&run, "tests/data/no-such-graph.gr");
     free(run.output);

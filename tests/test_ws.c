@@ -10,33 +10,14 @@
  * make -f Makefile -f host/coop-ws.mk build/bin/coop-ws. Run from the repository root. */
 #include "testutil.h"
 
-#include <stdarg.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define WS "build/bin/coop-ws"
 
-enum { WORKERS = 2, MAX_ARGS = 24, CHAOS_SEEDS = 20 };
+enum { WORKERS = 2, CHAOS_SEEDS = 20 };
 
 /* Runs coop-ws with the arguments given (NULL-terminated), standard output and error together. */
-static tu_process run_ws(const char *first, ...)
-{
-    struct stat info;
-    ck_assert_msg(stat(WS, &info) == 0, WS " is missing: build it with make -f Makefile -f host/coop-ws.mk " WS);
-    tu_env(WORKERS);
-    char *argv[MAX_ARGS + 2] = {WS};
-    size_t argc = 1;
-    va_list list;
-    va_start(list, first);
-    for (const char *arg = first; arg; arg = va_arg(list, const char *)) {
-        ck_assert_uint_lt(argc, MAX_ARGS);
-        argv[argc++] = (char *)arg;
-    }
-    va_end(list);
-    argv[argc] = NULL;
-    return tu_run_process(argv);
-}
+#define run_ws(...) tu_run_program(WS, "make -f Makefile -f host/coop-ws.mk " WS, WORKERS, __VA_ARGS__)
 
 static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
 {

@@ -11,9 +11,11 @@
 #include "coop.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,6 +178,28 @@ static inline tu_process tu_run_process(char *const argv[])
     if (WIFEXITED(status))
         run.status = WEXITSTATUS(status);
     return run;
+}
+
+/* Runs one of the programs `make` builds, `program` (its path), with the arguments that follow
+ * `workers` up to a NULL, and `workers` PoCL compute units; a program not built fails the test
+ * with `build`, how to build it. */
+enum { TU_MAX_ARGS = 32 };
+static inline tu_process tu_run_program(const char *program, const char *build, unsigned workers, ...)
+{
+    struct stat info;
+    ck_assert_msg(stat(program, &info) == 0, "%s is missing: build it with %s", program, build);
+    tu_env(workers);
+    char *argv[TU_MAX_ARGS + 2] = {(char *)program};
+    size_t argc = 1;
+    va_list args;
+    va_start(args, workers);
+    for (const char *arg = va_arg(args, const char *); arg; arg = va_arg(args, const char *)) {
+        ck_assert_uint_lt(argc, TU_MAX_ARGS);
+        argv[argc++] = (char *)arg;
+    }
+    va_end(args);
+    argv[argc] = NULL;
+    return tu_run_process(argv);
 }
 
 #endif
