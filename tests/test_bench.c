@@ -144,22 +144,6 @@ static void write_text(const char *path, const char *text)
     ck_assert_int_eq(fclose(file), 0);
 }
 
-static char *read_text(const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "%s was not written", path);
-    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
-    long size = ftell(file);
-    ck_assert_int_ge(size, 0);
-    rewind(file);
-    char *text = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_uint_eq(fread(text, 1, (size_t)size, file), (size_t)size);
-    text[size] = '\0';
-    fclose(file);
-    return text;
-}
-
 /* ---- Each app in each mode equals the CPU reference --------------------------------------- */
 
 static const char *const apps[] = {"bfs", "sssp"};
@@ -276,7 +260,7 @@ START_TEST(test_output_format)
         unlink(out_path);
         bench_run run = run_argv(args);
         assert_run(&run, what, 0, "equals the CPU reference");
-        char *text = read_text(out_path);
+        char *text = tu_read_file(out_path, NULL);
         ck_assert_msg(!strcmp(text, expected), "%s wrote:\n%s\nexpected:\n%s", what, text, expected);
         free(text);
         run_free(&run);
@@ -294,7 +278,7 @@ START_TEST(test_json_and_summary)
                              "forks ", "tasks ", "response median", "p99", "deadlines met", "equals the CPU reference"};
     for (size_t i = 0; i < sizeof summary / sizeof summary[0]; i++)
         assert_run(&run, "sssp summary", 0, summary[i]);
-    char *json = read_text(json_path);
+    char *json = tu_read_file(json_path, NULL);
     const char *fields[] = {"\"app\": \"sssp\"", "\"mode\": \"cooperative\"", "\"graph\": \"grid:20:20\"",
                             "\"nodes\": 400", "\"time_ms_median\"", "\"response_us_p99\"", "\"deadlines_met\"",
                             "\"matrix_size\"", "\"runs\": [", "\"warmup\": true", "\"task_runs\"", "\"kills\""};
@@ -359,10 +343,10 @@ START_TEST(test_task_sizing_frame_and_json)
     assert_run(&run, "render sizing", 0, "sized for 5.0 ms on a quarter of the groups");
     assert_run(&run, "render sizing", 0, "every frame drawn matches the CPU's");
     run_free(&run);
-    char *png = read_text(frame_path);
+    char *png = tu_read_file(frame_path, NULL);
     ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "--output-frame wrote no PNG");
     free(png);
-    char *json = read_text(json_path);
+    char *json = tu_read_file(json_path, NULL);
     const char *fields[] = {"\"name\": \"render\"", "\"kind\": \"render\"", "\"frame_width\"", "\"frame_height\"",
                             "\"period_ms\": 40", "\"target_exec_ms\": 5", "\"baseline\": false",
                             "\"missed_periods\"", "\"preemption_slowdown\"", "\"gather_us_p99\"", "\"task_runs\": [{"};
@@ -374,7 +358,7 @@ START_TEST(test_task_sizing_frame_and_json)
                     "--json", json_path, NULL);
     assert_run(&run, "sssp baseline", 0, "equals the CPU reference");
     run_free(&run);
-    json = read_text(json_path);
+    json = tu_read_file(json_path, NULL);
     const char *baseline_fields[] = {"\"kind\": \"matmult\"", "\"matrix_size\": 32", "\"baseline\": true",
                                      "\"steal\": null", "\"period_ms\": 40"};
     for (size_t i = 0; i < sizeof baseline_fields / sizeof baseline_fields[0]; i++)
@@ -400,7 +384,7 @@ static void load_input(const char *option, const char *value, graph *g)
 /* The n numbers of an --output file, one per line. */
 static int64_t *read_values(const char *path, uint32_t n)
 {
-    char *text = read_text(path), *at = text;
+    char *text = tu_read_file(path, NULL), *at = text;
     int64_t *values = malloc(((size_t)n + 1) * sizeof *values);
     ck_assert_ptr_nonnull(values);
     uint32_t count = 0;
@@ -568,7 +552,7 @@ START_TEST(test_sweeps_directed_and_json)
             assert_run(&run, what, 0, "5 nodes, 8 arcs, directed, read as undirected");
             run_free(&run);
             assert_sweep_output(sweep_apps[a], "--graph", graph_path, out_path, what);
-            char *json = read_text(json_path);
+            char *json = tu_read_file(json_path, NULL);
             const char *check = a == 0 ? "\"check\": \"proper_coloring\"" : "\"check\": \"maximal_independent_set\"";
             ck_assert_msg(strstr(json, check) != NULL, "--json lacks %s:\n%s", check, json);
             free(json);
@@ -660,7 +644,7 @@ START_TEST(test_truncated_graph)
         printf("test_bench: " REAL "rome99.gr.gz is absent: test skipped\n");
         return;
     }
-    char *whole = read_text(REAL "rome99.gr.gz");
+    char *whole = tu_read_file(REAL "rome99.gr.gz", NULL);
     char path[2 * PATH_BYTES];
     scratch_path(path, sizeof path, "cut.gr.gz");
     FILE *file = fopen(path, "wb");

@@ -24,19 +24,6 @@ static void assert_output(const tu_process *run, const char *fragment)
                   run->output);
 }
 
-/* The whole file at `path` (NUL-terminated) and its size. */
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "%s was not written", path);
-    char *data = malloc(1 << 20);
-    ck_assert_ptr_nonnull(data);
-    *size = fread(data, 1, (1 << 20) - 1, file);
-    data[*size] = '\0';
-    fclose(file);
-    return data;
-}
-
 /* Checks one CSV row: mode, frame number, due time, response time, period, missed flag; counts
  * the row for its mode. */
 static void check_row(const char *row, unsigned *cooperative, unsigned *baseline)
@@ -101,7 +88,7 @@ START_TEST(test_quick_demo)
     char path[PATH_BYTES + 32];
     size_t size = 0;
     snprintf(path, sizeof path, "%s/responsiveness.csv", scratch);
-    char *csv = read_file(path, &size);
+    char *csv = tu_read_file(path, &size);
     ck_assert_msg(!strncmp(csv, CSV_HEADER, strlen(CSV_HEADER)), "CSV header wrong:\n%s", csv);
     unsigned cooperative = 0, baseline = 0;
     for (char *row = strtok(csv + strlen(CSV_HEADER), "\n"); row; row = strtok(NULL, "\n"))
@@ -111,7 +98,7 @@ START_TEST(test_quick_demo)
     free(csv);
 
     snprintf(path, sizeof path, "%s/frame.png", scratch);
-    char *png = read_file(path, &size);
+    char *png = tu_read_file(path, &size);
     ck_assert_uint_gt(size, 8);
     ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "%s does not start with the PNG signature", path);
     free(png);

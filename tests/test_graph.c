@@ -10,6 +10,8 @@
 
 #include "graph.h"
 
+#include "testutil.h"
+
 #include <check.h>
 #include <dirent.h>
 #include <lzma.h>
@@ -71,24 +73,6 @@ static void write_bytes(const char *path, const void *data, size_t len)
     ck_assert_int_eq(fclose(f), 0);
 }
 
-static unsigned char *read_bytes(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *data;
-    long size;
-
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    ck_assert_int_ge(size, 0);
-    rewind(f);
-    data = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(data);
-    ck_assert_uint_eq(fread(data, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    *len = (size_t)size;
-    return data;
-}
 
 static unsigned char *gzip_bytes(const unsigned char *in, size_t len, size_t *out_len)
 {
@@ -128,7 +112,7 @@ static void write_compressed(const char *src, const char *name, char *path, size
                              unsigned char *(*compress)(const unsigned char *, size_t, size_t *))
 {
     size_t len, packed_len;
-    unsigned char *plain = read_bytes(src, &len);
+    unsigned char *plain = (unsigned char *)tu_read_file(src, &len);
     unsigned char *packed = compress(plain, len, &packed_len);
 
     scratch_path(path, cap, name);
@@ -294,7 +278,7 @@ START_TEST(test_snap_crlf)
     static const uint32_t row[] = {0, 2, 3, 4, 5, 5, 5};
     static const uint32_t col[] = {1, 2, 2, 0, 4};
     size_t len;
-    unsigned char *bytes = read_bytes(DATA "tiny-crlf.snap.txt", &len);
+    unsigned char *bytes = (unsigned char *)tu_read_file(DATA "tiny-crlf.snap.txt", &len);
     graph g;
 
     bytes[len] = '\0';
@@ -507,7 +491,7 @@ END_TEST
 static void truncate_file(const char *path, size_t cut)
 {
     size_t len;
-    unsigned char *bytes = read_bytes(path, &len);
+    unsigned char *bytes = (unsigned char *)tu_read_file(path, &len);
 
     ck_assert_uint_gt(len, cut);
     write_bytes(path, bytes, len - cut);
@@ -518,7 +502,7 @@ static void truncate_file(const char *path, size_t cut)
 static void flip_byte(const char *path, long offset)
 {
     size_t len;
-    unsigned char *bytes = read_bytes(path, &len);
+    unsigned char *bytes = (unsigned char *)tu_read_file(path, &len);
     size_t at = offset < 0 ? len - (size_t)-offset : (size_t)offset;
 
     ck_assert_uint_lt(at, len);

@@ -131,14 +131,12 @@ START_TEST(build_log_from_the_environment)
     close(saved);
     fclose(capture);
     TU_ASSERT_OK(ctx, status);
-    char text[4096] = {0};
-    FILE *file = fopen(path, "r");
-    ck_assert_ptr_nonnull(file);
-    size_t size = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
+    size_t size = 0;
+    char *text = tu_read_file(path, &size);
     unlink(path);
     ck_assert_msg(size > 0 && strstr(text, "libcoop: build log of '<source>' for '") != NULL,
                   "standard error was:\n%s", text);
+    free(text);
     coop_program_release(program);
     coop_context_release(ctx);
 }

@@ -97,24 +97,6 @@ enum { PROGRESS_TILES, PROGRESS_ROUNDS, PROGRESS_STOP, PROGRESS_WORDS = PROGRESS
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
 
-static char *read_file(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "cannot open %s: %s", path, strerror(errno));
-    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
-    long length = ftell(file);
-    ck_assert_int_ge(length, 0);
-    rewind(file);
-    char *text = malloc((size_t)length + 1);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_uint_eq(fread(text, 1, (size_t)length, file), (size_t)length);
-    text[length] = '\0';
-    fclose(file);
-    if (size)
-        *size = (size_t)length;
-    return text;
-}
-
 /* A PoCL context with render.cl and the test kernels built. */
 typedef struct render_env {
     coop_context *ctx;
@@ -125,7 +107,7 @@ static render_env env_open(void)
 {
     render_env env = {0};
     env.ctx = tu_context(WORKERS);
-    char *tracer = read_file(RENDER_FILE, NULL);
+    char *tracer = tu_read_file(RENDER_FILE, NULL);
     char *source = malloc(strlen(tracer) + sizeof test_source + 1);
     ck_assert_ptr_nonnull(source);
     strcpy(source, tracer);
@@ -433,7 +415,7 @@ static unsigned assert_png_holds(const char *path, const uint8_t *pixels, unsign
 {
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     size_t size = 0;
-    uint8_t *file = (uint8_t *)read_file(path, &size);
+    uint8_t *file = (uint8_t *)tu_read_file(path, &size);
     ck_assert_uint_ge(size, 8 + 25 + 12);
     ck_assert_int_eq(memcmp(file, signature, 8), 0);
 
@@ -545,7 +527,7 @@ START_TEST(ppm_has_header_and_rgb_bytes)
         dir_file(&dir, names[k], path, sizeof path);
         ck_assert_msg(image_write_ppm(path, k ? rgb : rgba, WIDTH, HEIGHT, k ? 3 : 4, err, sizeof err) == 0, "%s", err);
         size_t size = 0;
-        char *file = read_file(path, &size);
+        char *file = tu_read_file(path, &size);
         ck_assert_uint_eq(size, strlen(header) + sizeof rgb);
         ck_assert_int_eq(memcmp(file, header, strlen(header)), 0);
         ck_assert_int_eq(memcmp(file + strlen(header), rgb, sizeof rgb), 0);

@@ -68,18 +68,7 @@ static char *read_text(const char *name)
 {
     char path[2 * PATH_BYTES];
     snprintf(path, sizeof path, "%s/%s", scratch, name);
-    FILE *file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "%s was not written", path);
-    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
-    long size = ftell(file);
-    ck_assert_int_ge(size, 0);
-    rewind(file);
-    char *text = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_uint_eq(fread(text, 1, (size_t)size, file), (size_t)size);
-    text[size] = '\0';
-    fclose(file);
-    return text;
+    return tu_read_file(path, NULL);
 }
 
 /* The file is a PNG image (its signature). */

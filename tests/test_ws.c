@@ -89,11 +89,8 @@ START_TEST(repeat_and_json)
     ck_assert_ptr_nonnull(strstr(run.output, " ms over 3 runs (min "));
     ck_assert_ptr_nonnull(strstr(run.output, "0 of 3 runs wrong\n"));
     free(run.output);
-    FILE *file = fopen(path, "r");
-    ck_assert_ptr_nonnull(file);
-    char text[4096] = {0};
-    size_t size = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
+    size_t size = 0;
+    char *text = tu_read_file(path, &size);
     unlink(path);
     ck_assert_uint_gt(size, 0);
     ck_assert_msg(strstr(text, "\"app\": \"game\",\n  \"mode\": \"standalone\"") != NULL, "%s", text);
@@ -108,6 +105,7 @@ START_TEST(repeat_and_json)
         ok++;
     ck_assert_uint_eq(ok, 3);
     ck_assert_msg(strstr(text, "\"result\": \"value ") != NULL, "%s", text);
+    free(text);
 }
 END_TEST
 

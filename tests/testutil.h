@@ -131,6 +131,26 @@ static inline int tu_run(Suite *suite)
 }
 
 
+/* The whole file at `path`, NUL-terminated (malloc'ed); *size, unless NULL, gets its length. A
+ * file that cannot be opened or read whole fails the test. */
+static inline char *tu_read_file(const char *path, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    ck_assert_msg(file != NULL, "%s was not written (or cannot be opened)", path);
+    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
+    long length = ftell(file);
+    ck_assert_int_ge(length, 0);
+    rewind(file);
+    char *text = malloc((size_t)length + 1);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(fread(text, 1, (size_t)length, file), (size_t)length);
+    text[length] = '\0';
+    fclose(file);
+    if (size)
+        *size = (size_t)length;
+    return text;
+}
+
 /* A program run by tu_run_process: its exit status (-1 if it did not exit normally) and everything
  * it wrote to standard output and standard error (malloc'ed, NUL-terminated). */
 typedef struct tu_process {
