@@ -142,6 +142,60 @@ START_TEST(build_log_from_the_environment)
 }
 END_TEST
 
+/* The binary OpenCL has for `kernel`'s program, with its size in `size`. */
+static unsigned char *program_binary(coop_kernel *kernel, size_t *size)
+{
+    cl_program program = NULL;
+    ck_assert_int_eq(clGetKernelInfo(coop_kernel_cl(kernel), CL_KERNEL_PROGRAM, sizeof program, &program, NULL),
+                     CL_SUCCESS);
+    ck_assert_int_eq(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL), CL_SUCCESS);
+    unsigned char *binary = malloc(*size);
+    ck_assert_ptr_nonnull(binary);
+    ck_assert_int_eq(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL), CL_SUCCESS);
+    return binary;
+}
+
+/* COOP_BUILD_DUMP writes every build's binary to the next free program-<n>.bin of the directory,
+ * byte for byte what OpenCL holds; a directory that does not exist fails the build with COOP_ERR_IO. */
+START_TEST(build_dump_from_the_environment)
+{
+    char directory[PATH_BYTES];
+    snprintf(directory, sizeof directory, "/tmp/test_program.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(directory));
+    coop_context *ctx = tu_context(2);
+    coop_program *first = NULL, *second = NULL;
+    setenv("COOP_BUILD_DUMP", directory, 1);
+    coop_kernel *alpha = tu_kernel(ctx, two_kernels_source, NULL, "alpha", &first);
+    coop_kernel *store = tu_kernel(ctx, persistent_source, NULL, "store", &second);
+    coop_kernel *kernels[] = {alpha, store};
+    for (unsigned n = 0; n < 2; n++) {
+        char path[PATH_BYTES + 32];
+        snprintf(path, sizeof path, "%s/program-%u.bin", directory, n);
+        size_t dumped_size = 0, size = 0;
+        char *dumped = tu_read_file(path, &dumped_size);
+        unsigned char *binary = program_binary(kernels[n], &size);
+        ck_assert_uint_gt(size, 0);
+        ck_assert_uint_eq(dumped_size, size);
+        ck_assert_int_eq(memcmp(dumped, binary, size), 0);
+        free(binary);
+        free(dumped);
+        unlink(path);
+    }
+    rmdir(directory);
+    coop_program *third = NULL;
+    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, two_kernels_source, NULL, &third), COOP_ERR_IO,
+                     "COOP_BUILD_DUMP: cannot create a file in '/tmp/test_program.");
+    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "': No such file or directory"));
+    ck_assert_ptr_null(third);
+    unsetenv("COOP_BUILD_DUMP");
+    coop_kernel_release(alpha);
+    coop_kernel_release(store);
+    coop_program_release(first);
+    coop_program_release(second);
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* coop_atomic_inc gives every caller a distinct index, callers in divergent branches included;
  * coop_atomic_add_sum adds every caller's value. */
 START_TEST(atomic_helpers)
@@ -431,6 +485,7 @@ static Suite *program_suite(void)
     tcase_add_test(build, build_options_reach_the_compiler);
     tcase_add_test(build, build_options_from_the_environment);
     tcase_add_test(build, build_log_from_the_environment);
+    tcase_add_test(build, build_dump_from_the_environment);
     tcase_add_test(build, atomic_helpers);
     tcase_add_test(build, build_from_file);
     tcase_add_test(build, build_error_in_file_names_the_file);

@@ -37,7 +37,7 @@ extern "C" {
     X(COOP_ERR_OPENCL, "an OpenCL call failed")                                         \
     X(COOP_ERR_BUILD, "the kernel program failed to build")                             \
     X(COOP_ERR_KERNEL_NOT_FOUND, "no kernel of that name in the program")               \
-    X(COOP_ERR_IO, "a file could not be read")                                          \
+    X(COOP_ERR_IO, "a file could not be read or written")                              \
     X(COOP_ERR_TIMEOUT, "the kernel made no progress within the time limit")
 
 typedef enum coop_status {

@@ -37,6 +37,47 @@ static char *build_log(coop_context *ctx, cl_program program)
     return log;
 }
 
+/* Writes the program's binary for the device (PTX on NVIDIA: what ptxas -v or cuobjdump needs
+ * to tell which function sets a megakernel's register count) to the next free
+ * `<directory>/program-<n>.bin`, and names the file on standard error. */
+static coop_status dump_binary(coop_context *ctx, cl_program program, const char *name, const char *directory)
+{
+    size_t size = 0;
+    cl_int err = clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return coop_fail_cl(ctx, err, "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+    unsigned char *binary = malloc(size ? size : 1);
+    if (!binary)
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory dumping '%s'", name);
+    err = clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL);
+    if (err != CL_SUCCESS) {
+        free(binary);
+        return coop_fail_cl(ctx, err, "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+    }
+    char path[4096];
+    FILE *file = NULL;
+    for (unsigned n = 0; !file && n < 100000; n++) {
+        snprintf(path, sizeof path, "%s/program-%u.bin", directory, n);
+        /* "x": never overwrite an earlier dump, this process's or another's */
+        file = fopen(path, "wbx");
+        if (!file && errno != EEXIST)
+            break;
+    }
+    if (!file) {
+        coop_status status = coop_fail(ctx, COOP_ERR_IO, "COOP_BUILD_DUMP: cannot create a file in '%s': %s",
+                                       directory, strerror(errno));
+        free(binary);
+        return status;
+    }
+    int failed = fwrite(binary, 1, size, file) != size;
+    failed |= fclose(file) != 0;
+    free(binary);
+    if (failed)
+        return coop_fail(ctx, COOP_ERR_IO, "COOP_BUILD_DUMP: cannot write '%s'", path);
+    fprintf(stderr, "libcoop: binary of '%s' for '%s' in %s (%zu bytes)\n", name, ctx->info.name, path, size);
+    return COOP_OK;
+}
+
 /* Builds `source`, named `name` in diagnostics (a #line directive keeps the user's line
  * numbers exact despite the prepended header). */
 static coop_status build_named(coop_context *ctx, const char *source, const char *name, const char *options,
@@ -77,6 +118,14 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
         char *log = build_log(ctx, program);
         fprintf(stderr, "libcoop: build log of '%s' for '%s':\n%s\n", name, ctx->info.name, log ? log : "(none)");
         free(log);
+    }
+    const char *dump = getenv("COOP_BUILD_DUMP");
+    if (dump && *dump) {
+        coop_status status = dump_binary(ctx, program, name, dump);
+        if (status != COOP_OK) {
+            clReleaseProgram(program);
+            return status;
+        }
     }
     *out = program;
     return COOP_OK;
