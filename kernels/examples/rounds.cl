@@ -15,7 +15,7 @@ void coop_rounds(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         t.round = 0;
     uint killed = 0;
     while (t.round < rounds && !killed) {
-        uint m = coop_num_groups(ctx);
+        uint m = coop_shared_num_groups(ctx);
         uint g = coop_group_id(ctx);
         for (uint i = g * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))
             data[i] += 1;

@@ -54,7 +54,7 @@
             t.round = 0;                                                                                     \
         uint killed = 0;                                                                                     \
         while (counts[t.round % 3u] && !killed) {                                                            \
-            SWEEP_FN(_sweep)(coop_group_id(ctx), coop_num_groups(ctx), t.round, n, SWEEP_ARGS, counts);      \
+            SWEEP_FN(_sweep)(coop_group_id(ctx), coop_shared_num_groups(ctx), t.round, n, SWEEP_ARGS, counts); \
             t.round++;                                                                                       \
             killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);                                            \
         }                                                                                                    \

@@ -159,6 +159,10 @@ void coop_reduce(coop_ctx *ctx, global uint *buf, global const uint *data, globa
         uint m = coop_num_groups(ctx);
         uint g = coop_group_id(ctx);
         uint r = t.round, total = t.total;
+        /* M does not change within a round: the group's shared read of it must agree */
+        uint shared = coop_shared_num_groups(ctx);
+        if (shared != m)
+            check_fail(checks, CHK_BAD_M, r, m, shared);
         if (lid == 0) {
             check_id(ctx, checks, limit, AT_ROUND_START);
             note_round(round_m, round_groups, round_ids, checks, r, m, g);
