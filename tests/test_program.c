@@ -1,5 +1,6 @@
 /* test_program.c: building programs and finding and preparing their kernels
  * (libcoop/src/program.c). */
+#include "internal.h"
 #include "testutil.h"
 
 #include <limits.h>
@@ -202,6 +203,24 @@ END_TEST
 
 /* coop_atomic_inc gives every caller a distinct index, callers in divergent branches included;
  * coop_atomic_add_sum adds every caller's value. */
+/* A dump file that cannot be written (/dev/full: every write reports a full device, here when the
+ * stream is flushed at its close) is COOP_ERR_IO naming the file and the reason. The build itself
+ * opens its files with O_EXCL, which /dev/full refuses, so the helper is tested on its own. */
+START_TEST(build_dump_write_failure)
+{
+    coop_context *ctx = tu_context(2);
+    FILE *full = fopen("/dev/full", "wb");
+    ck_assert_ptr_nonnull(full);
+    static const char data[64] = "a binary";
+    ck_assert_int_eq(coop_dump_write(ctx, full, "/dev/full", data, sizeof data), COOP_ERR_IO);
+    ck_assert_str_eq(coop_context_message(ctx), "COOP_BUILD_DUMP: cannot write '/dev/full': No space left on device");
+    FILE *null = fopen("/dev/null", "wb");
+    ck_assert_ptr_nonnull(null);
+    TU_ASSERT_OK(ctx, coop_dump_write(ctx, null, "/dev/null", data, sizeof data));
+    coop_context_release(ctx);
+}
+END_TEST
+
 START_TEST(atomic_helpers)
 {
     static const char source[] =
@@ -490,6 +509,7 @@ static Suite *program_suite(void)
     tcase_add_test(build, build_options_from_the_environment);
     tcase_add_test(build, build_log_from_the_environment);
     tcase_add_test(build, build_dump_from_the_environment);
+    tcase_add_test(build, build_dump_write_failure);
     tcase_add_test(build, atomic_helpers);
     tcase_add_test(build, build_from_file);
     tcase_add_test(build, build_error_in_file_names_the_file);

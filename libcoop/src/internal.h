@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The channel: a host-visible array of COOP_CHAN_WORDS words (see coop_layout.h). */
 typedef struct coop_channel {
@@ -92,6 +93,9 @@ coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint in
 
 /* program.c */
 coop_status coop_build(coop_context *ctx, const char *source, const char *options, cl_program *out);
+/* Writes `size` bytes of `data` to `file` (a COOP_BUILD_DUMP file, named `path`) and closes it;
+ * COOP_ERR_IO with the path and the reason if the write or the close fails. */
+coop_status coop_dump_write(coop_context *ctx, FILE *file, const char *path, const void *data, size_t size);
 
 /* clock.c */
 double coop_now_us(void);

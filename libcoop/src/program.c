@@ -37,6 +37,19 @@ static char *build_log(coop_context *ctx, cl_program program)
     return log;
 }
 
+coop_status coop_dump_write(coop_context *ctx, FILE *file, const char *path, const void *data, size_t size)
+{
+    int failed = fwrite(data, 1, size, file) != size;
+    int error = errno;
+    if (fclose(file) != 0 && !failed) {
+        failed = 1;
+        error = errno;
+    }
+    if (failed)
+        return coop_fail(ctx, COOP_ERR_IO, "COOP_BUILD_DUMP: cannot write '%s': %s", path, strerror(error));
+    return COOP_OK;
+}
+
 /* Writes the program's binary for the device (PTX on NVIDIA: what ptxas -v or cuobjdump needs
  * to tell which function sets a megakernel's register count) to the next free
  * `<directory>/program-<n>.bin`, and names the file on standard error. */
@@ -69,11 +82,10 @@ static coop_status dump_binary(coop_context *ctx, cl_program program, const char
         free(binary);
         return status;
     }
-    int failed = fwrite(binary, 1, size, file) != size;
-    failed |= fclose(file) != 0;
+    coop_status status = coop_dump_write(ctx, file, path, binary, size);
     free(binary);
-    if (failed)
-        return coop_fail(ctx, COOP_ERR_IO, "COOP_BUILD_DUMP: cannot write '%s'", path);
+    if (status != COOP_OK)
+        return status;
     fprintf(stderr, "libcoop: binary of '%s' for '%s' in %s (%zu bytes)\n", name, ctx->info.name, path, size);
     return COOP_OK;
 }
