@@ -283,6 +283,65 @@ START_TEST(reduce_under_chaos)
 }
 END_TEST
 
+/* ---- Rounds split over the shared M, with offers between them ------------------------------ */
+
+/* Three workers: with two, the only member a fork leaves in place is the forking one, which
+ * knows of its own fork; the barrier must tell the others. */
+enum { OFFERS_N = 4096, OFFERS_ROUNDS = 40, OFFERS_LOCAL_SIZE = 16, OFFERS_WORKERS = 3 };
+
+/* Runs offers_mega under chaos seeds first .. first + seeds - 1: every element is incremented
+ * once per round whatever the offers did to M, and every group's shared M equals M. */
+static void offers_seeds(unsigned first, unsigned seeds)
+{
+    mega_env env = env_open(OFFERS_WORKERS, NULL);
+    coop_kernel *kernel = env_kernel(&env, "offers_mega");
+    cl_mem data = tu_buffer(env.ctx, OFFERS_N), checks_buffer = tu_buffer(env.ctx, CHK_WORDS);
+    set_buffer(&env, kernel, 0, data);
+    set_uint(&env, kernel, 1, OFFERS_N);
+    set_uint(&env, kernel, 2, OFFERS_ROUNDS);
+    set_buffer(&env, kernel, 3, checks_buffer);
+    set_uint(&env, kernel, 4, env.agent);
+    unsigned kills = 0, forks = 0;
+    for (unsigned seed = first; seed < first + seeds; seed++) {
+        char what[64];
+        snprintf(what, sizeof what, "offer rounds, chaos seed %u", seed);
+        clear(&env, data, OFFERS_N);
+        clear(&env, checks_buffer, CHK_WORDS);
+        coop_mega_params params = {.launch = {.local_size = OFFERS_LOCAL_SIZE}, .chaos_seed = seed,
+                                   .watchdog_s = 20};
+        coop_mega_report report;
+        TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, NULL, 0, &report));
+        assert_report_shape(&env, &report, OFFERS_WORKERS, what);
+        static cl_uint out[OFFERS_N];
+        cl_uint checks[CHK_WORDS];
+        tu_read(env.ctx, data, out, OFFERS_N);
+        tu_read(env.ctx, checks_buffer, checks, CHK_WORDS);
+        assert_rules_kept(checks, what);
+        for (unsigned i = 0; i < OFFERS_N; i++)
+            ck_assert_msg(out[i] == OFFERS_ROUNDS, "%s: element %u was incremented %u times, expected %u", what, i,
+                          out[i], OFFERS_ROUNDS);
+        ck_assert_msg(checks[CHK_KILLS] == report.kills && checks[CHK_FORK_SUM] == report.forks &&
+                          checks[CHK_FORKED] == report.forks,
+                      "%s: kernel saw %u kills, %u forks (%u started); the report says %u, %u", what,
+                      checks[CHK_KILLS], checks[CHK_FORK_SUM], checks[CHK_FORKED], report.kills, report.forks);
+        kills += report.kills;
+        forks += report.forks;
+        coop_mega_report_free(&report);
+    }
+    ck_assert_msg(kills > 0 && forks > 0, "seeds %u..%u: %u kills, %u forks", first, first + seeds - 1, kills,
+                  forks);
+    clReleaseMemObject(data);
+    clReleaseMemObject(checks_buffer);
+    coop_kernel_release(kernel);
+    env_close(&env);
+}
+
+START_TEST(shared_m_follows_offers_under_chaos)
+{
+    offers_seeds(1 + _i * SEEDS_PER_TEST, SEEDS_PER_TEST);
+}
+END_TEST
+
 /* ---- Work stealing with offer_kill / offer_fork -------------------------------------------- */
 
 enum { STEAL_CHUNKS = 1024, STEAL_CHUNK_SIZE = 64, STEAL_ITEMS = STEAL_CHUNKS * STEAL_CHUNK_SIZE,
@@ -920,6 +979,10 @@ static Suite *scheduler_suite(void)
     tcase_add_test(steal, steal_gives_groups_to_a_task);
     tcase_add_loop_test(steal, steal_under_chaos, 0, CHAOS_TESTS);
     suite_add_tcase(suite, steal);
+
+    TCase *offers = tu_tcase("rounds split over the shared M, offers between them", 120);
+    tcase_add_loop_test(offers, shared_m_follows_offers_under_chaos, 0, CHAOS_TESTS);
+    suite_add_tcase(suite, offers);
 
     TCase *report = tu_tcase("report under chaos", 120);
     tcase_add_test(report, report_members_start_under_chaos);

@@ -311,6 +311,60 @@ kernel void steal_mega(COOP_PARAMS, global uint *next, uint chunks, uint chunk_s
     }
 }
 
+/* ---- Rounds split over M, with offers between them --------------------------------------
+ * Each round adds one to every element, split over the M this group's coop_shared_num_groups
+ * gives; barrier A before the round and B after it keep the offers (after B) away from the
+ * reads, so that the shared M must equal coop_num_groups and every element must end equal to
+ * `rounds`. Kills and forks at the offers change M between rounds: the next barrier has to tell
+ * every group to read it again. A forked group resumes (point 2) at the next round's A. */
+typedef struct offers_state {
+    uint round;
+} offers_state;
+
+void coop_offer_rounds(coop_ctx *ctx, global uint *data, uint n, uint rounds, global uint *checks, uint limit)
+{
+    uint lid = get_local_id(0), size = get_local_size(0);
+    offers_state t = {0};
+    if (coop_resume_point(ctx) == 2) {
+        coop_transmit_restore(ctx, &t, sizeof t);
+        if (lid == 0)
+            coop_fetch_add(&checks[CHK_FORKED], 1u);
+    }
+    int killed = 0;
+    while (t.round < rounds && !killed) {
+        coop_global_barrier(ctx);
+        uint m = coop_shared_num_groups(ctx);
+        uint exact = coop_num_groups(ctx);
+        uint g = coop_group_id(ctx);
+        if (m != exact)
+            check_fail(checks, CHK_BAD_M, t.round, exact, m);
+        if (lid == 0)
+            check_id(ctx, checks, limit, AT_ROUND_START);
+        for (uint i = g * size + lid; i < n; i += m * size)
+            data[i] += 1u;
+        t.round++;
+        coop_global_barrier(ctx);
+        uint forked = coop_offer_fork(ctx, 2, &t, sizeof t);
+        killed = coop_offer_kill(ctx);
+        if (lid == 0) {
+            coop_fetch_add(&checks[CHK_FORK_SUM], forked);
+            if (killed)
+                coop_fetch_add(&checks[CHK_KILLS], 1u);
+        }
+    }
+}
+
+kernel void offers_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, global uint *checks, uint agent)
+{
+    COOP_ENTER(ctx);
+    uint limit = ctx.physical_groups - agent;
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            coop_offer_rounds(&ctx, data, n, rounds, checks, limit);
+        COOP_GROUP_SYNC();
+    }
+}
+
 /* ---- Rounds until the tasks have run -------------------------------------------------------
  * The cooperative kernel runs rounds data[i] = 5 data[i] + round until it has run min_rounds and
  * the tasks have run `target` workgroups in all (or max_rounds is reached), so that the tasks
