@@ -286,7 +286,7 @@ END_TEST
 /* ---- Rounds split over the shared M, with offers between them ------------------------------ */
 
 /* Three workers: with two, the only member a fork leaves in place is the forking one, which
- * knows of its own fork; the barrier must tell the others. */
+ * knows of its own fork; with three, a member that neither forked nor died must see the new M. */
 enum { OFFERS_N = 4096, OFFERS_ROUNDS = 40, OFFERS_LOCAL_SIZE = 16, OFFERS_WORKERS = 3 };
 
 /* Runs offers_mega under chaos seeds first .. first + seeds - 1: every element is incremented

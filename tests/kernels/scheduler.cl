@@ -315,8 +315,8 @@ kernel void steal_mega(COOP_PARAMS, global uint *next, uint chunks, uint chunk_s
  * Each round adds one to every element, split over the M this group's coop_shared_num_groups
  * gives; barrier A before the round and B after it keep the offers (after B) away from the
  * reads, so that the shared M must equal coop_num_groups and every element must end equal to
- * `rounds`. Kills and forks at the offers change M between rounds: the next barrier has to tell
- * every group to read it again. A forked group resumes (point 2) at the next round's A. */
+ * `rounds`. Kills and forks at the offers change M between rounds, and every group must see the
+ * new M after the next barrier. A forked group resumes (point 2) at the next round's A. */
 typedef struct offers_state {
     uint round;
 } offers_state;
