@@ -46,8 +46,9 @@
 /* ---- Memory primitives: 32-bit words in global memory, device scope ---------------------
  * load/store relaxed: coherent, no ordering (what litmus tests use for "no fence").
  * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope.
- * fetch_add_release: release only (an arrival that needs no acquire); fetch_add_relaxed: a
- * counter bump whose result is not needed (on NVIDIA a fire-and-forget reduction).
+ * fetch_add_release: release only (an arrival that needs no acquire); fetch_add_relaxed,
+ * fetch_or_relaxed, fetch_and_relaxed: updates whose result is not needed (on NVIDIA
+ * fire-and-forget reductions).
  * fence: an acquire-release fence at device scope; fence_sc: a sequentially consistent one (what
  * store-buffering needs: acquire/release alone allows both loads to miss both stores).
  * host_load / host_store: acquire / release, visible to the host while the kernel runs. */
@@ -92,12 +93,21 @@ inline void coop_fetch_add_relaxed(global uint *p, uint v)
 {
     asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
+inline void coop_fetch_or_relaxed(global uint *p, uint v)
+{
+    asm volatile("red.relaxed.gpu.global.or.b32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+inline void coop_fetch_and_relaxed(global uint *p, uint v)
+{
+    asm volatile("red.relaxed.gpu.global.and.b32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
 inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
 {
     ulong old;
     asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
+
 inline ulong coop_load_relaxed64(global ulong *p)
 {
     ulong v;
@@ -190,6 +200,14 @@ inline uint coop_fetch_add_release(global uint *p, uint v)
 inline void coop_fetch_add_relaxed(global uint *p, uint v)
 {
     atomic_fetch_add_explicit(COOP_ATOMIC(p), v, memory_order_relaxed, memory_scope_device);
+}
+inline void coop_fetch_or_relaxed(global uint *p, uint v)
+{
+    atomic_fetch_or_explicit(COOP_ATOMIC(p), v, memory_order_relaxed, memory_scope_device);
+}
+inline void coop_fetch_and_relaxed(global uint *p, uint v)
+{
+    atomic_fetch_and_explicit(COOP_ATOMIC(p), v, memory_order_relaxed, memory_scope_device);
 }
 inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
 {
@@ -296,11 +314,22 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
-/* Local scratch of a persistent group: [0, 8) discovery and broadcasts, [8, 16) the scheduler's
- * hand-over, [16, 16 + COOP_TRANSMIT_WORDS) a forked group's transmit state, then
- * COOP_SWEEP_WIDTH words for a kill sweep. */
+/* Local scratch of a persistent group: [0, 8) discovery and broadcasts (word 5: local id 0's
+ * copy of M, 0 when it must be read again; see coop_shared_num_groups), [8, 16) the scheduler's hand-over,
+ * [16, 16 + COOP_TRANSMIT_WORDS) a forked group's transmit state, then COOP_SWEEP_WIDTH words
+ * for a kill sweep. */
+#define COOP_SCRATCH_GROUPS 1 /* physical_groups, from discovery */
+#define COOP_SCRATCH_M 5
 #define COOP_SCRATCH_SWEEP (16 + COOP_TRANSMIT_WORDS)
-#define COOP_SCRATCH_WORDS (COOP_SCRATCH_SWEEP + COOP_SWEEP_WIDTH)
+/* the context's fields that change only when the group changes role, kept here rather than in
+ * registers across the cooperative kernel's loops (see COOP_COLD_CTX) */
+#define COOP_SCRATCH_COLD (COOP_SCRATCH_SWEEP + COOP_SWEEP_WIDTH)
+#define COOP_COLD_RESUME (COOP_SCRATCH_COLD + 0)
+#define COOP_COLD_TASK (COOP_SCRATCH_COLD + 1)
+#define COOP_COLD_TASK_GROUPS (COOP_SCRATCH_COLD + 2)
+#define COOP_COLD_STARTED (COOP_SCRATCH_COLD + 3)
+#define COOP_COLD_CHAN (COOP_SCRATCH_COLD + 4)
+#define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 6)
 
 /* What a group is doing in a megakernel (coop_scheduler.h); a plain persistent kernel's groups
  * are all COOP_ROLE_COOP. */
@@ -373,7 +402,13 @@ inline uint coop_local_linear_size(void)
  * safe (counter (b + 2) % 4 was last used by barrier b - 2, which everyone has left).
  * So membership may change between barriers: a killed group arrives once more for the barrier
  * it will miss and disarms the one after (coop_barrier_leave); a fork arms both for the new
- * groups before the forking group arrives (coop_barrier_join). No barrier needs to know M. */
+ * groups before the forking group arrives (coop_barrier_join). No barrier needs to know M.
+ * Bit 31 of a counter (COOP_BAR_FLAG) tells the groups leaving the barrier that M may have
+ * changed before it or member 0 made a resize decision: a leaving or forking group sets it on
+ * the barrier it arrives at next, member 0 on the barrier it decided at, each before its
+ * arrival (whose release then covers it); member 0 clears it two barriers later, when every
+ * group has read the completed counter. Only these or / and touch bit 31: the counts stay
+ * below it. So a group that finds no flag knows M is what it was, without reading it. */
 
 /* The 32-bit counter of barrier `number` in a device area. */
 inline global uint *coop_barrier_word(global uint *dev, uint number)
@@ -391,6 +426,7 @@ inline void coop_barrier_join(const coop_ctx *ctx, uint groups)
 {
     coop_fetch_add(coop_barrier_counter(ctx, ctx->epoch + 1), 0u - groups);
     coop_fetch_add(coop_barrier_counter(ctx, ctx->epoch + 2), 0u - groups);
+    coop_fetch_or_relaxed(coop_barrier_counter(ctx, ctx->epoch + 1), COOP_BAR_FLAG);
 }
 
 /* This group leaves between barriers epoch and epoch + 1: it arrives for epoch + 1 (a release,
@@ -399,6 +435,7 @@ inline void coop_barrier_join(const coop_ctx *ctx, uint groups)
  * complete before epoch + 1 has). */
 inline void coop_barrier_leave(const coop_ctx *ctx)
 {
+    coop_fetch_or_relaxed(coop_barrier_counter(ctx, ctx->epoch + 1), COOP_BAR_FLAG);
     coop_fetch_add_release(coop_barrier_counter(ctx, ctx->epoch + 1), 1u);
     coop_fetch_add_relaxed(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
 }
@@ -407,39 +444,44 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
  * completes sooner writes nothing but its arrival. */
 #define COOP_BARRIER_QUIET_SPINS 4096u
 
-/* The barrier's arrival (which also arms barrier number + 2) and relaxed wait, by local id 0
- * only. The caller then synchronises with every arrival by one acquire load of the counter
- * (coop_barrier_arrive_wait), and may put independent loads in flight before it. */
-inline global uint *coop_barrier_arrive_spin(coop_ctx *ctx, uint number)
+/* The barrier's arrival (which also arms barrier number + 2) and wait, by local id 0 only.
+ * Returns the completed counter; `flag` (COOP_BAR_FLAG or 0) flags the barrier first. */
+inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
 {
     global uint *counter = coop_barrier_counter(ctx, number);
     global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
+    if (flag)
+        coop_fetch_or_relaxed(counter, flag);
     /* +1 on this barrier's half, -1 on barrier number + 2's (the halves never carry or borrow
-     * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE). */
+     * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE, flag apart). */
     uint high = (number % 4u) / 2u;
     global ulong *pair = (global ulong *)&ctx->dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE];
     ulong add = high ? 0x00000000ffffffffUL : 0xffffffff00000001UL;
     ulong pair_before = coop_fetch_add64_release(pair, add);
-    /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics: after
-     * its arrival, so that the count is not a write its next arrival's release must wait for. */
-    if (ctx->id == 0)
+    /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics, and
+     * clears the flag of barrier number - 2 (whose counter number + 2 reuses): after its
+     * arrival, so that neither is a write its release must wait for, and before its next one,
+     * which comes before anyone can flag number + 2. */
+    if (ctx->id == 0) {
         coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
-    uint before = high ? (uint)(pair_before >> 32) : (uint)pair_before;
-    if (before + 1u != COOP_BAR_IDLE) {
+        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~COOP_BAR_FLAG);
+    }
+    uint value = (high ? (uint)(pair_before >> 32) : (uint)pair_before) + 1u;
+    if ((value & ~COOP_BAR_FLAG) != COOP_BAR_IDLE) {
         uint spins = 0;
-        while (!(coop_load_relaxed(counter) & COOP_BAR_IDLE)) {
+        while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
             if (++spins == COOP_BARRIER_QUIET_SPINS)
                 coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
         }
         if (spins >= COOP_BARRIER_QUIET_SPINS)
             coop_store_relaxed(where, (COOP_WHERE_RUNNING << 28) | ctx->id);
     }
-    return counter;
-}
-
-inline void coop_barrier_arrive_wait(coop_ctx *ctx, uint number)
-{
-    coop_load_acquire(coop_barrier_arrive_spin(ctx, number));
+    /* The value that showed the barrier complete is later in the counter's modification order
+     * than every arrival and so than every flag set before one. The acquire load synchronises
+     * with the arrivals (they form one release sequence) whatever it reads; its result is not
+     * used, and ptxas reduces it to an L1 invalidation: no second read of the hot counter. */
+    coop_load_acquire(counter);
+    return value;
 }
 
 /* Waits until every member group has reached the barrier; memory written before it by any of
@@ -449,7 +491,8 @@ inline void coop_global_barrier(coop_ctx *ctx)
     uint number = ctx->epoch + 1;
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0) {
-        coop_barrier_arrive_wait(ctx, number);
+        if (coop_barrier_arrive_wait(ctx, number, 0u) & COOP_BAR_FLAG)
+            ctx->scratch[COOP_SCRATCH_M] = 0;
     }
     ctx->epoch = number;
     COOP_GROUP_SYNC();
@@ -471,7 +514,13 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
 {
     ctx->chan = chan;
     ctx->dev = dev;
-    ctx->ctrl = dev[COOP_DEV_CTRL_IN_CHAN] ? chan + COOP_CHAN_CTRL : dev + COOP_DEV_CTRL;
+    /* fixed at build time, so that the compiler can recompute the address from the kernel's
+     * arguments rather than keep it in two registers across every loop */
+#if COOP_CTRL_IN_CHAN
+    ctx->ctrl = chan + COOP_CHAN_CTRL;
+#else
+    ctx->ctrl = dev + COOP_DEV_CTRL;
+#endif
     ctx->scratch = scratch;
     ctx->epoch = 0;
     ctx->resume = 0;
@@ -516,7 +565,12 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
                 ticket = COOP_NO_GROUP;
         }
         scratch[0] = ticket;
-        scratch[1] = groups;
+        scratch[COOP_SCRATCH_GROUPS] = groups;
+        scratch[COOP_SCRATCH_M] = 0;
+        scratch[COOP_COLD_RESUME] = scratch[COOP_COLD_TASK] = scratch[COOP_COLD_TASK_GROUPS] = 0;
+        scratch[COOP_COLD_STARTED] = 0;
+        scratch[COOP_COLD_CHAN] = (uint)(ulong)chan;
+        scratch[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
         scratch[2] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
         scratch[3] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
         scratch[4] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
@@ -554,7 +608,7 @@ inline uint coop_group_id(const coop_ctx *ctx) { return ctx->id; }
 inline uint coop_num_groups(const coop_ctx *ctx)
 {
     if (ctx->role == COOP_ROLE_TASK)
-        return ctx->task_groups;
+        return ctx->scratch[COOP_COLD_TASK_GROUPS];
     return COOP_STATE_MEMBERS(coop_load_relaxed(&ctx->ctrl[COOP_CTRL_STATE]));
 }
 

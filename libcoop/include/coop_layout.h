@@ -34,16 +34,19 @@ enum coop_dev_slot {
     COOP_DEV_GROUPS = 2,       /* number of co-resident groups, once discovery closed */
     COOP_DEV_MEMBERS = 3,      /* host -> kernel: groups that start the cooperative kernel (0: all) */
     COOP_DEV_AGENT = 4,        /* host -> kernel: 1 if the last group is the scheduler's agent */
-    COOP_DEV_CTRL_IN_CHAN = 5, /* host -> kernel: 1 if the control block is in the channel */
     COOP_DEV_CHAOS = 6,        /* host -> kernel: chaos seed, 0 for none */
     COOP_DEV_BAR_COUNT = 32,   /* four barrier counters: two 64-bit words, 32 words (128 bytes) apart */
-    COOP_DEV_CTRL = 128        /* the control block, when it lives in the device area */
+    COOP_DEV_CTRL = 128        /* the control block, unless the channel holds it (the build says
+                                  which: COOP_CTRL_IN_CHAN, libcoop/src/program.c) */
 };
 
 #define COOP_BAR_STRIDE 32u
 /* A barrier counter's value when no barrier is pending on it; arming subtracts one per member
  * and arrival adds one, so the barrier is complete when this bit is set again. */
 #define COOP_BAR_IDLE 0x40000000u
+/* Set in a barrier's counter when M may have changed before it or member 0 made a resize
+ * decision at it (coop_kernel.h's global barrier); member 0 clears it two barriers later. */
+#define COOP_BAR_FLAG 0x80000000u
 
 /* Control block (offsets from its start). Words a host request fills come first, so that an
  * agent can copy them as one range; words the kernel reports follow. */

@@ -38,6 +38,79 @@
 
 /* ---- Helpers ------------------------------------------------------------------------------ */
 
+/* Out-of-line code (COOP_COLD) gets a copy of the caller's context, which the caller takes back
+ * afterwards: were the context itself passed by address, it would live on the stack for the whole
+ * kernel, and every read of a field after an atomic would be a local-memory load (H100, bfs
+ * megakernel on a 1000x1000 grid: 0.25 us of every 5.5 us round). The fields that change only
+ * with the group's role come from, and go back to, the group's scratch: in registers they would
+ * stay live across the cooperative kernel's loops and take registers from them (H100: mis on
+ * rmat:16:16 3.85 ms with them in registers, 3.2 without). Use inside a block. */
+#if defined(COOP_TARGET_NVIDIA) && !defined(COOP_NV_INLINE)
+#define COOP_COLD_COPIES 1
+inline coop_ctx coop_cold_view(const coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    coop_ctx c;
+    c.dev = ctx->dev;
+    c.ctrl = ctx->ctrl;
+    c.scratch = s;
+    c.physical = ctx->physical;
+    c.epoch = ctx->epoch;
+    c.role = ctx->role;
+    c.id = ctx->id;
+    c.rng = ctx->rng;
+    c.toggle = ctx->toggle;
+    c.chan = (global uint *)(((ulong)s[COOP_COLD_CHAN + 1] << 32) | s[COOP_COLD_CHAN]);
+    c.physical_groups = s[COOP_SCRATCH_GROUPS];
+    c.resume = s[COOP_COLD_RESUME];
+    c.task = s[COOP_COLD_TASK];
+    c.task_groups = s[COOP_COLD_TASK_GROUPS];
+    c.started = s[COOP_COLD_STARTED];
+    return c;
+}
+inline void coop_cold_return(coop_ctx *ctx, const coop_ctx *c)
+{
+    ctx->epoch = c->epoch;
+    ctx->role = c->role;
+    ctx->id = c->id;
+    ctx->rng = c->rng;
+    ctx->toggle = c->toggle;
+    if (coop_local_linear_id() == 0) { /* the same in every work-item */
+        local uint *s = ctx->scratch;
+        s[COOP_COLD_RESUME] = c->resume;
+        s[COOP_COLD_TASK] = c->task;
+        s[COOP_COLD_TASK_GROUPS] = c->task_groups;
+        s[COOP_COLD_STARTED] = c->started;
+    }
+}
+#define COOP_COLD_CTX(ctx) coop_ctx coop_cold_copy_ = coop_cold_view(ctx), *cold = &coop_cold_copy_
+#define COOP_COLD_BACK(ctx) coop_cold_return((ctx), &coop_cold_copy_)
+#else
+#define COOP_COLD_COPIES 0
+#define COOP_COLD_CTX(ctx) coop_ctx *cold = (ctx)
+#define COOP_COLD_BACK(ctx) ((void)0)
+#endif
+
+/* Work-item 0 packs its transmit state into the group's transmit scratch, where out-of-line code
+ * takes it from (rather than from the address of the caller's variable, which would then live on
+ * the stack). The area is free: a forked group restored its own transmit state before it ran.
+ * Byte by byte: the transmit state is any type, and a character type may alias it. Returns the
+ * number of words. */
+inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
+{
+    uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
+    if (coop_local_linear_id() == 0) {
+        const uchar *from = (const uchar *)transmit;
+        for (uint word = 0; word * 4u < size; word++) {
+            uint packed = 0;
+            for (uint b = 0; b < 4u && word * 4u + b < size; b++)
+                packed |= (uint)from[word * 4u + b] << (8u * b);
+            ctx->scratch[16 + word] = packed;
+        }
+    }
+    return (size + 3u) / 4u;
+}
+
 /* Work-item 0's `value`, in every work-item. Two slots alternate, so a slot is rewritten only
  * after a later workgroup barrier that every reader of its previous value has passed. */
 inline uint coop_broadcast(coop_ctx *ctx, uint value)
@@ -49,13 +122,22 @@ inline uint coop_broadcast(coop_ctx *ctx, uint value)
     return ctx->scratch[slot];
 }
 
-/* coop_num_groups() read once for the whole group, by local id 0, and handed to the others
- * through local memory: one read of the scheduler's hot word per group instead of one per warp,
- * which right after a barrier is every group's warps at once (H100, sssp-bf on USA-road-NY with
- * 659 members: 6.16 -> 5.74 ms). Every work-item of the group calls it (a group barrier). */
+/* M as this group last learnt it, for every work-item (a group barrier): local id 0 reads it
+ * again only after a barrier that says M may have changed (COOP_BAR_FLAG) or after a fork of
+ * this group's own, and hands it over through local memory. Right after a barrier this is
+ * coop_num_groups(); later in a round it does not show kills and forks that other groups made
+ * at offers since (they show after the next barrier). Reading the scheduler's hot word in every
+ * group after every barrier cost 1055 groups on the H100 0.3-0.9 us per round. */
 inline uint coop_shared_num_groups(coop_ctx *ctx)
 {
-    return coop_broadcast(ctx, coop_local_linear_id() == 0 ? coop_num_groups(ctx) : 0u);
+    uint m = 0;
+    if (coop_local_linear_id() == 0) {
+        if (ctx->role == COOP_ROLE_TASK)
+            m = coop_num_groups(ctx);
+        else if (!(m = ctx->scratch[COOP_SCRATCH_M]))
+            ctx->scratch[COOP_SCRATCH_M] = m = coop_num_groups(ctx);
+    }
+    return coop_broadcast(ctx, m);
 }
 
 /* xorshift32: chaos mode's reproducible random stream, per group. */
@@ -124,7 +206,7 @@ inline uint coop_task_need(global uint *ctrl)
 /* Most members the cooperative kernel may have: every group but the agent. */
 inline uint coop_member_limit(const coop_ctx *ctx)
 {
-    return ctx->physical_groups - coop_load_relaxed(&ctx->dev[COOP_DEV_AGENT]);
+    return ctx->scratch[COOP_SCRATCH_GROUPS] - coop_load_relaxed(&ctx->dev[COOP_DEV_AGENT]);
 }
 
 /* ---- offer_kill --------------------------------------------------------------------------- */
@@ -356,7 +438,12 @@ inline int coop_offer_kill(coop_ctx *ctx)
         tokens = coop_load_relaxed(&ctx->ctrl[COOP_CTRL_KILLS]);
         pending = tokens | ctx->rng;
     }
-    return coop_broadcast(ctx, pending) ? coop_offer_kill_slow(ctx, tokens) : 0;
+    if (!coop_broadcast(ctx, pending))
+        return 0;
+    COOP_COLD_CTX(ctx);
+    int killed = coop_offer_kill_slow(cold, tokens);
+    COOP_COLD_BACK(ctx);
+    return killed;
 }
 
 /* ---- offer_fork --------------------------------------------------------------------------- */
@@ -408,23 +495,16 @@ COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
     }
 }
 
-/* Publishes a fork record for `groups` new groups starting at `base`, with work-item 0's
- * transmit state; the record's lock (FORK_SIZE != 0) is held by the caller and released by the
- * last new group once it has read the transmit words. All work-items call this. */
-COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume, const void *transmit,
-                              uint bytes)
+/* Publishes a fork record for `groups` new groups starting at `base`, with the `words` transmit
+ * words work-item 0 staged (coop_transmit_stage); the record's lock (FORK_SIZE != 0) is held by
+ * the caller and released by the last new group once it has read the transmit words. All
+ * work-items call this. */
+COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume, uint words)
 {
     global uint *ctrl = ctx->ctrl;
     if (coop_local_linear_id() == 0) {
-        /* Byte by byte: the transmit state is any type, and a character type may alias it. */
-        const uchar *from = (const uchar *)transmit;
-        uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
-        for (uint word = 0; word * 4u < size; word++) {
-            uint packed = 0;
-            for (uint b = 0; b < 4u && word * 4u + b < size; b++)
-                packed |= (uint)from[word * 4u + b] << (8u * b);
-            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + word], packed);
-        }
+        for (uint word = 0; word < words; word++)
+            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + word], ctx->scratch[16 + word]);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_BASE], base);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_RESUME], resume);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH], ctx->epoch);
@@ -453,13 +533,14 @@ inline uint coop_try_fork(coop_ctx *ctx, uint idle, uint *base)
 }
 
 /* coop_offer_fork past its fast path (idle groups exist); out of line on NVIDIA. */
-COOP_COLD uint coop_offer_fork_slow(coop_ctx *ctx, uint idle, uint resume, const void *transmit, uint bytes)
+COOP_COLD uint coop_offer_fork_slow(coop_ctx *ctx, uint idle, uint resume, uint words)
 {
-    uint base = 0;
-    uint groups = coop_local_linear_id() == 0 ? coop_try_fork(ctx, idle, &base) : 0u;
+    uint base = 0, groups = 0;
+    if (coop_local_linear_id() == 0 && (groups = coop_try_fork(ctx, idle, &base)))
+        ctx->scratch[COOP_SCRATCH_M] = 0;
     groups = coop_broadcast(ctx, groups);
     if (groups)
-        coop_publish_fork(ctx, groups, base, resume, transmit, bytes);
+        coop_publish_fork(ctx, groups, base, resume, words);
     return groups;
 }
 
@@ -469,7 +550,13 @@ COOP_COLD uint coop_offer_fork_slow(coop_ctx *ctx, uint idle, uint resume, const
 inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
 {
     uint idle = coop_local_linear_id() == 0 ? coop_load_relaxed(&ctx->ctrl[COOP_CTRL_IDLE]) : 0u;
-    return coop_broadcast(ctx, idle) ? coop_offer_fork_slow(ctx, idle, resume, transmit, bytes) : 0u;
+    if (!coop_broadcast(ctx, idle))
+        return 0u;
+    uint words = coop_transmit_stage(ctx, transmit, bytes);
+    COOP_COLD_CTX(ctx);
+    uint groups = coop_offer_fork_slow(cold, idle, resume, words);
+    COOP_COLD_BACK(ctx);
+    return groups;
 }
 
 /* Where a forked group resumes (0: a group that started at the beginning). */
@@ -490,8 +577,8 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
 #define COOP_RESIZE_FORK 1u
 #define COOP_RESIZE_KILLS(d) ((d) >> 1)
 
-/* Resize decision slot `slot` (64-bit: the barrier's number above the decision, so that a
- * decision is told from the one the slot held three barriers earlier). */
+/* Resize decision slot `slot` (64-bit: the barrier's number above the decision, which tells a
+ * reader of a stale slot in a watchdog dump which barrier wrote it). */
 inline global ulong *coop_resize_slot(global uint *ctrl, uint slot)
 {
     return (global ulong *)&ctrl[COOP_CTRL_RESIZE + 2u * slot];
@@ -558,29 +645,42 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
     if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
         global ulong *decided = coop_resize_slot(ctrl, slot);
+        uint mine = 0;
         if (ctx->id == 0) {
             /* Both reads in flight at once: group 0 is often the last to arrive (low ids get
              * the work), so its time here is everyone's. */
             uint kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
             uint idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
-            uint mine = kills | idle | ctx->rng ? coop_resize_decision(ctx) : 0u;
-            coop_store_relaxed64(decided, (ulong)number << 32 | mine);
+            if (kills | idle | ctx->rng) {
+                COOP_COLD_CTX(ctx);
+                mine = coop_resize_decision(cold);
+                COOP_COLD_BACK(ctx);
+            }
+            if (mine)
+                coop_store_relaxed64(decided, (ulong)number << 32 | mine);
         }
-        /* The decision is read alongside the barrier's acquire load rather than after it: a
-         * value tagged with this barrier's number is group 0's decision whatever the order; an
-         * older one means the read came too early, and it is made again after the acquire. */
-        global uint *counter = coop_barrier_arrive_spin(ctx, number);
-        ulong early = coop_load_relaxed64(decided);
-        coop_load_acquire(counter);
-        if ((uint)(early >> 32) != number)
-            early = coop_load_relaxed64(decided);
-        uint decision = (uint)early;
+        /* A decision flags the barrier, so that without one (the usual case) no group reads
+         * anything but the barrier's counter: one more read of a hot word by every member at
+         * once costs more than it seems (H100: it made the barrier's cost grow with the
+         * member count). A flag can also come from a membership change (coop_barrier_leave,
+         * coop_barrier_join): the slot's tag tells whether member 0 decided here. */
+        uint decision = 0;
+        if (coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_FLAG : 0u) & COOP_BAR_FLAG) {
+            ulong slot_value = coop_load_relaxed64(decided);
+            decision = (uint)(slot_value >> 32) == number ? (uint)slot_value : 0u;
+            ctx->scratch[COOP_SCRATCH_M] = 0;
+        }
         ctx->epoch = number;
         if (decision) {
             uint tag = (number & 0xfffffu) << 12;
             uint members;
             if (ctx->id == 0) {
-                members = coop_resize_commit(ctx, decision, &forked, &base);
+                uint grown = 0, first = 0;
+                COOP_COLD_CTX(ctx);
+                members = coop_resize_commit(cold, decision, &grown, &first);
+                COOP_COLD_BACK(ctx);
+                forked = grown;
+                base = first;
                 coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], tag | members);
             } else {
                 uint commit;
@@ -589,6 +689,7 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
                 members = commit & 0xfffu;
             }
             killed = ctx->id >= members;
+            ctx->scratch[COOP_SCRATCH_M] = members;
         }
         if (killed)
             coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
@@ -603,8 +704,12 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
     uint forked = ctx->scratch[9];
     uint base = ctx->scratch[10];
     ctx->epoch = number;
-    if (forked)
-        coop_publish_fork(ctx, forked, base, resume, transmit, bytes);
+    if (forked) {
+        uint words = coop_transmit_stage(ctx, transmit, bytes);
+        COOP_COLD_CTX(ctx);
+        coop_publish_fork(cold, forked, base, resume, words);
+        COOP_COLD_BACK(ctx);
+    }
     if (killed)
         ctx->role = COOP_ROLE_IDLE;
     return (int)killed;
@@ -905,33 +1010,38 @@ inline uint coop_schedule(coop_ctx *ctx)
 {
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0) {
-        uint role = coop_next_role(ctx);
+        COOP_COLD_CTX(ctx);
+        uint role = coop_next_role(cold);
         if (role == COOP_ROLE_AGENT) {
-            coop_set_where(ctx, COOP_WHERE_AGENT, 0u);
-            coop_agent(ctx);
+            coop_set_where(cold, COOP_WHERE_AGENT, 0u);
+            coop_agent(cold);
             role = 0;
         }
+        COOP_COLD_BACK(ctx);
         if (role == COOP_ROLE_COOP)
             coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
         else if (role == COOP_ROLE_TASK)
             coop_set_where(ctx, COOP_WHERE_TASK, ctx->id);
         else
             coop_set_where(ctx, COOP_WHERE_EXITED, 0u);
+        ctx->scratch[COOP_SCRATCH_M] = 0;
         ctx->scratch[8] = role;
         ctx->scratch[9] = ctx->id;
-        ctx->scratch[10] = ctx->resume;
         ctx->scratch[11] = ctx->epoch;
-        ctx->scratch[12] = ctx->task;
-        ctx->scratch[13] = ctx->task_groups;
         ctx->scratch[14] = ctx->rng;
+#if !COOP_COLD_COPIES
+        ctx->scratch[COOP_COLD_RESUME] = ctx->resume;
+        ctx->scratch[COOP_COLD_TASK] = ctx->task;
+        ctx->scratch[COOP_COLD_TASK_GROUPS] = ctx->task_groups;
+#endif
     }
     COOP_GROUP_SYNC();
     ctx->role = ctx->scratch[8];
     ctx->id = ctx->scratch[9];
-    ctx->resume = ctx->scratch[10];
+    ctx->resume = ctx->scratch[COOP_COLD_RESUME];
     ctx->epoch = ctx->scratch[11];
-    ctx->task = ctx->scratch[12];
-    ctx->task_groups = ctx->scratch[13];
+    ctx->task = ctx->scratch[COOP_COLD_TASK];
+    ctx->task_groups = ctx->scratch[COOP_COLD_TASK_GROUPS];
     ctx->rng = ctx->scratch[14];
     ctx->started = 1;
     COOP_GROUP_SYNC();

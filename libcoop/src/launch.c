@@ -22,7 +22,6 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     image[COOP_DEV_MAX_GROUPS] = max_groups;
     image[COOP_DEV_MEMBERS] = start->members;
     image[COOP_DEV_AGENT] = (uint32_t)start->agent;
-    image[COOP_DEV_CTRL_IN_CHAN] = ctx->channel.kind == COOP_CHANNEL_SVM;
     image[COOP_DEV_CHAOS] = start->chaos_seed;
     for (unsigned pair = 0; pair < 2; pair++) /* four barrier counters, two 64-bit words */
         image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE] = image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE + 1] =

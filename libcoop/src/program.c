@@ -104,6 +104,9 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
         return coop_fail_cl(ctx, err, "clCreateProgramWithSource");
     char base[160];
     target_options(&ctx->info, base, sizeof base);
+    /* where the kernels find the control block, fixed for the context's life */
+    snprintf(base + strlen(base), sizeof base - strlen(base), " -DCOOP_CTRL_IN_CHAN=%d",
+             ctx->channel.kind == COOP_CHANNEL_SVM);
     const char *extra = getenv("COOP_BUILD_OPTIONS");
     extra = extra ? extra : "";
     options = options ? options : "";
