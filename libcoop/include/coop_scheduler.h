@@ -577,8 +577,9 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
 #define COOP_RESIZE_FORK 1u
 #define COOP_RESIZE_KILLS(d) ((d) >> 1)
 
-/* Resize decision slot `slot` (64-bit: the barrier's number above the decision, which tells a
- * reader of a stale slot in a watchdog dump which barrier wrote it). */
+/* Resize decision slot `slot` (64-bit: the barrier's number above the decision, so that a
+ * group at a flagged barrier tells member 0's decision there from the one the slot held three
+ * barriers earlier: the flag may come from a membership change instead). */
 inline global ulong *coop_resize_slot(global uint *ctrl, uint slot)
 {
     return (global ulong *)&ctrl[COOP_CTRL_RESIZE + 2u * slot];
@@ -661,8 +662,8 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
         }
         /* A decision flags the barrier, so that without one (the usual case) no group reads
          * anything but the barrier's counter: one more read of a hot word by every member at
-         * once costs more than it seems (H100: it made the barrier's cost grow with the
-         * member count). A flag can also come from a membership change (coop_barrier_leave,
+         * once costs more than it seems (H100: the resizing barrier cost more than a plain one,
+         * and the more so with more members). A flag can also come from a membership change (coop_barrier_leave,
          * coop_barrier_join): the slot's tag tells whether member 0 decided here. */
         uint decision = 0;
         if (coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_FLAG : 0u) & COOP_BAR_FLAG) {
