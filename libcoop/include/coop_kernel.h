@@ -51,7 +51,8 @@
  * fire-and-forget reductions).
  * fence: an acquire-release fence at device scope; fence_sc: a sequentially consistent one (what
  * store-buffering needs: acquire/release alone allows both loads to miss both stores).
- * host_load / host_store: acquire / release, visible to the host while the kernel runs. */
+ * host_load / host_store: acquire / release, visible to the host while the kernel runs;
+ * host_load_relaxed / host_store_relaxed: the same without ordering. */
 
 #if defined(COOP_TARGET_NVIDIA) && !defined(COOP_NV_USE_CL20)
 /* NVIDIA: OpenCL 1.2 fences were measured too weak for inter-group visibility on the H100,
@@ -149,6 +150,10 @@ inline void coop_host_store(global uint *p, uint v)
 {
     asm volatile("st.release.sys.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
+inline void coop_host_store_relaxed(global uint *p, uint v)
+{
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
 inline uint coop_host_load_relaxed(global uint *p)
 {
     uint v;
@@ -239,6 +244,7 @@ inline void coop_fence_sc(void)
 }
 inline uint coop_host_load(global uint *p) { return coop_load_acquire(p); }
 inline void coop_host_store(global uint *p, uint v) { coop_store_release(p, v); }
+inline void coop_host_store_relaxed(global uint *p, uint v) { coop_store_relaxed(p, v); }
 inline uint coop_host_load_relaxed(global uint *p) { return coop_load_relaxed(p); }
 #define COOP_HAS_CLOCK 0
 inline void coop_pause(void) {}
