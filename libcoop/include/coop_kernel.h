@@ -108,7 +108,6 @@ inline ulong coop_fetch_add64_release(global ulong *p, ulong v)
     asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
-
 inline ulong coop_load_relaxed64(global ulong *p)
 {
     ulong v;
@@ -321,12 +320,13 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
 /* Local scratch of a persistent group: [0, 8) discovery and broadcasts (word 5: local id 0's
- * copy of M, 0 when it must be read again; see coop_shared_num_groups), [8, 16) the scheduler's hand-over,
- * [16, 16 + COOP_TRANSMIT_WORDS) a forked group's transmit state, then COOP_SWEEP_WIDTH words
- * for a kill sweep. */
+ * copy of M, 0 when it must be read again; see coop_shared_num_groups), [8, 16) the
+ * scheduler's hand-over, then COOP_TRANSMIT_WORDS words of transmit state (a forked group's,
+ * or the forking group's on its way out), then COOP_SWEEP_WIDTH words for a kill sweep. */
 #define COOP_SCRATCH_GROUPS 1 /* physical_groups, from discovery */
 #define COOP_SCRATCH_M 5
-#define COOP_SCRATCH_SWEEP (16 + COOP_TRANSMIT_WORDS)
+#define COOP_SCRATCH_TRANSMIT 16
+#define COOP_SCRATCH_SWEEP (COOP_SCRATCH_TRANSMIT + COOP_TRANSMIT_WORDS)
 /* the context's fields that change only when the group changes role, kept here rather than in
  * registers across the cooperative kernel's loops (see COOP_COLD_CTX) */
 #define COOP_SCRATCH_COLD (COOP_SCRATCH_SWEEP + COOP_SWEEP_WIDTH)

@@ -105,7 +105,7 @@ inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
             uint packed = 0;
             for (uint b = 0; b < 4u && word * 4u + b < size; b++)
                 packed |= (uint)from[word * 4u + b] << (8u * b);
-            ctx->scratch[16 + word] = packed;
+            ctx->scratch[COOP_SCRATCH_TRANSMIT + word] = packed;
         }
     }
     return (size + 3u) / 4u;
@@ -504,7 +504,7 @@ COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint res
     global uint *ctrl = ctx->ctrl;
     if (coop_local_linear_id() == 0) {
         for (uint word = 0; word < words; word++)
-            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + word], ctx->scratch[16 + word]);
+            coop_store_relaxed(&ctrl[COOP_CTRL_TRANSMIT + word], ctx->scratch[COOP_SCRATCH_TRANSMIT + word]);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_BASE], base);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_RESUME], resume);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH], ctx->epoch);
@@ -569,7 +569,7 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
     uchar *to = (uchar *)transmit;
     uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
     for (uint i = 0; i < size; i++)
-        to[i] = (uchar)(ctx->scratch[16 + i / 4u] >> (8u * (i % 4u)));
+        to[i] = (uchar)(ctx->scratch[COOP_SCRATCH_TRANSMIT + i / 4u] >> (8u * (i % 4u)));
 }
 
 /* ---- Resizing barrier --------------------------------------------------------------------- */
@@ -668,8 +668,9 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
         /* A decision flags the barrier, so that without one (the usual case) no group reads
          * anything but the barrier's counter: one more read of a hot word by every member at
          * once costs more than it seems (H100: the resizing barrier cost more than a plain one,
-         * and the more so with more members). A flag can also come from a membership change (coop_barrier_leave,
-         * coop_barrier_join): the slot's tag tells whether member 0 decided here. */
+         * and the more so with more members). A flag can also come from a membership change
+         * (coop_barrier_leave, coop_barrier_join): the slot's tag tells whether member 0
+         * decided here. */
         uint decision = 0;
         if (coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_FLAG : 0u) & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
@@ -857,7 +858,6 @@ inline void coop_apply_request(global uint *ctrl, uint seq)
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, then the report range (but the host's dump request). */
-#define COOP_AGENT_PAUSES 8u
 #define COOP_AGENT_NAMED 7u
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
 inline uint coop_agent_slot(uint i)
@@ -891,6 +891,9 @@ inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
                 coop_store_relaxed(&ctrl[first + i], v[i]);
     }
 }
+
+/* 200 ns pauses the agent takes between passes (see coop_agent). */
+#define COOP_AGENT_PAUSES 8u
 
 /* The agent (local id 0 of the last group, where the channel is not device memory): moves host
  * requests into the control block and the scheduler's state out, until shutdown. The last
@@ -972,7 +975,7 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
             ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
             ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);
             for (uint i = 0; i < COOP_TRANSMIT_WORDS; i++)
-                ctx->scratch[16 + i] = coop_load_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i]);
+                ctx->scratch[COOP_SCRATCH_TRANSMIT + i] = coop_load_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i]);
             if (coop_fetch_add(&ctrl[COOP_CTRL_FORK_READ], 1u) + 1u == size)
                 coop_fork_unlock(ctrl);
             return COOP_ROLE_COOP;
