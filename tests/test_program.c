@@ -201,8 +201,6 @@ START_TEST(build_dump_from_the_environment)
 }
 END_TEST
 
-/* coop_atomic_inc gives every caller a distinct index, callers in divergent branches included;
- * coop_atomic_add_sum adds every caller's value. */
 /* A dump file that cannot be written (/dev/full: every write reports a full device, here when the
  * stream is flushed at its close) is COOP_ERR_IO naming the file and the reason. The build itself
  * opens its files with O_EXCL, which /dev/full refuses, so the helper is tested on its own. */
@@ -221,6 +219,8 @@ START_TEST(build_dump_write_failure)
 }
 END_TEST
 
+/* coop_atomic_inc gives every caller a distinct index, callers in divergent branches included;
+ * coop_atomic_add_sum adds every caller's value. */
 START_TEST(atomic_helpers)
 {
     static const char source[] =

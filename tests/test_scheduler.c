@@ -257,16 +257,24 @@ START_TEST(reduce_without_chaos_keeps_its_members)
 }
 END_TEST
 
-/* Runs seeds first_seed .. first_seed + seeds - 1, and more (up to four times as many) until
- * chaos has killed, forked and resized: a fork needs a group killed earlier to be idle again when
- * member 0 decides, which is timing on PoCL. Every seed run is checked. */
+/* Whether a chaos test runs seed `seed` of those from `first`: the `seeds` it asks for, and more
+ * (up to four times as many) until chaos has done everything it must show (`all_seen`). Whether
+ * a fork happens depends on a killed group being idle again when a fork is offered or decided,
+ * which is timing on PoCL (three seeds on the agent path once saw no fork). */
+static int more_seeds(unsigned seed, unsigned first, unsigned seeds, int all_seen)
+{
+    return seed < first + seeds || (!all_seen && seed < first + 4 * seeds);
+}
+
+/* Runs seeds from first_seed (see more_seeds) until chaos has killed, forked and resized; every
+ * seed run is checked. */
 static void reduce_seeds(unsigned workers, const char *channel, unsigned first_seed, unsigned seeds)
 {
     mega_env env = env_open(workers, channel);
     reduce_run run;
     reduce_open(&run, &env);
     unsigned kills = 0, forks = 0, resizes = 0, seed = first_seed;
-    for (; seed < first_seed + seeds || ((!kills || !forks || !resizes) && seed < first_seed + 4 * seeds); seed++) {
+    for (; more_seeds(seed, first_seed, seeds, kills && forks && resizes); seed++) {
         coop_mega_report report;
         reduce_once(&run, seed, workers, &report);
         kills += report.kills;
@@ -506,17 +514,15 @@ START_TEST(steal_gives_groups_to_a_task)
 }
 END_TEST
 
-/* Runs seeds first_seed .. first_seed + seeds - 1, and more (up to four times as many) until
- * chaos has both killed and forked: whether a fork happens depends on a killed group being idle
- * again at some member's fork offer, which is timing on PoCL (three seeds on the agent path once
- * saw no fork). Every seed run is checked. */
+/* Runs seeds from first_seed (see more_seeds) until chaos has both killed and forked; every
+ * seed run is checked. */
 static void steal_seeds(unsigned workers, const char *channel, unsigned first_seed, unsigned seeds)
 {
     mega_env env = env_open(workers, channel);
     steal_run run;
     steal_open(&run, &env);
     unsigned kills = 0, forks = 0, seed = first_seed;
-    for (; seed < first_seed + seeds || ((!kills || !forks) && seed < first_seed + 4 * seeds); seed++) {
+    for (; more_seeds(seed, first_seed, seeds, kills && forks); seed++) {
         coop_mega_report report;
         cl_uint checks[CHK_WORDS];
         steal_once(&run, seed, workers, 0, NULL, &report, checks);
