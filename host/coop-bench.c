@@ -7,10 +7,13 @@
  *              [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]
  *              [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]
  *              [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]
- *              [--groups N]
+ *              [--groups N] [--searches K]
  *
  * --groups N runs on at most N workgroups (persistent modes: of the co-resident ones; multikernel:
- * per launch), so modes can be compared on equal footing.
+ * per launch), so modes can be compared on equal footing. --searches K (bfs, sssp) searches K times
+ * from the source in each run: the persistent kernels restart themselves between searches
+ * (kernels/lib/searches.cl), multikernel mode restarts from the host; the last search is checked.
+ * It makes a run outlast many task periods.
  * Modes: `cooperative` runs the app as a megakernel (resizing barriers between rounds, so it may
  * lose and regain groups) with an optional periodic high-priority task; `standalone` runs the
  * same rounds as a plain persistent kernel with global barriers, and with a task it is the
@@ -53,6 +56,18 @@ extern const char coop_bench_sssp_bf_source[];
 #define DEVICE_CAP 0xfffffffeu
 /* Differences printed when a result is wrong. */
 #define SHOWN_DIFFERENCES 10
+
+/* The words of the kernels' `counts` buffer: the app's (bfs.cl, sssp.cl, sweep_app.cl), then
+ * what kernels/lib/searches.cl reads and writes. */
+enum {
+    COUNT_ROUNDS = 3,
+    COUNT_ITEMS = 4,
+    COUNT_SEARCHES = 5,
+    COUNT_SOURCE,
+    COUNT_NODES,
+    COUNT_BASE,
+    COUNT_WORDS
+};
 
 typedef enum app_kind { APP_BFS, APP_SSSP, APP_COLOR, APP_MIS, APP_SSSP_BF, APPS } app_kind;
 typedef enum run_mode { MODE_COOPERATIVE, MODE_STANDALONE, MODE_MULTIKERNEL } run_mode;
@@ -100,6 +115,7 @@ typedef struct settings {
     const char *output_path;
     size_t local_size;            /* 0: the device's default */
     unsigned max_groups;          /* 0: every co-resident group */
+    unsigned searches;            /* searches per run (bfs, sssp) */
 } settings;
 
 /* What one run measured. */
@@ -140,7 +156,7 @@ static const char usage[] =
     "                  [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]\n"
     "                  [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]\n"
     "                  [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]\n"
-    "                  [--groups N]\n";
+    "                  [--groups N] [--searches K]\n";
 
 /* ---- Arguments ---------------------------------------------------------------------------- */
 
@@ -167,7 +183,7 @@ static int bad_argument(const char *option, const char *value, const char *why)
 static int parse(int argc, char **argv, settings *s)
 {
     *s = (settings){.mode = MODE_COOPERATIVE, .take = COOP_TAKE_QUARTER, .steal = "quarter",
-                    .repeat = 1};
+                    .repeat = 1, .searches = 1};
     if (argc < 2)
         return bad_argument("APP", NULL, "missing (bfs, sssp, color, mis or sssp-bf)");
     unsigned app = 0;
@@ -238,6 +254,10 @@ static int parse(int argc, char **argv, settings *s)
             if (parse_number(value, 1u << 24, &number) != 0 || number == 0)
                 return bad_argument(option, value, "not a positive count");
             s->max_groups = (unsigned)number;
+        } else if (!strcmp(option, "--searches")) {
+            if (parse_number(value, 100000, &number) != 0 || number == 0)
+                return bad_argument(option, value, "not a positive count");
+            s->searches = (unsigned)number;
         } else {
             return bad_argument("option", option, "unknown");
         }
@@ -252,6 +272,8 @@ static int parse(int argc, char **argv, settings *s)
         s->period_ms = s->task ? bench_task_period_ms(s->task) : 70.0;
     if (s->chaos_seed && s->mode != MODE_COOPERATIVE)
         return bad_argument("--chaos", NULL, "chaos mode needs --mode cooperative");
+    if (s->searches > 1 && s->app != APP_BFS && s->app != APP_SSSP)
+        return bad_argument("--searches", NULL, "only bfs and sssp search from a source");
     return 0;
 }
 
@@ -365,6 +387,14 @@ static coop_status set_graph_args(bench *b, coop_kernel *kernel, unsigned *next)
     return status;
 }
 
+/* The app's kernel of form `form` (mega, standalone, step); with --searches, the persistent
+ * forms of kernels/lib/searches.cl. */
+static void kernel_name(const bench *b, const char *form, char *name, size_t size)
+{
+    int searches = b->s.searches > 1 && strcmp(form, "step") != 0;
+    snprintf(name, size, "%s_%s%s", kernel_prefixes[b->s.app], form, searches ? "_searches" : "");
+}
+
 /* Sizes the task in the app's megakernel with an empty worklist (its search ends at once; reset()
  * restores the worklist before each run) unless --task-size gives the size, and says what it is. */
 static int open_task(bench *b)
@@ -373,13 +403,14 @@ static int open_task(bench *b)
     coop_status status = COOP_OK;
     if (!b->s.task_size) {
         char name[32];
-        snprintf(name, sizeof name, "%s_mega", kernel_prefixes[b->s.app]);
+        kernel_name(b, "mega", name, sizeof name);
         status = coop_kernel_create(b->program, name, &sizing.mega);
         if (status == COOP_OK)
             status = set_graph_args(b, sizing.mega, &sizing.task_arg);
         const cl_uint empty = 0;
         cl_int err = status == COOP_OK ? clEnqueueFillBuffer(coop_context_queue(b->ctx), b->counts, &empty,
-                                                             sizeof empty, 0, 5 * sizeof empty, 0, NULL, NULL)
+                                                             sizeof empty, 0, COUNT_WORDS * sizeof empty, 0,
+                                                             NULL, NULL)
                                        : CL_SUCCESS;
         if (err == CL_SUCCESS)
             err = clFinish(coop_context_queue(b->ctx));
@@ -425,14 +456,16 @@ static int open_device(bench *b)
                                           coop_bench_mis_source, coop_bench_sssp_bf_source};
     const char *source = sources[b->s.app];
     /* only the tasks this run may run (kernels/tasks/matmult.cl) */
-    const char *tasks = b->s.task == BENCH_TASK_NONE ? "-DBENCH_TASKS=0"
-                        : b->s.task == BENCH_TASK_RENDER ? "-DBENCH_TASKS=2" : "-DBENCH_TASKS=1";
-    status = coop_program_create(b->ctx, source, tasks, &b->program);
+    char options[64];
+    snprintf(options, sizeof options, "-DBENCH_TASKS=%d%s",
+             b->s.task == BENCH_TASK_NONE ? 0 : b->s.task == BENCH_TASK_RENDER ? 2 : 1,
+             b->s.searches > 1 ? " -DBENCH_SEARCHES" : "");
+    status = coop_program_create(b->ctx, source, options, &b->program);
     if (status != COOP_OK)
         return device_error(b, status, "build");
-    static const char *const suffixes[] = {"mega", "standalone", "step"};
+    static const char *const forms[] = {"mega", "standalone", "step"};
     char name[32];
-    snprintf(name, sizeof name, "%s_%s", kernel_prefixes[b->s.app], suffixes[b->s.mode]);
+    kernel_name(b, forms[b->s.mode], name, sizeof name);
     status = coop_kernel_create(b->program, name, &b->kernel);
     if (status != COOP_OK)
         return device_error(b, status, "kernel");
@@ -450,7 +483,7 @@ static int open_device(bench *b)
         b->wl[0] = make_buffer(b, g->n, NULL, &err);
         b->wl[1] = make_buffer(b, g->n, NULL, &err);
     }
-    b->counts = make_buffer(b, 5, NULL, &err);
+    b->counts = make_buffer(b, COUNT_WORDS, NULL, &err);
     if (b->s.mode == MODE_COOPERATIVE && !b->s.task)
         b->no_task = make_buffer(b, 1, NULL, &err);
     if (err != CL_SUCCESS)
@@ -481,27 +514,41 @@ static void close_device(bench *b)
     coop_context_release(b->ctx);
 }
 
-/* The starting state every mode expects: bfs.cl, sssp.cl, sssp_bf.cl: no node reached but the
- * source (and the source alone in worklist 0); color.cl, mis.cl: every node uncolored or
- * undecided; no task result. */
-static int reset(bench *b)
+/* Enqueues the starting state of a search (of a sweep app's run): bfs.cl, sssp.cl, sssp_bf.cl: no
+ * node reached but the source (and the source alone in worklist 0); color.cl, mis.cl: every node
+ * uncolored or undecided. counts[] gets {1, 0, 0} and `rest` after them; `rest` must last until
+ * the queue has done the writes (the constants here are static for that reason). */
+static cl_int enqueue_start(bench *b, const cl_uint *rest, size_t rest_words)
 {
     cl_command_queue queue = coop_context_queue(b->ctx);
-    const cl_uint unreached = DEVICE_UNREACHED, zero = 0, counts[5] = {1, 0, 0, 0, 0};
-    const cl_uint mark_start = b->s.app == APP_SSSP ? zero : unreached;
+    static const cl_uint unreached = DEVICE_UNREACHED, zero = 0, sizes[3] = {1, 0, 0};
+    const cl_uint *mark_start = b->s.app == APP_SSSP ? &zero : &unreached;
     size_t bytes = (size_t)b->g.n * sizeof(cl_uint);
     cl_int err = clEnqueueFillBuffer(queue, b->dist, &unreached, sizeof unreached, 0, bytes, 0, NULL, NULL);
     if (err == CL_SUCCESS && app_distances(b->s.app))
         err = clEnqueueWriteBuffer(queue, b->dist, CL_FALSE, b->source * sizeof(cl_uint), sizeof zero, &zero, 0,
                                    NULL, NULL);
     if (err == CL_SUCCESS && b->mark)
-        err = clEnqueueFillBuffer(queue, b->mark, &mark_start, sizeof mark_start, 0, bytes, 0, NULL, NULL);
+        err = clEnqueueFillBuffer(queue, b->mark, mark_start, sizeof *mark_start, 0, bytes, 0, NULL, NULL);
     if (err == CL_SUCCESS && b->wl[0])
         err = clEnqueueWriteBuffer(queue, b->wl[0], CL_FALSE, 0, sizeof(cl_uint), &b->source, 0, NULL, NULL);
     if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer(queue, b->counts, CL_FALSE, 0, sizeof counts, counts, 0, NULL, NULL);
+        err = clEnqueueWriteBuffer(queue, b->counts, CL_FALSE, 0, sizeof sizes, sizes, 0, NULL, NULL);
+    if (err == CL_SUCCESS && rest_words)
+        err = clEnqueueWriteBuffer(queue, b->counts, CL_FALSE, sizeof sizes, rest_words * sizeof *rest, rest, 0,
+                                   NULL, NULL);
+    return err;
+}
+
+/* The state every mode starts a run with: the first search's, counts[] for kernels/lib/searches.cl
+ * (rounds, items and the base 0), no task result. */
+static int reset(bench *b)
+{
+    const cl_uint rest[COUNT_WORDS - 3] = {[COUNT_SEARCHES - 3] = b->s.searches, [COUNT_SOURCE - 3] = b->source,
+                                           [COUNT_NODES - 3] = b->g.n};
+    cl_int err = enqueue_start(b, rest, COUNT_WORDS - 3);
     if (err == CL_SUCCESS)
-        err = clFinish(queue);
+        err = clFinish(coop_context_queue(b->ctx));
     if (err != CL_SUCCESS)
         return cl_error(err, "resetting the buffers");
     return b->s.task ? bench_task_clear(&b->task) : 0;
@@ -512,6 +559,17 @@ static int read_counts(bench *b, size_t first, size_t words, cl_uint *values)
     cl_int err = clEnqueueReadBuffer(coop_context_queue(b->ctx), b->counts, CL_TRUE, first * sizeof(cl_uint),
                                      words * sizeof(cl_uint), values, 0, NULL, NULL);
     return err == CL_SUCCESS ? 0 : cl_error(err, "reading the worklist size");
+}
+
+/* A persistent run's rounds (without the restarts between searches) and worklist items. */
+static int read_figures(bench *b, run_result *r)
+{
+    cl_uint figures[2] = {0, 0};
+    if (read_counts(b, COUNT_ROUNDS, 2, figures) != 0)
+        return 1;
+    r->rounds = figures[0] - (b->s.searches - 1);
+    r->items = figures[1];
+    return 0;
 }
 
 /* A failure while a persistent kernel may still be running: the process must exit now. */
@@ -544,12 +602,7 @@ static int run_standalone(bench *b, run_result *r, unsigned run, double first_ms
     r->discovery_ms = stats.discovery_ms;
     r->groups = r->members_start = stats.groups;
     r->mean_members = stats.groups;
-    cl_uint figures[2] = {0, 0};
-    if (read_counts(b, 3, 2, figures) != 0)
-        return 1;
-    r->rounds = figures[0];
-    r->items = figures[1];
-    return 0;
+    return read_figures(b, r);
 }
 
 /* The run's index is the frame that render draws. */
@@ -587,12 +640,7 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
         r->record_count = report.record_count;
     }
     coop_mega_report_free(&report);
-    cl_uint figures[2] = {0, 0};
-    if (read_counts(b, 3, 2, figures) != 0)
-        return 1;
-    r->rounds = figures[0];
-    r->items = figures[1];
-    return 0;
+    return read_figures(b, r);
 }
 
 /* One launch per round, as many groups as the worklist (sweep apps: the nodes) needs, at most an
@@ -603,8 +651,18 @@ static int run_multikernel(bench *b, run_result *r)
     cl_kernel kernel = coop_kernel_cl(b->kernel);
     cl_uint round_index = b->after_graph_args;
     cl_uint round = 0, in_count = 1;
+    unsigned search = 1;
     double start_ms = bench_now_ms();
-    while (in_count) {
+    while (in_count || search < b->s.searches) {
+        if (!in_count) {
+            cl_int err = enqueue_start(b, NULL, 0);
+            if (err != CL_SUCCESS)
+                return cl_error(err, "restarting the search");
+            r->rounds += round;
+            round = 0;
+            in_count = 1;
+            search++;
+        }
         size_t items = app_sweeps(b->s.app) ? b->g.n : in_count;
         size_t groups = (items + b->local_size - 1) / b->local_size;
         if (groups > b->multikernel_bound)
@@ -625,7 +683,7 @@ static int run_multikernel(bench *b, run_result *r)
             return 1;
     }
     r->time_ms = bench_now_ms() - start_ms;
-    r->rounds = round;
+    r->rounds += round;
     r->members_start = r->groups;
     r->mean_members = r->groups;
     return 0;
@@ -687,6 +745,14 @@ static int check_result(bench *b, unsigned run)
         return cl_error(err, "reading the result");
     if (!app_distances(b->s.app))
         return check_property(b, run);
+    if (b->s.app == APP_BFS) {
+        cl_uint base = 0;   /* the last search's first round: its source's level (searches.cl) */
+        if (read_counts(b, COUNT_BASE, 1, &base) != 0)
+            return 1;
+        for (uint32_t v = 0; v < b->g.n; v++)
+            if (b->result[v] != DEVICE_UNREACHED)
+                b->result[v] -= base;
+    }
     uint64_t wrong = 0;
     for (uint32_t v = 0; v < b->g.n; v++) {
         int64_t got = device_distance(b->result[v]);
@@ -841,8 +907,11 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
     else
         printf("groups %u co-resident, %u members at the start; discovery %.2f ms\n", last->groups,
                last->members_start, last->discovery_ms);
-    printf("time median %.3f ms over %u runs (min %.3f, max %.3f); rounds %u", sum->time_median_ms, count - 1,
-           sum->time_min_ms, sum->time_max_ms, last->rounds);
+    printf("time median %.3f ms over %u runs (min %.3f, max %.3f); ", sum->time_median_ms, count - 1,
+           sum->time_min_ms, sum->time_max_ms);
+    if (b->s.searches > 1)
+        printf("searches %u per run; ", b->s.searches);
+    printf("rounds %u", last->rounds);
     if (!app_sweeps(b->s.app))
         printf("; worklist items %u", last->items);
     printf("\n");
@@ -917,9 +986,10 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
     fprintf(out, ",\n  \"is_gpu\": %s,\n  \"graph\": ", info->is_gpu ? "true" : "false");
     json_string(out, input_name(b));
     fprintf(out, ",\n  \"nodes\": %" PRIu32 ",\n  \"arcs\": %" PRIu64 ",\n  \"directed\": %s,\n  \"weighted\": %s,\n"
-            "  \"source\": %" PRIu64 ",\n  \"local_size\": %zu,\n  \"repeat\": %u,\n  \"chaos_seed\": %u,\n",
+            "  \"source\": %" PRIu64 ",\n  \"searches\": %u,\n  \"local_size\": %zu,\n  \"repeat\": %u,\n"
+            "  \"chaos_seed\": %u,\n",
             b->g.n, b->g.m, b->g.directed || b->symmetrized ? "true" : "false", b->g.has_weights ? "true" : "false",
-            (uint64_t)b->source + b->g.first_id, b->local_size, count - 1, b->s.chaos_seed);
+            (uint64_t)b->source + b->g.first_id, b->s.searches, b->local_size, count - 1, b->s.chaos_seed);
     if (b->s.task)
         write_json_task(out, b, sum);
     else

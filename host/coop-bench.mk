@@ -1,7 +1,7 @@
 # coop-bench: BFS, SSSP, coloring, MIS and Bellman-Ford as cooperative, standalone and
-# multikernel runs (host/coop-bench.c, kernels/bfs.cl, kernels/sssp.cl, kernels/color.cl,
-# kernels/mis.cl, kernels/sssp_bf.cl), its high-priority tasks (host/bench_task.c with
-# kernels/tasks/matmult.cl and kernels/tasks/render.cl), and its test.
+# multikernel runs (host/coop-bench.c, kernels/bfs.cl, kernels/sssp.cl, kernels/lib/searches.cl,
+# kernels/color.cl, kernels/mis.cl, kernels/sssp_bf.cl), its high-priority tasks (host/bench_task.c
+# with kernels/tasks/matmult.cl and kernels/tasks/render.cl), and its test.
 # Included after the Makefile: make -f Makefile -f host/coop-bench.mk build/bin/coop-bench
 
 COOP_BENCH_OBJS := $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o \
@@ -14,11 +14,11 @@ COOP_BENCH_RENDER_OBJS := $(BUILD)/obj/host/common/render_ref.o $(BUILD)/obj/hos
 # Each app's program is the tasks followed by the app.
 COOP_BENCH_TASKS := kernels/tasks/render.cl kernels/tasks/matmult.cl
 
-$(BUILD)/gen/coop_bench_bfs_source.c: $(COOP_BENCH_TASKS) kernels/bfs.cl scripts/embed.sh
+$(BUILD)/gen/coop_bench_bfs_source.c: $(COOP_BENCH_TASKS) kernels/lib/searches.cl kernels/bfs.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_bfs_source $(filter %.cl,$^) > $@
 
-$(BUILD)/gen/coop_bench_sssp_source.c: $(COOP_BENCH_TASKS) kernels/sssp.cl scripts/embed.sh
+$(BUILD)/gen/coop_bench_sssp_source.c: $(COOP_BENCH_TASKS) kernels/lib/searches.cl kernels/sssp.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_bench_sssp_source $(filter %.cl,$^) > $@
 

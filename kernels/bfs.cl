@@ -99,3 +99,19 @@ kernel void bfs_step(global const uint *row, global const uint *col, global uint
 {
     bfs_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, level, wl0, wl1, counts);
 }
+
+#ifdef BENCH_SEARCHES
+/* kernels/lib/searches.cl's forms: levels count from the round the search started at (the
+ * source's level), so the host subtracts counts[SEARCH_BASE]. */
+inline void bfs_restart(uint group, uint groups, uint round, global const uint *row, global const uint *col,
+                        volatile global uint *level, global uint *wl0, global uint *wl1, volatile global uint *counts)
+{
+    search_restart(group, groups, round, level, round + 1u, wl0, wl1, counts);
+}
+
+#define SEARCH_NAME bfs
+#define SEARCH_PARAMS global const uint *row, global const uint *col, global uint *level, global uint *wl0, global uint *wl1
+#define SEARCH_ARGS row, col, level, wl0, wl1
+#define SEARCH_NUM_GROUPS coop_shared_num_groups
+SEARCH_APP
+#endif

@@ -109,3 +109,22 @@ kernel void sssp_step(global const uint *row, global const uint *col, global con
 {
     sssp_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, weight, dist, mark, wl0, wl1, counts);
 }
+
+#ifdef BENCH_SEARCHES
+/* kernels/lib/searches.cl's forms. Marks need no restart: they hold round numbers, which only
+ * grow from search to search. */
+inline void sssp_restart(uint group, uint groups, uint round, global const uint *row, global const uint *col,
+                         global const uint *weight, volatile global uint *dist, volatile global uint *mark,
+                         global uint *wl0, global uint *wl1, volatile global uint *counts)
+{
+    search_restart(group, groups, round, dist, 0u, wl0, wl1, counts);
+}
+
+#define SEARCH_NAME sssp
+#define SEARCH_PARAMS                                                                                          \
+    global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *mark, \
+        global uint *wl0, global uint *wl1
+#define SEARCH_ARGS row, col, weight, dist, mark, wl0, wl1
+#define SEARCH_NUM_GROUPS coop_num_groups
+SEARCH_APP
+#endif

@@ -30,6 +30,7 @@ enum {
     WORKERS = 2,
     MAX_ARGS = 32,
     CHAOS_SEEDS = 20,
+    SEARCH_CHAOS_SEEDS = 5,
     PATH_BYTES = 256
 };
 
@@ -193,6 +194,30 @@ START_TEST(test_source_in_file_ids)
 }
 END_TEST
 
+/* --searches K: K searches in one run (the persistent kernels restart themselves, multikernel mode
+ * from the host), each as many rounds and items as one search alone; the last one is checked. */
+START_TEST(test_searches_each_mode)
+{
+    const char *app = apps[_i % APPS], *mode = modes[_i / APPS];
+    bench_run once = run_bench(app, "--gen", "grid:30:30", "--mode", mode, NULL);
+    assert_run(&once, "one search", 0, "equals the CPU reference");
+    unsigned rounds = summary_number(once.output, "rounds "), items = summary_number(once.output, "worklist items ");
+    run_free(&once);
+    ck_assert_uint_gt(rounds, 1);
+    const char *args[] = {app, "--gen", "grid:30:30", "--mode", mode, "--searches", "3", "--repeat", "2", NULL};
+    char what[256];
+    describe(args, what, sizeof what);
+    bench_run run = run_argv(args);
+    assert_run(&run, what, 0, "equals the CPU reference");
+    assert_run(&run, what, 0, "searches 3 per run; ");
+    ck_assert_msg(summary_number(run.output, "rounds ") == 3 * rounds, "%s: rounds not 3 x %u:\n%s", what, rounds,
+                  run.output);
+    ck_assert_msg(summary_number(run.output, "worklist items ") == 3 * items, "%s: items not 3 x %u:\n%s", what,
+                  items, run.output);
+    run_free(&run);
+}
+END_TEST
+
 /* ---- Chaos: the megakernels under random kills and forks with a periodic task -------------- */
 
 START_TEST(test_chaos_with_task)
@@ -217,6 +242,29 @@ START_TEST(test_chaos_with_task)
     /* The seeds must have exercised what they are for. */
     ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
                   forks, tasks, CHAOS_SEEDS);
+}
+END_TEST
+
+/* The restarts between searches under chaos: groups killed and forked across them. */
+START_TEST(test_searches_under_chaos)
+{
+    const char *app = apps[_i];
+    unsigned kills = 0, forks = 0;
+    for (unsigned seed = 1; seed <= SEARCH_CHAOS_SEEDS; seed++) {
+        char seed_text[16];
+        snprintf(seed_text, sizeof seed_text, "%u", seed);
+        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--period-ms", "1", "--steal", "one",
+                              "--chaos", seed_text, "--searches", "3", NULL};
+        char what[256];
+        describe(args, what, sizeof what);
+        bench_run run = run_argv(args);
+        assert_run(&run, what, 0, "equals the CPU reference");
+        kills += summary_number(run.output, "kills ");
+        forks += summary_number(run.output, "forks ");
+        run_free(&run);
+    }
+    ck_assert_msg(kills > 0 && forks > 0, "%s: %u kills, %u forks over %u seeds", app, kills, forks,
+                  SEARCH_CHAOS_SEEDS);
 }
 END_TEST
 
@@ -280,7 +328,7 @@ START_TEST(test_json_and_summary)
         assert_run(&run, "sssp summary", 0, summary[i]);
     char *json = tu_read_file(json_path, NULL);
     const char *fields[] = {"\"app\": \"sssp\"", "\"mode\": \"cooperative\"", "\"graph\": \"grid:20:20\"",
-                            "\"nodes\": 400", "\"time_ms_median\"", "\"response_us_p99\"", "\"deadlines_met\"",
+                            "\"nodes\": 400", "\"searches\": 1,", "\"time_ms_median\"", "\"response_us_p99\"", "\"deadlines_met\"",
                             "\"matrix_size\"", "\"runs\": [", "\"warmup\": true", "\"task_runs\"", "\"kills\""};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         ck_assert_msg(strstr(json, fields[i]) != NULL, "--json lacks %s:\n%s", fields[i], json);
@@ -584,6 +632,8 @@ static const struct {
     {{"bfs", "--gen", "grid:3:3", "--repeat", "2x", NULL}, "--repeat '2x'"},
     {{"bfs", "--gen", "grid:3:3", "--local-size", "0", NULL}, "--local-size '0'"},
     {{"bfs", "--gen", "grid:3:3", "--groups", "0", NULL}, "--groups '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--searches", "0", NULL}, "--searches '0'"},
+    {{"color", "--gen", "grid:3:3", "--searches", "2", NULL}, "--searches: only bfs and sssp search from a source"},
     {{"bfs", "--gen", "grid:3:3", "--source", "9", NULL}, "--source 9 is not a node of the graph (ids 0..8)"},
     {{"bfs", "--gen", "grid:3:3", "--source", NULL}, "--source: needs a value"},
     {{"bfs", "--gen", "grid:3:3", "--speed", "1", NULL}, "option '--speed': unknown"},
@@ -672,10 +722,12 @@ static Suite *bench_suite(void)
     TCase *apps_case = tu_tcase("apps", 120);
     tcase_add_loop_test(apps_case, test_equals_reference, 0, APPS * MODES * INPUTS);
     tcase_add_test(apps_case, test_source_in_file_ids);
+    tcase_add_loop_test(apps_case, test_searches_each_mode, 0, APPS * MODES);
     suite_add_tcase(suite, apps_case);
 
     TCase *chaos = tu_tcase("chaos", 180);
     tcase_add_loop_test(chaos, test_chaos_with_task, 0, APPS);
+    tcase_add_loop_test(chaos, test_searches_under_chaos, 0, APPS);
     suite_add_tcase(suite, chaos);
 
     TCase *task_case = tu_tcase("tasks", 120);
