@@ -279,6 +279,33 @@ static int make_buffers(bench_task *t)
     return set_plain_args(t, 0);
 }
 
+/* The task's median execution time as an ordinary kernel alone on the whole device, what a
+ * kernel-level preemption scheduler would give it: SIZING_RUNS launches after a warm-up, each
+ * timed by the device clock (by the host's where the queue has no profiling). */
+static int time_whole_device(bench_task *t)
+{
+    double times[SIZING_RUNS];
+    for (unsigned i = 0; i <= SIZING_RUNS; i++) {
+        cl_event event = NULL;
+        double start_ms = bench_now_ms();
+        cl_int err = launch_plain(t, t->workgroups, &event);
+        if (err == CL_SUCCESS)
+            err = clWaitForEvents(1, &event);
+        double host_ms = bench_now_ms() - start_ms;
+        double device_ns = err == CL_SUCCESS ? profiled_ns(event, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END)
+                                             : -1.0;
+        if (event)
+            clReleaseEvent(event);
+        if (err != CL_SUCCESS)
+            return cl_failed(err, "timing the task alone on the device");
+        if (i > 0)
+            times[i - 1] = device_ns >= 0 ? device_ns / 1e6 : host_ms;
+    }
+    qsort(times, SIZING_RUNS, sizeof times[0], compare_doubles);
+    t->whole_device_ms = times[SIZING_RUNS / 2];
+    return 0;
+}
+
 int bench_task_open(bench_task *t, bench_task_kind kind, coop_context *ctx, coop_program *program,
                     size_t local_size, unsigned size, const bench_sizing *sizing)
 {
@@ -303,7 +330,7 @@ int bench_task_open(bench_task *t, bench_task_kind kind, coop_context *ctx, coop
         set_size(t, size);
     else if (size_for_target(t, sizing) != 0)
         return 1;
-    return make_buffers(t);
+    return make_buffers(t) != 0 ? 1 : time_whole_device(t);
 }
 
 void bench_task_close(bench_task *t)

@@ -42,6 +42,7 @@ typedef struct bench_task {
     unsigned workgroups_bound;  /* the most: twice the groups the device could hold */
     unsigned sizing_groups;     /* groups the start-up sizing's tasks took: a quarter of the device */
     double sized_ms;            /* their median execution time there (0: the size was given) */
+    double whole_device_ms;     /* its median execution time as an ordinary kernel alone on the device */
     cl_command_queue queue;     /* the second queue, with profiling */
     coop_kernel *plain;         /* matmult_plain or render_plain */
     cl_mem a, b, c;             /* matmult: c = a x b; render: the frame in c */
@@ -59,8 +60,9 @@ typedef struct bench_sizing {
 
 /* Sizes a task of `kind` so that it runs about its target time on a quarter of the device's
  * groups inside `sizing`'s megakernel (or takes `size`, when non-zero: the matrix order or the
- * frame's width; `sizing` is then unused), and creates its queue, plain kernel (from `program`,
- * which holds matmult.cl and render.cl) and buffers. Close it even after a failure. */
+ * frame's width; `sizing` is then unused), creates its queue, plain kernel (from `program`,
+ * which holds matmult.cl and render.cl) and buffers, and times it alone on the whole device.
+ * Close it even after a failure. */
 int bench_task_open(bench_task *t, bench_task_kind kind, coop_context *ctx, coop_program *program,
                     size_t local_size, unsigned size, const bench_sizing *sizing);
 

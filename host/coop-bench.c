@@ -428,11 +428,12 @@ static int open_task(bench *b)
     char what[128];
     bench_task_describe(&b->task, what, sizeof what);
     if (b->task.sized_ms > 0)
-        printf("task %s; sized for %.1f ms on a quarter of the groups: %.2f ms on %u group%s\n", what,
+        printf("task %s; sized for %.1f ms on a quarter of the groups: %.2f ms on %u group%s", what,
                bench_task_target_ms(b->s.task), b->task.sized_ms, b->task.sizing_groups,
                b->task.sizing_groups == 1 ? "" : "s");
     else
-        printf("task %s (size given)\n", what);
+        printf("task %s (size given)", what);
+    printf("; alone on the whole device %.2f ms\n", b->task.whole_device_ms);
     fflush(stdout);
     return 0;
 }
@@ -838,13 +839,18 @@ static summary summarise(const run_result *runs, unsigned count)
     return sum;
 }
 
-/* The kernel's slowdown under a kernel-level preemption scheduler, which gives the whole device
- * to the task for D of every period P: P / (P - D), with D the median execution time measured
- * here; NAN without records or when D >= P. */
+/* The kernel's slowdown under a kernel-level preemption scheduler, which gives the device to the
+ * task for D of every period P: P / (P - D); NAN when D >= P. */
+static double preemption_model(const bench *b, double exec_ms)
+{
+    return exec_ms < b->s.period_ms ? b->s.period_ms / (b->s.period_ms - exec_ms) : NAN;
+}
+
+/* The model with D the median execution time measured in this run (on the groups the task took);
+ * NAN without records. */
 static double preemption_slowdown(const bench *b, const summary *sum)
 {
-    double exec_ms = sum->exec_median_us / 1e3;
-    return sum->records && exec_ms < b->s.period_ms ? b->s.period_ms / (b->s.period_ms - exec_ms) : NAN;
+    return sum->records ? preemption_model(b, sum->exec_median_us / 1e3) : NAN;
 }
 
 static const char *input_name(const bench *b)
@@ -957,8 +963,8 @@ static void write_json_task(FILE *out, const bench *b, const summary *sum)
     else
         fprintf(out, "\"kind\": \"matmult\", \"matrix_size\": %u, ", t->size);
     fprintf(out, "\"workgroups\": %u, \"period_ms\": %.6g, \"target_exec_ms\": %.6g, \"sizing_groups\": %u, "
-            "\"sized_ms\": %.6g, \"baseline\": %s, \"steal\": ", t->workgroups, b->s.period_ms,
-            bench_task_target_ms(t->kind), t->sizing_groups, t->sized_ms,
+            "\"sized_ms\": %.6g, \"whole_device_ms\": %.6g, \"baseline\": %s, \"steal\": ", t->workgroups,
+            b->s.period_ms, bench_task_target_ms(t->kind), t->sizing_groups, t->sized_ms, t->whole_device_ms,
             b->s.mode == MODE_STANDALONE ? "true" : "false");
     if (b->s.mode == MODE_COOPERATIVE)
         json_string(out, b->s.steal);
@@ -967,6 +973,8 @@ static void write_json_task(FILE *out, const bench *b, const summary *sum)
     fprintf(out, "},\n  \"missed_periods\": %zu,\n  \"groups_taken_median\": %.6g,\n  \"preemption_slowdown\": ",
             sum->records - sum->deadlines_met, sum->groups_median);
     json_number(out, preemption_slowdown(b, sum));
+    fprintf(out, ",\n  \"preemption_slowdown_whole_device\": ");
+    json_number(out, preemption_model(b, t->whole_device_ms));
     fprintf(out, ",\n");
 }
 

@@ -17,6 +17,7 @@
 
 #include "graph.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -101,6 +102,13 @@ static unsigned summary_number(const char *output, const char *label)
 {
     const char *at = strstr(output, label);
     return at ? (unsigned)strtoul(at + strlen(label), NULL, 10) : 0u;
+}
+
+/* The number after `key` in a JSON text (NAN if absent). */
+static double json_number(const char *json, const char *key)
+{
+    const char *at = strstr(json, key);
+    return at ? strtod(at + strlen(key), NULL) : NAN;
 }
 
 static int file_exists(const char *path)
@@ -389,6 +397,7 @@ START_TEST(test_task_sizing_frame_and_json)
     bench_run run = run_bench("bfs", "--gen", "grid:150:150", "--task", "render", "--output-frame", frame_path,
                               "--json", json_path, NULL);
     assert_run(&run, "render sizing", 0, "sized for 5.0 ms on a quarter of the groups");
+    assert_run(&run, "render sizing", 0, "; alone on the whole device ");
     assert_run(&run, "render sizing", 0, "every frame drawn matches the CPU's");
     run_free(&run);
     char *png = tu_read_file(frame_path, NULL);
@@ -400,6 +409,13 @@ START_TEST(test_task_sizing_frame_and_json)
                             "\"missed_periods\"", "\"preemption_slowdown\"", "\"gather_us_p99\"", "\"task_runs\": [{"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         ck_assert_msg(strstr(json, fields[i]) != NULL, "--json lacks %s:\n%s", fields[i], json);
+    /* The frame alone on the whole device (two workers) is faster than on the quarter (one group)
+     * it was sized on, and the whole-device model is P / (P - that). */
+    double sized_ms = json_number(json, "\"sized_ms\": "), whole_ms = json_number(json, "\"whole_device_ms\": ");
+    ck_assert_msg(whole_ms > 0 && whole_ms < sized_ms, "whole device %g ms, sized %g ms:\n%s", whole_ms, sized_ms,
+                  json);
+    double model = json_number(json, "\"preemption_slowdown_whole_device\": ");
+    ck_assert_msg(fabs(model - 40.0 / (40.0 - whole_ms)) < 1e-4, "whole-device model %g:\n%s", model, json);
     free(json);
 
     run = run_bench("sssp", "--gen", "grid:20:20", "--mode", "standalone", "--task", "heavy", "--task-size", "32",
