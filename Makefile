@@ -38,12 +38,21 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 .PHONY: all deps lib programs check demo install clean
 .DELETE_ON_ERROR:
 
-all: deps lib programs
+# The Debian package step runs while the Makefile is read, before any rule, so that a parallel
+# build (make -j) never compiles ahead of the headers it installs. Not for `make clean`.
+ifeq ($(COOP_NO_DEPS),)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+DEPS_STATUS := $(shell sh scripts/install-deps.sh >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error scripts/install-deps.sh failed (status $(DEPS_STATUS)); set COOP_NO_DEPS=1 to skip it)
+endif
+endif
+endif
+
+all: lib programs
 
 deps:
-ifeq ($(COOP_NO_DEPS),)
 	@sh scripts/install-deps.sh
-endif
 
 lib: $(LIBA) $(LIBSO)
 
