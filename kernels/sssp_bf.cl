@@ -18,11 +18,15 @@
 
 /* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
 inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
-                          global const uint *weight, volatile global uint *dist, volatile global uint *counts)
+                          global const uint *weight, global uint *dist, volatile global uint *counts)
 {
     uint local_size = get_local_size(0), lowered = 0;
     for (uint u = group * local_size + get_local_id(0); u < n; u += groups * local_size) {
-        uint du = dist[u];
+        /* The node's own distance is read fresh (volatile: from L2), for it is what its arcs relax
+         * with; a head's distance is only a filter before atomic_min, read through the cache: a
+         * stale one costs at most a needless atomic, since distances only fall (H100: sweeps
+         * 1-21% faster, reading both through the cache made the megakernel slower on the grid). */
+        uint du = ((volatile global uint *)dist)[u];
         if (du == SSSP_BF_UNREACHED)
             continue;
         for (uint e = row[u]; e < row[u + 1]; e++) {
