@@ -151,6 +151,13 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of SIZING_RUNS timings (sorts them). */
+static double median_of_runs(double *times)
+{
+    qsort(times, SIZING_RUNS, sizeof times[0], compare_doubles);
+    return times[SIZING_RUNS / 2];
+}
+
 /* Sets the task's size: the frame's height and the workgroups follow from it. */
 static void set_size(bench_task *t, unsigned size)
 {
@@ -201,8 +208,8 @@ static int time_in_megakernel(bench_task *t, const bench_sizing *sizing, unsigne
         double times[SIZING_RUNS];
         for (unsigned i = 0; i < SIZING_RUNS; i++)
             times[i] = report.records[i + 1].exec_us / 1e3;
-        qsort(times, SIZING_RUNS, sizeof times[0], compare_doubles);
-        *ms = times[SIZING_RUNS / 2] > 0 ? times[SIZING_RUNS / 2] : 1e-3;
+        double median_ms = median_of_runs(times);
+        *ms = median_ms > 0 ? median_ms : 1e-3;
         t->sizing_groups = report.records[SIZING_RUNS].groups;
     }
     coop_mega_report_free(&report);
@@ -301,8 +308,7 @@ static int time_whole_device(bench_task *t)
         if (i > 0)
             times[i - 1] = device_ns >= 0 ? device_ns / 1e6 : host_ms;
     }
-    qsort(times, SIZING_RUNS, sizeof times[0], compare_doubles);
-    t->whole_device_ms = times[SIZING_RUNS / 2];
+    t->whole_device_ms = median_of_runs(times);
     return 0;
 }
 
