@@ -120,8 +120,24 @@ START_TEST(max_groups_caps_the_groups)
     coop_launch launch = {.local_size = 64, .max_groups = 3, .discovery_window_us = 10e6};
     coop_run_stats stats = record_check(&run, &launch, 3);
     ck_assert_double_lt(stats.discovery_ms, 10e3);
+    ck_assert_uint_eq(stats.launched_groups, 3); /* only as many as asked for */
     launch.max_groups = 1;
-    record_check(&run, &launch, 1);
+    stats = record_check(&run, &launch, 1);
+    ck_assert_uint_eq(stats.launched_groups, 1);
+    record_teardown(&run);
+}
+END_TEST
+
+/* Asking for more groups than are co-resident (but fewer than the default launch) launches that
+ * many and still finds only the co-resident ones. */
+START_TEST(max_groups_beyond_residency)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    record_run run = record_setup(4);
+    coop_launch launch = {.local_size = 64, .max_groups = 6,
+                          .discovery_window_us = cores < 4 ? 250e3 : 0.0};
+    coop_run_stats stats = record_check(&run, &launch, 4);
+    ck_assert_uint_eq(stats.launched_groups, 6);
     record_teardown(&run);
 }
 END_TEST
@@ -289,6 +305,7 @@ static Suite *discovery_suite(void)
     tcase_add_loop_test(occupancy, finds_every_worker, 0, 9);
     tcase_add_test(occupancy, max_groups_caps_the_groups);
     tcase_add_test(occupancy, launch_groups_bound_the_groups);
+    tcase_add_test(occupancy, max_groups_beyond_residency);
     tcase_add_test(occupancy, window_from_the_launch);
     tcase_add_test(occupancy, window_from_the_environment);
     tcase_add_test(occupancy, repeated_runs);

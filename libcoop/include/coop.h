@@ -191,8 +191,9 @@ cl_kernel coop_kernel_cl(const coop_kernel *kernel);
 typedef struct coop_launch {
     size_t local_size;            /* work-items per group (default 256, capped by the device) */
     unsigned max_groups;          /* run on at most this many groups (0: all co-resident ones) */
-    unsigned launch_groups;       /* groups launched to discover among (0: an upper bound on
-                                     occupancy derived from the device) */
+    unsigned launch_groups;       /* groups launched to discover among (0: max_groups where
+                                     that is below an upper bound on occupancy derived from the
+                                     device, else that bound) */
     double discovery_window_us;   /* close the poll once no group registered for this long
                                      (0: COOP_DISCOVERY_WINDOW_US, else 100 us on GPUs, 20 ms on
                                      CPUs, 250 ms on CPUs with more compute units than cores) */
