@@ -25,6 +25,16 @@ inline uint claim_unit(coop_ctx *ctx, global uint *next)
     return coop_broadcast(ctx, unit);
 }
 
+/* What the unit loop offers between units. The default is the benchmark; the others take the
+ * offers apart to measure what each piece costs (--options "-DSCHED_OFFERS=n"; with them only
+ * the units line means anything: members are never killed, or never forked back):
+ * 1 nothing; 2 offer_kill only; 3 offer_fork only; 4 two group broadcasts of a constant (the
+ * offers' barriers without their reads); 5 every work-item reads both scheduler words itself
+ * (the reads without the barriers). */
+#ifndef SCHED_OFFERS
+#define SCHED_OFFERS 0
+#endif
+
 void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global uint *sink, global uint *done)
 {
     uint killed = 0;
@@ -33,10 +43,19 @@ void units_coop(coop_ctx *ctx, global uint *next, uint units, uint iters, global
         sink[SINK_SLOT(unit)] = unit_work(unit, iters);
         if (get_local_id(0) == 0)
             coop_fetch_add(&done[unit], 1u);
+#if SCHED_OFFERS == 0 || SCHED_OFFERS == 2
         killed = coop_offer_kill(ctx);
+#elif SCHED_OFFERS == 4
+        killed = coop_broadcast(ctx, 0u) | coop_broadcast(ctx, 0u);
+#elif SCHED_OFFERS == 5
+        killed = (coop_load_relaxed(&ctx->ctrl[COOP_CTRL_KILLS]) == 0xffffffffu) |
+                 (coop_load_relaxed(&ctx->ctrl[COOP_CTRL_IDLE]) == 0xffffffffu);
+#endif
         if (!killed) {
+#if SCHED_OFFERS == 0 || SCHED_OFFERS == 3
             uint none = 0;
             coop_offer_fork(ctx, 1, &none, sizeof none);
+#endif
             unit = claim_unit(ctx, next);
         }
     }
