@@ -115,13 +115,6 @@ int mt_is_transmit(CXCursor var)
     return has_annotation(var, "coop_transmit");
 }
 
-static int in_main_file(const mt_file *file, CXCursor cursor)
-{
-    int in_file = 0;
-    mt_offset(file, clang_getCursorLocation(cursor), &in_file);
-    return in_file;
-}
-
 /* ---- Collecting functions --------------------------------------------------------------- */
 
 static void add_param(mt_func *func, const mt_file *file, CXCursor parm)
@@ -145,16 +138,21 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
     (void)parent;
     collect *c = data;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
-    if (kind == CXCursor_VarDecl && in_main_file(c->file, cursor) && mt_is_transmit(cursor))
-        mt_error_at(c->merge, c->file, cursor, "declare it in the root scope of the cooperative kernel",
+    /* the file (input or header) it is written in; NULL: a system header, or a header that
+     * another input file included first and whose functions were collected from there */
+    mt_file *where = mt_file_of(c->merge, c->file, cursor);
+    if (!where && !clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) && !mt_in_prelude(cursor))
+        return CXChildVisit_Continue;
+    if (kind == CXCursor_VarDecl && where && mt_is_transmit(cursor))
+        mt_error_at(c->merge, where, cursor, "declare it in the root scope of the cooperative kernel",
                     "'transmit' on a program-scope variable: transmit variables live in the cooperative "
                     "kernel's root scope");
     if (kind != CXCursor_FunctionDecl || mt_is_builtin(cursor))
         return CXChildVisit_Continue;
     if (mt_in_prelude(cursor)) {
-        if (clang_isCursorDefinition(cursor) || in_main_file(c->file, cursor)) {
+        if (clang_isCursorDefinition(cursor) || where) {
             char *name = mt_spelling(cursor);
-            mt_error_at(c->merge, c->file, cursor, "rename the function",
+            mt_error_at(c->merge, where ? where : c->file, cursor, "rename the function",
                         "'%s' is a cooperative primitive of coop-merge's language and cannot be declared "
                         "or defined", name);
             free(name);
@@ -163,12 +161,12 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
     }
     if (!clang_isCursorDefinition(cursor))
         return CXChildVisit_Continue;
-    mt_func func = {.name = mt_spelling(cursor), .usr = usr_of(cursor), .file = c->file, .def = cursor,
-                    .in_user_file = in_main_file(c->file, cursor),
+    mt_func func = {.name = mt_spelling(cursor), .usr = usr_of(cursor), .file = where ? where : c->file,
+                    .def = cursor, .in_user_file = where != NULL,
                     .is_kernel = has_annotation(cursor, "coop_kernel")};
-    int params = clang_Cursor_getNumArguments(cursor);
+    int params = where ? clang_Cursor_getNumArguments(cursor) : 0;
     for (int i = 0; i < params; i++)
-        add_param(&func, c->file, clang_Cursor_getArgument(cursor, (unsigned)i));
+        add_param(&func, where, clang_Cursor_getArgument(cursor, (unsigned)i));
     mt_merge *merge = c->merge;
     MT_PUSH(merge->funcs, merge->func_count, merge->func_capacity, func);
     return CXChildVisit_Continue;
@@ -455,7 +453,7 @@ static void find_kernels(mt_merge *merge)
         mt_func *func = &merge->funcs[i];
         if (!func->is_kernel || !func->in_user_file)
             continue;
-        if (func->file != coop_file) {
+        if (&merge->files[func->file->owner] != coop_file) {
             func->task = (unsigned)merge->task_count;
             MT_PUSH(merge->tasks, merge->task_count, merge->task_capacity, i);
             continue;
@@ -474,10 +472,10 @@ static void find_kernels(mt_merge *merge)
     if (!coop_found)
         mt_error(merge, coop_file, 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
                  "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
-    for (size_t f = 1; f < merge->file_count; f++) {
+    for (size_t f = 1; f < merge->input_count; f++) {
         int any = 0;
         for (size_t t = 0; t < merge->task_count; t++)
-            any |= merge->funcs[merge->tasks[t]].file == &merge->files[f];
+            any |= merge->funcs[merge->tasks[t]].file->owner == f;
         if (!any)
             mt_error(merge, &merge->files[f], 0, "every kernel of a task file becomes a task",
                      "no kernel function in task file %s", merge->files[f].path);
@@ -488,7 +486,7 @@ static void find_kernels(mt_merge *merge)
  * be merged; the errors have been reported otherwise. */
 int mt_analyze(mt_merge *merge)
 {
-    for (size_t f = 0; f < merge->file_count; f++) {
+    for (size_t f = 0; f < merge->input_count; f++) {
         collect c = {.merge = merge, .file = &merge->files[f]};
         clang_visitChildren(clang_getTranslationUnitCursor(merge->files[f].tu), collect_top, &c);
     }

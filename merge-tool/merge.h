@@ -65,12 +65,23 @@ typedef struct mt_token {
     char *spelling;
 } mt_token;
 
+/* An #include directive of a file: the bytes [begin, end) of its line, and the header. */
+typedef struct mt_include {
+    unsigned begin, end;
+    size_t header;                /* index in mt_merge.files */
+} mt_include;
+
+/* An input file, or a header one includes (not a system header): a header is rewritten like
+ * the input files and takes the place of its first #include in the merged program. */
 typedef struct mt_file {
-    const char *path;             /* as given on the command line */
+    const char *path;             /* as given on the command line, or as the #include found it */
     char *text;
     size_t size;
     int is_coop;                  /* the cooperative kernel's file */
-    CXTranslationUnit tu;
+    size_t owner;                 /* the input file whose translation unit holds it (itself for one) */
+    mt_include *includes;
+    size_t include_count, include_capacity;
+    CXTranslationUnit tu;         /* the owner's */
     CXFile file;
     mt_token *tokens;             /* every token of the file, in order */
     size_t token_count;
@@ -155,8 +166,9 @@ typedef struct mt_options {
 typedef struct mt_merge {
     mt_options options;
     CXIndex index;
-    mt_file *files;               /* files[0] is the cooperative kernel's */
-    size_t file_count;
+    mt_file *files;               /* files[0] is the cooperative kernel's, then the tasks', then headers */
+    size_t file_count;            /* all of them */
+    size_t input_count;           /* the input files among them */
     mt_func *funcs;
     size_t func_count, func_capacity;
     size_t coop;                  /* index of the cooperative kernel in funcs */
@@ -187,6 +199,7 @@ void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char 
 void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
 int mt_compile_check(mt_merge *merge, const char *text);
+mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor);
 
 /* analyze.c */
 enum mt_primitive mt_primitive_of(CXCursor call);

@@ -3,6 +3,7 @@
 #include "merge.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,17 +149,120 @@ static void tokenize(mt_file *file)
     clang_disposeTokens(file->tu, tokens, count);
 }
 
+/* An #include that a translation unit went through: which file, from where. */
+typedef struct inclusion {
+    CXFile header;
+    CXSourceLocation site;
+} inclusion;
+
+typedef struct inclusion_list {
+    inclusion *items;
+    size_t count, capacity;
+} inclusion_list;
+
+static void list_inclusion(CXFile header, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    inclusion_list *list = data;
+    if (depth == 0)
+        return; /* the file itself */
+    inclusion found = {.header = header, .site = stack[0]};
+    MT_PUSH(list->items, list->count, list->capacity, found);
+}
+
+/* The header file with this unique id, loaded already (SIZE_MAX if none). */
+static size_t find_header(const mt_merge *merge, CXFile header)
+{
+    CXFileUniqueID id;
+    if (clang_getFileUniqueID(header, &id))
+        return SIZE_MAX;
+    for (size_t i = merge->input_count; i < merge->file_count; i++) {
+        CXFileUniqueID other;
+        if (!clang_getFileUniqueID(merge->files[i].file, &other) && !memcmp(&id, &other, sizeof id))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* Whether coop-merge rewrites an included file: not the prelude, not a system header. */
+static int rewritten_header(CXTranslationUnit tu, CXFile header)
+{
+    CXString name = clang_getFileName(header);
+    const char *text = clang_getCString(name);
+    int ours = text && (!strcmp(text, PRELUDE_PATH) || !strcmp(text, KERNEL_HEADER_PATH));
+    clang_disposeString(name);
+    return !ours && !clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, header, 0));
+}
+
+/* Loads the headers input file `unit` includes (once over all units: a header another unit
+ * included first belongs to that one) and records every #include line of the unit's files. */
+static void load_headers(mt_merge *merge, size_t unit)
+{
+    CXTranslationUnit tu = merge->files[unit].tu;
+    inclusion_list list = {0};
+    clang_getInclusions(tu, list_inclusion, &list);
+    for (size_t i = 0; i < list.count; i++) {
+        if (!rewritten_header(tu, list.items[i].header) || find_header(merge, list.items[i].header) != SIZE_MAX)
+            continue;
+        CXString name = clang_getFileName(list.items[i].header);
+        mt_file header = {.path = mt_strdup(clang_getCString(name)), .owner = unit, .tu = tu,
+                          .file = list.items[i].header};
+        clang_disposeString(name);
+        header.text = read_file(header.path, &header.size);
+        if (!header.text) {
+            fprintf(stderr, "coop-merge: cannot read %s: %s\n", header.path, strerror(errno ? errno : EIO));
+            free((char *)header.path);
+            merge->errors++;
+            continue;
+        }
+        merge->files = mt_grow(merge->files, (merge->file_count + 1) * sizeof *merge->files);
+        merge->files[merge->file_count++] = header;
+        tokenize(&merge->files[merge->file_count - 1]);
+    }
+    for (size_t i = 0; i < list.count; i++) {
+        size_t header = find_header(merge, list.items[i].header);
+        CXFile from = NULL;
+        unsigned offset = 0;
+        clang_getExpansionLocation(list.items[i].site, &from, NULL, NULL, &offset);
+        mt_file *includer = NULL;
+        for (size_t f = 0; f < merge->file_count && from && !includer; f++)
+            if (merge->files[f].tu == tu && clang_File_isEqual(merge->files[f].file, from))
+                includer = &merge->files[f];
+        if (header == SIZE_MAX || !includer || offset > includer->size)
+            continue;
+        mt_include line = {.begin = offset, .end = offset, .header = header};
+        while (line.begin > 0 && includer->text[line.begin - 1] != '\n')
+            line.begin--;
+        while (line.end < includer->size && includer->text[line.end] != '\n')
+            line.end++;
+        MT_PUSH(includer->includes, includer->include_count, includer->include_capacity, line);
+    }
+    free(list.items);
+}
+
+/* The file (input or header) of the translation unit of `unit` where a cursor is written, or
+ * NULL (another unit's header, a system header, the prelude). */
+mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor)
+{
+    CXFile where = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(cursor), &where, NULL, NULL, NULL);
+    for (size_t f = 0; f < merge->file_count && where; f++)
+        if (merge->files[f].tu == unit->tu && clang_File_isEqual(merge->files[f].file, where))
+            return &merge->files[f];
+    return NULL;
+}
+
 /* Reads and parses every input file. Returns 0 on success; errors have been printed. */
 int mt_load(mt_merge *merge)
 {
     const mt_options *o = &merge->options;
-    merge->file_count = 1 + (o->standalone ? 0 : o->task_count);
+    merge->file_count = merge->input_count = 1 + (o->standalone ? 0 : o->task_count);
     merge->files = mt_alloc(merge->file_count * sizeof *merge->files);
     merge->index = clang_createIndex(0, 0);
     for (size_t i = 0; i < merge->file_count; i++) {
         mt_file *file = &merge->files[i];
         file->path = i == 0 ? o->coop_path : o->task_paths[i - 1];
         file->is_coop = i == 0;
+        file->owner = i;
         file->text = read_file(file->path, &file->size);
         if (!file->text) {
             fprintf(stderr, "coop-merge: cannot read %s: %s\n", file->path, strerror(errno ? errno : EIO));
@@ -189,6 +293,8 @@ int mt_load(mt_merge *merge)
         }
         tokenize(file);
     }
+    for (size_t i = 0; i < merge->input_count && !merge->errors; i++)
+        load_headers(merge, i);
     return merge->errors ? -1 : 0;
 }
 
@@ -202,8 +308,11 @@ void mt_unload(mt_merge *merge)
         for (size_t e = 0; e < file->edit_count; e++)
             free(file->edits[e].text);
         free(file->edits);
-        if (file->tu)
+        free(file->includes);
+        if (file->tu && file->owner == i)
             clang_disposeTranslationUnit(file->tu);
+        if (i >= merge->input_count)
+            free((char *)file->path);
         free(file->text);
     }
     free(merge->files);
@@ -254,6 +363,22 @@ int mt_token_is(const mt_file *file, size_t token, const char *spelling)
     return token < file->token_count && !strcmp(file->tokens[token].spelling, spelling);
 }
 
+/* Whether an offset lies on a #define line (or its continuation lines). */
+static int in_definition(const mt_file *file, unsigned offset)
+{
+    unsigned line = offset;
+    for (;;) {
+        while (line > 0 && file->text[line - 1] != '\n')
+            line--;
+        if (line < 2 || file->text[line - 2] != '\\')
+            break;
+        line--; /* the previous line ends with a backslash: it continues into this one */
+    }
+    while (line < offset && (file->text[line] == ' ' || file->text[line] == '\t'))
+        line++;
+    return file->text[line] == '#';
+}
+
 /* Whether the cursor's text is in the file as written, not produced by a macro: its range lies in
  * the file and its first token is the cursor's own name (for references and calls). The byte
  * range goes to *begin and *end. */
@@ -263,14 +388,23 @@ int mt_plain_range(const mt_file *file, CXCursor cursor, unsigned *begin, unsign
     int in_begin = 0, in_end = 0;
     *begin = mt_offset(file, clang_getRangeStart(range), &in_begin);
     *end = mt_offset(file, clang_getRangeEnd(range), &in_end);
-    if (!in_begin || !in_end || *end <= *begin)
+    CXFile spelled = NULL, spelled_last = NULL;
+    unsigned spelled_offset = 0, spelled_end = 0;
+    clang_getSpellingLocation(clang_getRangeStart(range), &spelled, NULL, NULL, &spelled_offset);
+    clang_getSpellingLocation(clang_getRangeEnd(range), &spelled_last, NULL, NULL, &spelled_end);
+    if (!in_begin || !in_end || !spelled || !clang_File_isEqual(spelled, file->file))
         return 0;
-    CXSourceLocation start = clang_getRangeStart(range);
-    CXFile spelled = NULL;
-    unsigned spelled_offset = 0;
-    clang_getSpellingLocation(start, &spelled, NULL, NULL, &spelled_offset);
-    if (!spelled || !clang_File_isEqual(spelled, file->file) || spelled_offset != *begin)
+    if (spelled_offset != *begin) {
+        /* written as a macro's argument (`MIN(get_global_id(0), n)`): its own text is rewritten;
+         * text in a macro's definition is not (each use may need another rewrite) */
+        if (!spelled_last || !clang_File_isEqual(spelled_last, file->file) || spelled_end <= spelled_offset ||
+            in_definition(file, spelled_offset))
+            return 0;
+        *begin = spelled_offset;
+        *end = spelled_end;
+    } else if (*end <= *begin) {
         return 0;
+    }
     size_t token = mt_token_at(file, *begin);
     if (token >= file->token_count || file->tokens[token].begin != *begin)
         return 0;

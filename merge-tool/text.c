@@ -120,7 +120,8 @@ static int edit_order(const void *a, const void *b)
 int mt_edits_apply(const mt_file *file, mt_buf *out)
 {
     mt_edit *edits = mt_alloc((file->edit_count ? file->edit_count : 1) * sizeof *edits);
-    memcpy(edits, file->edits, file->edit_count * sizeof *edits);
+    if (file->edit_count)
+        memcpy(edits, file->edits, file->edit_count * sizeof *edits);
     qsort(edits, file->edit_count, sizeof *edits, edit_order);
     unsigned at = 0;
     int ok = 1;

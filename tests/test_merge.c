@@ -296,7 +296,7 @@ static const rejection rejections[] = {
     {{REJECT "nested_call.cl"}, REJECT "nested_call.cl:5:19: error: offer_fork() must be a statement of its own",
      "by itself"},
     {{REJECT "macro_id.cl"}, REJECT "macro_id.cl:5:10: error: get_group_id() inside a macro", "directly"},
-    {{REJECT "goto.cl"}, REJECT "goto.cl:1:13: error: goto or label in a cooperative kernel with kill or fork points",
+    {{REJECT "goto.cl"}, REJECT "goto.cl:1:13: error: goto or label in a cooperative kernel with fork points",
      "structured control flow"},
     {{REJECT "transmit_large.cl"},
      REJECT "transmit_large.cl:3:20: error: transmit variables take 320 bytes; libcoop hands at most 256 bytes",
@@ -489,16 +489,6 @@ enum { WORKERS = 2, CHAOS_SEEDS = 6 };
 /* PoCL compiles a kernel when it is first launched, inside the launch's time limit. */
 #define COMPILE_TIMEOUT_S 1200.0
 
-/* PoCL's default work-group method (loopvec) runs LLVM's loop vectorizer over the work-item loops
- * it builds around the code between barriers; on a megakernel with kill and fork points and
- * barriers guarded in nested loops (nested.cl) that takes many minutes, against seconds with the
- * plain work-item loops. The tests of nested.cl select those (before their first OpenCL call); the
- * other megakernels build with PoCL's default. */
-static void pocl_plain_loops(void)
-{
-    setenv("POCL_WORK_GROUP_METHOD", "loops", 1);
-}
-
 static cl_mem float_buffer(coop_context *ctx, size_t count)
 {
     return tu_buffer(ctx, count); /* floats and words have the same size */
@@ -517,7 +507,6 @@ static coop_kernel *build_merged(coop_context *ctx, const char *const *args, con
 START_TEST(nested_megakernel_under_chaos)
 {
     enum { N = 3000, OUTER = 4, INNER = 5, TASK_GROUPS = 7, LOCAL = 16 };
-    pocl_plain_loops();
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/nested.cl", "--task", "tests/merge/fill.cl", NULL};
@@ -796,7 +785,6 @@ END_TEST
 START_TEST(standalone_runs_as_persistent_kernel)
 {
     enum { N = 2000, OUTER = 3, INNER = 4 };
-    pocl_plain_loops();
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/nested.cl", "--standalone", NULL};

@@ -317,6 +317,20 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #define COOP_COLD inline
 #endif
 
+/* PoCL compiles a workgroup barrier inside a conditional by copying the code after the
+ * conditional once for each way through it, so the copies double with every such conditional
+ * on a path (an offer's slow path behind its fast path was one: seven offer_fork calls in a loop
+ * took a minute to compile). With COOP_FLAT_OFFERS the offers' slow paths run in local id 0
+ * alone and every workgroup barrier of an offer is unconditional. Elsewhere the slow paths use
+ * the whole group (a kill sweep claims its candidates in parallel). */
+#ifndef COOP_FLAT_OFFERS
+#if defined(COOP_TARGET_POCL)
+#define COOP_FLAT_OFFERS 1
+#else
+#define COOP_FLAT_OFFERS 0
+#endif
+#endif
+
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
 /* Local scratch of a persistent group: [0, 8) discovery and broadcasts (word 5: local id 0's
@@ -492,16 +506,21 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
 
 /* Waits until every member group has reached the barrier; memory written before it by any of
  * them is visible after it to all. Reached by every work-item of every member group. */
-inline void coop_global_barrier(coop_ctx *ctx)
+inline void coop_global_barrier_unless(coop_ctx *ctx, uint skip)
 {
-    uint number = ctx->epoch + 1;
+    uint number = ctx->epoch + (skip ? 0u : 1u);
     COOP_GROUP_SYNC();
-    if (coop_local_linear_id() == 0) {
+    if (coop_local_linear_id() == 0 && !skip) {
         if (coop_barrier_arrive_wait(ctx, number, 0u) & COOP_BAR_FLAG)
             ctx->scratch[COOP_SCRATCH_M] = 0;
     }
     ctx->epoch = number;
     COOP_GROUP_SYNC();
+}
+
+inline void coop_global_barrier(coop_ctx *ctx)
+{
+    coop_global_barrier_unless(ctx, 0u);
 }
 
 /* ---- Discovery ---------------------------------------------------------------------------- */

@@ -24,7 +24,10 @@ void defines(coop_ctx *ctx, global uint *data)
 kernel void defines_mega(COOP_PARAMS, global uint *data)
 {
     COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
         if (role == COOP_ROLE_COOP)
             defines(&ctx, data);
         COOP_GROUP_SYNC();

@@ -21,19 +21,18 @@ float4 step(float4 v)
 void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float (*stage)[64])
 {
     struct { uint round; int delta; float scale; float4 acc; tally t; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    if (!coop_resuming_) {
+    if (!coop_skip_) {
         coop_transmit_.round = 0;
         coop_transmit_.delta = -3;
         coop_transmit_.scale = 1.0f;
         coop_transmit_.acc = (float4)(0.0f);
         coop_transmit_.t = (tally){0, 0.25f};
     }
-    coop_resuming_ = 0;
-    while ((coop_transmit_.round < rounds) & !coop_exit_) {
+    coop_skip_ = 0;
+    while ((coop_transmit_.round < rounds) & !coop_skip_) {
         uint groups = ((size_t)coop_num_groups(ctx));
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
@@ -50,7 +49,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.acc = step(coop_transmit_.acc);
         coop_transmit_.t.count += coop_transmit_.round;
         coop_transmit_.t.weight = coop_transmit_.t.weight * 0.75f;
-        coop_exit_ = coop_resizing_barrier(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -88,17 +87,17 @@ kernel void types_mega(COOP_PARAMS, global float *out, uint n, uint rounds, glob
     COOP_ENTER(ctx);
     __local float coop_local_types_stage[64];
     __local float coop_local_scale_tile[64];
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
         if (role == COOP_ROLE_COOP)
             types(&ctx, out, n, rounds, &coop_local_types_stage);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
+        else if (ctx.task == 0)
             scale(&ctx, scale_out, factor, &coop_local_scale_tile);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 1)
+        else if (ctx.task == 1)
             count(&ctx, hits);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 2)
+        else if (ctx.task == 2)
             stamp(&ctx, stamp_out, seed);
         COOP_GROUP_SYNC();
     }
