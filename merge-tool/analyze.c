@@ -46,10 +46,15 @@ enum mt_id_call mt_id_call_of(CXCursor call)
         return MT_ID_NONE;
     /* OpenCL's built-ins have no definition (clang declares most of them implicitly). */
     CXCursor callee = clang_getCursorReferenced(call);
-    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || mt_in_prelude(callee) ||
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl ||
         !clang_Cursor_isNull(clang_getCursorDefinition(callee)))
         return MT_ID_NONE;
     char *name = mt_spelling(callee);
+    if (mt_in_prelude(callee)) {
+        enum mt_id_call task_arg = !strcmp(name, "get_task_arg") ? MT_ID_TASK_ARG : MT_ID_NONE;
+        free(name);
+        return task_arg;
+    }
     enum mt_id_call found = MT_ID_NONE;
     for (int i = MT_ID_GROUP_ID; i <= MT_ID_GLOBAL_SIZE; i++)
         if (!strcmp(name, id_names[i]))
@@ -268,6 +273,10 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
             func->direct_primitives |= 1 << primitive;
         } else if (mt_id_call_of(cursor)) {
             func->needs_ctx = 1;
+            if (mt_id_call_of(cursor) == MT_ID_TASK_ARG && !func->direct_task_arg) {
+                func->first_task_arg = cursor;
+                func->direct_task_arg = func->reaches_task_arg = 1;
+            }
         } else {
             mt_func *callee = mt_callee(walk->merge, func->file, cursor);
             if (callee) {
@@ -335,6 +344,8 @@ static void close_over_calls(mt_merge *merge)
                     changed = func->needs_ctx = 1;
                 if (callee->reaches_primitive && !func->reaches_primitive)
                     changed = func->reaches_primitive = 1;
+                if (callee->reaches_task_arg && !func->reaches_task_arg)
+                    changed = func->reaches_task_arg = 1;
             }
         }
     }
@@ -367,6 +378,11 @@ static void check_calls(mt_merge *merge)
                         "kernel itself",
                         "%s() in helper function '%s': coop-merge cannot leave or resume a helper function",
                         primitive_name(func), func->name);
+        if (func->is_coop && func->reaches_task_arg)
+            mt_error_at(merge, func->file, func->direct_task_arg ? func->first_task_arg : func->def,
+                        "pass the value as a kernel argument; get_task_arg() reads a task's plan (coop_task_plan.args)",
+                        "get_task_arg() in the cooperative kernel '%s'%s: only tasks have plan arguments",
+                        func->name, func->direct_task_arg ? "" : " (through a helper it calls)");
         if (func->is_kernel && !func->is_coop && func->direct_primitives)
             mt_error_at(merge, func->file, func->first_primitive,
                         "only the cooperative kernel may use cooperative primitives",

@@ -104,7 +104,8 @@ enum mt_id_call {
     MT_ID_GROUP_ID,               /* get_group_id */
     MT_ID_NUM_GROUPS,             /* get_num_groups */
     MT_ID_GLOBAL_ID,              /* get_global_id */
-    MT_ID_GLOBAL_SIZE             /* get_global_size */
+    MT_ID_GLOBAL_SIZE,            /* get_global_size */
+    MT_ID_TASK_ARG                /* get_task_arg, the language's: a task's plan argument */
 };
 
 typedef struct mt_call {
@@ -140,6 +141,9 @@ typedef struct mt_func {
     int direct_primitives;        /* bit (1 << mt_primitive) for each primitive it calls itself */
     CXCursor first_primitive;     /* one direct primitive call, for messages */
     int reaches_primitive;        /* it or a function it calls uses a primitive */
+    int direct_task_arg;          /* calls get_task_arg() itself (first_task_arg: one such call) */
+    CXCursor first_task_arg;
+    int reaches_task_arg;         /* it or a function it calls reads a task argument */
     mt_call *calls;
     size_t call_count, call_capacity;
     mt_param *params;
@@ -156,6 +160,7 @@ typedef struct mt_options {
     size_t task_count;
     const char *out_path;         /* NULL or "-": standard output */
     const char *header_path;
+    const char *prefix;           /* of the host header's names (NULL: the entry's name, in capitals) */
     int standalone;
     const char **includes;
     size_t include_count;

@@ -26,6 +26,7 @@ static const char prelude[] =
     "void offer_fork(void);\n"
     "void global_barrier(void);\n"
     "void resizing_global_barrier(void);\n"
+    "uint get_task_arg(uint index);\n"
     "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
     "#pragma clang diagnostic push\n"
     "#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n"

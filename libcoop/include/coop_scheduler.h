@@ -855,10 +855,11 @@ inline void coop_resize_at(coop_ctx *ctx, uint *skip, uint point, const void *tr
 
 /* ---- Tasks -------------------------------------------------------------------------------- */
 
-/* A word of the running task's argument block (COOP_TASK_ARGS words set at submission). */
+/* A word of the running task's argument block (COOP_TASK_ARGS words set at submission; 0
+ * beyond them). */
 inline uint coop_task_arg(const coop_ctx *ctx, uint index)
 {
-    return coop_load_relaxed(&ctx->ctrl[COOP_CTRL_REQ_ARGS + index]);
+    return index < COOP_TASK_ARGS ? coop_load_relaxed(&ctx->ctrl[COOP_CTRL_REQ_ARGS + index]) : 0u;
 }
 
 /* Claims the next workgroup of the running task; 0 when none is left. */

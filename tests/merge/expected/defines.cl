@@ -7,7 +7,10 @@
 
 /* ---- tests/merge/defines.cl ---- */
 /* -I and -D reach the parser; -D also goes into the merged program. */
-#include "params.h"
+/* ---- tests/merge/include/params.h ---- */
+/* Included by defines.cl through -I tests/merge/include. */
+#define HEADER_VALUE 7
+/* ---- end of tests/merge/include/params.h ---- */
 
 #ifdef FAST
 #define SCALE 2
