@@ -35,7 +35,7 @@ endif
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps lib programs check demo install clean
+.PHONY: all deps lib programs check demo install clean regenerate
 .DELETE_ON_ERROR:
 
 # The Debian package step runs while the Makefile is read, before any rule, so that a parallel
@@ -152,6 +152,7 @@ include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk
 include host/coop-ws.mk
+include host/examples.mk
 include merge-tool/Makefile.inc
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
 # everything else.
@@ -162,6 +163,7 @@ endif
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
+$(BUILD)/tests/test_examples: $(BUILD)/bin/components
 
 check: all $(TEST_BINS)
 	@sh tests/run-tests.sh $(TEST_BINS)

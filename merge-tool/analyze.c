@@ -13,6 +13,8 @@ static const char *const primitive_names[] = {
     [MT_PRIM_FORK] = "offer_fork",
     [MT_PRIM_BARRIER] = "global_barrier",
     [MT_PRIM_RESIZE] = "resizing_global_barrier",
+    [MT_PRIM_VOTE] = "global_barrier_any",
+    [MT_PRIM_RESIZE_VOTE] = "resizing_global_barrier_any",
 };
 
 static const char *const id_names[] = {
@@ -33,7 +35,7 @@ enum mt_primitive mt_primitive_of(CXCursor call)
         return MT_PRIM_NONE;
     char *name = mt_spelling(callee);
     enum mt_primitive found = MT_PRIM_NONE;
-    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE; p++)
+    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE_VOTE; p++)
         if (!strcmp(name, primitive_names[p]))
             found = (enum mt_primitive)p;
     free(name);
@@ -353,7 +355,7 @@ static void close_over_calls(mt_merge *merge)
 
 static const char *primitive_name(const mt_func *func)
 {
-    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE; p++)
+    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE_VOTE; p++)
         if (func->direct_primitives & (1 << p))
             return primitive_names[p];
     return "a primitive";
@@ -371,7 +373,7 @@ static void check_calls(mt_merge *merge)
                             "coop-merge rewrites only the files it is given", func->name);
             continue;
         }
-        int fork_or_kill = func->direct_primitives & ~(1 << MT_PRIM_BARRIER);
+        int fork_or_kill = func->direct_primitives & ~(1 << MT_PRIM_BARRIER | 1 << MT_PRIM_VOTE);
         if (!func->is_kernel && fork_or_kill)
             mt_error_at(merge, func->file, func->first_primitive,
                         "call offer_kill(), offer_fork() and resizing_global_barrier() in the cooperative "

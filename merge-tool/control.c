@@ -64,6 +64,9 @@ struct stmt {
     CXCursor init;
     unsigned second_semicolon;
     enum mt_primitive primitive;
+    CXCursor call;                /* the primitive's call (in `VAR = global_barrier_any(FLAG);` too) */
+    int has_target;               /* that statement's VAR, [target_begin, target_end) */
+    unsigned target_begin, target_end;
     unsigned point;               /* fork point number of a fork statement */
     unsigned first_point, last_point; /* fork points it holds (numbered in order): first..last */
     int in_switch;
@@ -162,6 +165,46 @@ static enum stmt_kind kind_of(CXCursor cursor)
 
 static stmt *build(control *c, CXCursor cursor, stmt *parent);
 
+/* The call under implicit conversions and parentheses, if the expression is one. */
+static CXCursor unwrap_call(CXCursor expression)
+{
+    while (clang_getCursorKind(expression) == CXCursor_UnexposedExpr ||
+           clang_getCursorKind(expression) == CXCursor_ParenExpr) {
+        child_list children = children_of(expression);
+        CXCursor inner = children.count == 1 ? children.items[0] : clang_getNullCursor();
+        free(children.items);
+        if (clang_Cursor_isNull(inner))
+            break;
+        expression = inner;
+    }
+    return expression;
+}
+
+/* `VAR = global_barrier_any(FLAG);` (or its resizing form): a primitive statement whose call
+ * is the assignment's right side, VAR a variable. */
+static int vote_assignment(control *c, stmt *s)
+{
+    if (clang_getCursorKind(s->cursor) != CXCursor_BinaryOperator)
+        return 0;
+    child_list children = children_of(s->cursor);
+    int found = 0;
+    if (children.count == 2 && clang_getCursorKind(children.items[0]) == CXCursor_DeclRefExpr) {
+        CXCursor call = unwrap_call(children.items[1]);
+        enum mt_primitive primitive = mt_primitive_of(call);
+        unsigned begin, end;
+        mt_extent(c->file, children.items[0], &begin, &end);
+        if ((primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE) &&
+            mt_token_is(c->file, mt_token_at(c->file, end), "=") &&
+            mt_plain_range(c->file, children.items[0], &s->target_begin, &s->target_end)) {
+            s->call = call;
+            s->primitive = primitive;
+            s->has_target = found = 1;
+        }
+    }
+    free(children.items);
+    return found;
+}
+
 static void add_item(control *c, stmt *s, CXCursor cursor)
 {
     stmt *item = build(c, cursor, s);
@@ -228,6 +271,8 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
     unsigned end;
     mt_extent(c->file, cursor, &s->begin, &end);
     s->end = mt_statement_end(c->file, cursor);
+    if (s->kind == ST_OTHER && vote_assignment(c, s))
+        s->kind = ST_PRIMITIVE;
     child_list children = children_of(cursor);
     switch (s->kind) {
     case ST_COMPOUND:
@@ -270,11 +315,14 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
             add_item(c, s, children.items[children.count - 1]);
         break;
     case ST_PRIMITIVE:
-        s->primitive = mt_primitive_of(cursor);
-        MT_PUSH(c->statement_calls, c->statement_call_count, c->statement_call_capacity, cursor);
-        if (s->primitive == MT_PRIM_FORK || s->primitive == MT_PRIM_RESIZE)
+        if (!s->has_target) {
+            s->primitive = mt_primitive_of(cursor);
+            s->call = cursor;
+        }
+        MT_PUSH(c->statement_calls, c->statement_call_count, c->statement_call_capacity, s->call);
+        if (s->primitive == MT_PRIM_FORK || s->primitive == MT_PRIM_RESIZE || s->primitive == MT_PRIM_RESIZE_VOTE)
             s->point = s->first_point = s->last_point = ++c->points;
-        if (s->primitive == MT_PRIM_KILL || s->primitive == MT_PRIM_RESIZE)
+        if (s->primitive == MT_PRIM_KILL || s->primitive == MT_PRIM_RESIZE || s->primitive == MT_PRIM_RESIZE_VOTE)
             s->exits = c->exits = 1;
         break;
     case ST_RETURN:
@@ -435,6 +483,8 @@ static const char *primitive_call(enum mt_primitive primitive)
     case MT_PRIM_FORK: return "offer_fork()";
     case MT_PRIM_BARRIER: return "global_barrier()";
     case MT_PRIM_RESIZE: return "resizing_global_barrier()";
+    case MT_PRIM_VOTE: return "global_barrier_any()";
+    case MT_PRIM_RESIZE_VOTE: return "resizing_global_barrier_any()";
     default: return "a primitive";
     }
 }
@@ -544,7 +594,10 @@ static enum CXChildVisitResult check_statement_calls(CXCursor cursor, CXCursor p
     for (size_t i = 0; i < c->statement_call_count; i++)
         if (mt_same(c->statement_calls[i], cursor))
             return CXChildVisit_Continue;
-    char *hint = mt_printf("write '%s;' as a statement by itself", primitive_call(primitive));
+    int vote = primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE;
+    char *hint = vote ? mt_printf("write 'VARIABLE = %.*s(FLAG);' as a statement by itself",
+                                  (int)strlen(primitive_call(primitive)) - 2, primitive_call(primitive))
+                      : mt_printf("write '%s;' as a statement by itself", primitive_call(primitive));
     mt_error_at(c->merge, c->file, cursor, hint, "%s must be a statement of its own",
                 primitive_call(primitive));
     free(hint);
@@ -753,10 +806,55 @@ static char *primitive_text(const control *c, const stmt *s)
     }
 }
 
+/* `VAR = global_barrier_any(FLAG);` and its resizing form: the call's name and arguments change
+ * around FLAG, which stays as written. */
+static void rewrite_vote(control *c, const stmt *s, unsigned begin, unsigned end)
+{
+    mt_file *file = c->file;
+    size_t name = mt_token_at(file, begin), close = mt_token_at(file, end) - 1;
+    if (!mt_token_is(file, name + 1, "(") || !mt_token_is(file, close, ")")) {
+        mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
+                 primitive_call(s->primitive));
+        return;
+    }
+    char *target = s->has_target ? mt_render(file, s->target_begin, s->target_end) : mt_strdup("0");
+    const char *function;
+    char *before, *after;
+    if (c->standalone || (s->primitive == MT_PRIM_VOTE && !s->may_resume && !s->may_exit)) {
+        function = "coop_global_barrier_any";
+        before = mt_strdup("");
+        after = mt_strdup("");
+    } else if (s->primitive == MT_PRIM_VOTE) {
+        function = "coop_vote_at";
+        before = mt_strdup("coop_skip_, ");
+        after = mt_printf(", %s", target);
+    } else {
+        function = "coop_resize_vote_at";
+        before = mt_printf("&coop_skip_, %u, ", s->point);
+        after = mt_printf(", %s, %s", target, fork_arguments(c));
+    }
+    char *open = mt_printf("ctx, %s", before);
+    mt_edit_add(file, file->tokens[name].begin, file->tokens[name].end, MT_RANK_REPLACE, function);
+    mt_edit_add(file, file->tokens[name + 1].end, file->tokens[name + 1].end, 0, open);
+    mt_edit_add(file, file->tokens[close].begin, file->tokens[close].begin, 0, after);
+    free(before);
+    free(open);
+    free(after);
+    free(target);
+}
+
 static void rewrite_primitive(control *c, const stmt *s)
 {
     mt_file *file = c->file;
     unsigned begin, end;
+    if (s->primitive == MT_PRIM_VOTE || s->primitive == MT_PRIM_RESIZE_VOTE) {
+        if (mt_plain_range(file, s->call, &begin, &end))
+            rewrite_vote(c, s, begin, end);
+        else
+            mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
+                     primitive_call(s->primitive));
+        return;
+    }
     if (!mt_plain_range(file, s->cursor, &begin, &end)) {
         mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
                  primitive_call(s->primitive));

@@ -96,7 +96,9 @@ enum mt_primitive {
     MT_PRIM_KILL,                 /* offer_kill() */
     MT_PRIM_FORK,                 /* offer_fork() */
     MT_PRIM_BARRIER,              /* global_barrier() */
-    MT_PRIM_RESIZE                /* resizing_global_barrier() */
+    MT_PRIM_RESIZE,               /* resizing_global_barrier() */
+    MT_PRIM_VOTE,                 /* VAR = global_barrier_any(FLAG) */
+    MT_PRIM_RESIZE_VOTE           /* VAR = resizing_global_barrier_any(FLAG) */
 };
 
 enum mt_id_call {

@@ -246,6 +246,18 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
             rewrite_id_call(walk, cursor, id);
             return id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS ? CXChildVisit_Continue : CXChildVisit_Recurse;
         }
+        if (mt_primitive_of(cursor) == MT_PRIM_VOTE && !func->is_coop) {
+            unsigned begin, end;
+            size_t name = 0;
+            if (mt_plain_range(file, cursor, &begin, &end) && mt_token_is(file, (name = mt_token_at(file, begin)) + 1, "(")) {
+                mt_edit_add(file, begin, file->tokens[name].end, MT_RANK_REPLACE, "coop_global_barrier_any");
+                mt_edit_add(file, file->tokens[name + 1].end, file->tokens[name + 1].end, 0, "ctx, ");
+            } else {
+                mt_error_at(walk->merge, file, cursor, "call it directly in the function's text",
+                            "global_barrier_any() inside a macro");
+            }
+            return CXChildVisit_Recurse;
+        }
         if (mt_primitive_of(cursor) == MT_PRIM_BARRIER && !func->is_coop) {
             unsigned begin, end;
             if (mt_plain_range(file, cursor, &begin, &end))

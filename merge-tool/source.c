@@ -26,6 +26,8 @@ static const char prelude[] =
     "void offer_fork(void);\n"
     "void global_barrier(void);\n"
     "void resizing_global_barrier(void);\n"
+    "int global_barrier_any(int flag);\n"
+    "int resizing_global_barrier_any(int flag);\n"
     "uint get_task_arg(uint index);\n"
     "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
     "#pragma clang diagnostic push\n"

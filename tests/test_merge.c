@@ -466,6 +466,55 @@ START_TEST(good_inputs_clean_under_sanitizers)
 }
 END_TEST
 
+/* The committed merged programs (kernels/generated/, listed in merges.txt) are what coop-merge
+ * makes of their sources now: machines without libclang build from them. */
+START_TEST(generated_programs_are_current)
+{
+    size_t size = 0;
+    char *list = tu_read_file("kernels/generated/merges.txt", &size);
+    ck_assert_ptr_nonnull(list);
+    unsigned checked = 0;
+    for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || !line[0])
+            continue;
+        const char *argv[32];
+        size_t argc = 0;
+        char *name = line, *word = strchr(line, ' ');
+        ck_assert_ptr_nonnull(word);
+        *word++ = '\0';
+        for (char *arg = strtok_r(word, " ", &word); arg && argc < 27; arg = strtok_r(NULL, " ", &word))
+            argv[argc++] = arg;
+        char program[PATH_BYTES], header[PATH_BYTES], golden[PATH_BYTES];
+        temporary_path(program, ".cl");
+        temporary_path(header, ".h");
+        argv[argc++] = "-o";
+        argv[argc++] = program;
+        argv[argc++] = "--host-header";
+        argv[argc++] = header;
+        argv[argc] = NULL;
+        tool_result result = run_tool(tool_path(), argv);
+        ck_assert_msg(result.exit_status == 0, "%s: coop-merge failed: %s", name, result.err);
+        free_result(&result);
+        const char *written[] = {program, header}, *suffix[] = {".cl", ".h"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(golden, sizeof golden, "kernels/generated/%s%s", name, suffix[i]);
+            size_t a = 0, b = 0;
+            char *now = tu_read_file(written[i], &a), *committed = tu_read_file(golden, &b);
+            ck_assert_msg(committed != NULL, "%s is missing: run make regenerate", golden);
+            ck_assert_msg(a == b && !memcmp(now, committed, a),
+                          "%s differs from what coop-merge makes of its sources now: run make regenerate and "
+                          "commit it", golden);
+            free(now);
+            free(committed);
+            unlink(written[i]);
+        }
+        checked++;
+    }
+    ck_assert_uint_gt(checked, 0);
+    free(list);
+}
+END_TEST
+
 /* ---- End to end on PoCL ------------------------------------------------------------------- */
 
 enum { WORKERS = 2, CHAOS_SEEDS = 6 };
@@ -1146,6 +1195,7 @@ static Suite *merge_suite(void)
     TCase *rewriting = tu_tcase("rewriting", 120);
     tcase_add_loop_test(rewriting, golden_outputs, 0, (int)(sizeof goldens / sizeof *goldens));
     tcase_add_test(rewriting, standard_output);
+    tcase_add_test(rewriting, generated_programs_are_current);
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
                         (int)(sizeof rejections / sizeof *rejections));
     suite_add_tcase(suite, rewriting);

@@ -651,8 +651,11 @@ inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, ui
     return coop_offer_fork_unless(ctx, 0u, resume, transmit, bytes);
 }
 
-/* Where a forked group resumes (0: a group that started at the beginning). */
-inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume; }
+/* Where a forked group resumes (0: a group that started at the beginning), and, for a group
+ * forked at a resizing barrier with a vote, the vote's outcome. */
+#define COOP_RESUME_VOTE 0x80000000u
+inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume & ~COOP_RESUME_VOTE; }
+inline int coop_resume_vote(const coop_ctx *ctx) { return (ctx->resume & COOP_RESUME_VOTE) != 0; }
 
 /* Copies the transmit state a forked group received into `transmit` (every work-item), byte by
  * byte: a character type may alias the caller's variable, whatever its type. */
@@ -729,7 +732,8 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
  * more than a global barrier. Local id 0 does all the waiting and one hand-over tells the group
  * the outcome, so no workgroup barrier sits in a conditional (PoCL cannot compile that inside
  * loops). Returns 1 in every work-item of a group that was killed. */
-inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
+inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes,
+                                             int flag, int *any)
 {
     global uint *ctrl = ctx->ctrl;
     uint number = ctx->epoch + (skip ? 0u : 1u);
@@ -739,6 +743,9 @@ inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, c
      * arrive (low ids get the work), so its time here is everyone's (H100, 1000x1000 grid: bfs
      * 11.9 -> 11.0 ms; sssp-bf on USA-road-NY 5.77 -> 5.53 ms). */
     uint kills = 0, idle = 0;
+    volatile local uint *vote = ctx->scratch + COOP_SCRATCH_VOTE;
+    if (flag && !skip)
+        *vote = 1u;
     if (ctx->id == 0 && coop_local_linear_id() == 0 && !skip) {
         kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
         idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
@@ -747,6 +754,7 @@ inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, c
     if (coop_local_linear_id() == 0 && skip) {
         ctx->scratch[8] = 0;
         ctx->scratch[9] = 0;
+        ctx->scratch[COOP_SCRATCH_VOTED] = 0;
     } else if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
         global ulong *decided = coop_resize_slot(ctrl, slot);
@@ -767,7 +775,12 @@ inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, c
          * (coop_barrier_leave, coop_barrier_join): the slot's tag tells whether member 0
          * decided here. */
         uint decision = 0;
-        if (coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_FLAG : 0u) & COOP_BAR_FLAG) {
+        uint voted = *vote;
+        *vote = 0u;
+        uint completed = coop_barrier_arrive_wait(ctx, number, (mine ? COOP_BAR_FLAG : 0u) |
+                                                                (voted ? COOP_BAR_VOTE : 0u));
+        ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
+        if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
             decision = (uint)(slot_value >> 32) == number ? (uint)slot_value : 0u;
             ctx->scratch[COOP_SCRATCH_M] = 0;
@@ -805,16 +818,24 @@ inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, c
     uint killed = ctx->scratch[8];
     uint forked = ctx->scratch[9];
     uint base = ctx->scratch[10];
+    *any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
     ctx->epoch = number;
     if (forked) {
         uint words = coop_transmit_stage(ctx, transmit, bytes);
         COOP_COLD_CTX(ctx);
-        coop_publish_fork(cold, forked, base, resume, words);
+        /* a group forked here returns the vote too (coop_resume_vote) */
+        coop_publish_fork(cold, forked, base, resume | (*any ? COOP_RESUME_VOTE : 0u), words);
         COOP_COLD_BACK(ctx);
     }
     if (killed)
         ctx->role = COOP_ROLE_IDLE;
     return (int)killed;
+}
+
+inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
+{
+    int any;
+    return coop_resizing_barrier_vote_unless(ctx, skip, resume, transmit, bytes, 0, &any);
 }
 
 inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
@@ -851,6 +872,27 @@ inline void coop_resize_at(coop_ctx *ctx, uint *skip, uint point, const void *tr
     *skip = walking == point ? 0u : walking;
     if (coop_resizing_barrier_unless(ctx, walking, point, transmit, bytes))
         *skip = COOP_SKIP_EXIT;
+}
+
+/* `VAR = global_barrier_any(FLAG);`: the vote, or VAR as it was (`old`) for a group that walks
+ * past. */
+inline int coop_vote_at(coop_ctx *ctx, uint skip, int flag, int old)
+{
+    int any = coop_global_barrier_any_unless(ctx, skip, flag);
+    return skip ? old : any;
+}
+
+/* `VAR = resizing_global_barrier_any(FLAG);` at fork point `point`: the vote, also for a group
+ * forked there; VAR as it was for a group that walks past. */
+inline int coop_resize_vote_at(coop_ctx *ctx, uint *skip, uint point, int flag, int old, const void *transmit,
+                               uint bytes)
+{
+    uint walking = *skip;
+    *skip = walking == point ? 0u : walking;
+    int any = 0;
+    if (coop_resizing_barrier_vote_unless(ctx, walking, point, transmit, bytes, flag, &any))
+        *skip = COOP_SKIP_EXIT;
+    return walking == point ? coop_resume_vote(ctx) : walking ? old : any;
 }
 
 /* ---- Tasks -------------------------------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* Relaxation over a ring of n values in a loop nest three deep: two resizing barriers in the
- * innermost loop, a kill point, a fork point and a barrier at the end of the outermost one,
- * transmit state of several types, a local array with a work-group barrier, and a helper that
- * asks for the group id. Every step is a function of the previous one, so the values (and the
- * per-sweep sums) are known whatever kills and forks happen. */
+ * innermost loop; a barrier, a kill point, a fork point and a barrier at the end of the
+ * outermost one; transmit state of several types, a local array with a work-group barrier, and
+ * a helper that asks for the group id. Every step is a function of the previous one, so the
+ * values (and the per-sweep sums) are known whatever kills and forks happen. */
 uint first_item(void)
 {
     return get_group_id(0) * get_local_size(0) + get_local_id(0);
@@ -43,6 +43,7 @@ kernel void relax(global uint *a, global uint *b, uint n, uint sweeps, uint phas
             atomic_add(&sums[s], total);
         }
         weight = weight * 2.0f;
+        global_barrier(); /* everyone has summed by M before any group can leave or come */
         offer_kill();
         offer_fork();
         global_barrier();

@@ -6,10 +6,10 @@
 
 /* ---- tests/merge/relax.cl ---- */
 /* Relaxation over a ring of n values in a loop nest three deep: two resizing barriers in the
- * innermost loop, a kill point, a fork point and a barrier at the end of the outermost one,
- * transmit state of several types, a local array with a work-group barrier, and a helper that
- * asks for the group id. Every step is a function of the previous one, so the values (and the
- * per-sweep sums) are known whatever kills and forks happen. */
+ * innermost loop; a barrier, a kill point, a fork point and a barrier at the end of the
+ * outermost one; transmit state of several types, a local array with a work-group barrier, and
+ * a helper that asks for the group id. Every step is a function of the previous one, so the
+ * values (and the per-sweep sums) are known whatever kills and forks happen. */
 uint first_item(coop_ctx *ctx)
 {
     return ((size_t)coop_group_id(ctx)) * get_local_size(0) + get_local_id(0);
@@ -60,6 +60,7 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
             }
             coop_transmit_.weight = coop_transmit_.weight * 2.0f;
         }
+        coop_global_barrier_unless(ctx, coop_skip_); /* everyone has summed by M before any group can leave or come */
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
         coop_global_barrier_unless(ctx, coop_skip_);
