@@ -122,6 +122,17 @@ int mt_is_transmit(CXCursor var)
     return has_annotation(var, "coop_transmit");
 }
 
+/* The struct or union type of a variable (through arrays), or the null cursor. */
+CXCursor mt_record_of(CXCursor var)
+{
+    CXType type = clang_getCursorType(var);
+    while (type.kind == CXType_ConstantArray)
+        type = clang_getArrayElementType(type);
+    CXCursor record = clang_getTypeDeclaration(clang_getCanonicalType(type));
+    enum CXCursorKind kind = clang_getCursorKind(record);
+    return kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl ? record : clang_getNullCursor();
+}
+
 /* ---- Collecting functions --------------------------------------------------------------- */
 
 static void add_param(mt_func *func, const mt_file *file, CXCursor parm)

@@ -496,10 +496,13 @@ typedef struct var_check {
     int reported;
 } var_check;
 
+/* (By the name's location: the declaration's extent differs between walks when it defines a
+ * struct, `transmit struct { ... } s`.) */
 static int is_transmit_var(const control *c, CXCursor var)
 {
     for (size_t i = 0; i < c->transmit_count; i++)
-        if (mt_same(c->transmits[i], var))
+        if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+            clang_equalLocations(clang_getCursorLocation(c->transmits[i]), clang_getCursorLocation(var)))
             return 1;
     return 0;
 }
@@ -618,7 +621,9 @@ static enum CXChildVisitResult collect_transmits(CXCursor cursor, CXCursor paren
 static int decl_is_transmit(const control *c, const stmt *s)
 {
     child_list children = children_of(s->cursor);
-    int transmit = children.count && is_transmit_var(c, children.items[0]);
+    int transmit = 0;
+    for (size_t i = 0; i < children.count; i++)
+        transmit |= is_transmit_var(c, children.items[i]);
     free(children.items);
     return transmit;
 }
@@ -671,6 +676,13 @@ static void rewrite_transmit_decl(control *c, const stmt *s)
             if (type.kind == CXType_ConstantArray) {
                 mt_error_at(c->merge, file, vars.items[i], "assign the elements in statements of their own",
                             "transmit array '%s' has an initializer list, which cannot be assigned", name);
+            } else if (!clang_Cursor_isNull(mt_record_of(vars.items[i])) &&
+                       clang_Cursor_isAnonymous(mt_record_of(vars.items[i]))) {
+                mt_error_at(c->merge, file, vars.items[i],
+                            "name the struct (typedef struct { ... } NAME;) or assign the members in statements of "
+                            "their own",
+                            "transmit variable '%s' of a struct defined in its own declaration has an initializer "
+                            "list, which cannot be assigned to it", name);
             } else {
                 char *declarator = mt_declarator(type, "");
                 size_t length = strlen(declarator);
@@ -720,6 +732,14 @@ static enum CXChildVisitResult rewrite_transmit_uses(CXCursor cursor, CXCursor p
     return CXChildVisit_Recurse;
 }
 
+/* Whether a type is declared inside the cooperative kernel's body. */
+static int local_type(const control *c, CXCursor type)
+{
+    int in_file = 0;
+    unsigned at = mt_offset(c->file, clang_getCursorLocation(type), &in_file);
+    return in_file && at > c->body->begin && at < c->body->end;
+}
+
 /* The transmit struct's members; rejects state larger than libcoop can hand to a new group. */
 static char *transmit_struct(control *c)
 {
@@ -731,9 +751,27 @@ static char *transmit_struct(control *c)
         if (size > 0 && align > 0)
             offset = (offset + align - 1) / align * align + size;
         char *name = mt_spelling(c->transmits[i]);
-        char *declarator = mt_declarator(type, name);
-        mt_buf_printf(&members, " %s;", declarator);
-        free(declarator);
+        CXCursor record = mt_record_of(c->transmits[i]);
+        int anonymous = !clang_Cursor_isNull(record) && clang_Cursor_isAnonymous(record);
+        if (!clang_Cursor_isNull(record) && !anonymous && local_type(c, record)) {
+            mt_error_at(c->merge, c->file, c->transmits[i], "define the struct at program scope",
+                        "transmit variable '%s' has a struct type defined inside the kernel, which the transmit "
+                        "state (declared first in the kernel) cannot name", name);
+        } else if (!anonymous) {
+            char *declarator = mt_declarator(type, name);
+            mt_buf_printf(&members, " %s;", declarator);
+            free(declarator);
+        } else {
+            /* `transmit struct { ... } s`: the definition, then the name */
+            unsigned begin, end;
+            mt_extent(c->file, record, &begin, &end);
+            char *definition = mt_render(c->file, begin, end);
+            mt_buf_printf(&members, " %s %s", definition, name);
+            for (CXType t = type; t.kind == CXType_ConstantArray; t = clang_getArrayElementType(t))
+                mt_buf_printf(&members, "[%lld]", clang_getArraySize(t));
+            mt_buf_add(&members, ";");
+            free(definition);
+        }
         free(name);
     }
     const long long limit = 4 * 64; /* COOP_TRANSMIT_WORDS words */

@@ -181,7 +181,7 @@ static void emit_defines(const mt_options *o, mt_buf *out)
 
 /* A file's rewritten text, with each header it includes in place of the header's first #include
  * in the program (a later one only names it), as if every header had an include guard. */
-static int emit_file(mt_merge *merge, size_t index, unsigned char *emitted, mt_buf *out)
+static int emit_file(mt_merge *merge, size_t index, unsigned char *emitted, mt_buf *out, mt_spans *spans)
 {
     mt_file *file = &merge->files[index];
     for (size_t i = 0; i < file->include_count; i++) {
@@ -193,7 +193,7 @@ static int emit_file(mt_merge *merge, size_t index, unsigned char *emitted, mt_b
         } else {
             emitted[line->header] = 1;
             mt_buf_printf(&text, "/* ---- %s ---- */\n", path);
-            if (emit_file(merge, line->header, emitted, &text) != 0) {
+            if (emit_file(merge, line->header, emitted, &text, NULL) != 0) {
                 mt_buf_free(&text);
                 return -1;
             }
@@ -202,7 +202,7 @@ static int emit_file(mt_merge *merge, size_t index, unsigned char *emitted, mt_b
         mt_edit_add(file, line->begin, line->end, MT_RANK_REPLACE, text.data);
         mt_buf_free(&text);
     }
-    if (!mt_edits_apply(file, out))
+    if (!mt_edits_apply(file, out, spans))
         return -1;
     if (out->length && out->data[out->length - 1] != '\n')
         mt_buf_add(out, "\n");
@@ -243,7 +243,7 @@ int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
     int failed = 0;
     for (size_t i = 0; i < merge->input_count && !failed; i++) {
         mt_buf_printf(program, "\n/* ---- %s ---- */\n", merge->files[i].path);
-        failed = emit_file(merge, i, emitted, program) != 0;
+        failed = emit_file(merge, i, emitted, program, &merge->spans) != 0;
     }
     free(emitted);
     if (failed)

@@ -271,6 +271,7 @@ static void free_funcs(mt_merge *merge)
     free(merge->funcs);
     free(merge->tasks);
     free(merge->entry_name);
+    free(merge->spans.items);
 }
 
 /* Parse, check, rewrite, assemble, check that the result compiles, write: any error stops it. */

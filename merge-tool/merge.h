@@ -57,6 +57,20 @@ typedef struct mt_edit {
 #define MT_RANK_CLOSE (-1000000)
 #define MT_RANK_REPLACE 1000000
 
+/* Where the bytes [out_begin, out_end) of the merged program come from: the text of `file` from
+ * offset `from` (original) or text coop-merge inserted at `from` (not original). */
+typedef struct mt_span {
+    size_t out_begin, out_end;
+    const struct mt_file *file;
+    unsigned from;
+    int original;
+} mt_span;
+
+typedef struct mt_spans {
+    mt_span *items;
+    size_t count, capacity;
+} mt_spans;
+
 /* ---- Sources ---------------------------------------------------------------------------- */
 
 typedef struct mt_token {
@@ -183,6 +197,7 @@ typedef struct mt_merge {
     size_t task_count, task_capacity;
     char *entry_name;
     int errors;
+    mt_spans spans;               /* of the merged program, for the errors of its self-check */
 } mt_merge;
 
 /* source.c */
@@ -213,11 +228,12 @@ enum mt_primitive mt_primitive_of(CXCursor call);
 enum mt_id_call mt_id_call_of(CXCursor call);
 mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call);
 int mt_is_transmit(CXCursor var);
+CXCursor mt_record_of(CXCursor var);
 int mt_analyze(mt_merge *merge);
 
 /* text.c */
 void mt_edit_add(mt_file *file, unsigned begin, unsigned end, int rank, const char *text);
-int mt_edits_apply(const mt_file *file, mt_buf *out);
+int mt_edits_apply(const mt_file *file, mt_buf *out, mt_spans *spans);
 char *mt_render(const mt_file *file, unsigned begin, unsigned end);
 
 /* rewrite.c */

@@ -6,8 +6,8 @@
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- tests/merge/types.cl ---- */
-/* Transmit state of several types: every member group keeps the same state, which a forked group
- * must receive intact. Round r writes, for every element it owns, a value derived from the state. */
+/* Transmit state of several types (a struct defined in its own declaration among them): every
+ * member group keeps the same state, which a forked group must receive intact. Round r writes, for every element it owns, a value derived from the state. */
 typedef struct tally {
     uint count;
     float weight;
@@ -20,7 +20,7 @@ float4 step(float4 v)
 
 void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float (*stage)[64])
 {
-    struct { uint round; int delta; float scale; float4 acc; tally t; } coop_transmit_;
+    struct { uint round; int delta; float scale; float4 acc; tally t; struct { uint steps; float bonus; } extra; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
@@ -30,6 +30,8 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.scale = 1.0f;
         coop_transmit_.acc = (float4)(0.0f);
         coop_transmit_.t = (tally){0, 0.25f};
+        coop_transmit_.extra.steps = 0;
+        coop_transmit_.extra.bonus = 2.0f;
     }
     coop_skip_ = 0;
     while ((coop_transmit_.round < rounds) & !coop_skip_) {
@@ -37,7 +39,8 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
         for (uint base = ((size_t)coop_group_id(ctx)) * width; base < n; base += groups * width) {
-            (*stage)[lid % 64] = coop_transmit_.scale + coop_transmit_.acc.x + coop_transmit_.acc.y + coop_transmit_.acc.z + coop_transmit_.acc.w + coop_transmit_.t.weight + (float)coop_transmit_.t.count + (float)coop_transmit_.delta;
+            (*stage)[lid % 64] = coop_transmit_.scale + coop_transmit_.acc.x + coop_transmit_.acc.y + coop_transmit_.acc.z + coop_transmit_.acc.w + coop_transmit_.t.weight + (float)coop_transmit_.t.count + (float)coop_transmit_.delta +
+                              coop_transmit_.extra.bonus * (float)coop_transmit_.extra.steps;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (base + lid < n)
                 out[coop_transmit_.round * n + base + lid] = (*stage)[(lid + 1) % 64 % width];
@@ -49,6 +52,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.acc = step(coop_transmit_.acc);
         coop_transmit_.t.count += coop_transmit_.round;
         coop_transmit_.t.weight = coop_transmit_.t.weight * 0.75f;
+        coop_transmit_.extra.steps++;
         coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
