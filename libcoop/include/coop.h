@@ -258,11 +258,11 @@ typedef struct coop_launch {
 typedef struct coop_run_stats {
     unsigned groups;              /* co-resident groups found and used */
     unsigned launched_groups;     /* groups launched for discovery */
-    double discovery_ms;          /* launch until the poll closed */
-    double run_ms;                /* launch until the kernel completed */
-    double compile_ms;            /* compiling the kernel for the device before the launch (a
-                                     warm-up launch that no group stays in); 0 when an earlier
-                                     run of the kernel at this local size did it */
+    double discovery_ms;          /* start (the kernel running) until the poll closed */
+    double run_ms;                /* start until the kernel completed */
+    double compile_ms;            /* enqueue until the device reported the kernel running: on
+                                     PoCL mostly compiling it, at its first launch at each local
+                                     size; counted neither in run_ms nor in the time limit */
 } coop_run_stats;
 
 /* The number of groups coop_kernel_run() launches to discover among at this local size (0: the
@@ -337,7 +337,7 @@ typedef struct coop_mega_report {
     unsigned kills, forks, resizes, tasks, barriers;
     double mean_members;          /* time-weighted mean of M */
     double discovery_ms, run_ms;
-    double compile_ms;            /* as coop_run_stats.compile_ms: before the launch, not in run_ms */
+    double compile_ms;            /* as coop_run_stats.compile_ms: not in run_ms */
     double cooperative_ms;        /* discovery done until the host saw every member finished */
     coop_task_record *records;
     size_t record_count;

@@ -2,10 +2,12 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The build options of the device's target, into `out`. */
 static void target_options(const coop_device_info *info, char *out, size_t size)
@@ -184,19 +186,26 @@ coop_status coop_program_create(coop_context *ctx, const char *source, const cha
  * pipe is refused rather than read: its size means nothing, and it may never end. */
 static coop_status read_source(coop_context *ctx, const char *path, char **out)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file)
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat info;
-    if (fstat(fileno(file), &info) != 0) {
+    if (fstat(fd, &info) != 0) {
         int error = errno;
-        fclose(file);
+        close(fd);
         return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(error));
     }
     if (!S_ISREG(info.st_mode)) {
-        fclose(file);
+        close(fd);
         return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path,
                          S_ISDIR(info.st_mode) ? "is a directory, not a source file" : "is not a regular file");
+    }
+    FILE *file = fdopen(fd, "rb");
+    if (!file) {
+        int error = errno;
+        close(fd);
+        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(error));
     }
     size_t capacity = (size_t)info.st_size + 1, size = 0;
     char *source = malloc(capacity);
