@@ -209,9 +209,6 @@ endif
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
-# test_programs runs every program; test_library installs the tree (make install) into a
-# temporary prefix and builds a program against it with pkg-config.
-$(BUILD)/tests/test_programs $(BUILD)/tests/test_library: programs lib man
 
 # ---- Man pages -----------------------------------------------------------------------------
 # Each page's NAME line is the summary in the program's --help: its first line after the usage
@@ -221,6 +218,11 @@ MAN_PAGES = $(PROGRAMS:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1)
 # both.
 HELP2MAN_VERSION_coop-merge := --version-string=$(VERSION)
 HELP2MAN_NAME_coop-merge := fuses a cooperative kernel and ordinary kernels into one megakernel
+
+# test_programs runs every program; test_library installs the tree (make install) into a
+# temporary prefix and builds a program against it with pkg-config.
+$(BUILD)/tests/test_programs $(BUILD)/tests/test_library: $(PROGRAMS) $(LIBSO) $(PCFILE) \
+    $(if $(HELP2MAN),$(MAN_PAGES))
 
 ifneq ($(HELP2MAN),)
 man: $(MAN_PAGES)

@@ -259,9 +259,8 @@ static int parse(int argc, char **argv, settings *s)
         } else if (!strcmp(option, "--period-ms")) {
             bad = cli_positive(c, option, value, 1e6, &s->period_ms);
         } else if (!strcmp(option, "--steal")) {
-            if (coop_take_parse(value, &s->take, &s->take_count) != 0)
-                return bad_argument(option, value, "is not a choice; expected one, quarter, half, all-but-one or a "
-                                                   "group count from 1 to 4095");
+            if (cli_take(c, option, value, &s->take, &s->take_count) != 0)
+                return -1;
             s->steal = value;
         } else if (!strcmp(option, "--chaos")) {
             bad = number_option(option, value, 1, UINT32_MAX, &s->chaos_seed);

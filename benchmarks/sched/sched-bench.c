@@ -13,7 +13,6 @@
 #include "cli.h"
 #include "coop.h"
 #include "stats.h"
-#include "strict.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -279,13 +278,8 @@ static int parse(int argc, char **argv, settings *s)
             if (cli_positive(c, arg, value, 1e6, &s->period_ms) != 0)
                 return CLI_EXIT_ERROR;
         } else if (!strcmp(arg, "--take")) {
-            if (coop_take_parse(value, &s->take, &s->take_count) != 0) {
-                char quoted[COOP_PARSE_MESSAGE_BYTES];
-                coop_parse_quote(value, quoted, sizeof quoted);
-                cli_fail(c, "--take: '%s' is not a choice; expected one, quarter, half, all-but-one or a group "
-                            "count from 1 to 4095", quoted);
+            if (cli_take(c, arg, value, &s->take, &s->take_count) != 0)
                 return CLI_EXIT_ERROR;
-            }
         } else {
             s->options = value;
         }

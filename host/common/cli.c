@@ -1,7 +1,7 @@
 /* The programs' shared command-line handling (cli.h). */
 #include "cli.h"
 
-#include "coop.h"
+#include "coop_layout.h"
 #include "strict.h"
 
 #include <stdarg.h>
@@ -59,6 +59,16 @@ int cli_choice(const cli *c, const char *option, const char *text, const char *c
     char why[COOP_PARSE_MESSAGE_BYTES];
     return coop_parse_choice(option, text, choices, count, index, why, sizeof why) == 0 ? 0
                                                                                        : cli_fail(c, "%s", why);
+}
+
+int cli_take(const cli *c, const char *option, const char *text, coop_take *take, unsigned *count)
+{
+    if (coop_take_parse(text, take, count) == 0)
+        return 0;
+    char quoted[COOP_PARSE_MESSAGE_BYTES];
+    coop_parse_quote(text, quoted, sizeof quoted);
+    return cli_fail(c, "%s: '%s' is not a choice; expected one, quarter, half, all-but-one or a group count from 1 to %u",
+                    option, quoted, COOP_MAX_GROUPS);
 }
 
 const char *cli_value(const cli *c, int argc, char **argv, int *i)

@@ -4,6 +4,8 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include "coop.h"
+
 #include <stddef.h>
 
 /* Exit statuses of every program (README, "Programs"): 0 success; 1 the program could not do
@@ -35,6 +37,9 @@ int cli_unsigned(const cli *c, const char *option, const char *text, unsigned mi
 int cli_positive(const cli *c, const char *option, const char *text, double max, double *value);
 int cli_choice(const cli *c, const char *option, const char *text, const char *const *choices, size_t count,
                size_t *index);
+
+/* A group count to take, as coop_take_parse() reads it: 0, or -1 after cli_fail. */
+int cli_take(const cli *c, const char *option, const char *text, coop_take *take, unsigned *count);
 
 /* The value after option argv[*i] (advancing *i), or NULL after cli_fail when there is none. */
 const char *cli_value(const cli *c, int argc, char **argv, int *i);
