@@ -170,8 +170,8 @@ STATS_OBJ := $(BUILD)/obj/host/common/stats.o
 
 $(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h
 
-$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o $(STATS_OBJ) \
-    $(CLI_OBJS) $(LIBA)
+$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o \
+    $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -233,8 +233,8 @@ endif
 
 $(BUILD)/man/man1/%.1: $(BUILD)/bin/%
 	@mkdir -p $(@D)
-	name='$(HELP2MAN_NAME_$*)'; [ -n "$$name" ] || \
-	    name=$$($< --help | awk 'NR > 1 && !/^ / { sub(/\.$$/, ""); print tolower(substr($$0, 1, 1)) substr($$0, 2); exit }'); \
+	name='$(HELP2MAN_NAME_$*)'; [ -n "$$name" ] || name=$$($< --help | awk 'NR > 1 && !/^ / { \
+	    sub(/\.$$/, ""); print tolower(substr($$0, 1, 1)) substr($$0, 2); exit }'); \
 	$(HELP2MAN) --no-info --no-discard-stderr $(HELP2MAN_VERSION_$*) --name="$$name" --output=$@ $<
 
 check: all $(TEST_BINS)
@@ -258,7 +258,8 @@ install: lib programs man
 	install -m 644 $(LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	$(call coop_pc,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
-	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,@echo "note: no man pages installed (help2man is missing)" >&2)
+	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,\
+	    @echo "note: no man pages installed (help2man is missing)" >&2)
 
 clean:
 	rm -rf $(BUILD)

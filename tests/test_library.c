@@ -142,10 +142,18 @@ START_TEST(install_and_link_with_pkg_config)
     ck_assert_msg(run.status == 0, "%s: exit status %d:\n%s", command, run.status, run.output);
     free(run.output);
 
-    static const char *const installed[] = {"lib/libcoop.a", "lib/libcoop.so." COOP_VERSION_STRING, "include/coop.h",
-                                            "include/coop_kernel.h", "lib/pkgconfig/coop.pc", "bin/coop-info",
-                                            "bin/coop-bench", "share/man/man1/coop-info.1",
-                                            "share/man/man1/coop-bench.1", "share/man/man1/coop-chaos.1"};
+    static const char *const installed[] = {"lib/libcoop.a",
+                                            ("lib/libcoop.so." COOP_VERSION_STRING),
+                                            "lib/libcoop.so.0",
+                                            "lib/libcoop.so",
+                                            "include/coop.h",
+                                            "include/coop_kernel.h",
+                                            "lib/pkgconfig/coop.pc",
+                                            "bin/coop-info",
+                                            "bin/coop-bench",
+                                            "share/man/man1/coop-info.1",
+                                            "share/man/man1/coop-bench.1",
+                                            "share/man/man1/coop-chaos.1"};
     for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, "%s/%s", prefix, installed[i]);

@@ -67,8 +67,8 @@ int cli_take(const cli *c, const char *option, const char *text, coop_take *take
         return 0;
     char quoted[COOP_PARSE_MESSAGE_BYTES];
     coop_parse_quote(text, quoted, sizeof quoted);
-    return cli_fail(c, "%s: '%s' is not a choice; expected one, quarter, half, all-but-one or a group count from 1 to %u",
-                    option, quoted, COOP_MAX_GROUPS);
+    return cli_fail(c, "%s: '%s' is not a choice; expected one, quarter, half, all-but-one or a group count from 1 "
+                       "to %u", option, quoted, COOP_MAX_GROUPS);
 }
 
 const char *cli_value(const cli *c, int argc, char **argv, int *i)

@@ -377,7 +377,8 @@ typedef struct coop_barrier_result {
 /* Runs `barriers` global barriers in a persistent kernel with a data check after each, and
  * reports the latency, the discovered occupancy and the number of check failures (which must be
  * 0: anything else is a memory-model bug). */
-COOP_API coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params, coop_barrier_result *out);
+COOP_API coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params,
+                                          coop_barrier_result *out);
 
 #ifdef __cplusplus
 }
