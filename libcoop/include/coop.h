@@ -251,7 +251,8 @@ typedef struct coop_launch {
     double timeout_s;             /* give up when the kernel has not completed this long after its
                                      launch (0: COOP_TIMEOUT_S or 60 s); the clock starts once the
                                      kernel is compiled for the device, which PoCL does at the
-                                     first launch at each local size (see compile_ms) */
+                                     first launch at each local size (see compile_ms; a compile
+                                     has 10 minutes of its own) */
 } coop_launch;
 
 /* What a persistent launch measured. */
