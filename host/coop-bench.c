@@ -3,7 +3,7 @@
  * coloring (color), maximal independent set (mis) and Bellman-Ford (sssp-bf) as sweeps over all
  * nodes in the style of Pannotia.
  *
- * The options, the modes and the exit statuses are in coop_bench_cli's help (--help).
+ * The options and the exit statuses are in coop_bench_cli's help (--help).
  * Modes: `cooperative` runs the app as a megakernel (resizing barriers between rounds, so it may
  * lose and regain groups) with an optional periodic high-priority task; `standalone` runs the
  * same rounds as a plain persistent kernel with global barriers, and with a task it is the
