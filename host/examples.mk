@@ -17,8 +17,17 @@ $(BUILD)/bin/components: $(BUILD)/obj/host/examples/components.o $(BUILD)/obj/ge
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-PROGRAMS += $(BUILD)/bin/components
+# built with the programs, not installed as one: `make install` ships its sources as an example
 programs: $(BUILD)/bin/components
+
+EXAMPLE_DOCS := kernels/examples/components.cl kernels/examples/tick.cl $(GENERATED)/components_mega.cl \
+    $(GENERATED)/components_mega.h host/examples/components.c
+
+install: install-examples
+.PHONY: install-examples
+install-examples:
+	install -d $(DESTDIR)$(PREFIX)/share/doc/coop/examples
+	install -m 644 $(EXAMPLE_DOCS) $(DESTDIR)$(PREFIX)/share/doc/coop/examples/
 
 # Rewrites every merged program of kernels/generated/merges.txt with the coop-merge built here.
 regenerate: $(BUILD)/bin/coop-merge

@@ -27,7 +27,7 @@ START_TEST(labels_equal_union_find_under_chaos)
 }
 END_TEST
 
-/* A bad argument is refused with status 2 and a message that names it. */
+/* A bad argument is refused with status 1 and a message that names it. */
 static const struct {
     const char *args[3];
     const char *message;
@@ -43,7 +43,7 @@ static const struct {
 START_TEST(bad_arguments_are_refused)
 {
     tu_process run = tu_run_program(COMPONENTS, BUILD_IT, WORKERS, refused[_i].args[0], refused[_i].args[1], NULL);
-    ck_assert_msg(run.status == 2, "%s: status %d: %s", refused[_i].args[0], run.status, run.output);
+    ck_assert_msg(run.status == 1, "%s: status %d: %s", refused[_i].args[0], run.status, run.output);
     ck_assert_msg(strstr(run.output, refused[_i].message), "%s: %s", refused[_i].args[0], run.output);
     free(run.output);
 }
@@ -54,9 +54,15 @@ START_TEST(help_explains_every_option)
     tu_process run = tu_run_program(COMPONENTS, BUILD_IT, WORKERS, "--help", NULL);
     ck_assert_int_eq(run.status, 0);
     static const char *const options[] = {"--nodes", "--edges", "--seed", "--period-ms", "--task-groups",
-                                          "--chaos", "Exit status"};
+                                          "--chaos", "--version", "Exit status"};
     for (size_t i = 0; i < sizeof options / sizeof *options; i++)
         ck_assert_msg(strstr(run.output, options[i]), "--help does not mention %s: %s", options[i], run.output);
+    free(run.output);
+    run = tu_run_program(COMPONENTS, BUILD_IT, WORKERS, "--version", NULL);
+    ck_assert_int_eq(run.status, 0);
+    char version[64];
+    snprintf(version, sizeof version, "components (libcoop) %s\n", coop_version());
+    ck_assert_str_eq(run.output, version);
     free(run.output);
 }
 END_TEST

@@ -6,8 +6,8 @@
  *
  *   components [--nodes N] [--edges M] [--seed S] [--period-ms P] [--task-groups G] [--chaos SEED]
  *
- * Exit status: 0 when the labels and the task's runs are right, 1 when they are not, 2 for bad
- * arguments or an error of OpenCL or libcoop. */
+ * Exit status (as every program of the project): 0 when the labels and the task's runs are right,
+ * 1 for bad arguments or an error of OpenCL or libcoop, 2 when a result is wrong. */
 #include <coop.h>
 
 #include <errno.h>
@@ -29,8 +29,12 @@ static const char usage[] =
     "  --period-ms P    the task comes every P ms while the components are computed (default 2)\n"
     "  --task-groups G  workgroups of each task run (default 4)\n"
     "  --chaos SEED     chaos mode: random kills and forks from this seed (default: COOP_CHAOS or none)\n"
+    "  -h, --help       print this help and exit\n"
+    "  --version        print the version and exit\n"
     "The device is the first supported one, or COOP_PLATFORM / COOP_DEVICE.\n"
-    "Exit status: 0 correct, 1 wrong result, 2 bad arguments or a failure of OpenCL or libcoop.\n";
+    "Exit status: 0 correct, 1 bad arguments or a failure of OpenCL or libcoop, 2 a wrong result.\n";
+
+enum { EXIT_CORRECT = 0, EXIT_FAILED = 1, EXIT_WRONG = 2 };
 
 typedef struct graph {
     unsigned nodes;
@@ -58,7 +62,7 @@ static int number(const char *option, const char *text, unsigned long min, unsig
     return 0;
 }
 
-/* Returns 0, 1 (--help printed) or -1 (bad arguments, said). */
+/* Returns 0, 1 (--help or --version printed) or -1 (bad arguments, said). */
 static int parse(int argc, char **argv, options *o)
 {
     static const struct {
@@ -70,6 +74,10 @@ static int parse(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
+            return 1;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            printf("components (libcoop) %s\n", coop_version());
             return 1;
         }
         size_t k = 0;
@@ -180,7 +188,7 @@ static cl_mem buffer(coop_context *ctx, size_t bytes, void *data)
 /* Runs the megakernel and checks its results; returns the exit status. */
 static int run(coop_context *ctx, const options *o, const graph *g)
 {
-    int status = 2;
+    int status = EXIT_FAILED;
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;
     cl_mem row = NULL, col = NULL, labels = NULL, scratch = NULL, runs = NULL;
@@ -244,7 +252,7 @@ static int run(coop_context *ctx, const options *o, const graph *g)
            g->nodes, g->row[g->nodes] / 2, components, report.groups, report.kills, report.forks,
            report.record_count, wrong ? "differ from" : "equal to",
            wrong_ticks ? "; a task run missed groups" : "");
-    status = wrong || wrong_ticks ? 1 : 0;
+    status = wrong || wrong_ticks ? EXIT_WRONG : EXIT_CORRECT;
     coop_mega_report_free(&report);
 done:
     cl_mem buffers[] = {row, col, labels, scratch, runs};
@@ -264,14 +272,14 @@ int main(int argc, char **argv)
     options o;
     int parsed = parse(argc, argv, &o);
     if (parsed)
-        return parsed > 0 ? 0 : 2;
+        return parsed > 0 ? EXIT_CORRECT : EXIT_FAILED;
     graph g = {0};
     if (random_graph(&o, &g) != 0) {
         fprintf(stderr, "components: out of memory for the graph\n");
-        return 2;
+        return EXIT_FAILED;
     }
     coop_context *ctx = NULL;
-    int status = 2;
+    int status = EXIT_FAILED;
     if (coop_context_create(NULL, &ctx) != COOP_OK)
         fprintf(stderr, "components: %s\n", coop_context_message(ctx));
     else
