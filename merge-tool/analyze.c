@@ -93,6 +93,13 @@ mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call)
     return found;
 }
 
+static enum CXChildVisitResult first_child(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    *(CXCursor *)data = cursor;
+    return CXChildVisit_Break;
+}
+
 typedef struct annotation_search {
     const char *annotation;
     int found;
@@ -120,6 +127,63 @@ static int has_annotation(CXCursor cursor, const char *annotation)
 int mt_is_transmit(CXCursor var)
 {
     return has_annotation(var, "coop_transmit");
+}
+
+typedef struct loop_search {
+    CXCursor var;
+    int found;                    /* the variable's for loop holds a fork point */
+} loop_search;
+
+static enum CXChildVisitResult find_fork_point(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum mt_primitive primitive = mt_primitive_of(cursor);
+    if (primitive == MT_PRIM_FORK || primitive == MT_PRIM_RESIZE || primitive == MT_PRIM_RESIZE_VOTE) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_var_loop(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    loop_search *search = data;
+    if (clang_getCursorKind(cursor) != CXCursor_ForStmt)
+        return CXChildVisit_Recurse;
+    /* the variable's declaration is the loop's first child, before the header's first `;` */
+    CXSourceRange loop = clang_getCursorExtent(cursor);
+    CXSourceLocation at = clang_getCursorLocation(search->var);
+    unsigned loop_begin, var_at;
+    clang_getExpansionLocation(clang_getRangeStart(loop), NULL, NULL, NULL, &loop_begin);
+    clang_getExpansionLocation(at, NULL, NULL, NULL, &var_at);
+    CXCursor init = clang_getNullCursor();
+    clang_visitChildren(cursor, first_child, &init);
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        unsigned begin, end;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(init)), NULL, NULL, NULL, &begin);
+        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(init)), NULL, NULL, NULL, &end);
+        if (var_at >= begin && var_at < end && begin > loop_begin) {
+            clang_visitChildren(cursor, find_fork_point, &search->found);
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether a variable is declared in the header of a for loop that holds a fork point (`for
+ * (uint i = 0; ...) { ...; resizing_global_barrier(); }`): transmitted, as if it were declared
+ * transmit. */
+int mt_is_implicit_transmit(mt_merge *merge, CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || merge->options.standalone)
+        return 0;
+    CXCursor body;
+    if (!mt_function_body(merge->funcs[merge->coop].def, &body))
+        return 0;
+    loop_search search = {.var = var};
+    clang_visitChildren(body, find_var_loop, &search);
+    return search.found;
 }
 
 /* The struct or union type of a variable (through arrays), or the null cursor. */

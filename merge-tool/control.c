@@ -90,7 +90,9 @@ typedef struct control {
     unsigned points;
     int exits;                    /* holds a kill point or a return */
     int has_goto;
-    CXCursor *transmits;          /* the transmit variables, in order */
+    CXCursor *transmits;          /* the transmit variables, in order (with a for loop's own around a
+                                     fork point: mt_is_implicit_transmit) */
+    char **transmit_names;        /* their names in coop_transmit_ (two loops may both declare i) */
     size_t transmit_count, transmit_capacity;
     CXCursor *statement_calls;    /* primitive calls that are statements of their own */
     size_t statement_call_count, statement_call_capacity;
@@ -532,14 +534,6 @@ static enum CXChildVisitResult check_control_var(CXCursor cursor, CXCursor paren
 
 static void check_resumable_loop(control *c, const stmt *point, const stmt *loop)
 {
-    if (loop->kind == ST_FOR && loop->has_init && loop->init_is_decl) {
-        mt_error(c->merge, c->file, point->begin,
-                 "declare the loop variable with 'transmit' in the kernel's root scope and write "
-                 "'for (i = ...; ...)'",
-                 "%s in a for loop that declares its variable in its header: a forked group could not resume "
-                 "the loop", primitive_call(point->primitive));
-        return;
-    }
     var_check check = {.c = c, .point = point, .loop = loop};
     CXCursor parts[2];
     size_t part_count = 0;
@@ -613,9 +607,45 @@ static enum CXChildVisitResult collect_transmits(CXCursor cursor, CXCursor paren
 {
     (void)parent;
     control *c = data;
-    if (clang_getCursorKind(cursor) == CXCursor_VarDecl && mt_is_transmit(cursor))
-        MT_PUSH(c->transmits, c->transmit_count, c->transmit_capacity, cursor);
+    if (clang_getCursorKind(cursor) != CXCursor_VarDecl ||
+        !(mt_is_transmit(cursor) || mt_is_implicit_transmit(c->merge, cursor)))
+        return CXChildVisit_Recurse;
+    char *base = mt_spelling(cursor), *name = mt_strdup(base);
+    for (unsigned n = 2;; n++) {
+        size_t i = 0;
+        while (i < c->transmit_count && strcmp(c->transmit_names[i], name))
+            i++;
+        if (i == c->transmit_count)
+            break;
+        free(name);
+        name = mt_printf("%s_%u", base, n);
+    }
+    free(base);
+    size_t capacity = c->transmit_capacity;
+    MT_PUSH(c->transmits, c->transmit_count, c->transmit_capacity, cursor);
+    if (capacity != c->transmit_capacity)
+        c->transmit_names = mt_grow(c->transmit_names, c->transmit_capacity * sizeof *c->transmit_names);
+    c->transmit_names[c->transmit_count - 1] = name;
     return CXChildVisit_Recurse;
+}
+
+/* A transmit variable's member of coop_transmit_. */
+static const char *transmit_name(const control *c, CXCursor var)
+{
+    for (size_t i = 0; i < c->transmit_count; i++)
+        if (clang_equalLocations(clang_getCursorLocation(c->transmits[i]), clang_getCursorLocation(var)))
+            return c->transmit_names[i];
+    return "";
+}
+
+static int decl_declares_transmit(const control *c, CXCursor declaration)
+{
+    child_list children = children_of(declaration);
+    int transmit = 0;
+    for (size_t i = 0; i < children.count; i++)
+        transmit |= is_transmit_var(c, children.items[i]);
+    free(children.items);
+    return transmit;
 }
 
 static int decl_is_transmit(const control *c, const stmt *s)
@@ -670,7 +700,7 @@ static void rewrite_transmit_decl(control *c, const stmt *s)
         unsigned begin, end;
         mt_expression_range(file, init, &begin, &end);
         mt_buf text = {0};
-        mt_buf_printf(&text, "%scoop_transmit_.%s = ", assigned ? "; " : "", name);
+        mt_buf_printf(&text, "%scoop_transmit_.%s = ", assigned ? "; " : "", transmit_name(c, vars.items[i]));
         if (clang_getCursorKind(init) == CXCursor_InitListExpr) {
             CXType type = clang_getCursorType(vars.items[i]);
             if (type.kind == CXType_ConstantArray) {
@@ -721,7 +751,7 @@ static enum CXChildVisitResult rewrite_transmit_uses(CXCursor cursor, CXCursor p
     char *name = mt_spelling(var);
     unsigned begin, end;
     if (mt_plain_range(c->file, cursor, &begin, &end)) {
-        char *text = mt_printf("coop_transmit_.%s", name);
+        char *text = mt_printf("coop_transmit_.%s", transmit_name(c, var));
         mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, text);
         free(text);
     } else {
@@ -750,7 +780,7 @@ static char *transmit_struct(control *c)
         long long size = clang_Type_getSizeOf(type), align = clang_Type_getAlignOf(type);
         if (size > 0 && align > 0)
             offset = (offset + align - 1) / align * align + size;
-        char *name = mt_spelling(c->transmits[i]);
+        char *name = mt_strdup(c->transmit_names[i]);
         CXCursor record = mt_record_of(c->transmits[i]);
         int anonymous = !clang_Cursor_isNull(record) && clang_Cursor_isAnonymous(record);
         if (!clang_Cursor_isNull(record) && !anonymous && local_type(c, record)) {
@@ -1018,6 +1048,14 @@ static void rewrite_block(control *c, const stmt *block)
     }
 }
 
+/* The bytes of a for loop's init: an expression, or a declaration up to the header's `;`. */
+static void init_range(const control *c, const stmt *s, unsigned *begin, unsigned *end)
+{
+    mt_expression_range(c->file, s->init, begin, end);
+    if (s->init_is_decl)
+        *end = s->first_semicolon;
+}
+
 /* A forked group resumes a loop whose body ends with its fork point by going on with the loop:
  * a for loop runs its increment instead of its init, a while loop just tests its condition. */
 static void resume_at_loop(control *c, const stmt *s)
@@ -1039,7 +1077,7 @@ static void resume_at_loop(control *c, const stmt *s)
                               s->first_point, increment ? increment : "");
     if (s->has_init) {
         unsigned begin, end;
-        mt_expression_range(file, s->init, &begin, &end);
+        init_range(c, s, &begin, &end);
         char *prefix = mt_printf("%s(", resumed);
         mt_edit_add(file, begin, begin, open_rank(s, 0), prefix);
         mt_edit_add(file, end, end, close_rank(s, 0), ")");
@@ -1164,6 +1202,35 @@ static void plan(control *c, stmt *s, int resume, int exit)
     }
 }
 
+/* `for (uint i = 0; ...)` around a fork point: i is transmitted (mt_is_implicit_transmit), so
+ * the header assigns coop_transmit_.i instead of declaring it. */
+static void rewrite_transmit_init(control *c, const stmt *s)
+{
+    mt_file *file = c->file;
+    child_list vars = children_of(s->init);
+    for (size_t i = 0; i < vars.count; i++) {
+        if (!is_transmit_var(c, vars.items[i]))
+            continue;
+        int in_file = 0;
+        unsigned name_at = mt_offset(file, clang_getCursorLocation(vars.items[i]), &in_file);
+        size_t name = mt_token_at(file, name_at);
+        if (!in_file || name >= file->token_count || file->tokens[name].begin != name_at) {
+            mt_error_at(c->merge, file, vars.items[i], "write the loop's header without macros",
+                        "cannot find the name of the loop's variable");
+            break;
+        }
+        if (i == 0) { /* the type goes */
+            unsigned begin, end;
+            mt_extent(file, s->init, &begin, &end);
+            mt_edit_add(file, begin, name_at, MT_RANK_REPLACE, "");
+        }
+        char *member = mt_printf("coop_transmit_.%s", transmit_name(c, vars.items[i]));
+        mt_edit_add(file, name_at, file->tokens[name].end, MT_RANK_REPLACE, member);
+        free(member);
+    }
+    free(vars.items);
+}
+
 static void rewrite_loop(control *c, const stmt *s)
 {
     mt_file *file = c->file;
@@ -1171,6 +1238,8 @@ static void rewrite_loop(control *c, const stmt *s)
     /* a loop that holds an exit, or that a killed group reaches (a tail loop is not wrapped),
      * stops once coop_skip_ is set */
     int stops = !walks_in && (s->exits || (s->may_exit && resumes(s)));
+    if (s->kind == ST_FOR && s->has_init && s->init_is_decl && decl_declares_transmit(c, s->init))
+        rewrite_transmit_init(c, s);
     if (s->resume_here)
         resume_at_loop(c, s);
     if (!walks_in && !stops)
@@ -1217,7 +1286,7 @@ static void rewrite_loop(control *c, const stmt *s)
     mt_buf_free(&suffix);
     if (s->kind == ST_FOR && s->has_init && walks_in) {
         unsigned begin, end;
-        mt_expression_range(file, s->init, &begin, &end);
+        init_range(c, s, &begin, &end);
         mt_edit_add(file, begin, begin, open_rank(s, 0), "coop_skip_ ? (void)0 : (void)(");
         mt_edit_add(file, end, end, close_rank(s, 0), ")");
     }
@@ -1497,6 +1566,9 @@ void mt_rewrite_cooperative(mt_merge *merge)
         free(c.wraps[i].condition);
     free(c.wraps);
     free(c.clears);
+    for (size_t i = 0; i < c.transmit_count; i++)
+        free(c.transmit_names[i]);
+    free(c.transmit_names);
     free(c.transmits);
     free(c.statement_calls);
 }

@@ -19,7 +19,7 @@
 
 static const char usage[] =
     "usage: coop-merge COOP.cl [--task TASK.cl]... [-o OUT.cl] [--host-header OUT.h] [--prefix P]\n"
-    "                  [--standalone] [-I DIR]... [-D NAME[=VAL]]...\n"
+    "                  [--standalone] [-Werror] [-I DIR]... [-D NAME[=VAL]]...\n"
     "  COOP.cl           the cooperative kernel (exactly one kernel) and its helpers\n"
     "  --task TASK.cl    ordinary kernels, each a task (indices in order of appearance)\n"
     "  -o OUT.cl         the megakernel's source (default, or '-': standard output)\n"
@@ -27,6 +27,7 @@ static const char usage[] =
     "  --prefix P        the header's names start with P_ (default: the kernel's name in capitals,\n"
     "                    RELAX_MEGA_ or RELAX_STANDALONE_ for a kernel 'relax')\n"
     "  --standalone      the cooperative kernel alone as a plain persistent kernel\n"
+    "  -Werror           the warnings (what the language leaves to the author) are errors\n"
     "  -I DIR, -D N[=V]  preprocessor options for parsing (-D also goes into the output)\n";
 
 typedef struct lists {
@@ -46,6 +47,8 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
             return -1;
         } else if (!strcmp(arg, "--standalone")) {
             o->standalone = 1;
+        } else if (!strcmp(arg, "-Werror")) {
+            o->warnings_are_errors = 1;
         } else if (!strcmp(arg, "--task") || !strcmp(arg, "-o") || !strcmp(arg, "--host-header") ||
                    !strcmp(arg, "--prefix") || !strcmp(arg, "-I") || !strcmp(arg, "-D")) {
             if (!value || (value[0] == '-' && strcmp(value, "-"))) {
@@ -279,6 +282,7 @@ static int merge_files(mt_merge *merge, mt_buf *program, mt_buf *header)
 {
     if (mt_load(merge) != 0 || mt_analyze(merge) != 0)
         return -1;
+    mt_lint(merge);
     mt_rewrite(merge);
     if (!merge->errors)
         mt_rewrite_cooperative(merge);

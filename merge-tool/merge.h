@@ -178,6 +178,7 @@ typedef struct mt_options {
     const char *header_path;
     const char *prefix;           /* of the host header's names (NULL: the entry's name, in capitals) */
     int standalone;
+    int warnings_are_errors;      /* -Werror */
     const char **includes;
     size_t include_count;
     const char **defines;
@@ -197,6 +198,7 @@ typedef struct mt_merge {
     size_t task_count, task_capacity;
     char *entry_name;
     int errors;
+    int warnings;
     mt_spans spans;               /* of the merged program, for the errors of its self-check */
 } mt_merge;
 
@@ -218,6 +220,8 @@ int mt_in_prelude(CXCursor declaration);
 int mt_is_builtin(CXCursor declaration);
 void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
+void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+    __attribute__((format(printf, 5, 6)));
 void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
 int mt_compile_check(mt_merge *merge, const char *text);
@@ -229,6 +233,7 @@ enum mt_id_call mt_id_call_of(CXCursor call);
 mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call);
 int mt_is_transmit(CXCursor var);
 CXCursor mt_record_of(CXCursor var);
+int mt_is_implicit_transmit(mt_merge *merge, CXCursor var);
 int mt_analyze(mt_merge *merge);
 
 /* text.c */
@@ -242,6 +247,9 @@ void mt_rewrite(mt_merge *merge);
 
 /* control.c */
 void mt_rewrite_cooperative(mt_merge *merge);
+
+/* lint.c */
+void mt_lint(mt_merge *merge);
 
 /* emit.c */
 int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header);

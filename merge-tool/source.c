@@ -606,17 +606,42 @@ static void line_column(const mt_file *file, unsigned offset, unsigned *line, un
     *column = offset - line_start + 1;
 }
 
-static void verror(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format,
-                   va_list args)
+static void report(mt_merge *merge, const mt_file *file, unsigned offset, int warning, const char *hint,
+                   const char *format, va_list args)
 {
     unsigned line, column;
     line_column(file, offset, &line, &column);
-    fprintf(stderr, "%s:%u:%u: error: ", file->path, line, column);
+    /* -Werror: a warning stops the merge like an error */
+    int error = !warning || merge->options.warnings_are_errors;
+    fprintf(stderr, "%s:%u:%u: %s: ", file->path, line, column, error ? "error" : "warning");
     vfprintf(stderr, format, args);
+    if (warning && error)
+        fputs(" [-Werror]", stderr);
     fputc('\n', stderr);
     if (hint)
         fprintf(stderr, "%s:%u:%u: note: %s\n", file->path, line, column, hint);
-    merge->errors++;
+    if (error)
+        merge->errors++;
+    else
+        merge->warnings++;
+}
+
+static void verror(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format,
+                   va_list args)
+{
+    report(merge, file, offset, 0, hint, format, args);
+}
+
+/* Reports what the language leaves to the author and the input most likely gets wrong (an error
+ * with -Werror). */
+void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+{
+    int in_file = 0;
+    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
+    va_list args;
+    va_start(args, format);
+    report(merge, file, in_file ? offset : 0, 1, hint, format, args);
+    va_end(args);
 }
 
 /* Reports a rejected input: where, the rule it breaks, and a hint (may be NULL). */

@@ -268,9 +268,6 @@ static const rejection rejections[] = {
             "resume a forked group there", "out of the switch"},
     {{REJECT "fork_helper.cl"},
      REJECT "fork_helper.cl:4:5: error: offer_fork() in helper function 'step'", "in the cooperative kernel itself"},
-    {{REJECT "fork_loop_header.cl"},
-     REJECT "fork_loop_header.cl:5:9: error: resizing_global_barrier() in a for loop that declares its variable in "
-            "its header", "'transmit'"},
     {{REJECT "fork_loop_private.cl"},
      REJECT "fork_loop_private.cl:8:9: error: offer_fork() in a loop whose control variable 'r' is not transmit",
      "declare 'r' with 'transmit'"},
@@ -611,6 +608,60 @@ START_TEST(outputs_replace_only_regular_files)
     ck_assert_msg(lstat(same, &info) != 0, "a refused run wrote %s", same);
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_msg(rmdir(dir) == 0, "the tool left files in %s", dir);
+}
+END_TEST
+
+/* Warnings: what the language leaves to the author. The program is still written; with -Werror
+ * the warning is an error and nothing is. */
+#define WARN "tests/merge/warn/"
+
+static const struct {
+    const char *input;
+    const char *message;          /* every warning line the input gives, in order (NULL: none) */
+    const char *more;
+} warnings[] = {
+    {WARN "distribute_after_kill.cl",
+     WARN "distribute_after_kill.cl:8:23: warning: get_global_id() comes after offer_kill() (line 7) with no global "
+          "barrier between them",
+     WARN "distribute_after_kill.cl:8:53: warning: get_global_size() comes after offer_kill() (line 7)"},
+    {WARN "distribute_after_barrier.cl", NULL, NULL},
+    {WARN "distribute_before_fork.cl",
+     WARN "distribute_before_fork.cl:13:90: warning: the call to 'stride', which reads the number of groups, comes "
+          "before offer_fork() (line 16) with no global barrier between them",
+     NULL},
+    {WARN "untransmitted.cl",
+     WARN "untransmitted.cl:5:10: warning: 'i' is read after the fork point at line 8 before it is assigned, but a "
+          "group forked there does not receive it (it is not transmit)",
+     NULL},
+};
+
+START_TEST(warnings_and_werror)
+{
+    char program[PATH_BYTES];
+    temporary_path(program, ".cl");
+    const char *plain[] = {warnings[_i].input, "-o", program, NULL};
+    tool_result result = run_tool(tool_path(), plain);
+    ck_assert_msg(result.exit_status == 0, "%s: status %d: %s", warnings[_i].input, result.exit_status, result.err);
+    if (!warnings[_i].message) {
+        ck_assert_msg(result.err[0] == '\0', "%s warns: %s", warnings[_i].input, result.err);
+    } else {
+        ck_assert_msg(strstr(result.err, warnings[_i].message), "no \"%s\": %s", warnings[_i].message, result.err);
+        ck_assert_msg(!warnings[_i].more || strstr(result.err, warnings[_i].more), "no \"%s\": %s",
+                      warnings[_i].more, result.err);
+        ck_assert_msg(strstr(result.err, ": note: "), "no note: %s", result.err);
+    }
+    free_result(&result);
+    ck_assert_int_eq(unlink(program), 0);
+    const char *strict[] = {"-Werror", warnings[_i].input, "-o", program, NULL};
+    result = run_tool(tool_path(), strict);
+    ck_assert_int_eq(result.exit_status, warnings[_i].message ? 1 : 0);
+    if (warnings[_i].message) {
+        ck_assert_msg(strstr(result.err, ": error: ") && strstr(result.err, "[-Werror]"), "%s", result.err);
+        ck_assert_msg(access(program, F_OK) != 0, "-Werror wrote %s", program);
+    } else {
+        ck_assert_int_eq(unlink(program), 0);
+    }
+    free_result(&result);
 }
 END_TEST
 
@@ -1298,6 +1349,7 @@ static Suite *merge_suite(void)
     tcase_add_test(rewriting, standard_output);
     tcase_add_test(rewriting, generated_programs_are_current);
     tcase_add_test(rewriting, outputs_replace_only_regular_files);
+    tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
                         (int)(sizeof rejections / sizeof *rejections));
     suite_add_tcase(suite, rewriting);

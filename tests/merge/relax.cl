@@ -1,7 +1,8 @@
 /* Relaxation over a ring of n values in a loop nest three deep: two resizing barriers in the
  * innermost loop; a barrier, a kill point, a fork point and a barrier at the end of the
- * outermost one; transmit state of several types, a local array with a work-group barrier, and
- * a helper that asks for the group id. Every step is a function of the previous one, so the
+ * outermost one; transmit state of several types (and the innermost loop's own variable, which
+ * coop-merge transmits), a local array with a work-group barrier, and a helper that asks for the
+ * group id. Every step is a function of the previous one, so the
  * values (and the per-sweep sums) are known whatever kills and forks happen. */
 uint first_item(void)
 {
@@ -12,13 +13,12 @@ kernel void relax(global uint *a, global uint *b, uint n, uint sweeps, uint phas
 {
     transmit uint s;
     transmit uint p;
-    transmit uint t;
     transmit int shift = 1;
     transmit float weight = 1.0f;
     local uint partial[64];
     for (s = 0; s < sweeps; s++) {
         for (p = 0; p < phases; p++) {
-            for (t = 0; t < steps; t++) {
+            for (uint t = 0; t < steps; t++) {
                 for (uint i = first_item(); i < n; i += get_global_size(0))
                     b[i] = (a[i] + a[(i + n + shift) % n] * (uint)weight) % 65521u;
                 resizing_global_barrier();

@@ -13,7 +13,7 @@ int weight(global const int *w, uint i)
 
 void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint steps)
 {
-    struct { uint step; int total; } coop_transmit_;
+    struct { uint step; int total; int first; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
@@ -22,11 +22,13 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         coop_transmit_.total = 0;
     }
     uint g = ((size_t)coop_group_id(ctx));
-    int first; if (!coop_skip_) first = weight(w, g);
+    if (!coop_skip_) {
+        coop_transmit_.first = weight(w, g);
+    }
     coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     do {
         if (!coop_skip_) {
-            coop_transmit_.total += first;
+            coop_transmit_.total += coop_transmit_.first;
         }
         if (coop_skip_ ? coop_skip_ == 2 : (coop_transmit_.step % 2 == 0)) {
             if (!coop_skip_) {

@@ -7,8 +7,9 @@
 /* ---- tests/merge/relax.cl ---- */
 /* Relaxation over a ring of n values in a loop nest three deep: two resizing barriers in the
  * innermost loop; a barrier, a kill point, a fork point and a barrier at the end of the
- * outermost one; transmit state of several types, a local array with a work-group barrier, and
- * a helper that asks for the group id. Every step is a function of the previous one, so the
+ * outermost one; transmit state of several types (and the innermost loop's own variable, which
+ * coop-merge transmits), a local array with a work-group barrier, and a helper that asks for the
+ * group id. Every step is a function of the previous one, so the
  * values (and the per-sweep sums) are known whatever kills and forks happen. */
 uint first_item(coop_ctx *ctx)
 {
@@ -17,7 +18,7 @@ uint first_item(coop_ctx *ctx)
 
 void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, uint phases, uint steps, global uint *sums, __local uint (*partial)[64])
 {
-    struct { uint s; uint p; uint t; int shift; float weight; } coop_transmit_;
+    struct { uint s; uint p; int shift; float weight; uint t; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
