@@ -186,6 +186,49 @@ int mt_is_implicit_transmit(mt_merge *merge, CXCursor var)
     return search.found;
 }
 
+/* Whether a call is one of OpenCL's workgroup barriers or collectives (which hold one). */
+int mt_is_group_barrier(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return 0;
+    CXCursor callee = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || !mt_is_builtin(callee))
+        return 0;
+    char *name = mt_spelling(callee);
+    int barrier = !strcmp(name, "barrier") || !strncmp(name, "work_group_", 11);
+    free(name);
+    return barrier;
+}
+
+typedef struct barrier_search {
+    mt_merge *merge;
+    const mt_file *file;
+    int found;
+} barrier_search;
+
+static enum CXChildVisitResult find_barrier(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    barrier_search *search = data;
+    if (clang_getCursorKind(cursor) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    mt_func *callee = mt_callee(search->merge, search->file, cursor);
+    if (mt_is_group_barrier(cursor) || mt_primitive_of(cursor) || (callee && callee->has_barrier)) {
+        search->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether a statement holds a workgroup barrier: its own, a primitive's or a helper's. */
+int mt_holds_barrier(mt_merge *merge, const mt_file *file, CXCursor statement)
+{
+    barrier_search search = {.merge = merge, .file = file};
+    if (find_barrier(statement, clang_getNullCursor(), &search) == CXChildVisit_Recurse)
+        clang_visitChildren(statement, find_barrier, &search);
+    return search.found;
+}
+
 /* The struct or union type of a variable (through arrays), or the null cursor. */
 CXCursor mt_record_of(CXCursor var)
 {
@@ -348,6 +391,8 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
             if (!func->direct_primitives)
                 func->first_primitive = cursor;
             func->direct_primitives |= 1 << primitive;
+        } else if (mt_is_group_barrier(cursor)) {
+            func->has_barrier = 1;
         } else if (mt_id_call_of(cursor)) {
             func->needs_ctx = 1;
             if (mt_id_call_of(cursor) == MT_ID_TASK_ARG && !func->direct_task_arg) {
@@ -410,6 +455,7 @@ static void close_over_calls(mt_merge *merge)
         mt_func *func = &merge->funcs[i];
         func->needs_ctx |= func->direct_primitives != 0 || func->is_kernel;
         func->reaches_primitive = func->direct_primitives != 0;
+        func->has_barrier |= func->reaches_primitive;
     }
     for (int changed = 1; changed;) {
         changed = 0;
@@ -423,6 +469,8 @@ static void close_over_calls(mt_merge *merge)
                     changed = func->reaches_primitive = 1;
                 if (callee->reaches_task_arg && !func->reaches_task_arg)
                     changed = func->reaches_task_arg = 1;
+                if (callee->has_barrier && !func->has_barrier)
+                    changed = func->has_barrier = 1;
             }
         }
     }

@@ -78,6 +78,7 @@ struct stmt {
     int empty;                    /* rewritten to nothing */
     int exits;                    /* holds a kill point or a return */
     int may_resume, may_exit;     /* reached with coop_skip_ a fork point's number / COOP_SKIP_EXIT */
+    int pushed;                   /* skipped inside its own control flow, not wrapped (see plan) */
     int transmit_decl;
 };
 
@@ -1006,7 +1007,8 @@ static int wrappable(const stmt *s)
 {
     if (s->transmit_decl)
         return !s->empty;
-    return !resumes(s) && s->kind != ST_DECL && s->kind != ST_PRIMITIVE && s->kind != ST_LABEL && !s->empty;
+    return !resumes(s) && s->kind != ST_DECL && s->kind != ST_PRIMITIVE && s->kind != ST_LABEL && !s->empty &&
+           !s->pushed;
 }
 
 /* A case label's statement (the rest of the case follows it in the switch's block). */
@@ -1137,6 +1139,37 @@ static void find_tail_point(control *c)
 
 static void plan(control *c, stmt *s, int resume, int exit);
 
+/* A statement that holds a workgroup barrier would make a conditional around it when skipped
+ * whole (`if (!coop_skip_) { ... }`), and PoCL copies the code after such a conditional for each
+ * way through it. Where its own control flow can skip it instead, the skip goes there: a block's
+ * statements one by one, an if's condition (`!coop_skip_ && (c)`), a loop's condition (no pass);
+ * a barrier statement itself just runs. */
+static int pushable(const control *c, const stmt *s)
+{
+    if (!mt_holds_barrier(c->merge, c->file, s->cursor))
+        return 0;
+    switch (s->kind) {
+    case ST_COMPOUND:
+    case ST_IF:
+        return 1;
+    case ST_WHILE:
+        return !s->has_cond || !effects_of(c, s->cond).writes;
+    case ST_FOR: {
+        if (s->has_cond && effects_of(c, s->cond).writes)
+            return 0;
+        if (!s->has_init || !s->init_is_decl)
+            return 1;
+        /* a declaration in the header runs anyway: plain arithmetic only */
+        effects e = effects_of(c, s->init);
+        return !e.writes && !e.reads_memory;
+    }
+    case ST_OTHER:
+        return mt_is_group_barrier(s->cursor);
+    default:
+        return 0;
+    }
+}
+
 /* A block's statements in order from the state at its start; see plan(). */
 static void plan_block(control *c, stmt *block, int resume, int exit)
 {
@@ -1163,6 +1196,17 @@ static void plan(control *c, stmt *s, int resume, int exit)
 {
     s->may_resume = resume;
     s->may_exit = exit;
+    if ((resume || exit) && !resumes(s) && s->kind != ST_LABEL && !c->standalone && pushable(c, s)) {
+        s->pushed = 1;
+        if (s->kind == ST_COMPOUND) {
+            plan_block(c, s, resume, exit);
+        } else {
+            /* a loop's body and an if's then run only unskipped; the else runs either way */
+            for (size_t i = 0; i < s->count; i++)
+                plan(c, s->items[i], s->kind == ST_IF && i == 1 ? resume : 0, s->kind == ST_IF && i == 1 ? exit : 0);
+        }
+        return;
+    }
     if (s->kind == ST_LABEL) {
         if (s->count)
             plan(c, s->items[0], resume, exit);
@@ -1237,7 +1281,7 @@ static void rewrite_loop(control *c, const stmt *s)
     int walks_in = resumes(s) && !s->resume_here;
     /* a loop that holds an exit, or that a killed group reaches (a tail loop is not wrapped),
      * stops once coop_skip_ is set */
-    int stops = !walks_in && (s->exits || (s->may_exit && resumes(s)));
+    int stops = !walks_in && (s->exits || (s->may_exit && resumes(s)) || s->pushed);
     if (s->kind == ST_FOR && s->has_init && s->init_is_decl && decl_declares_transmit(c, s->init))
         rewrite_transmit_init(c, s);
     if (s->resume_here)
@@ -1284,7 +1328,7 @@ static void rewrite_loop(control *c, const stmt *s)
     }
     mt_buf_free(&prefix);
     mt_buf_free(&suffix);
-    if (s->kind == ST_FOR && s->has_init && walks_in) {
+    if (s->kind == ST_FOR && s->has_init && (walks_in || (s->pushed && !s->init_is_decl))) {
         unsigned begin, end;
         init_range(c, s, &begin, &end);
         mt_edit_add(file, begin, begin, open_rank(s, 0), "coop_skip_ ? (void)0 : (void)(");
@@ -1294,9 +1338,18 @@ static void rewrite_loop(control *c, const stmt *s)
 
 static void rewrite_if(control *c, const stmt *s)
 {
+    mt_file *file = c->file;
+    if (s->pushed && s->has_cond) {
+        unsigned begin, end;
+        mt_expression_range(file, s->cond, &begin, &end);
+        mt_edit_add(file, begin, begin, open_rank(s, 0), "!coop_skip_ && (");
+        mt_edit_add(file, end, end, close_rank(s, 0), ")");
+        if (s->has_else && s->count > 1 && !s->items[1]->pushed)
+            mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
+        return;
+    }
     if (!resumes(s) || !s->has_cond)
         return;
-    mt_file *file = c->file;
     unsigned begin, end;
     mt_expression_range(file, s->cond, &begin, &end);
     const stmt *then = s->count > 0 ? s->items[0] : NULL;

@@ -115,21 +115,23 @@ static void emit_entry(mt_merge *merge, mt_buf *out)
     }
     /* One chain of role branches, so that the code after any branch is the loop's end: PoCL
      * copies the code after a conditional that holds a workgroup barrier once for each way
-     * through it. Its compiler fails when no workgroup barrier follows the branches. */
+     * through it. Its compiler fails ("Incoming edges to non-entry block!") when no workgroup
+     * barrier follows the branches, and when a branch holds nothing but the call of a kernel
+     * whose loops hold barriers (the FSE'17 artifact's Lonestar BFS): each branch starts with
+     * one. */
     mt_buf_add(out, "    for (;;) {\n        uint role = coop_schedule(&ctx);\n        if (!role)\n            break;\n");
-    mt_buf_add(out, "        if (role == COOP_ROLE_COOP)\n            ");
+    mt_buf_add(out, "        if (role == COOP_ROLE_COOP) {\n            COOP_GROUP_SYNC();\n            ");
     add_call(out, coop);
+    mt_buf_add(out, "        }");
     for (size_t t = 0; t < merge->task_count; t++) {
         const mt_func *task = &merge->funcs[merge->tasks[t]];
-        mt_buf_printf(out, "        else if (ctx.task == %zu)\n            ", t);
+        mt_buf_printf(out, " else if (ctx.task == %zu) {\n            COOP_GROUP_SYNC();\n            ", t);
         add_call(out, task);
+        mt_buf_add(out, "        }");
     }
-    mt_buf_add(out, "        COOP_GROUP_SYNC();\n    }\n}\n");
+    mt_buf_add(out, "\n        COOP_GROUP_SYNC();\n    }\n}\n");
 }
 
-/* The host header's names start with the entry's name in capitals (RELAX_MEGA_..., or
- * RELAX_STANDALONE_... for --standalone) or with --prefix, so that the headers of several
- * programs can be included in one file. */
 static void emit_header(mt_merge *merge, mt_buf *out)
 {
     const mt_options *o = &merge->options;

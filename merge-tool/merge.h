@@ -157,6 +157,7 @@ typedef struct mt_func {
     int direct_primitives;        /* bit (1 << mt_primitive) for each primitive it calls itself */
     CXCursor first_primitive;     /* one direct primitive call, for messages */
     int reaches_primitive;        /* it or a function it calls uses a primitive */
+    int has_barrier;              /* it or a function it calls holds a workgroup barrier (or a primitive) */
     int direct_task_arg;          /* calls get_task_arg() itself (first_task_arg: one such call) */
     CXCursor first_task_arg;
     int reaches_task_arg;         /* it or a function it calls reads a task argument */
@@ -234,6 +235,8 @@ mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call);
 int mt_is_transmit(CXCursor var);
 CXCursor mt_record_of(CXCursor var);
 int mt_is_implicit_transmit(mt_merge *merge, CXCursor var);
+int mt_is_group_barrier(CXCursor call);
+int mt_holds_barrier(mt_merge *merge, const mt_file *file, CXCursor statement);
 int mt_analyze(mt_merge *merge);
 
 /* text.c */

@@ -68,10 +68,13 @@ kernel void components_mega(COOP_PARAMS, global const uint *row, global const ui
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             components(&ctx, row, col, labels, scratch, nodes);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             tick(&ctx, runs);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -48,10 +48,13 @@ kernel void breaks_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, glo
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             breaks(&ctx, data, n, rounds);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             fill(&ctx, out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }

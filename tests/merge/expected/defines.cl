@@ -31,8 +31,10 @@ kernel void defines_mega(COOP_PARAMS, global uint *data)
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             defines(&ctx, data);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -77,12 +77,16 @@ kernel void headers_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, gl
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             headers(&ctx, data, n, rounds);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             stamp(&ctx, out, seed);
-        else if (ctx.task == 1)
+        } else if (ctx.task == 1) {
+            COOP_GROUP_SYNC();
             plan_args(&ctx, plan_args_out);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -33,7 +33,9 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
                     data[k] += 1;
                 if (get_local_id(0) == 0)
                     (*round)[0] = coop_transmit_.i * inner + coop_transmit_.j + 1;
-                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!coop_skip_) {
                 if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                     last_round[0] = (*round)[0];
             }
@@ -61,10 +63,13 @@ kernel void nested_mega(COOP_PARAMS, global uint *data, uint n, uint outer, uint
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             nested(&ctx, data, n, outer, inner, last_round, &coop_local_nested_round);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             fill(&ctx, out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }

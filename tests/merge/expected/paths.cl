@@ -42,15 +42,15 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
             coop_transmit_.step++;
         }
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
-    if (!coop_skip_) {
-        for (; 1 & !coop_skip_;) {
-            coop_kill_at(ctx, &coop_skip_);
-            if (!coop_skip_) {
-                if (coop_transmit_.total > 100)
-                    break;
-                coop_transmit_.total += 10;
-            }
+    for (; 1 & !coop_skip_;) {
+        coop_kill_at(ctx, &coop_skip_);
+        if (!coop_skip_) {
+            if (coop_transmit_.total > 100)
+                break;
+            coop_transmit_.total += 10;
         }
+    }
+    if (!coop_skip_) {
         data[0] = coop_transmit_.total;
     }
 }
@@ -63,8 +63,10 @@ kernel void paths_mega(COOP_PARAMS, global int *data, global const int *w, uint 
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             paths(&ctx, data, w, n, steps);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -54,8 +54,10 @@ kernel void phases_mega(COOP_PARAMS, global uint *data, uint n, uint steps)
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             phases(&ctx, data, n, steps);
+        }
         COOP_GROUP_SYNC();
     }
 }

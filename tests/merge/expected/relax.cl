@@ -50,9 +50,13 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
             for (uint i = first_item(ctx); i < n; i += coop_global_size(ctx, 0))
                 mine += a[i];
             (*partial)[lid % 64] = 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (!coop_skip_) {
             atomic_add(&(*partial)[lid % 64], mine);
-            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (!coop_skip_) {
             if (lid == 0) {
                 uint total = 0;
                 for (uint k = 0; k < 64 && k < get_local_size(0); k++)
@@ -95,12 +99,16 @@ kernel void relax_mega(COOP_PARAMS, global uint *a, global uint *b, uint n, uint
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             relax(&ctx, a, b, n, sweeps, phases, steps, sums, &coop_local_relax_partial);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             square(&ctx, out, offset);
-        else if (ctx.task == 1)
+        } else if (ctx.task == 1) {
+            COOP_GROUP_SYNC();
             blur(&ctx, smooth, factor, &coop_local_blur_tile);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -46,10 +46,13 @@ kernel void swap_mega(COOP_PARAMS, global uint *first, global uint *second, uint
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             swap(&ctx, first, second, n, rounds);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             fill(&ctx, out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -31,8 +31,10 @@ kernel void sweep_mega(COOP_PARAMS, global float *data, uint n, uint sweeps)
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             sweep(&ctx, data, n, sweeps);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -95,14 +95,19 @@ kernel void types_mega(COOP_PARAMS, global float *out, uint n, uint rounds, glob
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             types(&ctx, out, n, rounds, &coop_local_types_stage);
-        else if (ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             scale(&ctx, scale_out, factor, &coop_local_scale_tile);
-        else if (ctx.task == 1)
+        } else if (ctx.task == 1) {
+            COOP_GROUP_SYNC();
             count(&ctx, hits);
-        else if (ctx.task == 2)
+        } else if (ctx.task == 2) {
+            COOP_GROUP_SYNC();
             stamp(&ctx, stamp_out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }
