@@ -15,7 +15,7 @@
 
 static const cli barrier_bench_cli = {
     "barrier-bench",
-    "Usage: barrier-bench [--barriers N] [--quick] [--options \"BUILD OPTIONS\"]\n"
+    "Usage: barrier-bench [--barriers N] [--quick] [--vote] [--options \"BUILD OPTIONS\"]\n"
     "Measures libcoop's global-barrier latency, against CUDA's grid.sync() where it can.\n"
     "\n"
     "For 1, 2 and 4 groups per compute unit at local sizes 128 and 256: microseconds per global\n"
@@ -25,6 +25,7 @@ static const cli barrier_bench_cli = {
     "Options:\n"
     "  --barriers N      barriers per point, 1 to 10000000 (default 10000)\n"
     "  --quick           1000 barriers per point\n"
+    "  --vote            every barrier a vote (coop_global_barrier_any), its outcome checked\n"
     "  --options \"...\"  extra kernel build options (e.g. -DCOOP_BARRIER_FLAGS)\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
@@ -36,7 +37,8 @@ static const cli barrier_bench_cli = {
     "Exit status:\n"
     "  0  every data check passed\n"
     "  1  a bad option or environment value, or a device or OpenCL error\n"
-    "  2  a data check failed (a read after a barrier missed a write made before it)\n",
+    "  2  a data check failed (a read after a barrier missed a write made before it, or a vote\n"
+    "     had the wrong outcome)\n",
 };
 
 /* Runs gridsync-bench from this program's folder; returns microseconds per sync or -1. */
@@ -71,12 +73,15 @@ int main(int argc, char **argv)
     const cli *c = &barrier_bench_cli;
     unsigned barriers = 10000;
     const char *extra = "";
+    int vote = 0;
     for (int i = 1; i < argc; i++) {
         const char *value = NULL;
         if (cli_info_option(c, argv[i]))
             return CLI_EXIT_OK;
         if (!strcmp(argv[i], "--quick")) {
             barriers = 1000;
+        } else if (!strcmp(argv[i], "--vote")) {
+            vote = 1;
         } else if (!strcmp(argv[i], "--options")) {
             if (!(extra = cli_value(c, argc, argv, &i)))
                 return CLI_EXIT_ERROR;
@@ -89,6 +94,9 @@ int main(int argc, char **argv)
             return CLI_EXIT_ERROR;
         }
     }
+    char options[1024];
+    snprintf(options, sizeof options, "%s%s%s", extra, vote && *extra ? " " : "", vote ? "-DCOOP_BARRIER_VOTE=1" : "");
+    extra = options;
     coop_context *ctx = NULL;
     coop_status status = coop_context_create(NULL, &ctx);
     if (status != COOP_OK) {

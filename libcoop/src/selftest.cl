@@ -1,7 +1,9 @@
 /* Global-barrier latency with a data check: before barrier i every work-item writes a value
  * derived from i into its slot; after it, each reads the slot of the same work-item in another
  * group (a different one each time) and counts values that are not the ones written before the
- * barrier. Two buffers alternate, so a slot is rewritten only two barriers after it was read. */
+ * barrier. Two buffers alternate, so a slot is rewritten only two barriers after it was read.
+ * Built with -DCOOP_BARRIER_VOTE=1 (barrier-bench --vote), each barrier is a vote too
+ * (coop_global_barrier_any), whose outcome is checked as well. */
 kernel void coop_barrier_check(COOP_PARAMS, uint barriers, global uint *data, global uint *failures,
                                global ulong *elapsed_ns)
 {
@@ -18,7 +20,14 @@ kernel void coop_barrier_check(COOP_PARAMS, uint barriers, global uint *data, gl
     for (uint i = 0; i < barriers; i++) {
         global uint *buffer = data + (i & 1) * slots;
         buffer[group * lsize + lid] = i * 2654435761u + group * lsize + lid;
+#if COOP_BARRIER_VOTE
+        /* one work-item of one group votes, at half the barriers: the vote says so everywhere */
+        uint voter = i % (2u * groups);
+        int any = coop_global_barrier_any(&ctx, voter == group && lid == lsize - 1u);
+        wrong += any != (voter < groups);
+#else
         coop_global_barrier(&ctx);
+#endif
         uint other = (group + 1 + i % groups) % groups;
         if (buffer[other * lsize + lid] != i * 2654435761u + other * lsize + lid)
             wrong++;
