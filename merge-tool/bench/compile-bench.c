@@ -9,12 +9,16 @@
  * coop_mega_run with every buffer zeroed and every number 0 (loops do not run; the launch is
  * the compile). Prints one line per case and the slowest.
  *
- *   compile-bench [--local-size L] [--points N] [--depth D] [--no-shipped]
+ * A device without coop-merge (its machine has no libclang) builds programs merged elsewhere:
+ * --save DIR writes every merged program to DIR with an index, --merged DIR reads them back.
+ *
+ *   compile-bench [--local-size L] [--points N] [--depth D] [--no-shipped] [--save DIR | --merged DIR]
  *
  * Exit status: 0 when every case built and started, 1 otherwise. */
 #define _DEFAULT_SOURCE /* mkstemps, popen */
 #include <coop.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +133,34 @@ static char *merge(const char *args)
     return out.data;
 }
 
+/* The whole of a file (NULL on failure, said). */
+static char *slurp(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        fprintf(stderr, "compile-bench: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    text out = {0};
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, file)) > 0)
+        add(&out, "%.*s", (int)got, chunk);
+    fclose(file);
+    return out.data ? out.data : strdup("");
+}
+
+static int save(const char *path, const char *data)
+{
+    FILE *file = fopen(path, "w");
+    int ok = file && fputs(data, file) >= 0;
+    if (file && fclose(file) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "compile-bench: %s: %s\n", path, strerror(errno));
+    return ok ? 0 : -1;
+}
+
 /* The megakernel's name: the one `kernel void NAME(COOP_PARAMS` of the merged program. */
 static char *megakernel_name(const char *program)
 {
@@ -215,12 +247,14 @@ done:
 }
 
 static const char usage[] =
-    "Usage: compile-bench [--local-size L] [--points N] [--depth D] [--no-shipped]\n"
+    "Usage: compile-bench [--local-size L] [--points N] [--depth D] [--no-shipped] [--save DIR | --merged DIR]\n"
     "Times the build and the first launch (PoCL's compile) of what coop-merge writes.\n"
     "  --local-size L  work-items per group (default 64)\n"
     "  --points N      the most fork points of the kernels it writes: 1, 2, 4, 8 up to N (default 8)\n"
     "  --depth D       their deepest loop nest (default 4)\n"
     "  --no-shipped    only the kernels it writes, not kernels/generated/merges.txt's\n"
+    "  --save DIR      also write every merged program to DIR (an existing folder) with an index\n"
+    "  --merged DIR    build the programs --save wrote to DIR instead of merging (no coop-merge needed)\n"
     "Run from the repository root, after make. Exit status: 0 every case started, 1 otherwise.\n";
 
 int main(int argc, char **argv)
@@ -228,10 +262,16 @@ int main(int argc, char **argv)
     size_t local_size = 64;
     unsigned max_points = 8, max_depth = 4;
     int shipped = 1;
+    const char *save_dir = NULL, *merged_dir = NULL;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (!strcmp(argv[i], "--no-shipped")) {
             shipped = 0;
+            continue;
+        }
+        if (i + 1 < argc && (!strcmp(argv[i], "--save") || !strcmp(argv[i], "--merged"))) {
+            *(argv[i][2] == 's' ? &save_dir : &merged_dir) = argv[i + 1];
+            i++;
             continue;
         }
         if (i + 1 >= argc || (strcmp(argv[i], "--local-size") && strcmp(argv[i], "--points") &&
@@ -252,6 +292,10 @@ int main(int argc, char **argv)
             max_depth = (unsigned)value;
         i++;
     }
+    if (save_dir && merged_dir) {
+        fputs("compile-bench: --save and --merged exclude each other\n", stderr);
+        return 1;
+    }
     /* PoCL keeps compiled kernels on disk: every case must compile */
     setenv("POCL_KERNEL_CACHE", "0", 1);
     coop_context *ctx = NULL;
@@ -270,7 +314,19 @@ int main(int argc, char **argv)
     double worst = 0;
     int failed = 0;
     const char *worst_case = "";
-    text cases = {0}, temporaries = {0};
+    text cases = {0}, temporaries = {0}, index = {0};
+    if (merged_dir) {
+        text path = {0};
+        add(&path, "%s/index.txt", merged_dir);
+        char *listed = slurp(path.data);
+        free(path.data);
+        if (!listed)
+            return 1;
+        add(&cases, "%s", listed);
+        free(listed);
+        max_points = 0;
+        shipped = 0;
+    }
     for (unsigned points = 1; points <= max_points; points *= 2)
         for (unsigned depth = 1; depth <= max_depth; depth++) {
             text kernel = {0};
@@ -298,12 +354,33 @@ int main(int argc, char **argv)
         if (list)
             fclose(list);
     }
-    for (char *row = strtok(cases.data, "\n"); row; row = strtok(NULL, "\n")) {
+    unsigned number = 0;
+    for (char *row = strtok(cases.data, "\n"); row; row = strtok(NULL, "\n"), number++) {
         char *args = strchr(row, '|');
+        if (!args) {
+            fprintf(stderr, "compile-bench: a case without '|': %s\n", row);
+            return 1;
+        }
         *args++ = '\0';
         double start = now_s();
-        char *program = merge(args);
-        double merge_s = now_s() - start;
+        char *program = NULL;
+        if (merged_dir) {
+            text path = {0};
+            add(&path, "%s/%s", merged_dir, args);
+            program = slurp(path.data);
+            free(path.data);
+        } else {
+            program = merge(args);
+        }
+        double merge_s = merged_dir ? 0 : now_s() - start;
+        if (program && save_dir) {
+            text path = {0};
+            add(&path, "%s/%02u.cl", save_dir, number);
+            if (save(path.data, program) != 0)
+                failed = 1;
+            add(&index, "%s|%02u.cl\n", row, number);
+            free(path.data);
+        }
         result r = program ? run_case(ctx, program, local_size) : (result){0};
         free(program);
         if (r.ok)
@@ -318,6 +395,14 @@ int main(int argc, char **argv)
         }
     }
     printf("slowest: %s, %.2f s to build and start\n", worst_case, worst);
+    if (save_dir) {
+        text path = {0};
+        add(&path, "%s/index.txt", save_dir);
+        if (save(path.data, index.data ? index.data : "") != 0)
+            failed = 1;
+        free(path.data);
+    }
+    free(index.data);
     for (char *path = strtok(temporaries.data, "\n"); path; path = strtok(NULL, "\n"))
         unlink(path);
     free(temporaries.data);
