@@ -65,7 +65,8 @@ struct stmt {
     unsigned second_semicolon;
     enum mt_primitive primitive;
     CXCursor call;                /* the primitive's call (in `VAR = global_barrier_any(FLAG);` too) */
-    int has_target;               /* that statement's VAR, [target_begin, target_end) */
+    int has_target;               /* that statement's VAR, [target_begin, target_end); none in a
+                                     declaration `T VAR = global_barrier_any(FLAG);` */
     unsigned target_begin, target_end;
     unsigned point;               /* fork point number of a fork statement */
     unsigned first_point, last_point; /* fork points it holds (numbered in order): first..last */
@@ -208,6 +209,28 @@ static int vote_assignment(control *c, stmt *s)
     return found;
 }
 
+/* `T VAR = global_barrier_any(FLAG);` (or its resizing form): one private variable, not
+ * transmit, initialised by the call. */
+static int vote_declaration(stmt *s)
+{
+    if (clang_getCursorKind(s->cursor) != CXCursor_DeclStmt)
+        return 0;
+    child_list vars = children_of(s->cursor);
+    int found = 0;
+    if (vars.count == 1 && clang_getCursorKind(vars.items[0]) == CXCursor_VarDecl && !mt_is_transmit(vars.items[0])) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(vars.items[0]);
+        CXCursor call = clang_Cursor_isNull(init) ? init : unwrap_call(init);
+        enum mt_primitive primitive = clang_Cursor_isNull(call) ? MT_PRIM_NONE : mt_primitive_of(call);
+        if (primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE) {
+            s->call = call;
+            s->primitive = primitive;
+            found = 1;
+        }
+    }
+    free(vars.items);
+    return found;
+}
+
 static void add_item(control *c, stmt *s, CXCursor cursor)
 {
     stmt *item = build(c, cursor, s);
@@ -274,7 +297,7 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
     unsigned end;
     mt_extent(c->file, cursor, &s->begin, &end);
     s->end = mt_statement_end(c->file, cursor);
-    if (s->kind == ST_OTHER && vote_assignment(c, s))
+    if ((s->kind == ST_OTHER && vote_assignment(c, s)) || (s->kind == ST_DECL && vote_declaration(s)))
         s->kind = ST_PRIMITIVE;
     child_list children = children_of(cursor);
     switch (s->kind) {
@@ -318,7 +341,7 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
             add_item(c, s, children.items[children.count - 1]);
         break;
     case ST_PRIMITIVE:
-        if (!s->has_target) {
+        if (!s->has_target && s->primitive != MT_PRIM_VOTE && s->primitive != MT_PRIM_RESIZE_VOTE) {
             s->primitive = mt_primitive_of(cursor);
             s->call = cursor;
         }

@@ -58,15 +58,19 @@ static CXCursor unwrap(CXCursor expression)
     }
 }
 
-/* The primitive a statement is (`offer_kill();`, `x = global_barrier_any(f);`...), or none. */
+/* The primitive a statement is (`offer_kill();`, `x = global_barrier_any(f);`,
+ * `int x = global_barrier_any(f);`...), or none. */
 static enum mt_primitive statement_primitive(CXCursor statement)
 {
     enum mt_primitive primitive = mt_primitive_of(statement);
-    if (primitive || clang_getCursorKind(statement) != CXCursor_BinaryOperator)
+    enum CXCursorKind kind = clang_getCursorKind(statement);
+    if (primitive || (kind != CXCursor_BinaryOperator && kind != CXCursor_DeclStmt))
         return primitive;
     children list = children_of(statement);
-    if (list.count == 2)
+    if (kind == CXCursor_BinaryOperator && list.count == 2)
         primitive = mt_primitive_of(unwrap(list.items[1]));
+    if (kind == CXCursor_DeclStmt && list.count == 1 && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(list.items[0])))
+        primitive = mt_primitive_of(unwrap(clang_Cursor_getVarDeclInitializer(list.items[0])));
     free(list.items);
     return primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE ? primitive : MT_PRIM_NONE;
 }

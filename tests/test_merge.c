@@ -1191,7 +1191,8 @@ static void rounds_check(chaos_runs *runs, unsigned seed, const coop_mega_report
     check_fill(runs, d, seed);
 }
 
-/* breaks.cl + fill.cl: `while (1) { ...; if (done) break; resizing_global_barrier(); }`. */
+/* breaks.cl + fill.cl: `while (1) { ...; if (done) break; resizing_global_barrier(); }`, then a
+ * `while (1)` left after `int more = resizing_global_barrier_any(...);`. */
 START_TEST(break_out_of_endless_loop_under_chaos)
 {
     coop_context *ctx = tu_context(WORKERS);
@@ -1200,7 +1201,7 @@ START_TEST(break_out_of_endless_loop_under_chaos)
     coop_kernel *kernel = build_merged(ctx, args, BREAKS_MEGA_NAME, &program);
     static cl_uint initial[USER_N + 1], expected[USER_N + 1];
     for (unsigned i = 0; i <= USER_N; i++)
-        expected[i] = USER_ROUNDS;
+        expected[i] = 2 * USER_ROUNDS; /* two loops of USER_ROUNDS rounds */
     rounds_data d = {.data = tu_buffer(ctx, USER_N + 1), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
                      .fill_seed_arg = BREAKS_MEGA_ARG_fill_seed, .initial = initial, .expected = expected,
                      .count = USER_N + 1};

@@ -5,9 +5,10 @@
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- tests/merge/breaks.cl ---- */
-/* A loop that ends by break, before its resizing barrier: `while (1) { ...; if (done) break;
- * resizing_global_barrier(); }`. Every round adds one to every element; the group that owns
- * element 0 records how many rounds there were. */
+/* Loops that end by break. The first breaks before its resizing barrier: `while (1) { ...;
+ * if (done) break; resizing_global_barrier(); }`; the second after a vote declared in its body:
+ * `int more = resizing_global_barrier_any(...); if (!more) break;`. Every round of each adds one
+ * to every element; the group that owns element 0 records how many rounds there were. */
 void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
 {
     struct { uint round; } coop_transmit_;
@@ -17,14 +18,29 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
     if (!coop_skip_) {
         coop_transmit_.round = 0;
     }
-    coop_skip_ = 0;
-    while (!!(1) & !coop_skip_) {
-        for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
-            data[i] += 1;
-        coop_transmit_.round++;
-        if (coop_transmit_.round == rounds)
-            break;
+    while (((coop_skip_ == 1) | (!coop_skip_ & !!(1)))) {
+        if (!coop_skip_) {
+            for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
+                data[i] += 1;
+            coop_transmit_.round++;
+            if (coop_transmit_.round == rounds)
+                break;
+        }
         coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+    }
+    coop_global_barrier_unless(ctx, coop_skip_);
+    while (((coop_skip_ == 2) | (!coop_skip_ & !!(1)))) {
+        if (!coop_skip_) {
+            for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
+                data[i] += 1;
+            coop_transmit_.round++;
+        }
+        /* one work-item of group 0 says whether to go on: the vote tells everyone */
+        int more = coop_resize_vote_at(ctx, &coop_skip_, 2, ((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0 && coop_transmit_.round < 2 * rounds, 0, &coop_transmit_, sizeof coop_transmit_);
+        if (!coop_skip_) {
+            if (!more)
+                break;
+        }
     }
     if (!coop_skip_) {
         if (coop_global_id(ctx, 0) == 0)
