@@ -20,8 +20,8 @@
  * contexts may be used from different threads at once.
  *
  * Environment: libcoop reads COOP_PLATFORM, COOP_DEVICE, COOP_CHANNEL, COOP_DISCOVERY_WINDOW_US,
- * COOP_TIMEOUT_S, COOP_WATCHDOG_S, COOP_CHAOS, COOP_TRACE, COOP_BUILD_OPTIONS, COOP_BUILD_LOG and
- * COOP_BUILD_DUMP (README, "Environment variables") with getenv() while the calls that use them
+ * COOP_TIMEOUT_S, COOP_WATCHDOG_S, COOP_CHAOS, COOP_TRACE, COOP_TRACE_FILE, COOP_BUILD_OPTIONS,
+ * COOP_BUILD_LOG and COOP_BUILD_DUMP (README, "Environment variables") with getenv() while the calls that use them
  * run (contexts, builds, launches): do not change the environment while another thread is inside
  * libcoop. An unset or empty variable takes its default; a malformed one (COOP_TIMEOUT_S=-3,
  * COOP_CHAOS=x) makes the call fail with COOP_ERR_INVALID_ARGUMENT naming the variable and what
@@ -328,7 +328,21 @@ typedef struct coop_mega_params {
     unsigned members;             /* groups that start the cooperative kernel (0: all) */
     unsigned chaos_seed;          /* 0: COOP_CHAOS from the environment (0 or unset: none) */
     double watchdog_s;            /* fail when nothing progresses this long (0: COOP_WATCHDOG_S or 10 s) */
+    const char *trace_file;       /* write a timeline of the run to this file (Chrome trace event
+                                     JSON, for Perfetto or chrome://tracing; README, "Traces");
+                                     NULL: COOP_TRACE_FILE, and no trace when that is unset too.
+                                     A traced run uses the kernel built again with COOP_TRACING=1
+                                     (once per program), with the arguments set through
+                                     coop_kernel_set_arg / _set_buffer; untraced runs have no trace
+                                     code at all */
+    unsigned trace_events;        /* events each group's trace buffer holds (0: 4096; at most
+                                     COOP_TRACE_MAX_EVENTS); a group's events beyond it are counted
+                                     as dropped, and the trace then ends where the first buffer
+                                     filled */
 } coop_mega_params;
+
+#define COOP_TRACE_DEFAULT_EVENTS 4096u
+#define COOP_TRACE_MAX_EVENTS (1u << 20)
 
 /* What a megakernel run did. Release with coop_mega_report_free(). */
 typedef struct coop_mega_report {
@@ -342,6 +356,8 @@ typedef struct coop_mega_report {
     double cooperative_ms;        /* discovery done until the host saw every member finished */
     coop_task_record *records;
     size_t record_count;
+    unsigned long trace_events;   /* a traced run: events the groups recorded and the trace holds */
+    unsigned long trace_dropped;  /* ... and events that did not fit their group's buffer */
 } coop_mega_report;
 
 /* Runs a megakernel (a persistent kernel whose groups loop over coop_schedule(), see
@@ -349,7 +365,12 @@ typedef struct coop_mega_report {
  * the planned tasks on the way. `params` may be NULL, `plans` only when plan_count is 0. A run
  * that makes no progress for the watchdog time ends with COOP_ERR_TIMEOUT and a message saying
  * where the groups are (the kernel then still runs: the process must exit). On success *report
- * holds the run's figures: release it with coop_mega_report_free(). */
+ * holds the run's figures: release it with coop_mega_report_free().
+ * A traced run (params->trace_file or COOP_TRACE_FILE) also writes the trace file; a device
+ * without a trace clock (NVIDIA's %globaltimer, or PoCL on an x86-64 host: the time-stamp
+ * counter) is COOP_ERR_DEVICE_UNSUPPORTED, a file that cannot be written COOP_ERR_IO. Its task
+ * records are then timed by the trace clock (device_timed), so that the report and the trace
+ * agree to the nanosecond. */
 COOP_API coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
                           size_t plan_count, coop_mega_report *report);
 

@@ -308,6 +308,82 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #endif
 }
 
+/* ---- Trace mode ----------------------------------------------------------------------------
+ * libcoop builds a megakernel a second time with COOP_TRACING=1 only for a traced run
+ * (coop_mega_params.trace_file): every group's local id 0 then records its changes of role and
+ * the barriers it passes, with the trace clock, into its buffer in the device area (coop_layout.h,
+ * "Trace mode"). Without it none of this is compiled: the COOP_TRACE_* macros expand to nothing
+ * and do not evaluate their arguments. */
+#ifndef COOP_TRACING
+#define COOP_TRACING 0
+#endif
+#if COOP_TRACING
+#if defined(COOP_TARGET_NVIDIA)
+/* %globaltimer: nanoseconds, one clock for the whole GPU */
+inline ulong coop_trace_clock(void) { return coop_clock_ns(); }
+inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
+{
+    ulong old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+    return old;
+}
+#elif defined(COOP_TARGET_POCL)
+/* The CPU's time-stamp counter (x86-64: rdtsc), the same on every core and the one the host
+ * reads (libcoop refuses to trace where it is not: libcoop/src/trace.c) */
+inline ulong coop_trace_clock(void) { return __builtin_readcyclecounter(); }
+inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
+{
+    atomic_compare_exchange_strong_explicit((volatile global atomic_ulong *)p, &expected, desired,
+                                            memory_order_acq_rel, memory_order_acquire, memory_scope_device);
+    return expected;
+}
+#else
+#error "trace mode needs a device clock: NVIDIA's %globaltimer or PoCL's time-stamp counter"
+#endif
+
+inline global uint *coop_trace_area(global uint *dev) { return dev + COOP_DEV_TRACE; }
+
+inline ulong coop_trace_load64(global uint *word) { return (ulong)word[0] | (ulong)word[1] << 32; }
+
+inline void coop_trace_store64(global uint *word, ulong value)
+{
+    word[0] = (uint)value;
+    word[1] = (uint)(value >> 32);
+}
+
+/* Appends an event to group `physical`'s buffer (its local id 0 only, the buffer's one writer:
+ * plain accesses; the host reads the buffers once the kernel has ended). A full buffer only
+ * counts the event. */
+inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind, uint a, uint b)
+{
+    global uint *trace = coop_trace_area(dev);
+    global uint *count = &trace[COOP_TRACE_COUNT + physical];
+    uint n = *count;
+    uint capacity = trace[COOP_TRACE_CAPACITY];
+    if (n < capacity) {
+        global uint *event = trace + COOP_TRACE_EVENTS + ((ulong)physical * capacity + n) * COOP_TRACE_EVENT_WORDS;
+        coop_trace_store64(event, time);
+        event[2] = kind << 24 | (a & 0xffffffu);
+        event[3] = b;
+    }
+    *count = n + 1u;
+}
+
+/* The event's time is `time` / now; the barrier's arrival time, then its event after the wait. */
+#define COOP_TRACE_EVENT(ctx, time, kind, a, b) coop_trace_at((ctx)->dev, (ctx)->physical, (time), (kind), (a), (b))
+#define COOP_TRACE_NOW(ctx, kind, a, b) COOP_TRACE_EVENT(ctx, coop_trace_clock(), kind, a, b)
+#define COOP_TRACE_ARRIVAL(name) ulong name = coop_trace_clock()
+#define COOP_TRACE_BARRIER(ctx, arrived, number, resizing)                                               \
+    COOP_TRACE_EVENT(ctx, arrived, COOP_EV_BARRIER, ((number) & 0x7fffffu) | ((resizing) ? COOP_TRACE_RESIZING : 0u), \
+                     (uint)min(coop_trace_clock() - (arrived), (ulong)0xffffffffu))
+#else
+#define COOP_TRACE_EVENT(ctx, time, kind, a, b) ((void)0)
+#define COOP_TRACE_NOW(ctx, kind, a, b) ((void)0)
+#define COOP_TRACE_ARRIVAL(name)
+#define COOP_TRACE_BARRIER(ctx, arrived, number, resizing) ((void)0)
+#endif
+
 /* The scheduler's slow paths (coop_scheduler.h) stay out of line on NVIDIA: inlined into a
  * megakernel they raise the registers of its hot loop (H100, sched-bench's units megakernel: 56
  * registers inlined, 48 out of line; 4 or 5 groups of 256 per SM). COOP_NV_INLINE=1 inlines them. */
@@ -354,13 +430,6 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #define COOP_SCRATCH_VOTED (COOP_SCRATCH_COLD + 7)
 #define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 8)
 
-/* What a group is doing in a megakernel (coop_scheduler.h); a plain persistent kernel's groups
- * are all COOP_ROLE_COOP. */
-#define COOP_ROLE_COOP 1u
-#define COOP_ROLE_TASK 2u
-#define COOP_ROLE_IDLE 3u
-#define COOP_ROLE_AGENT 4u
-#define COOP_ROLE_KILLED 5u   /* killed at an offer, not yet out of the barriers (coop_scheduler.h) */
 
 typedef struct coop_ctx {
     global uint *chan;     /* host-visible channel (coop_layout.h, enum coop_chan_slot) */
@@ -530,7 +599,9 @@ inline int coop_global_barrier_any_unless(coop_ctx *ctx, uint skip, int flag)
         if (!skip) {
             uint mine = *vote;
             *vote = 0u;
+            COOP_TRACE_ARRIVAL(arrived);
             uint value = coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_VOTE : 0u);
+            COOP_TRACE_BARRIER(ctx, arrived, number, 0u);
             if (value & COOP_BAR_FLAG)
                 ctx->scratch[COOP_SCRATCH_M] = 0;
             any = (value & COOP_BAR_VOTE) != 0;
@@ -552,7 +623,10 @@ inline void coop_global_barrier_unless(coop_ctx *ctx, uint skip)
     uint number = ctx->epoch + (skip ? 0u : 1u);
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0 && !skip) {
-        if (coop_barrier_arrive_wait(ctx, number, 0u) & COOP_BAR_FLAG)
+        COOP_TRACE_ARRIVAL(arrived);
+        uint value = coop_barrier_arrive_wait(ctx, number, 0u);
+        COOP_TRACE_BARRIER(ctx, arrived, number, 0u);
+        if (value & COOP_BAR_FLAG)
             ctx->scratch[COOP_SCRATCH_M] = 0;
     }
     ctx->epoch = number;
@@ -620,6 +694,14 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
             coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
             for (uint b = 1; b <= 2; b++)
                 coop_fetch_add(coop_barrier_word(dev, b), 0u - members);
+#if COOP_TRACING
+            /* the trace's time zero and its count of running members, published with the groups */
+            ulong t0 = coop_trace_clock();
+            global uint *trace = coop_trace_area(dev);
+            coop_trace_store64(&trace[COOP_TRACE_T0], t0);
+            coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
+            coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
+#endif
             coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
             coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
             coop_store_release(&dev[COOP_DEV_GROUPS], groups);

@@ -114,6 +114,62 @@ enum coop_ctrl_slot {
 #define COOP_CHAN_WORDS (COOP_CHAN_CTRL + COOP_CTRL_WORDS)
 #define COOP_DEV_WORDS (COOP_DEV_CTRL + COOP_CTRL_WORDS)
 
+/* What a group is doing in a megakernel (coop_scheduler.h; a trace's COOP_EV_START names it); a
+ * plain persistent kernel's groups are all COOP_ROLE_COOP. */
+#define COOP_ROLE_COOP 1u
+#define COOP_ROLE_TASK 2u
+#define COOP_ROLE_IDLE 3u
+#define COOP_ROLE_AGENT 4u
+#define COOP_ROLE_KILLED 5u   /* killed at an offer, not yet out of the barriers (coop_scheduler.h) */
+
+/* ---- Trace mode (kernels built with COOP_TRACING=1: coop_mega_params.trace_file) -----------
+ * The device area then goes on past COOP_DEV_WORDS with the trace area below, sized by the host
+ * for the run. Times are the trace clock's ticks (coop_kernel.h, coop_trace_clock: nanoseconds
+ * on NVIDIA, the time-stamp counter on PoCL). Each group's local id 0 appends its own events to
+ * its own buffer, so no event needs an atomic; a full buffer counts the events it drops. */
+enum coop_trace_slot {
+    COOP_TRACE_T0 = 0,          /* 64-bit: when discovery closed (the leader's clock) */
+    COOP_TRACE_MEMBERS = 2,     /* 64-bit: ticks since T0 << 12 | groups running as members */
+    COOP_TRACE_CAPACITY = 4,    /* host -> kernel: events each group's buffer holds */
+    COOP_TRACE_RESIZE_TIME = 8, /* three 64-bit times: when a resize's kills took effect, per slot */
+    COOP_TRACE_KILL_TIME = 16,  /* 64-bit per virtual id: when a sweep killed that parked member */
+    COOP_TRACE_COUNT = 16 + 2 * 4096, /* one word per group: events it recorded, kept or not */
+    COOP_TRACE_EVENTS = 16 + 3 * 4096 /* the buffers: group g's at COOP_TRACE_EVENTS + g * capacity
+                                         * * COOP_TRACE_EVENT_WORDS */
+};
+#define COOP_DEV_TRACE COOP_DEV_WORDS  /* where the trace area starts in the device area */
+/* An event: time (64 bits, low word first), kind << 24 | a (24 bits), b. */
+#define COOP_TRACE_EVENT_WORDS 4u
+
+/* Event kinds, with their a and b. A group's buffer holds its events in the order they
+ * happened; the role events (START, PARK ... EXIT) tell what it did from then on. */
+#define COOP_EV_START 1u        /* discovery closed (time T0): a = role (COOP_ROLE_*), b = id */
+#define COOP_EV_INIT 2u         /* the discovery leader, time T0: a = members, b = groups */
+#define COOP_EV_PARK 3u         /* a member waits at its offer_kill: b = id */
+#define COOP_EV_UNPARK 4u       /* ... and goes on as a member: b = id */
+#define COOP_EV_KILLED 5u       /* a = how (COOP_KILLED_*), b = id */
+#define COOP_EV_FINISHED 6u     /* a member returned from the cooperative kernel: b = id */
+#define COOP_EV_FORKED 7u       /* an idle group became member b, resuming at point a */
+#define COOP_EV_IDLE 8u         /* in the pool of idle groups */
+#define COOP_EV_JOIN 9u         /* joined the task gathering: a = request number, b = 1 if just killed */
+#define COOP_EV_TASK 10u        /* runs a workgroup: a = task, b = its workgroup */
+#define COOP_EV_LEAVE 11u       /* left the task: no workgroup of it was left */
+#define COOP_EV_EXIT 12u        /* left the megakernel */
+#define COOP_EV_BARRIER 13u     /* arrived at global barrier a & 0x7fffff (bit 23: a resizing one),
+                                   then waited b ns for it (saturating) */
+#define COOP_EV_MEMBERS 14u     /* the count of running members changed to a (b: by how many, signed) */
+#define COOP_EV_FORK 15u        /* this member forked: a = new groups, b = the first one's id */
+#define COOP_EV_RESIZE 16u      /* member 0 resized at a barrier: a = new M, b = kills | forked << 12 */
+#define COOP_EV_REQUEST 17u     /* the agent applied task request a (task b); time = T_REQUEST */
+#define COOP_EV_GATHERED 18u    /* the last group joined request a's task; time = T_GATHERED */
+#define COOP_EV_DONE 19u        /* the last group left request a's task; time = T_DONE */
+
+#define COOP_KILLED_CHAOS 1u    /* at an offer, by chaos mode */
+#define COOP_KILLED_SWEEP 2u    /* at an offer, the largest member, killing itself (and parked ones) */
+#define COOP_KILLED_SWEPT 3u    /* parked at an offer, killed by the largest member's sweep */
+#define COOP_KILLED_RESIZE 4u   /* at a resizing barrier, by member 0's decision */
+#define COOP_TRACE_RESIZING 0x800000u /* COOP_EV_BARRIER's a: the barrier was a resizing one */
+
 #define COOP_REQ_TASK 1u
 #define COOP_REQ_SHUTDOWN 2u
 #define COOP_TASK_GATHERING 1u

@@ -181,16 +181,59 @@ inline uint coop_take(global uint *counter, uint wanted)
     return coop_take_from(counter, coop_load_relaxed(counter), wanted);
 }
 
-inline void coop_device_time(global uint *slot)
+/* Writes the time now into a 64-bit slot of the control block and returns it (0: no clock).
+ * In trace mode it is the trace clock's, so that the task times the host reports are the
+ * trace's. */
+inline ulong coop_device_time(global uint *slot)
 {
-#if COOP_HAS_CLOCK
+#if COOP_TRACING || COOP_HAS_CLOCK
+#if COOP_TRACING
+    ulong now = coop_trace_clock();
+#else
     ulong now = coop_clock_ns();
+#endif
     coop_store_relaxed(slot, (uint)now);
     coop_store_relaxed(slot + 1, (uint)(now >> 32));
+    return now;
 #else
     (void)slot;
+    return 0;
 #endif
 }
+
+#if COOP_TRACING
+/* Trace mode: the count of groups running as members (coop_layout.h, COOP_TRACE_MEMBERS) changes
+ * by `delta`; returns when, as a trace clock time, and records it (COOP_EV_MEMBERS). The word
+ * holds the time of its last change, and each change takes a later one, even where this group's
+ * clock reads earlier: so the changes' times follow their order, and the trace's count of
+ * members at any time is the count the device had. The member spans begin and end at these
+ * times (a group killed by another takes the killer's: COOP_TRACE_KILL_TIME,
+ * COOP_TRACE_RESIZE_TIME). */
+inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
+{
+    global uint *trace = coop_trace_area(ctx->dev);
+    global ulong *word = (global ulong *)&trace[COOP_TRACE_MEMBERS];
+    ulong t0 = coop_trace_load64(&trace[COOP_TRACE_T0]);
+    ulong old = coop_load_relaxed64(word);
+    for (;;) {
+        ulong now = coop_trace_clock();
+        ulong since = now > t0 ? now - t0 : 0ul;
+        ulong time = max(since, (old >> 12) + 1ul);
+        ulong next = time << 12 | ((uint)((int)(old & 0xfffu) + delta) & 0xfffu);
+        ulong seen = coop_cas64(word, old, next);
+        if (seen == old) {
+            coop_trace_at(ctx->dev, ctx->physical, t0 + time, COOP_EV_MEMBERS, (uint)(next & 0xfffu), (uint)delta);
+            return t0 + time;
+        }
+        old = seen;
+    }
+}
+#define COOP_TRACE_MEMBERS_CHANGE(ctx, delta) coop_trace_members((ctx), (delta))
+#define COOP_TRACE_T0(ctx) coop_trace_load64(&coop_trace_area((ctx)->dev)[COOP_TRACE_T0])
+#else
+#define COOP_TRACE_MEMBERS_CHANGE(ctx, delta) 0ul
+#define COOP_TRACE_T0(ctx) 0ul
+#endif
 
 /* Groups a task still needs before it can start (0 unless one is gathering). */
 inline uint coop_task_need(global uint *ctrl)
@@ -233,7 +276,10 @@ COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state)
 {
     if (COOP_STATE_MEMBERS(state) != ctx->id + 1u)
         return 0;
-    return coop_cas(&ctx->ctrl[COOP_CTRL_STATE], state, state - 1u) == state;
+    if (coop_cas(&ctx->ctrl[COOP_CTRL_STATE], state, state - 1u) != state)
+        return 0;
+    COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, -1), COOP_EV_KILLED, COOP_KILLED_CHAOS, ctx->id);
+    return 1;
 }
 
 /* Outcomes of a kill offer (local id 0's part). */
@@ -322,10 +368,20 @@ COOP_COLD uint coop_park(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     global uint *mine = &ctrl[COOP_CTRL_PARKED + ctx->id];
+    COOP_TRACE_NOW(ctx, COOP_EV_PARK, 0u, ctx->id);
     coop_store_release(mine, COOP_PARK_WAITING);
     coop_fetch_add_release(&ctrl[COOP_CTRL_PARKED_COUNT], 1u);
     uint outcome = coop_park_wait(ctx, mine);
     coop_fetch_add_relaxed(&ctrl[COOP_CTRL_PARKED_COUNT], 0u - 1u);
+#if COOP_TRACING
+    /* killed by a sweep: at the time the sweeper left with it, which it published before the
+     * release of this group's park word that coop_park_wait acquired */
+    if (outcome == COOP_KILL_CLAIMED)
+        COOP_TRACE_EVENT(ctx, coop_trace_load64(&coop_trace_area(ctx->dev)[COOP_TRACE_KILL_TIME + 2u * ctx->id]),
+                         COOP_EV_KILLED, COOP_KILLED_SWEPT, ctx->id);
+    else
+        COOP_TRACE_NOW(ctx, COOP_EV_UNPARK, 0u, ctx->id);
+#endif
     return outcome;
 }
 
@@ -406,6 +462,16 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint state_seen)
         }
         state = seen;
     }
+#if COOP_TRACING
+    /* the members below that leave with this one (their parked words are released after this)
+     * take its time */
+    if (taken) {
+        ulong left = coop_trace_members(ctx, -(int)taken);
+        for (uint i = 1; i < taken; i++)
+            coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_KILL_TIME + 2u * (ctx->id - i)], left);
+        COOP_TRACE_EVENT(ctx, left, COOP_EV_KILLED, COOP_KILLED_SWEEP, ctx->id);
+    }
+#endif
     if (tokens > taken)
         coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each killed member counts itself */
     return taken;
@@ -560,6 +626,7 @@ COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
         if (grow) {
             coop_barrier_join(ctx, grow);
             coop_count(ctx, COOP_CTRL_FORK_COUNT, grow);
+            COOP_TRACE_NOW(ctx, COOP_EV_FORK, grow, members);
         }
         *base = members;
         return grow;
@@ -714,15 +781,23 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
         coop_fetch_add(&ctrl[COOP_CTRL_STATE], 0u - kills);
         coop_count(ctx, COOP_CTRL_KILL_COUNT, kills);
         coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
+#if COOP_TRACING
+        /* the killed members take this time, published before the commit's release */
+        ulong left = coop_trace_members(ctx, -(int)kills);
+        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % 3u)], left);
+        COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, kills);
+#endif
         return members - kills;
     }
     if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, 0xffffffffu) == 0u) {
         uint wanted = ctx->rng ? 1u + coop_random(ctx) % 4u : 0xffffffffu;
         *forked = coop_grow(ctx, wanted, base);
-        if (!*forked)
+        if (!*forked) {
             coop_fork_unlock(ctrl);
-        else
+        } else {
             coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
+            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, *forked << 12);
+        }
     }
     return members + *forked;
 }
@@ -777,8 +852,10 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         uint decision = 0;
         uint voted = *vote;
         *vote = 0u;
+        COOP_TRACE_ARRIVAL(arrived);
         uint completed = coop_barrier_arrive_wait(ctx, number, (mine ? COOP_BAR_FLAG : 0u) |
                                                                 (voted ? COOP_BAR_VOTE : 0u));
+        COOP_TRACE_BARRIER(ctx, arrived, number, 1u);
         ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
         if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
@@ -805,6 +882,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
             }
             killed = ctx->id >= members;
             ctx->scratch[COOP_SCRATCH_M] = members;
+#if COOP_TRACING
+            /* at member 0's time, published before the commit this group acquired */
+            if (killed)
+                COOP_TRACE_EVENT(ctx, coop_trace_load64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * slot]),
+                                 COOP_EV_KILLED, COOP_KILLED_RESIZE, ctx->id);
+#endif
         }
         if (killed)
             coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
@@ -915,6 +998,7 @@ inline int coop_take_task_group(coop_ctx *ctx)
     ctx->id = next;
     ctx->task = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]);
     ctx->task_groups = range;
+    COOP_TRACE_NOW(ctx, COOP_EV_TASK, ctx->task, next);
     return 1;
 }
 
@@ -925,11 +1009,13 @@ COOP_COLD void coop_leave_task(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
+    COOP_TRACE_NOW(ctx, COOP_EV_LEAVE, 0u, 0u);
     coop_fetch_add(&ctrl[COOP_CTRL_IDLE], 1u);
     if (coop_fetch_add(&ctrl[COOP_CTRL_TASK_FINISHED], 1u) + 1u == want) {
-        coop_device_time(&ctrl[COOP_CTRL_T_DONE]);
+        ulong done = coop_device_time(&ctrl[COOP_CTRL_T_DONE]);
         coop_count(ctx, COOP_CTRL_TASKS_DONE, 1u);
         uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
+        COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, status >> 2, 0u);
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_DONE);
     }
 }
@@ -941,7 +1027,8 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
     global uint *ctrl = ctx->ctrl;
     if (last) {
         coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
-        coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
+        ulong gathered = coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
+        COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, status >> 2, 0u);
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
     } else {
         coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
@@ -972,6 +1059,7 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
             break;
         joined = seen;
     }
+    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, status >> 2, 0u);
     coop_start_or_wait_task(ctx, status, joined + 1u == want);
     return 1;
 }
@@ -1003,6 +1091,7 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
     uint joined = coop_fetch_add(&ctrl[COOP_CTRL_TASK_JOINED], 1u);
     if (joined >= want)
         return 0;
+    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, status >> 2, 1u);
     /* out of the barriers before waiting for the task: members still to be killed for it may
      * be waiting at a barrier for this group */
     coop_leave_if_killed(ctx);
@@ -1013,21 +1102,24 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
 /* ---- Agent -------------------------------------------------------------------------------- */
 
 /* Applies the request just copied into the control block (the host does the same itself when
- * the control block is in the channel: libcoop/src/scheduler.c). */
-inline void coop_apply_request(global uint *ctrl, uint seq)
+ * the control block is in the channel: libcoop/src/scheduler.c). Returns a task request's time
+ * (T_REQUEST; 0 for other requests or without a clock). */
+inline ulong coop_apply_request(global uint *ctrl, uint seq)
 {
     uint kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
+    ulong requested = 0;
     if (kind == COOP_REQ_TASK) {
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
-        coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
+        requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (seq << 2) | COOP_TASK_GATHERING);
         coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
     } else if (kind == COOP_REQ_SHUTDOWN) {
         coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
     }
     coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
+    return requested;
 }
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
@@ -1087,7 +1179,13 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
         uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
         if (seq != applied) {
             coop_agent_copy_request(ctrl, host);
+#if COOP_TRACING
+            ulong requested = coop_apply_request(ctrl, seq);
+            if (requested)
+                COOP_TRACE_EVENT(ctx, requested, COOP_EV_REQUEST, seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]));
+#else
             coop_apply_request(ctrl, seq);
+#endif
             applied = seq;
         }
         /* The task's status is read first and copied out last, with release: the host, seeing
@@ -1133,6 +1231,7 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
 COOP_COLD void coop_member_finished(coop_ctx *ctx)
 {
     coop_fetch_add(&ctx->ctrl[COOP_CTRL_STATE], 1u << 12);
+    COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, -1), COOP_EV_FINISHED, 0u, ctx->id);
     coop_barrier_leave(ctx);
 }
 
@@ -1141,6 +1240,7 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
+    COOP_TRACE_NOW(ctx, COOP_EV_IDLE, 0u, 0u);
     for (;;) {
         uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
@@ -1150,6 +1250,7 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
             ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);
             for (uint i = 0; i < COOP_TRANSMIT_WORDS; i++)
                 ctx->scratch[COOP_SCRATCH_TRANSMIT + i] = coop_load_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i]);
+            COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, 1), COOP_EV_FORKED, ctx->resume, ctx->id);
             if (coop_fetch_add(&ctrl[COOP_CTRL_FORK_READ], 1u) + 1u == size)
                 coop_fork_unlock(ctrl);
             return COOP_ROLE_COOP;
@@ -1159,6 +1260,7 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
                 return COOP_ROLE_TASK;
             coop_leave_task(ctx);
             coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
+            COOP_TRACE_NOW(ctx, COOP_EV_IDLE, 0u, 0u);
         }
         if (coop_load_acquire(&ctrl[COOP_CTRL_EXIT]))
             return 0;
@@ -1172,6 +1274,7 @@ COOP_COLD uint coop_next_role(coop_ctx *ctx)
     global uint *ctrl = ctx->ctrl;
     if (!ctx->started) {
         ctx->started = 1;
+        COOP_TRACE_EVENT(ctx, COOP_TRACE_T0(ctx), COOP_EV_START, ctx->role, ctx->id);
         if (ctx->role != COOP_ROLE_IDLE)
             return ctx->role;
     } else if (ctx->role == COOP_ROLE_COOP) {
@@ -1220,6 +1323,8 @@ inline uint coop_schedule(coop_ctx *ctx)
             coop_set_where(ctx, COOP_WHERE_TASK, ctx->id);
         else
             coop_set_where(ctx, COOP_WHERE_EXITED, 0u);
+        if (!role)
+            COOP_TRACE_NOW(ctx, COOP_EV_EXIT, 0u, 0u);
         ctx->scratch[COOP_SCRATCH_M] = 0;
         ctx->scratch[8] = role;
         ctx->scratch[9] = ctx->id;

@@ -103,6 +103,7 @@ coop_status coop_discover(coop_context *ctx, coop_discovery *d, cl_event running
                              d->kernel_name, seen, d->timeout_s);
         coop_poll_pause(ctx, 0, 100);
     }
+    d->closing_us = coop_now_us();
     coop_status status = coop_channel_store(ctx, COOP_CHAN_CLOSE, 1);
     if (status != COOP_OK)
         return status;
@@ -116,8 +117,10 @@ coop_status coop_discover(coop_context *ctx, coop_discovery *d, cl_event running
             return coop_fail(ctx, COOP_ERR_TIMEOUT,
                              "discovery for kernel '%s': the leading group did not acknowledge the close "
                              "within %.1f s", d->kernel_name, d->timeout_s);
-        coop_poll_pause(ctx, 0, 100);
+        if (final_groups == 0)
+            coop_poll_pause(ctx, 0, 100);
     }
+    d->acknowledged_us = coop_now_us();
     *groups = final_groups;
     return COOP_OK;
 }

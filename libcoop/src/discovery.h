@@ -11,6 +11,9 @@ typedef struct coop_discovery {
     double timeout_s;      /* give up if the poll cannot be closed this long after the start */
     double enqueued_us;    /* when the kernel was enqueued */
     double started_us;     /* out: when the device started running it (after compiling it) */
+    double closing_us;     /* out: just before the host wrote the close */
+    double acknowledged_us; /* out: when the host saw the leader's count, which it writes after the
+                              close: the device's time of the close lies between the two */
 } coop_discovery;
 
 /* Most seconds a device may take to compile a kernel at its launch (PoCL at the first launch at

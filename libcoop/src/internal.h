@@ -34,13 +34,28 @@ struct coop_context {
 struct coop_program {
     coop_context *ctx;
     cl_program cl;
+    /* what a traced run builds again with COOP_TRACING=1 (program.c, coop_kernel_traced) */
+    char *source;
+    char *name;                  /* the file, or "<source>", in diagnostics */
+    char *options;
+    cl_program traced;           /* built at the first traced run, or NULL */
 };
+
+/* An argument as the caller set it, to set again on the traced kernel. */
+typedef struct coop_arg {
+    int set;
+    size_t size;
+    void *value;                 /* NULL: local memory of `size` bytes */
+} coop_arg;
 
 struct coop_kernel {
     coop_program *program;
     cl_kernel cl;
     cl_uint arg_count;
     int persistent;              /* first two parameters are COOP_PARAMS */
+    char *name;
+    coop_arg *args;              /* arg_count entries, indexed as OpenCL counts them */
+    cl_kernel traced;            /* the same kernel of the traced program, or NULL */
 };
 
 /* How a persistent launch starts its groups (coop_launch_begin). */
@@ -50,6 +65,7 @@ typedef struct coop_start {
     unsigned members;          /* groups that start the cooperative kernel (0: all) */
     int agent;                 /* reserve the last group as the scheduler's agent */
     unsigned chaos_seed;       /* 0: no chaos */
+    unsigned trace_capacity;   /* a traced run: events per group's buffer (0: no trace area) */
 } coop_start;
 
 /* A persistent kernel launched and discovered, still running. */
@@ -63,9 +79,14 @@ typedef struct coop_running {
     double start_us;           /* when the device started running it (after compiling it) */
     double compile_us;         /* enqueue until start_us: the device's compiler, on PoCL */
     double discovered_us;      /* when the poll closed */
+    double closing_us;         /* just before the host wrote the close */
+    double acknowledged_us;    /* when the host saw the leader's count of groups */
     double timeout_s;
+    unsigned area_groups;      /* groups the device area (and a trace area) was prepared for */
 } coop_running;
 
+/* launch.c: the words of a trace area for `groups` groups of `capacity` events (coop_layout.h). */
+size_t coop_trace_area_words(unsigned groups, unsigned capacity);
 /* launch.c: launches `kernel` and runs discovery; the kernel then runs on. */
 coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
                               coop_running *run);
@@ -103,6 +124,9 @@ coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint in
 
 /* program.c */
 coop_status coop_build(coop_context *ctx, const char *source, const char *options, cl_program *out);
+/* The kernel as built with COOP_TRACING=1, with the arguments the caller set: built (once per
+ * program) and created (once per kernel) at the first traced run. */
+coop_status coop_kernel_traced(coop_kernel *kernel, cl_kernel *out);
 /* Writes `size` bytes of `data` to `file` (a COOP_BUILD_DUMP file, named `path`) and closes it;
  * COOP_ERR_IO with the path and the reason if the write or the close fails. */
 coop_status coop_dump_write(coop_context *ctx, FILE *file, const char *path, const void *data, size_t size);
@@ -117,6 +141,7 @@ typedef enum coop_env_var {
     COOP_ENV_WATCHDOG_S,
     COOP_ENV_CHAOS,
     COOP_ENV_TRACE,
+    COOP_ENV_TRACE_FILE,
     COOP_ENV_BUILD_OPTIONS,
     COOP_ENV_BUILD_LOG,
     COOP_ENV_BUILD_DUMP,

@@ -6,16 +6,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t coop_trace_area_words(unsigned groups, unsigned capacity)
+{
+    return COOP_TRACE_EVENTS + (size_t)groups * capacity * COOP_TRACE_EVENT_WORDS;
+}
+
+/* The device area, with a trace area after it for a traced run (coop_layout.h): its events need
+ * no initialising, only its first COOP_TRACE_EVENTS words. */
 static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, const coop_start *start)
 {
-    const size_t words = COOP_DEV_WORDS;
+    const size_t size = COOP_DEV_WORDS + (start->trace_capacity
+                                              ? coop_trace_area_words(max_groups, start->trace_capacity) : 0);
+    const size_t words = COOP_DEV_WORDS + (start->trace_capacity ? COOP_TRACE_EVENTS : 0);
     cl_int err = CL_SUCCESS;
+    if (ctx->dev_area && ctx->dev_area_words < size) {
+        clReleaseMemObject(ctx->dev_area);
+        ctx->dev_area = NULL;
+    }
     if (!ctx->dev_area) {
-        ctx->dev_area = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, words * sizeof(uint32_t), NULL, &err);
+        ctx->dev_area = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, size * sizeof(uint32_t), NULL, &err);
         if (err != CL_SUCCESS) {
             ctx->dev_area = NULL;
-            return coop_fail_cl(ctx, err, "clCreateBuffer for the device area");
+            return start->trace_capacity
+                       ? coop_fail(ctx, COOP_ERR_OPENCL, "the trace buffers (%u groups of %u events, %zu MiB): "
+                                   "clCreateBuffer: %s", max_groups, start->trace_capacity,
+                                   size * sizeof(uint32_t) >> 20, coop_cl_error_name(err))
+                       : coop_fail_cl(ctx, err, "clCreateBuffer for the device area");
         }
+        ctx->dev_area_words = size;
     }
     uint32_t *image = calloc(words, sizeof *image);
     if (!image)
@@ -24,6 +42,8 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     image[COOP_DEV_MEMBERS] = start->members;
     image[COOP_DEV_AGENT] = (uint32_t)start->agent;
     image[COOP_DEV_CHAOS] = start->chaos_seed;
+    if (start->trace_capacity)
+        image[COOP_DEV_TRACE + COOP_TRACE_CAPACITY] = start->trace_capacity;
     for (unsigned pair = 0; pair < 2; pair++) /* four barrier counters, two 64-bit words */
         image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE] = image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE + 1] =
             COOP_BAR_IDLE;
@@ -218,6 +238,7 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     run->local_size = local;
     run->launched = launched;
     run->timeout_s = timeout_s;
+    run->area_groups = limit;
     status = prepare_dev_area(ctx, limit, start);
     if (status == COOP_OK)
         status = coop_channel_reset(ctx);
@@ -238,6 +259,8 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     clFlush(ctx->queue);
     status = coop_discover(ctx, &discovery, run->event, &run->groups, &run->discovered_us);
     run->start_us = discovery.started_us ? discovery.started_us : discovery.enqueued_us;
+    run->closing_us = discovery.closing_us;
+    run->acknowledged_us = discovery.acknowledged_us;
     run->compile_us = run->start_us - discovery.enqueued_us;
     if (status == COOP_ERR_INVALID_ARGUMENT) {
         clReleaseEvent(run->event);

@@ -158,15 +158,47 @@ coop_status coop_build(coop_context *ctx, const char *source, const char *option
     return build_named(ctx, source, "<libcoop>", options, out);
 }
 
-static coop_status wrap_program(coop_context *ctx, cl_program cl, coop_program **out)
+static char *copy_text(const char *text)
+{
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy)
+        memcpy(copy, text, size);
+    return copy;
+}
+
+void coop_program_release(coop_program *program)
+{
+    if (!program)
+        return;
+    if (program->cl)
+        clReleaseProgram(program->cl);
+    if (program->traced)
+        clReleaseProgram(program->traced);
+    free(program->source);
+    free(program->name);
+    free(program->options);
+    free(program);
+}
+
+/* Builds `source` and keeps what a traced run needs to build it again. */
+static coop_status create_program(coop_context *ctx, const char *source, const char *name, const char *options,
+                                  coop_program **out)
 {
     coop_program *program = calloc(1, sizeof *program);
-    if (!program) {
-        clReleaseProgram(cl);
+    if (!program)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
-    }
     program->ctx = ctx;
-    program->cl = cl;
+    program->source = copy_text(source);
+    program->name = copy_text(name);
+    program->options = copy_text(options ? options : "");
+    coop_status status = program->source && program->name && program->options
+                             ? build_named(ctx, source, name, options, &program->cl)
+                             : coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory keeping '%s'", name);
+    if (status != COOP_OK) {
+        coop_program_release(program);
+        return status;
+    }
     *out = program;
     return COOP_OK;
 }
@@ -177,9 +209,7 @@ coop_status coop_program_create(coop_context *ctx, const char *source, const cha
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create: %s is NULL",
                          !ctx ? "ctx" : !source ? "source" : "out");
     *out = NULL;
-    cl_program cl;
-    coop_status status = build_named(ctx, source, "<source>", options, &cl);
-    return status == COOP_OK ? wrap_program(ctx, cl, out) : status;
+    return create_program(ctx, source, "<source>", options, out);
 }
 
 /* The whole of the regular file `path`, NUL-terminated (malloc'ed). A directory, a device or a
@@ -246,18 +276,9 @@ coop_status coop_program_create_from_file(coop_context *ctx, const char *path, c
     coop_status status = read_source(ctx, path, &source);
     if (status != COOP_OK)
         return status;
-    cl_program cl;
-    status = build_named(ctx, source, path, options, &cl);
+    status = create_program(ctx, source, path, options, out);
     free(source);
-    return status == COOP_OK ? wrap_program(ctx, cl, out) : status;
-}
-
-void coop_program_release(coop_program *program)
-{
-    if (!program)
-        return;
-    clReleaseProgram(program->cl);
-    free(program);
+    return status;
 }
 
 static char *kernel_names(cl_program program)
@@ -311,6 +332,12 @@ coop_status coop_kernel_create(coop_program *program, const char *name, coop_ker
     kernel->cl = cl;
     clGetKernelInfo(cl, CL_KERNEL_NUM_ARGS, sizeof kernel->arg_count, &kernel->arg_count, NULL);
     kernel->persistent = is_persistent(cl, kernel->arg_count);
+    kernel->name = copy_text(name);
+    kernel->args = calloc(kernel->arg_count ? kernel->arg_count : 1, sizeof *kernel->args);
+    if (!kernel->name || !kernel->args) {
+        coop_kernel_release(kernel);
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
+    }
     *out = kernel;
     return COOP_OK;
 }
@@ -320,7 +347,65 @@ void coop_kernel_release(coop_kernel *kernel)
     if (!kernel)
         return;
     clReleaseKernel(kernel->cl);
+    if (kernel->traced)
+        clReleaseKernel(kernel->traced);
+    for (cl_uint i = 0; kernel->args && i < kernel->arg_count; i++)
+        free(kernel->args[i].value);
+    free(kernel->args);
+    free(kernel->name);
     free(kernel);
+}
+
+/* Keeps argument `index` (OpenCL's count) as set, for the traced kernel. */
+static coop_status keep_arg(coop_kernel *kernel, cl_uint index, size_t size, const void *value)
+{
+    coop_arg *arg = &kernel->args[index];
+    void *copy = NULL;
+    if (value) {
+        copy = malloc(size ? size : 1);
+        if (!copy)
+            return coop_fail(kernel->program->ctx, COOP_ERR_NO_MEMORY, "out of memory keeping argument %u",
+                             index);
+        memcpy(copy, value, size);
+    }
+    free(arg->value);
+    *arg = (coop_arg){.set = 1, .size = size, .value = copy};
+    return COOP_OK;
+}
+
+coop_status coop_kernel_traced(coop_kernel *kernel, cl_kernel *out)
+{
+    coop_program *program = kernel->program;
+    coop_context *ctx = program->ctx;
+    if (!program->traced) {
+        size_t length = strlen(program->options) + 32;
+        char *options = malloc(length);
+        if (!options)
+            return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory building '%s' for a trace", program->name);
+        snprintf(options, length, "%s -DCOOP_TRACING=1", program->options);
+        coop_status status = build_named(ctx, program->source, program->name, options, &program->traced);
+        free(options);
+        if (status != COOP_OK) {
+            program->traced = NULL;
+            return status;
+        }
+    }
+    if (!kernel->traced) {
+        cl_int err = CL_SUCCESS;
+        cl_kernel traced = clCreateKernel(program->traced, kernel->name, &err);
+        if (err != CL_SUCCESS)
+            return coop_fail_cl(ctx, err, "clCreateKernel (traced)");
+        for (cl_uint i = 0; i < kernel->arg_count && err == CL_SUCCESS; i++)
+            if (kernel->args[i].set)
+                err = clSetKernelArg(traced, i, kernel->args[i].size, kernel->args[i].value);
+        if (err != CL_SUCCESS) {
+            clReleaseKernel(traced);
+            return coop_fail_cl(ctx, err, "clSetKernelArg (traced)");
+        }
+        kernel->traced = traced;
+    }
+    *out = kernel->traced;
+    return COOP_OK;
 }
 
 coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value)
@@ -333,12 +418,14 @@ coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "argument index %u is out of range: the kernel takes %u",
                          index, kernel->arg_count - first);
     cl_int err = clSetKernelArg(kernel->cl, index + first, size, value);
+    if (err == CL_SUCCESS && kernel->traced)
+        err = clSetKernelArg(kernel->traced, index + first, size, value);
     if (err != CL_SUCCESS) {
         char what[64];
         snprintf(what, sizeof what, "clSetKernelArg(%u)", index);
         return coop_fail_cl(ctx, err, what);
     }
-    return COOP_OK;
+    return keep_arg(kernel, index + first, size, value);
 }
 
 coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem buffer)

@@ -2,6 +2,7 @@
  * and watches for lack of progress (the device side is coop_scheduler.h). */
 #include "internal.h"
 #include "strict.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,12 @@ typedef struct mega {
     /* per plan: submissions made */
     unsigned *sent;
     coop_task_record *records;
+    coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
     size_t record_count, record_capacity;
+    int device_clock;           /* the kernel writes its clock's time in the T_* slots */
+    double us_per_tick;         /* that clock's rate (a trace's: known once the run ended) */
+    int tracing;
+    coop_trace timeline;
     /* mean members */
     double member_time_us, sample_us;
     unsigned members;
@@ -89,6 +95,11 @@ static void apply_direct(mega *m, uint32_t kind, uint32_t want)
 {
     volatile uint32_t *ctrl = m->ctx->channel.host + COOP_CHAN_CTRL;
     if (kind == COOP_REQ_TASK) {
+        if (m->tracing) { /* the request's time on the trace clock, which the host reads too */
+            uint64_t now = coop_trace_host_ticks(&m->timeline);
+            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST], (uint32_t)now, __ATOMIC_RELAXED);
+            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST + 1], (uint32_t)(now >> 32), __ATOMIC_RELAXED);
+        }
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_JOINED], 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_NEXT], 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_FINISHED], 0u, __ATOMIC_RELAXED);
@@ -124,12 +135,12 @@ static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *pl
     return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);
 }
 
-static double load_time_ns(mega *m, unsigned slot)
+static uint64_t load_time(mega *m, unsigned slot)
 {
     uint32_t low = 0, high = 0;
     ctrl_load(m, slot, &low);
     ctrl_load(m, slot + 1, &high);
-    return (double)(((uint64_t)high << 32) | low);
+    return ((uint64_t)high << 32) | low;
 }
 
 static coop_status add_record(mega *m, double done_us)
@@ -140,30 +151,38 @@ static coop_status add_record(mega *m, double done_us)
         if (!grown)
             return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory recording tasks");
         m->records = grown;
+        coop_trace_task *more = realloc(m->tasks, capacity * sizeof *more);
+        if (!more)
+            return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory recording tasks");
+        m->tasks = more;
         m->record_capacity = capacity;
     }
     const coop_task_plan *plan = &m->plans[m->busy_plan];
+    coop_trace_task *t = &m->tasks[m->record_count];
     coop_task_record *r = &m->records[m->record_count++];
     memset(r, 0, sizeof *r);
     r->plan = (unsigned)m->busy_plan;
     r->groups = m->want;
     r->request_ms = (m->request_us - m->run.discovered_us) / 1e3;
     r->response_us = done_us - m->request_us;
-    double requested_ns = load_time_ns(m, COOP_CTRL_T_REQUEST);
-    double gathered_ns = load_time_ns(m, COOP_CTRL_T_GATHERED);
-    double finished_ns = load_time_ns(m, COOP_CTRL_T_DONE);
-    if (requested_ns > 0 && gathered_ns >= requested_ns && finished_ns >= gathered_ns) {
-        r->device_timed = 1;
-        r->gather_us = (gathered_ns - requested_ns) / 1e3;
-        r->exec_us = (finished_ns - gathered_ns) / 1e3;
-    } else {
+    /* The deadline is the next period's start, measured from when the plan wanted the task. */
+    r->deadline_met = plan->period_ms <= 0 ||
+                      (done_us - m->run.discovered_us) / 1e3 <= m->busy_due_ms + plan->period_ms;
+    *t = (coop_trace_task){.request = m->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
+                           .sent_us = m->request_us, .done_us = done_us, .due_ms = m->busy_due_ms,
+                           .period_ms = plan->period_ms, .deadline_met = r->deadline_met};
+    if (m->device_clock) {
+        t->request_tick = load_time(m, COOP_CTRL_T_REQUEST);
+        t->gathered_tick = load_time(m, COOP_CTRL_T_GATHERED);
+        t->done_tick = load_time(m, COOP_CTRL_T_DONE);
+    }
+    /* Timed by the device (fill_report converts, once the clock's rate is known), or by the host. */
+    r->device_timed = t->request_tick > 0 && t->gathered_tick >= t->request_tick && t->done_tick >= t->gathered_tick;
+    if (!r->device_timed) {
         double running_us = m->running_us > 0 ? m->running_us : done_us;
         r->gather_us = running_us - m->request_us;
         r->exec_us = done_us - running_us;
     }
-    /* The deadline is the next period's start, measured from when the plan wanted the task. */
-    r->deadline_met = plan->period_ms <= 0 ||
-                      (done_us - m->run.discovered_us) / 1e3 <= m->busy_due_ms + plan->period_ms;
     return COOP_OK;
 }
 
@@ -355,6 +374,14 @@ static void fill_report(mega *m, coop_mega_report *report)
     report->run_ms = run_us / 1e3;
     report->compile_ms = m->run.compile_us / 1e3;
     report->cooperative_ms = (m->cooperative_done_us - m->run.discovered_us) / 1e3;
+    for (size_t k = 0; k < m->record_count; k++) {
+        coop_task_record *r = &m->records[k];
+        const coop_trace_task *t = &m->tasks[k];
+        if (r->device_timed) {
+            r->gather_us = (double)(t->gathered_tick - t->request_tick) * m->us_per_tick;
+            r->exec_us = (double)(t->done_tick - t->gathered_tick) * m->us_per_tick;
+        }
+    }
     report->records = m->records;
     report->record_count = m->record_count;
     m->records = NULL;
@@ -414,6 +441,14 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_env_number(ctx, COOP_ENV_TRACE, &trace);
     if (status == COOP_OK && !watchdog_s)
         status = coop_env_number(ctx, COOP_ENV_WATCHDOG_S, &watchdog_s);
+    const char *trace_file = params->trace_file ? params->trace_file : coop_env_text(COOP_ENV_TRACE_FILE);
+    if (status == COOP_OK && params->trace_file && !*params->trace_file)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->trace_file is empty (NULL: no trace, or COOP_TRACE_FILE)");
+    if (status == COOP_OK && params->trace_events > COOP_TRACE_MAX_EVENTS)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
+                           "events (0: %u)", params->trace_events, COOP_TRACE_MAX_EVENTS, COOP_TRACE_DEFAULT_EVENTS);
     if (status != COOP_OK)
         return status;
     coop_start start = {
@@ -424,7 +459,20 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         .chaos_seed = params->chaos_seed ? params->chaos_seed : (unsigned)chaos,
     };
     mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
-              .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0};
+              .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
+              .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3};
+    /* A traced run takes the kernel built with COOP_TRACING=1 and a trace area in the device area. */
+    coop_kernel traced = *kernel;
+    if (trace_file) {
+        start.trace_capacity = params->trace_events ? params->trace_events : COOP_TRACE_DEFAULT_EVENTS;
+        status = coop_trace_open(ctx, trace_file, start.trace_capacity, &m.timeline);
+        if (status == COOP_OK)
+            status = coop_kernel_traced(kernel, &traced.cl);
+        if (status != COOP_OK)
+            return status;
+        m.tracing = m.device_clock = 1;
+        kernel = &traced;
+    }
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     if (!m.sent)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
@@ -457,9 +505,20 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     }
     if (status == COOP_OK)
         status = coop_launch_wait(&m.run);
+    if (status == COOP_OK && m.tracing) {
+        coop_trace_stop_clock(&m.timeline);
+        m.us_per_tick = m.timeline.us_per_tick;
+    }
     if (status == COOP_OK)
         fill_report(&m, report);
+    if (status == COOP_OK && m.tracing) {
+        status = coop_trace_write(ctx, &m.timeline, &m.run, report, m.tasks, report->record_count, m.direct,
+                                  &report->trace_events, &report->trace_dropped);
+        if (status != COOP_OK)
+            coop_mega_report_free(report);
+    }
     free(m.records);
+    free(m.tasks);
     free(m.sent);
     return status;
 }

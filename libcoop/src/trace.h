@@ -1,0 +1,42 @@
+/* Trace mode, host side (trace.c): the trace clock and the export of a traced run. */
+#ifndef COOP_TRACE_H
+#define COOP_TRACE_H
+
+#include "internal.h"
+
+/* A traced run's file and clock. */
+typedef struct coop_trace {
+    const char *path;
+    unsigned capacity;         /* events per group's buffer */
+    int tsc;                   /* the trace clock is the host's time-stamp counter (PoCL) */
+    double us_per_tick;        /* known once the clock stopped (tsc), else from the start */
+    double start_us, end_us;   /* tsc: host times ... */
+    uint64_t start_ticks, end_ticks; /* ... and the counter's, at the run's start and end */
+} coop_trace;
+
+/* One task run as the host saw it, with the device's times of it (trace clock ticks, 0 unknown). */
+typedef struct coop_trace_task {
+    unsigned request;          /* the request's number (1, 2, ...), as the kernel's events name it */
+    unsigned plan, task, groups;
+    double sent_us, done_us;   /* host: request sent, done seen */
+    double due_ms;             /* when its plan wanted it, since discovery */
+    double period_ms;          /* its plan's period (0: once) */
+    int deadline_met;
+    uint64_t request_tick, gathered_tick, done_tick;
+    unsigned agent_tid;        /* the agent's track, where the request's device time is (0: none) */
+} coop_trace_task;
+
+/* Starts a trace into `path` with `capacity` events per group: COOP_ERR_DEVICE_UNSUPPORTED for a
+ * device without a clock the host can relate to its own. */
+coop_status coop_trace_open(coop_context *ctx, const char *path, unsigned capacity, coop_trace *trace);
+/* The trace clock as the host reads it (the time-stamp counter), 0 where the host cannot. */
+uint64_t coop_trace_host_ticks(const coop_trace *trace);
+/* Once the kernel has ended: fixes the clock's rate (tsc). */
+void coop_trace_stop_clock(coop_trace *trace);
+/* Reads the groups' buffers back and writes the trace file; *events and *dropped receive the
+ * events kept and dropped. `direct`: the host applied the requests itself (no agent). */
+coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_running *run,
+                             const coop_mega_report *report, coop_trace_task *tasks, size_t task_count, int direct,
+                             unsigned long *events, unsigned long *dropped);
+
+#endif
