@@ -3,7 +3,7 @@
 # Does nothing (and prints nothing) when all are present.
 set -eu
 packages="gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo check
-libclang-dev zlib1g-dev liblzma-dev python3 python3-matplotlib help2man"
+libclang-dev zlib1g-dev liblzma-dev libjansson-dev python3 python3-matplotlib help2man"
 missing=""
 for package in $packages; do
     status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)

@@ -468,14 +468,18 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_trace_open(ctx, trace_file, start.trace_capacity, &m.timeline);
         if (status == COOP_OK)
             status = coop_kernel_traced(kernel, &traced.cl);
-        if (status != COOP_OK)
+        if (status != COOP_OK) {
+            coop_trace_discard(&m.timeline);
             return status;
+        }
         m.tracing = m.device_clock = 1;
         kernel = &traced;
     }
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
-    if (!m.sent)
+    if (!m.sent) {
+        coop_trace_discard(&m.timeline);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
+    }
     status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
     if (status == COOP_OK && start.agent && m.run.groups < 2)
         status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
@@ -516,6 +520,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
                                   &report->trace_events, &report->trace_dropped);
         if (status != COOP_OK)
             coop_mega_report_free(report);
+    } else if (m.tracing) {
+        coop_trace_discard(&m.timeline);
     }
     free(m.records);
     free(m.tasks);

@@ -28,20 +28,31 @@ coop_status coop_trace_open(coop_context *ctx, const char *path, unsigned capaci
     const coop_device_info *info = &ctx->info;
     if (info->target == COOP_TARGET_NVIDIA) {
         trace->us_per_tick = 1e-3; /* %globaltimer counts nanoseconds */
-        return COOP_OK;
-    }
-    if (info->target == COOP_TARGET_POCL && !info->is_gpu && HOST_TSC) {
+    } else if (info->target == COOP_TARGET_POCL && !info->is_gpu && HOST_TSC) {
         /* PoCL's CPU device runs the groups on this machine's cores, whose time-stamp counter the
          * kernels read (__builtin_readcyclecounter): its rate comes from the run's own length */
         trace->tsc = 1;
-        trace->start_us = coop_now_us();
-        trace->start_ticks = coop_trace_host_ticks(trace);
-        return COOP_OK;
+    } else {
+        return coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
+                         "coop_mega_run: trace '%s': device '%s' (target %s) has no clock libcoop can trace with "
+                         "(NVIDIA's %%globaltimer, or PoCL's CPU device on an x86-64 host)",
+                         path, info->name, coop_target_name(info->target));
     }
-    return coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
-                     "coop_mega_run: trace '%s': device '%s' (target %s) has no clock libcoop can trace with "
-                     "(NVIDIA's %%globaltimer, or PoCL's CPU device on an x86-64 host)",
-                     path, info->name, coop_target_name(info->target));
+    trace->out = fopen(path, "w");
+    if (!trace->out)
+        return coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", path, strerror(errno));
+    trace->start_us = coop_now_us();
+    trace->start_ticks = coop_trace_host_ticks(trace);
+    return COOP_OK;
+}
+
+void coop_trace_discard(coop_trace *trace)
+{
+    if (!trace->out)
+        return;
+    fclose(trace->out);
+    trace->out = NULL;
+    remove(trace->path);
 }
 
 uint64_t coop_trace_host_ticks(const coop_trace *trace)
@@ -340,6 +351,8 @@ static int change_role(writer *w, unsigned tid, role_state *state, role next, do
         span(w, tid, state->since, end, role_cats[state->now], name, args);
         if (state->now == ROLE_IDLE && add_interval(idle, state->since, end) != 0)
             return -1;
+        if (state->now == ROLE_MEMBER)
+            state->forked = 0; /* only the span the fork started says so */
     }
     state->now = next;
     state->since = end;
@@ -434,7 +447,6 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
         case COOP_EV_LEAVE:
             if (state.now != ROLE_IDLE)
                 failed = change_role(w, tid, &state, ROLE_IDLE, ts, idle);
-            state.forked = 0;
             break;
         case COOP_EV_JOIN: {
             failed = change_role(w, tid, &state, ROLE_GATHERING, ts, idle);
@@ -567,8 +579,10 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     unsigned groups = run->groups;
     uint32_t *area = NULL;
     coop_status status = read_events(ctx, trace, groups, &area);
-    if (status != COOP_OK)
+    if (status != COOP_OK) {
+        coop_trace_discard(trace);
         return status;
+    }
     group_events *all = calloc(groups ? groups : 1, sizeof *all);
     event *events = NULL;
     size_t total = 0;
@@ -577,7 +591,7 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     events = malloc((total ? total : 1) * sizeof *events);
     samples members = {0};
     intervals idle = {0};
-    FILE *out = NULL;
+    FILE *out = trace->out;
     if (!all || !events) {
         status = coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory", trace->path);
         goto done;
@@ -625,11 +639,6 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     for (size_t k = 0; k < task_count; k++)
         tasks[k].agent_tid = agent_tid;
 
-    out = fopen(trace->path, "w");
-    if (!out) {
-        status = coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", trace->path, strerror(errno));
-        goto done;
-    }
     writer w = {.out = out, .first = 1};
     const coop_device_info *info = &ctx->info;
     fprintf(out, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"producer\":\"libcoop %s\",\"kernel\":",
@@ -681,8 +690,18 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     *dropped_out = dropped_total;
 
 done:
-    if (out && (ferror(out) | fclose(out)) && status == COOP_OK)
-        status = coop_fail(ctx, COOP_ERR_IO, "trace '%s': could not be written: %s", trace->path, strerror(errno));
+    if (status == COOP_OK) {
+        int failed = ferror(out);
+        int closed = fclose(out) == 0;
+        int error = failed ? EIO : errno;
+        trace->out = NULL;
+        if (failed || !closed) {
+            remove(trace->path);
+            status = coop_fail(ctx, COOP_ERR_IO, "trace '%s': could not be written: %s", trace->path, strerror(error));
+        }
+    } else {
+        coop_trace_discard(trace);
+    }
     free(members.items);
     free(idle.items);
     free(events);
