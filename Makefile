@@ -190,13 +190,13 @@ $(GRAPH_OBJ): host/common/graph.c host/common/graph.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# test_trace reads the trace files back with jansson (Debian's libjansson-dev).
-TEST_LIBS_test_trace := -ljansson
+# Tests read trace files back with jansson (Debian's libjansson-dev; tests/trace_check.h).
+TEST_LIBS := -ljansson
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/trace_check.h $(LIBA) $(GRAPH_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -o $@ $< $(LIBA) $(GRAPH_OBJ) \
-	    $(CHECK_LIBS) $(GRAPH_LIBS) $(TEST_LIBS_$*) $(LDLIBS)
+	    $(CHECK_LIBS) $(GRAPH_LIBS) $(TEST_LIBS) $(LDLIBS)
 
 include host/coop-bench.mk
 include host/render.mk

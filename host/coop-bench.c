@@ -100,6 +100,8 @@ typedef struct settings {
     unsigned chaos_seed;
     unsigned repeat;
     const char *json_path;
+    const char *trace_path;       /* --trace: the last run's trace file */
+    unsigned trace_events;        /* --trace-events: per group (0: libcoop's default) */
     const char *output_path;
     size_t local_size;            /* 0: the device's default */
     unsigned max_groups;          /* 0: every co-resident group */
@@ -146,6 +148,7 @@ static const cli coop_bench_cli = {
     "                  [--task none|light|medium|heavy|render] [--period-ms P] [--task-size N]\n"
     "                  [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]\n"
     "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N] [--searches K]\n"
+    "                  [--trace FILE] [--trace-events N]\n"
     "Runs a blocking graph algorithm on libcoop and checks every run against the CPU.\n"
     "\n"
     "Apps: bfs and sssp (Lonestar-style worklists), color (graph coloring), mis (maximal\n"
@@ -178,6 +181,10 @@ static const cli coop_bench_cli = {
     "                      forks accepted at random, within the semantics\n"
     "  --repeat R          timed runs, 1 to 100000 (default 1)\n"
     "  --json FILE         write every run's figures to FILE\n"
+    "  --trace FILE        write a timeline of the last run to FILE (Chrome trace event JSON, for\n"
+    "                      Perfetto or chrome://tracing, or scripts/timeline; --mode cooperative)\n"
+    "  --trace-events N    events each group's trace buffer holds, 1 to 1048576 (default 4096);\n"
+    "                      a group's later events are counted as dropped\n"
     "  --output FILE       write the result, one line per node in file order: the distance (-1:\n"
     "                      unreachable), the color, or 0/1 for membership of the set\n"
     "  --output-frame FILE.png  write the last rendered frame (--task render)\n"
@@ -268,6 +275,10 @@ static int parse(int argc, char **argv, settings *s)
             bad = number_option(option, value, 1, 100000, &s->repeat);
         } else if (!strcmp(option, "--json")) {
             s->json_path = value;
+        } else if (!strcmp(option, "--trace")) {
+            s->trace_path = value;
+        } else if (!strcmp(option, "--trace-events")) {
+            bad = number_option(option, value, 1, COOP_TRACE_MAX_EVENTS, &s->trace_events);
         } else if (!strcmp(option, "--output")) {
             s->output_path = value;
         } else if (!strcmp(option, "--local-size")) {
@@ -293,6 +304,8 @@ static int parse(int argc, char **argv, settings *s)
         s->period_ms = s->task ? bench_task_period_ms(s->task) : 70.0;
     if (s->chaos_seed && s->mode != MODE_COOPERATIVE)
         return bad_argument("--chaos", NULL, "chaos mode needs --mode cooperative");
+    if (s->trace_path && s->mode != MODE_COOPERATIVE)
+        return bad_argument("--trace", s->trace_path, "traces need --mode cooperative");
     if (s->searches > 1 && s->app != APP_BFS && s->app != APP_SSSP)
         return bad_argument("--searches", NULL, "only bfs and sssp search from a source");
     return 0;
@@ -631,7 +644,9 @@ static int run_standalone(bench *b, run_result *r, unsigned run, double first_ms
 static int run_cooperative(bench *b, run_result *r, unsigned run)
 {
     coop_mega_params params = {.launch = {.local_size = b->local_size, .max_groups = b->s.max_groups},
-                               .chaos_seed = b->s.chaos_seed};
+                               .chaos_seed = b->s.chaos_seed,
+                               .trace_file = run == b->s.repeat ? b->s.trace_path : NULL,
+                               .trace_events = b->s.trace_events};
     coop_task_plan plan = {0};
     if (b->s.task)
         plan = bench_task_plan(&b->task, b->s.take, b->s.take_count, b->s.period_ms, run);
@@ -651,6 +666,9 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
     r->barriers = report.barriers;
     r->tasks = report.tasks;
     r->mean_members = report.mean_members;
+    if (params.trace_file)
+        printf("trace of the last run: %s (%lu events, %lu dropped)\n", params.trace_file, report.trace_events,
+               report.trace_dropped);
     if (report.record_count) {
         r->records = malloc(report.record_count * sizeof *r->records);
         if (!r->records) {

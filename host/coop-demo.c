@@ -1,7 +1,7 @@
 /* coop-demo: what cooperative kernels are for, in one run (`make demo`).
  *
  *   coop-demo [--graph FILE | --gen SPEC] [--seconds S] [--period-ms P] [--frame WxH] [--out DIR]
- *             [--quick]       (coop_demo_cli's help says more)
+ *             [--trace FILE] [--quick]       (coop_demo_cli's help says more)
  *
  * A blocking BFS (global barriers between rounds) runs on a road graph while a path tracer wants a
  * frame every P ms, twice:
@@ -242,6 +242,7 @@ typedef struct settings {
     double period_ms;
     unsigned width, height;
     const char *out_dir;
+    const char *trace_path;       /* --trace: the cooperative run's trace file */
     int quick;
 } settings;
 
@@ -284,7 +285,7 @@ typedef struct demo {
 static const cli coop_demo_cli = {
     "coop-demo",
     "Usage: coop-demo [--graph FILE | --gen rmat:SCALE:EF | --gen grid:W:H] [--seconds S] [--period-ms P]\n"
-    "                 [--frame WxH] [--out DIR] [--quick]\n"
+    "                 [--frame WxH] [--out DIR] [--trace FILE] [--quick]\n"
     "Shows what cooperative kernels are for: BFS beside a path tracer that wants a frame every period.\n"
     "\n"
     "BFS searches from one source after another while a frame is due every P ms, twice: as a\n"
@@ -301,6 +302,9 @@ static const cli coop_demo_cli = {
     "  --period-ms P     a frame is due every P ms, above 0 and at most 10000 (default 40)\n"
     "  --frame WxH       the frame's size, each 1 to 4096 (default 96x72)\n"
     "  --out DIR         where the PNG and the CSV go (default demo)\n"
+    "  --trace FILE      write a timeline of the cooperative run to FILE (Chrome trace event JSON,\n"
+    "                    for Perfetto or chrome://tracing, or scripts/timeline): its first events,\n"
+    "                    4096 per group, which cover the first frames\n"
     "  --quick           a 32 x 32 grid unless told otherwise, and runs of 2.5 periods (for tests)\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
@@ -384,7 +388,8 @@ static int parse(int argc, char **argv, settings *s)
         if (strncmp(option, "--", 2) != 0)
             return bad_argument("argument", option, "unexpected");
         if (strcmp(option, "--graph") && strcmp(option, "--gen") && strcmp(option, "--seconds") &&
-            strcmp(option, "--period-ms") && strcmp(option, "--frame") && strcmp(option, "--out"))
+            strcmp(option, "--period-ms") && strcmp(option, "--frame") && strcmp(option, "--out") &&
+            strcmp(option, "--trace"))
             return bad_argument("option", option, "unknown");
         const char *value = cli_value(c, argc, argv, &i);
         if (!value)
@@ -403,6 +408,8 @@ static int parse(int argc, char **argv, settings *s)
         } else if (!strcmp(option, "--frame")) {
             if (parse_frame(value, s) != 0)
                 return -1;
+        } else if (!strcmp(option, "--trace")) {
+            s->trace_path = value;
         } else {
             s->out_dir = value;
         }
@@ -799,7 +806,7 @@ static int run_cooperative(demo *d, cl_uint searches, int tasks, run_result *r)
         return 1;
     coop_task_plan plans[CAMERA_FRAMES + 1];
     plan_tasks(d, plans);
-    coop_mega_params params = {.launch = {.local_size = d->local_size}};
+    coop_mega_params params = {.launch = {.local_size = d->local_size}, .trace_file = tasks ? d->s.trace_path : NULL};
     coop_mega_report report;
     coop_status status = coop_mega_run(d->mega, &params, plans, tasks ? CAMERA_FRAMES + 1 : 0, &report);
     if (status == COOP_ERR_TIMEOUT)
@@ -811,6 +818,9 @@ static int run_cooperative(demo *d, cl_uint searches, int tasks, run_result *r)
     r->groups = report.groups;
     r->kills = report.kills;
     r->forks = report.forks;
+    if (params.trace_file)
+        printf("  trace: %s (%lu events, %lu dropped once the groups' buffers were full)\n", params.trace_file,
+               report.trace_events, report.trace_dropped);
     int rc = collect_task_frames(d, &report, r);
     coop_mega_report_free(&report);
     return rc == 0 ? read_searches(d, r) : rc;

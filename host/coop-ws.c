@@ -5,7 +5,7 @@
  *
  *   coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]
  *                       [--chaos SEED] [--seeds S | --repeat R] [--task none|light] [--local-size L]
- *                       [--json FILE]          (coop_ws_cli's help says more)
+ *                       [--json FILE] [--trace FILE]   (coop_ws_cli's help says more)
  *
  * octree: N points (default 20000) from a fixed generator, leaves of at most K points (default
  * 16); the check walks the tree: every point once, in a leaf whose cell holds it, children tiling
@@ -61,6 +61,7 @@ typedef struct options {
     int cooperative, task;
     size_t local_size;
     const char *json;
+    const char *trace;            /* --trace: the last run's trace file */
 } options;
 
 /* One run's figures, for the summary and --json. */
@@ -75,7 +76,7 @@ static const cli coop_ws_cli = {
     "coop-ws",
     "Usage: coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]\n"
     "                           [--chaos SEED] [--seeds S | --repeat R] [--task none|light] [--local-size L]\n"
-    "                           [--json FILE]\n"
+    "                           [--json FILE] [--trace FILE]\n"
     "Runs work-stealing apps as cooperative kernels and checks them against the CPU.\n"
     "\n"
     "octree partitions random 3-D points into an octree; game searches a connect-four opening with\n"
@@ -95,6 +96,8 @@ static const cli coop_ws_cli = {
     "  --local-size L    work-items per group, 1 to 1024 (default 64); octree needs 8 (one per\n"
     "                    octant), and megakernels need 3 on PoCL\n"
     "  --json FILE       write every run's figures to FILE\n"
+    "  --trace FILE      write a timeline of the last run to FILE (Chrome trace event JSON, for\n"
+    "                    Perfetto or chrome://tracing, or scripts/timeline; --mode cooperative)\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
@@ -131,7 +134,7 @@ static int parse(int argc, char **argv, options *o)
                           : !strcmp(option, "--repeat")   ? &o->seeds
                                                           : NULL;
         int known = field || !strcmp(option, "--mode") || !strcmp(option, "--task") ||
-                    !strcmp(option, "--local-size") || !strcmp(option, "--json");
+                    !strcmp(option, "--local-size") || !strcmp(option, "--json") || !strcmp(option, "--trace");
         if (!known)
             return cli_fail(c, "unknown option '%s'", option);
         const char *value = cli_value(c, argc, argv, &i);
@@ -151,14 +154,16 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(option, "--local-size")) {
             bad = cli_unsigned(c, option, value, o->app == APP_OCTREE ? OCT_MIN_LOCAL_SIZE : 1, 1024, &local_size);
             o->local_size = local_size;
+        } else if (!strcmp(option, "--trace")) {
+            o->trace = value;
         } else {
             o->json = value;
         }
         if (bad)
             return -1;
     }
-    if (!o->cooperative && (o->chaos || o->task))
-        return cli_fail(c, "--chaos and --task need --mode cooperative");
+    if (!o->cooperative && (o->chaos || o->task || o->trace))
+        return cli_fail(c, "--chaos, --task and --trace need --mode cooperative");
     return 0;
 }
 
@@ -634,8 +639,10 @@ static int game_check(ws_env *env, const options *o, game_data *d, int *value_ou
 
 /* ---- Runs --------------------------------------------------------------------------------- */
 
-/* One run (chaos seed `seed`, 0: none) of the open app; prints a line and returns 0, 1 or 2. */
-static int run_once(ws_env *env, const options *o, void *data, unsigned seed, run_record *record)
+/* One run (chaos seed `seed`, 0: none; traced into `trace` unless NULL) of the open app; prints a
+ * line and returns 0, 1 or 2. */
+static int run_once(ws_env *env, const options *o, void *data, unsigned seed, const char *trace,
+                    run_record *record)
 {
     int status = o->app == APP_OCTREE ? octree_reset(env, o, data) : game_reset(env, o, data);
     if (status)
@@ -644,7 +651,8 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, ru
     coop_run_stats stats = {0};
     coop_status run;
     if (o->cooperative) {
-        coop_mega_params params = {.launch = {.local_size = o->local_size}, .chaos_seed = seed, .watchdog_s = 20};
+        coop_mega_params params = {.launch = {.local_size = o->local_size}, .chaos_seed = seed, .watchdog_s = 20,
+                                   .trace_file = trace};
         coop_task_plan plan = {.task = 0, .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER,
                                .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER, TASK_MATMULT}};
         if (o->task && zero_words(env, env->task_c, TASK_ORDER * TASK_ORDER))
@@ -693,6 +701,8 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, ru
     if (o->cooperative)
         printf(", %u kills, %u forks, %u tasks", report.kills, report.forks, report.tasks);
     printf(": %s\n", status == 0 ? "ok" : status == 2 ? "WRONG" : "error");
+    if (trace)
+        printf("trace: %s (%lu events, %lu dropped)\n", trace, report.trace_events, report.trace_dropped);
     coop_mega_report_free(&report);
     return status;
 }
@@ -760,7 +770,8 @@ int main(int argc, char **argv)
     if (!records)
         result = 1;
     for (unsigned i = 0; !result && i < o.seeds; i++) {
-        int run = run_once(&env, &o, data, o.chaos ? o.chaos + i : 0, &records[i]);
+        int run = run_once(&env, &o, data, o.chaos ? o.chaos + i : 0, i + 1 == o.seeds ? o.trace : NULL,
+                           &records[i]);
         if (run == 1)
             result = 1;
         else

@@ -14,6 +14,7 @@
  * host/coop-bench.mk): make -f Makefile -f host/coop-bench.mk build/bin/coop-bench. The real
  * graphs are read from ../shared/graphs (skipped with a note when absent). */
 #include "testutil.h"
+#include "trace_check.h"
 
 #include "graph.h"
 
@@ -662,6 +663,11 @@ static const struct {
     {{"sssp", "--graph", BAD "missing-arcs.gr", NULL}, BAD "missing-arcs.gr:2: "},
     {{"bfs", "--graph", "tests/data/graphs/no-such-file.gr", NULL}, "tests/data/graphs/no-such-file.gr: "},
     {{"bfs", "--gen", "grid:3:3", "--output", "/nonexistent-dir/out.txt", NULL}, "/nonexistent-dir/out.txt: "},
+    {{"bfs", "--gen", "grid:3:3", "--mode", "standalone", "--trace", "t.json", NULL},
+     "--trace 't.json': traces need --mode cooperative"},
+    {{"bfs", "--gen", "grid:3:3", "--trace", "/nonexistent-dir/t.json", NULL},
+     "trace '/nonexistent-dir/t.json': No such file or directory"},
+    {{"bfs", "--gen", "grid:3:3", "--trace-events", "0", NULL}, "--trace-events"},
 };
 enum { BAD_ARGUMENTS = sizeof bad_arguments / sizeof bad_arguments[0] };
 
@@ -672,6 +678,21 @@ START_TEST(test_bad_arguments)
     bench_run run = run_argv(bad_arguments[_i].args);
     assert_run(&run, what, 1, bad_arguments[_i].fragment);
     assert_run(&run, what, 1, "coop-bench: ");
+    run_free(&run);
+}
+END_TEST
+
+/* --trace: the last timed run's timeline, a valid trace whose counts are its report's. */
+START_TEST(test_trace_file)
+{
+    char path[2 * PATH_BYTES];
+    scratch_path(path, sizeof path, "trace.json");
+    bench_run run = run_bench("bfs", "--gen", "grid:20:20", "--task", "light", "--period-ms", "1", "--repeat", "2",
+                              "--chaos", "3", "--trace", path, "--trace-events", "65536", NULL);
+    assert_run(&run, "bfs --trace", 0, "trace of the last run: ");
+    assert_run(&run, "bfs --trace", 0, " dropped)\n");
+    tc_check_file(path, "coop-bench --trace");
+    unlink(path);
     run_free(&run);
 }
 END_TEST
@@ -759,6 +780,7 @@ static Suite *bench_suite(void)
     tcase_add_checked_fixture(formats, scratch_create, scratch_remove);
     tcase_add_loop_test(formats, test_output_format, 0, OUTPUTS);
     tcase_add_test(formats, test_json_and_summary);
+    tcase_add_test(formats, test_trace_file);
     suite_add_tcase(suite, formats);
 
     TCase *sweeps = tu_tcase("sweeps", 180);

@@ -7,6 +7,7 @@
  * Build it first (the lead's Makefile includes host/coop-demo.mk):
  * make -f Makefile -f host/coop-demo.mk build/bin/coop-demo */
 #include "testutil.h"
+#include "trace_check.h"
 
 #include <unistd.h>
 
@@ -55,7 +56,7 @@ static void scratch_create(void)
 
 static void scratch_remove(void)
 {
-    static const char *const names[] = {"frame.png", "responsiveness.csv"};
+    static const char *const names[] = {"frame.png", "responsiveness.csv", "trace.json"};
     char path[PATH_BYTES + 32];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", scratch, names[i]);
@@ -68,7 +69,10 @@ static void scratch_remove(void)
 START_TEST(test_quick_demo)
 {
     scratch_create();
-    tu_process run = run_demo("--quick", "--gen", "grid:16:16", "--period-ms", "40", "--out", scratch, NULL);
+    char trace[PATH_BYTES + 32];
+    snprintf(trace, sizeof trace, "%s/trace.json", scratch);
+    tu_process run = run_demo("--quick", "--gen", "grid:16:16", "--period-ms", "40", "--out", scratch, "--trace", trace,
+                              NULL);
     ck_assert_msg(run.status == 0, "coop-demo --quick: exit status %d; output:\n%s", run.status, run.output);
     static const char *const fragments[] = {"cooperative", "no cooperation", "frame response median (ms)",
                                             "frame response p99 (ms)", "frame response max (ms)",
@@ -102,6 +106,13 @@ START_TEST(test_quick_demo)
     ck_assert_uint_gt(size, 8);
     ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "%s does not start with the PNG signature", path);
     free(png);
+
+    /* --trace: the cooperative run's first events (its buffers may fill), a valid trace */
+    assert_output(&run, "  trace: ");
+    tc_trace t = tc_load(trace);
+    tc_check_spans(&t, "coop-demo --trace");
+    tc_check_members(&t, "coop-demo --trace");
+    tc_free(&t);
     free(run.output);
     scratch_remove();
 }

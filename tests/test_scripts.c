@@ -4,6 +4,7 @@
  * one row per cell, its markdown report and its PNG plots. Their numbers are not checked (a quick
  * run on a CPU measures nothing); coop-bench checks every run's result itself, so status 0 also
  * says every app and task computed the right thing. Bad options end with a usage message.
+ * scripts/timeline draws a trace coop-bench --trace wrote, and refuses a file that is not one.
  *
  * The scripts drive build/bin/coop-bench (make -f Makefile -f host/coop-bench.mk
  * build/bin/coop-bench) and need /usr/bin/python3 with matplotlib (python3-matplotlib). */
@@ -198,6 +199,38 @@ START_TEST(responsiveness_quick)
 }
 END_TEST
 
+/* ---- Timeline ------------------------------------------------------------------------------ */
+
+START_TEST(timeline_draws_a_trace)
+{
+    assert_bench_built();
+    char trace[2 * PATH_BYTES], png[2 * PATH_BYTES];
+    snprintf(trace, sizeof trace, "%s/bfs.json", scratch);
+    snprintf(png, sizeof png, "%s/picture.png", scratch);
+    char *bench[] = {BENCH, "bfs", "--gen", "grid:16:16", "--task", "light", "--period-ms", "1", "--trace", trace,
+                     NULL};
+    tu_process run = run_script(bench);
+    assert_status(&run, "coop-bench --trace", 0, "trace of the last run: ");
+    free(run.output);
+
+    char *named[] = {"scripts/timeline", trace, png, NULL};
+    run = run_script(named);
+    assert_status(&run, "scripts/timeline TRACE PNG", 0, "wrote ");
+    free(run.output);
+    assert_png("picture.png");
+    char *defaults[] = {"scripts/timeline", trace, "--from", "0", NULL};
+    run = run_script(defaults);
+    assert_status(&run, "scripts/timeline TRACE", 0, "bfs.png");
+    free(run.output);
+    assert_png("bfs.png");
+
+    char *not_a_trace[] = {"scripts/timeline", "README.md", png, NULL};
+    run = run_script(not_a_trace);
+    assert_status(&run, "scripts/timeline README.md", 1, "timeline: README.md: not JSON");
+    free(run.output);
+}
+END_TEST
+
 /* ---- Bad options -------------------------------------------------------------------------- */
 
 START_TEST(bad_options)
@@ -229,6 +262,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, overhead_quick);
     tcase_add_test(quick, responsiveness_quick);
     tcase_add_test(quick, bad_options);
+    tcase_add_test(quick, timeline_draws_a_trace);
     suite_add_tcase(suite, quick);
     return suite;
 }

@@ -9,6 +9,7 @@
  * status 0 is the equality check. Build it first (the lead's Makefile includes host/coop-ws.mk):
  * make -f Makefile -f host/coop-ws.mk build/bin/coop-ws. Run from the repository root. */
 #include "testutil.h"
+#include "trace_check.h"
 
 #include <unistd.h>
 
@@ -40,6 +41,26 @@ static unsigned sum_before(const char *output, const char *label)
 }
 
 /* ---- Both apps, both modes ------------------------------------------------------------------ */
+
+/* --trace: the last run's timeline, a valid trace whose counts are its report's. */
+START_TEST(game_trace)
+{
+    char path[] = "/tmp/test_ws-trace.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    tu_process run = run_ws("game", "--depth", "3", "--task", "light", "--chaos", "2", "--seeds", "2", "--trace",
+                            path, NULL);
+    assert_run(&run, "game --trace", 0, "trace: ");
+    assert_run(&run, "game --trace", 0, " 0 dropped)\n");
+    tc_check_file(path, "coop-ws --trace");
+    unlink(path);
+    free(run.output);
+    run = run_ws("game", "--mode", "standalone", "--trace", path, NULL);
+    assert_run(&run, "game --mode standalone --trace", 1, "--chaos, --task and --trace need --mode cooperative");
+    free(run.output);
+}
+END_TEST
 
 START_TEST(octree_standalone)
 {
@@ -162,7 +183,7 @@ START_TEST(bad_arguments)
         free(run.output);
     }
     tu_process run = run_ws("game", "--mode", "standalone", "--chaos", "3", NULL);
-    assert_run(&run, "chaos without cooperation", 1, "--chaos and --task need --mode cooperative");
+    assert_run(&run, "chaos without cooperation", 1, "--chaos, --task and --trace need --mode cooperative");
     free(run.output);
 }
 END_TEST
@@ -248,6 +269,7 @@ static Suite *ws_suite(void)
     tcase_add_test(apps, game_standalone);
     tcase_add_test(apps, game_cooperative);
     tcase_add_test(apps, repeat_and_json);
+    tcase_add_test(apps, game_trace);
     suite_add_tcase(suite, apps);
     TCase *chaos = tu_tcase("chaos", 180);
     tcase_add_test(chaos, octree_under_chaos);

@@ -529,6 +529,8 @@ static int write_idle_counter(writer *w, const intervals *idle, double until)
         }
     }
     qsort(changes.items, changes.count, sizeof *changes.items, by_time);
+    if (!changes.count || changes.items[0].ts > 0.0)
+        counter(w, 0.0, "idle groups", "idle", 0);
     unsigned count = 0;
     for (size_t i = 0; i < changes.count; i++) {
         count += changes.items[i].value ? 1u : (unsigned)-1;

@@ -1,0 +1,306 @@
+/* trace_check.h: reading a libcoop trace file (Chrome trace event JSON, libcoop/src/trace.c)
+ * back with jansson, and the checks every trace must pass (header only; link -ljansson). */
+#ifndef TRACE_CHECK_H
+#define TRACE_CHECK_H
+
+#include "testutil.h"
+
+#include "coop_layout.h"
+
+#include <jansson.h>
+#include <math.h>
+
+/* The times in the file have 0.1 ns steps; sums of two of them differ from the report's by less. */
+#define TIME_TOLERANCE_US 0.002
+
+typedef struct tc_span {
+    double start, end;
+    const char *cat;
+    long id;                 /* member and parked spans: the virtual id */
+    int forked;              /* a member span that a fork started */
+} tc_span;
+
+typedef struct tc_track {
+    tc_span *spans;
+    size_t count;
+    unsigned barriers;       /* barrier instants */
+} tc_track;
+
+typedef struct tc_change {
+    double ts;
+    unsigned value;
+} tc_change;
+
+typedef struct tc_trace {
+    json_t *root, *other;
+    tc_track *tracks;        /* by tid: 0 the host, g + 1 group g */
+    size_t track_count;
+    tc_change *members;      /* the M counter */
+    size_t member_count;
+    double complete_until;   /* INFINITY when nothing was dropped */
+} tc_trace;
+
+static inline json_t *tc_member(json_t *object, const char *key, const char *what)
+{
+    json_t *value = json_object_get(object, key);
+    ck_assert_msg(value != NULL, "%s has no \"%s\"", what, key);
+    return value;
+}
+
+static inline double tc_number(json_t *object, const char *key, const char *what)
+{
+    json_t *value = tc_member(object, key, what);
+    ck_assert_msg(json_is_number(value), "%s: \"%s\" is not a number", what, key);
+    return json_number_value(value);
+}
+
+static inline const char *tc_text(json_t *object, const char *key, const char *what)
+{
+    json_t *value = tc_member(object, key, what);
+    ck_assert_msg(json_is_string(value), "%s: \"%s\" is not a string", what, key);
+    return json_string_value(value);
+}
+
+static inline int tc_by_start(const void *a, const void *b)
+{
+    const tc_span *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static inline int tc_by_time(const void *a, const void *b)
+{
+    const tc_change *x = a, *y = b;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Parses the file (which must be valid JSON in the Chrome trace event format) into tracks. */
+static inline tc_trace tc_load(const char *path)
+{
+    tc_trace t = {0};
+    json_error_t error;
+    t.root = json_load_file(path, 0, &error);
+    ck_assert_msg(t.root != NULL, "%s does not parse: line %d, column %d: %s", path, error.line, error.column,
+                  error.text);
+    ck_assert(json_is_object(t.root));
+    t.other = tc_member(t.root, "otherData", path);
+    json_t *events = tc_member(t.root, "traceEvents", path);
+    ck_assert(json_is_array(events));
+    json_t *complete = tc_member(t.other, "complete_until_us", "otherData");
+    t.complete_until = json_is_null(complete) ? INFINITY : json_number_value(complete);
+    t.track_count = (size_t)tc_number(t.other, "groups", "otherData") + 1;
+    t.tracks = calloc(t.track_count, sizeof *t.tracks);
+    size_t n = json_array_size(events);
+    t.members = calloc(n ? n : 1, sizeof *t.members);
+    ck_assert(t.tracks && t.members);
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(events, i);
+        const char *ph = tc_text(e, "ph", "an event");
+        if (!strcmp(ph, "M"))
+            continue;
+        double ts = tc_number(e, "ts", "an event");
+        if (!strcmp(ph, "C")) {
+            if (!strcmp(tc_text(e, "name", "a counter"), "M (active members)"))
+                t.members[t.member_count++] =
+                    (tc_change){ts, (unsigned)tc_number(tc_member(e, "args", "a counter"), "members", "its args")};
+            continue;
+        }
+        size_t tid = (size_t)tc_number(e, "tid", "an event");
+        ck_assert_uint_lt(tid, t.track_count);
+        tc_track *tr = &t.tracks[tid];
+        if (!strcmp(ph, "i") && !strcmp(tc_text(e, "cat", "an instant"), "barrier"))
+            tr->barriers++;
+        if (strcmp(ph, "X") != 0)
+            continue;
+        double dur = tc_number(e, "dur", "a span");
+        ck_assert_msg(dur >= 0, "a span of negative duration at %f", ts);
+        json_t *args = tc_member(e, "args", "a span");
+        tc_span s = {ts, ts + dur, tc_text(e, "cat", "a span"), -1, json_object_get(args, "forked_at") != NULL};
+        if (!strcmp(s.cat, "member") || !strcmp(s.cat, "parked"))
+            s.id = (long)tc_number(args, "id", "a member span");
+        tr->spans = realloc(tr->spans, (tr->count + 1) * sizeof *tr->spans);
+        ck_assert_ptr_nonnull(tr->spans);
+        tr->spans[tr->count++] = s;
+    }
+    for (size_t k = 0; k < t.track_count; k++)
+        qsort(t.tracks[k].spans, t.tracks[k].count, sizeof *t.tracks[k].spans, tc_by_start);
+    qsort(t.members, t.member_count, sizeof *t.members, tc_by_time);
+    return t;
+}
+
+static inline void tc_free(tc_trace *t)
+{
+    for (size_t k = 0; k < t->track_count; k++)
+        free(t->tracks[k].spans);
+    free(t->tracks);
+    free(t->members);
+    json_decref(t->root);
+}
+
+/* The protocol's role transitions: what a group may do after each role ("" before its first). */
+static inline int tc_allowed(const char *from, const char *to)
+{
+    static const char *const moves[][2] = {
+        {"", "member"},           {"", "idle"},              {"", "agent"},
+        {"member", "parked"},     {"member", "killed"},      {"member", "idle"},    /* idle: finished */
+        {"parked", "member"},     {"parked", "killed"},
+        {"killed", "gathering"},  {"killed", "idle"},
+        {"idle", "member"},       {"idle", "gathering"},                            /* member: forked */
+        {"gathering", "task"},    {"gathering", "idle"},
+        {"task", "task"},         {"task", "idle"},
+    };
+    if (!strcmp(to, "unknown"))   /* the rest of a group whose buffer filled */
+        return 1;
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        if (!strcmp(moves[i][0], from) && !strcmp(moves[i][1], to))
+            return 1;
+    return 0;
+}
+
+/* Every group's spans are disjoint and in order, and its roles follow the protocol: a member
+ * span after an idle one was started by a fork, and only then. */
+static inline void tc_check_spans(const tc_trace *t, const char *what)
+{
+    for (size_t tid = 1; tid < t->track_count; tid++) {
+        const tc_track *tr = &t->tracks[tid];
+        for (size_t i = 0; i < tr->count; i++) {
+            const tc_span *s = &tr->spans[i];
+            const char *before = i ? tr->spans[i - 1].cat : "";
+            if (i)
+                ck_assert_msg(tr->spans[i - 1].end <= s->start + TIME_TOLERANCE_US,
+                              "%s: group %zu: span '%s' [%f, %f) overlaps '%s' from %f", what, tid - 1, before,
+                              tr->spans[i - 1].start, tr->spans[i - 1].end, s->cat, s->start);
+            ck_assert_msg(tc_allowed(before, s->cat), "%s: group %zu goes from '%s' to '%s' at %f us", what, tid - 1,
+                          before, s->cat, s->start);
+            if (!strcmp(s->cat, "member"))
+                ck_assert_msg(s->forked == !strcmp(before, "idle"),
+                              "%s: group %zu: a member span at %f after '%s' %s forked", what, tid - 1, s->start,
+                              before, s->forked ? "is" : "is not");
+        }
+    }
+}
+
+static inline int tc_compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Between any two moments where something changes, the groups in member (or parked) spans are
+ * as many as the M counter says, each with its own id; and until the first member finished, the
+ * ids are 0 .. M-1 (members finish in any order). Returns the moments checked. */
+static inline size_t tc_check_members(const tc_trace *t, const char *what)
+{
+    size_t capacity = 2 * t->member_count + 2, count = 0;
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        capacity += 2 * t->tracks[tid].count;
+    double *times = malloc(capacity * sizeof *times);
+    ck_assert_ptr_nonnull(times);
+    for (size_t i = 0; i < t->member_count; i++)
+        times[count++] = t->members[i].ts;
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t i = 0; i < t->tracks[tid].count; i++) {
+            times[count++] = t->tracks[tid].spans[i].start;
+            times[count++] = t->tracks[tid].spans[i].end;
+        }
+    qsort(times, count, sizeof *times, tc_compare);
+    ck_assert_msg(t->member_count > 0, "%s: no M counter", what);
+    double first_finish = INFINITY; /* a member span followed by an idle one: the member finished */
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t k = 0; k + 1 < t->tracks[tid].count; k++)
+            if (!strcmp(t->tracks[tid].spans[k].cat, "member") && !strcmp(t->tracks[tid].spans[k + 1].cat, "idle") &&
+                t->tracks[tid].spans[k].end < first_finish)
+                first_finish = t->tracks[tid].spans[k].end;
+    size_t checked = 0;
+    unsigned char *seen = calloc(COOP_MAX_GROUPS, 1);
+    ck_assert_ptr_nonnull(seen);
+    for (size_t i = 0; i + 1 < count; i++) {
+        if (times[i + 1] - times[i] < 2 * TIME_TOLERANCE_US || times[i + 1] > t->complete_until)
+            continue;
+        double probe = (times[i] + times[i + 1]) / 2;
+        long m = -1;
+        for (size_t k = 0; k < t->member_count && t->members[k].ts <= probe; k++)
+            m = t->members[k].value;
+        if (m < 0)
+            continue; /* before discovery closed */
+        memset(seen, 0, COOP_MAX_GROUPS);
+        long in_spans = 0;
+        for (size_t tid = 1; tid < t->track_count; tid++)
+            for (size_t k = 0; k < t->tracks[tid].count; k++) {
+                const tc_span *s = &t->tracks[tid].spans[k];
+                if (s->id >= 0 && s->start < probe && probe < s->end) {
+                    in_spans++;
+                    ck_assert_msg(s->id < COOP_MAX_GROUPS && !seen[s->id], "%s: at %f us member id %ld twice", what,
+                                  probe, s->id);
+                    ck_assert_msg(s->id < m || probe > first_finish, "%s: at %f us member id %ld with M = %ld", what,
+                                  probe, s->id, m);
+                    seen[s->id] = 1;
+                }
+            }
+        ck_assert_msg(in_spans == m, "%s: at %f us %ld groups are members, the M counter says %ld", what, probe,
+                      in_spans, m);
+        checked++;
+    }
+    free(seen);
+    free(times);
+    return checked;
+}
+
+static inline unsigned tc_count_spans(const tc_trace *t, const char *cat, int forked_only)
+{
+    unsigned count = 0;
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t k = 0; k < t->tracks[tid].count; k++)
+            count += !strcmp(t->tracks[tid].spans[k].cat, cat) && (!forked_only || t->tracks[tid].spans[k].forked);
+    return count;
+}
+
+/* Instants of category `cat`, and (request != 0) their time for that request in *ts. */
+static inline unsigned tc_count_instants(const tc_trace *t, const char *cat, unsigned request, double *ts)
+{
+    json_t *events = json_object_get(t->root, "traceEvents");
+    unsigned count = 0;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        json_t *c = json_object_get(e, "cat");
+        if (strcmp(json_string_value(json_object_get(e, "ph")), "i") || !c || strcmp(json_string_value(c), cat))
+            continue;
+        if (request && (unsigned)tc_number(json_object_get(e, "args"), "request", cat) != request)
+            continue;
+        count++;
+        if (ts)
+            *ts = tc_number(e, "ts", cat);
+    }
+    return count;
+}
+
+/* Flow arrows into groups, from request `request`'s time. */
+static inline unsigned tc_count_flows(const tc_trace *t, unsigned request)
+{
+    char name[32];
+    snprintf(name, sizeof name, "request %u", request);
+    json_t *events = json_object_get(t->root, "traceEvents");
+    unsigned count = 0;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        json_t *n = json_object_get(e, "name");
+        count += !strcmp(json_string_value(json_object_get(e, "ph")), "f") && n && !strcmp(json_string_value(n), name);
+    }
+    return count;
+}
+
+/* A complete trace a program wrote (--trace): it parses, passes the checks above, and its kills,
+ * forks and tasks are those of the report it holds. */
+static inline void tc_check_file(const char *path, const char *what)
+{
+    tc_trace t = tc_load(path);
+    ck_assert_msg(isinf(t.complete_until), "%s: events were dropped", what);
+    tc_check_spans(&t, what);
+    ck_assert_uint_gt(tc_check_members(&t, what), 0);
+    json_t *report = tc_member(t.other, "report", "otherData");
+    ck_assert_uint_eq(tc_count_spans(&t, "killed", 0), tc_number(report, "kills", what));
+    ck_assert_uint_eq(tc_count_spans(&t, "member", 1), tc_number(report, "forks", what));
+    ck_assert_uint_eq(tc_count_instants(&t, "done", 0, NULL), tc_number(report, "tasks", what));
+    tc_free(&t);
+}
+
+#endif
