@@ -247,8 +247,9 @@ check: all $(TEST_BINS)
 
 # ---- Main job ------------------------------------------------------------------------------
 demo: all
-	$(BUILD)/bin/coop-demo
+	$(BUILD)/bin/coop-demo --trace demo/trace.json
 	/usr/bin/python3 scripts/demo-plot demo/responsiveness.csv demo/responsiveness.png
+	/usr/bin/python3 scripts/timeline demo/trace.json demo/timeline.png
 
 # ---- Install -------------------------------------------------------------------------------
 # The shared library as Debian lays one out: libcoop.so.X.Y.Z, libcoop.so.X (the soname) -> it,

@@ -105,7 +105,8 @@ START_TEST(empty_is_unset)
     tu_env(2);
     static const char *const variables[] = {"COOP_PLATFORM", "COOP_DEVICE", "COOP_CHANNEL", "COOP_TIMEOUT_S",
                                             "COOP_DISCOVERY_WINDOW_US", "COOP_WATCHDOG_S", "COOP_CHAOS",
-                                            "COOP_TRACE", "COOP_BUILD_LOG", "COOP_BUILD_OPTIONS", "COOP_BUILD_DUMP"};
+                                            "COOP_TRACE", "COOP_TRACE_FILE", "COOP_BUILD_LOG", "COOP_BUILD_OPTIONS",
+                                            "COOP_BUILD_DUMP"};
     for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
         setenv(variables[i], "", 1);
     coop_context *ctx = NULL;
@@ -137,12 +138,19 @@ START_TEST(fields_win_over_the_environment)
     setenv("COOP_DISCOVERY_WINDOW_US", "x", 1);
     setenv("COOP_WATCHDOG_S", "x", 1);
     setenv("COOP_CHAOS", "x", 1);
+    setenv("COOP_TRACE_FILE", "/nonexistent-directory/trace.json", 1);
     coop_launch launch = {.local_size = 16, .timeout_s = 60, .discovery_window_us = 20000};
     TU_ASSERT_OK(ctx, coop_kernel_run(quick, &launch, NULL));
-    coop_mega_params params = {.launch = launch, .chaos_seed = 3, .watchdog_s = 10};
+    char trace[] = "/tmp/test_env-trace.XXXXXX";
+    int fd = mkstemp(trace);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    coop_mega_params params = {.launch = launch, .chaos_seed = 3, .watchdog_s = 10, .trace_file = trace};
     coop_mega_report report;
     TU_ASSERT_OK(ctx, coop_mega_run(mega, &params, NULL, 0, &report));
+    ck_assert_uint_gt(report.trace_events, 0);
     coop_mega_report_free(&report);
+    unlink(trace);
     coop_kernel_release(quick);
     coop_kernel_release(mega);
     coop_program_release(program);

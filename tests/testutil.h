@@ -27,8 +27,8 @@ static inline void tu_env(unsigned workers)
 {
     static const char *const variables[] = {"COOP_PLATFORM", "COOP_DEVICE", "COOP_CHANNEL",
                                             "COOP_DISCOVERY_WINDOW_US", "COOP_TIMEOUT_S", "COOP_WATCHDOG_S",
-                                            "COOP_CHAOS", "COOP_TRACE", "COOP_BUILD_OPTIONS", "COOP_BUILD_LOG",
-                                            "COOP_BUILD_DUMP"};
+                                            "COOP_CHAOS", "COOP_TRACE", "COOP_TRACE_FILE", "COOP_BUILD_OPTIONS",
+                                            "COOP_BUILD_LOG", "COOP_BUILD_DUMP"};
     char text[16];
     snprintf(text, sizeof text, "%u", workers);
     setenv("POCL_MAX_PTHREAD_COUNT", text, 1);
