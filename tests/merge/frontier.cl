@@ -3,7 +3,8 @@
  * edges with a group scan, gathers them into local memory a group's width at a time, and pushes
  * the nodes it reaches with a second group scan and one atomic per group. Both scans are helpers
  * with workgroup barriers, the push called inside the edge loop, and work-item values (the node
- * reached) live across their barriers. PoCL 3.1 lost those values when libcoop's resizing
+ * reached) live across their barriers. The level's work is split by shared_num_groups(), M as
+ * of the last barrier read once per group. PoCL 3.1 lost those values when libcoop's resizing
  * barrier read its kill count in local id 0 just before a workgroup barrier (coop_scheduler.h,
  * COOP_RESIZE_PREFETCH). */
 #define FRONTIER_WIDTH 16
@@ -56,7 +57,7 @@ kernel void frontier(global uint *level, global const uint *first, global const 
     local int sum[1];
     local int base[1];
     while (1) {
-        uint threads = get_global_size(0);
+        uint threads = shared_num_groups() * get_local_size(0);
         uint items = (uint)*in_count;
         uint id = get_global_id(0);
         for (uint pass = 0; pass < (items + threads - 1) / threads; pass++, id += threads) {

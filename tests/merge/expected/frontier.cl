@@ -10,7 +10,8 @@
  * edges with a group scan, gathers them into local memory a group's width at a time, and pushes
  * the nodes it reaches with a second group scan and one atomic per group. Both scans are helpers
  * with workgroup barriers, the push called inside the edge loop, and work-item values (the node
- * reached) live across their barriers. PoCL 3.1 lost those values when libcoop's resizing
+ * reached) live across their barriers. The level's work is split by shared_num_groups(), M as
+ * of the last barrier read once per group. PoCL 3.1 lost those values when libcoop's resizing
  * barrier read its kill count in local id 0 just before a workgroup barrier (coop_scheduler.h,
  * COOP_RESIZE_PREFETCH). */
 #define FRONTIER_WIDTH 16
@@ -64,7 +65,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         coop_transmit_.depth = 0;
     }
     while (((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & !!(1)))) {
-        uint threads = coop_global_size(ctx, 0);
+        uint threads = coop_shared_num_groups(ctx) * get_local_size(0);
         uint items; if (!coop_skip_) items = (uint)*coop_transmit_.in_count;
         uint id = coop_global_id(ctx, 0);
         for (uint pass = 0; (pass < (items + threads - 1) / threads) & !coop_skip_; pass++, id += threads) {
