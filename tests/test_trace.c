@@ -27,6 +27,7 @@ enum {
 /* ---- Running the traced megakernel -------------------------------------------------------- */
 
 typedef struct trace_env {
+    unsigned groups;         /* co-resident groups the runs close discovery at */
     coop_context *ctx;
     coop_program *program;
     coop_kernel *kernel;
@@ -37,7 +38,8 @@ typedef struct trace_env {
 
 static trace_env env_open(unsigned workers, const char *channel)
 {
-    trace_env env = {0};
+    /* the queue channel keeps a worker free for its transfers */
+    trace_env env = {.groups = channel && !strcmp(channel, "queue") ? workers - 1 : workers};
     tu_env(workers);
     if (channel)
         setenv("COOP_CHANNEL", channel, 1);
@@ -91,8 +93,10 @@ static void run_traced(trace_env *env, unsigned seed, const coop_task_plan *plan
     tu_write(env->ctx, env->task_groups, zeros, 1);
     tu_write(env->ctx, env->rounds_done, zeros, 1);
     snprintf(env->path, sizeof env->path, "%s/seed-%u.json", env->dir, seed);
-    coop_mega_params params = {.launch = {.local_size = LOCAL_SIZE}, .chaos_seed = seed, .watchdog_s = 60,
-                               .trace_file = env->path, .trace_events = events};
+    /* discovery closes once every worker's group is in, and waits long for one on a busy machine */
+    coop_mega_params params = {.launch = {.local_size = LOCAL_SIZE, .max_groups = env->groups,
+                                          .discovery_window_us = 2e6},
+                               .chaos_seed = seed, .watchdog_s = 60, .trace_file = env->path, .trace_events = events};
     TU_ASSERT_OK(env->ctx, coop_mega_run(env->kernel, &params, plan, plan ? 1 : 0, report));
     cl_uint data[ELEMENTS], rounds = 0, groups = 0;
     tu_read(env->ctx, env->data, data, ELEMENTS);
@@ -298,6 +302,39 @@ START_TEST(untraced_runs_have_no_trace_code)
 }
 END_TEST
 
+/* The kernel headers as an untraced run's build sees them (COOP_TRACING unset) hold no trace code
+ * once preprocessed, for either target; a traced build's do. */
+START_TEST(trace_code_is_compiled_out)
+{
+    static const char *const targets[] = {"-DCOOP_TARGET_POCL=1", "-DCOOP_TARGET_NVIDIA=1"};
+    static const char *const calls[] = {"coop_trace_at(", "coop_trace_clock(", "coop_trace_members(",
+                                        "coop_cas64(", "coop_trace_store64(", "coop_trace_load64("};
+    char dir[] = "/tmp/test_trace-cpp.XXXXXX", source[64], preprocessed[64], command[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(source, sizeof source, "%s/headers.cl", dir);
+    snprintf(preprocessed, sizeof preprocessed, "%s/headers.i", dir);
+    FILE *file = fopen(source, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs("#include \"coop_layout.h\"\n#include \"coop_kernel.h\"\n#include \"coop_scheduler.h\"\n", file);
+    fclose(file);
+    for (unsigned target = 0; target < 2; target++) {
+        for (int traced = 0; traced <= 1; traced++) {
+            snprintf(command, sizeof command, "cpp -P -Ilibcoop/include %s %s %s -o %s", targets[target],
+                     traced ? "-DCOOP_TRACING=1" : "", source, preprocessed);
+            ck_assert_msg(system(command) == 0, "%s failed", command);
+            char *text = tu_read_file(preprocessed, NULL);
+            for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+                ck_assert_msg((strstr(text, calls[i]) != NULL) == traced, "%s: %s %s", command, calls[i],
+                              traced ? "is missing" : "is compiled in");
+            free(text);
+        }
+    }
+    unlink(source);
+    unlink(preprocessed);
+    rmdir(dir);
+}
+END_TEST
+
 /* Bad trace parameters are refused before anything runs; a file that cannot be written too. */
 START_TEST(trace_parameter_errors)
 {
@@ -331,6 +368,7 @@ static Suite *trace_suite(void)
     suite_add_tcase(suite, runs);
     TCase *errors = tu_tcase("errors", 120);
     tcase_add_test(errors, untraced_runs_have_no_trace_code);
+    tcase_add_test(errors, trace_code_is_compiled_out);
     tcase_add_test(errors, trace_parameter_errors);
     suite_add_tcase(suite, errors);
     return suite;

@@ -240,6 +240,18 @@ static inline size_t tc_check_members(const tc_trace *t, const char *what)
                       in_spans, m);
         checked++;
     }
+    /* only the largest members are killed: a killed member's id is at least M right after */
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t k = 1; k < t->tracks[tid].count; k++) {
+            const tc_span *s = &t->tracks[tid].spans[k];
+            if (strcmp(s->cat, "killed") || s->start > t->complete_until)
+                continue;
+            long m = -1;
+            for (size_t i = 0; i < t->member_count && t->members[i].ts <= s->start; i++)
+                m = t->members[i].value;
+            long id = t->tracks[tid].spans[k - 1].id;
+            ck_assert_msg(id >= m, "%s: member %ld killed at %f us, leaving M = %ld", what, id, s->start, m);
+        }
     free(seen);
     free(times);
     return checked;
