@@ -399,9 +399,9 @@ static const coop_trace_task *find_task(const coop_trace_task *tasks, size_t cou
     return NULL;
 }
 
-/* Everything one group recorded: its role spans, barriers and scheduler events; the member
- * counter's changes go to `members`, its idle spans to `idle`. `complete_ts`: where every
- * group's trace is still complete (events after it may be missing from other groups). */
+/* Everything one group recorded: its role spans, barriers and scheduler events, and an arrow
+ * from each task request it joined; the member counter's changes go to `members`, its idle spans
+ * to `idle`. A group whose buffer filled ends in an "unknown" span until `end_ts`. */
 static int write_group(writer *w, unsigned g, const group_events *ge, const time_base *base, double end_ts,
                        int direct, const coop_trace_task *tasks, size_t task_count, samples *members,
                        intervals *idle)
