@@ -48,7 +48,8 @@ endif
 # shared command-line handling (host/common/cli.c).
 STRICT_OBJ := $(BUILD)/obj/host/common/strict.o
 CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
-HOST_CFLAGS := -Ihost/common -Ilibcoop/src
+# Host programs bind the merged programs of kernels/generated/ by their header's names.
+HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -154,9 +155,11 @@ $(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(CLI_OBJS
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/gen/rounds_source.c: kernels/examples/rounds.cl scripts/embed.sh
+$(BUILD)/gen/rounds_source.c: kernels/generated/rounds_mega.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_rounds_source $< > $@
+
+$(BUILD)/obj/host/coop-chaos.o: kernels/generated/rounds_mega.h
 
 $(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
