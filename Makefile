@@ -195,7 +195,7 @@ $(GRAPH_OBJ): host/common/graph.c host/common/graph.h
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -o $@ $< $(LIBA) $(GRAPH_OBJ) \
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -o $@ $< $(LIBA) $(GRAPH_OBJ) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(LDLIBS)
 
 include host/coop-bench.mk
