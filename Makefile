@@ -165,15 +165,18 @@ $(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/gen/sched_bench_source.c: benchmarks/sched/sched.cl scripts/embed.sh
+# sched-bench's programs: what coop-merge makes of benchmarks/sched/ (kernels/generated/merges.txt).
+SCHED_PROGRAMS := sched_units_mega sched_units_standalone sched_rounds_mega sched_rounds_standalone
+
+$(SCHED_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/generated/%.cl scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh sched_bench_source $< > $@
+	sh scripts/embed.sh $*_source $< > $@
 
 STATS_OBJ := $(BUILD)/obj/host/common/stats.o
 
-$(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h
+$(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h $(SCHED_PROGRAMS:%=kernels/generated/%.h)
 
-$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o \
+$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(SCHED_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
     $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
