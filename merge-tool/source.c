@@ -41,6 +41,7 @@ static const char prelude[] =
     "uint coop_fetch_add(global uint *p, uint v);\n"
     "void coop_fetch_add_relaxed(global uint *p, uint v);\n"
     "uint coop_cas(global uint *p, uint expected, uint desired);\n"
+    "void coop_group_sync(void);\n"
     "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
     "#pragma clang diagnostic push\n"
     "#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n"
