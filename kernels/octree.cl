@@ -58,11 +58,11 @@ void oct_process(ws_queue *q, uint have, uint node, global const float4 *points,
     }
     if (lid < 8u)
         counts[lid] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     uint child = share[0], split = share[1];
     for (uint i = lid; i < count && split; i += lsize)
         atomic_inc(&counts[oct_octant(points[perm[first + i]], n)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     if (lid == 0) {
         uint offset = 0;
         for (uint o = 0; o < 8u; o++) {
@@ -70,7 +70,7 @@ void oct_process(ws_queue *q, uint have, uint node, global const float4 *points,
             offset += counts[o];
         }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     if (lid < 8u && split) {
         global uint *c = nodes + (child + lid) * OCT_NODE_WORDS;
         c[OCT_FIRST] = first + cursor[lid];
@@ -81,16 +81,16 @@ void oct_process(ws_queue *q, uint have, uint node, global const float4 *points,
         c[OCT_Y] = n[OCT_Y] * 2u + ((lid >> 1) & 1u);
         c[OCT_Z] = n[OCT_Z] * 2u + (lid >> 2);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     for (uint i = lid; i < count && split; i += lsize) {
         uint point = perm[first + i];
         uint at = atomic_inc(&cursor[oct_octant(points[point], n)]);
         scratch[first + at] = point;
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     for (uint i = lid; i < count && split; i += lsize)
         perm[first + i] = scratch[first + i];
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);   /* the children and perm before the push */
+    coop_group_sync();   /* the children and perm before the push */
     if (lid == 0 && have) {
         if (split) {
             n[OCT_CHILD] = child;

@@ -10,7 +10,7 @@ uint claim_unit(global uint *next, local uint *slot)
 {
     if (get_local_id(0) == 0)
         *slot = coop_fetch_add(next, 1u);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     return *slot;
 }
 

@@ -45,8 +45,7 @@
  * one after another, so only one work-item may wait for another group); ws_next_task is the
  * exception, called by every work-item, and hands the task to the whole group. Writes the group
  * made for a task (its children's data) must be ordered before the push that publishes them:
- * barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE) before local id 0 pushes does that (the
- * push releases, the taker acquires).
+ * coop_group_sync() before local id 0 pushes does that (the push releases, the taker acquires).
  *
  * Memory: one buffer of ws_queue_words(groups, capacity, shared_capacity) words, zero-filled by
  * the host, then seeded: words[WS_OUTSTANDING] = n, and n tasks in the shared deque (its slots
@@ -242,9 +241,9 @@ inline void ws_task_done(const ws_queue *q)
 
 /* Every work-item: the group's next task. Local id 0 looks (ws_acquire) and hands the answer and
  * the task to every work-item through `slots` (WS_SLOT_WORDS local words, used by nothing else),
- * which takes one workgroup barrier: the halves alternate, so that local id 0 never overwrites
- * a half that another work-item may still read. The barrier orders global memory too, so that
- * every work-item sees the task's data that local id 0 acquired with it. Returns WS_GOT,
+ * which takes one workgroup barrier (coop_group_sync: it orders global memory too, so that every
+ * work-item sees the task's data that local id 0 acquired with it): the halves alternate, so
+ * that local id 0 never overwrites a half that another work-item may still read. Returns WS_GOT,
  * WS_EMPTY or WS_DONE. */
 inline uint ws_next_task(coop_ctx *ctx, ws_queue *q, local uint *slots, uint *task)
 {
@@ -255,7 +254,7 @@ inline uint ws_next_task(coop_ctx *ctx, ws_queue *q, local uint *slots, uint *ta
         slot[0] = ws_acquire(q, ((size_t)coop_group_id(ctx)), &found);
         slot[1] = found;
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     *task = slot[1];
     return slot[0];
 }
@@ -304,11 +303,11 @@ void oct_process(coop_ctx *ctx, ws_queue *q, uint have, uint node, global const 
     }
     if (lid < 8u)
         counts[lid] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     uint child = share[0], split = share[1];
     for (uint i = lid; i < count && split; i += lsize)
         atomic_inc(&counts[oct_octant(points[perm[first + i]], n)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     if (lid == 0) {
         uint offset = 0;
         for (uint o = 0; o < 8u; o++) {
@@ -316,7 +315,7 @@ void oct_process(coop_ctx *ctx, ws_queue *q, uint have, uint node, global const 
             offset += counts[o];
         }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     if (lid < 8u && split) {
         global uint *c = nodes + (child + lid) * OCT_NODE_WORDS;
         c[OCT_FIRST] = first + cursor[lid];
@@ -327,16 +326,16 @@ void oct_process(coop_ctx *ctx, ws_queue *q, uint have, uint node, global const 
         c[OCT_Y] = n[OCT_Y] * 2u + ((lid >> 1) & 1u);
         c[OCT_Z] = n[OCT_Z] * 2u + (lid >> 2);
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     for (uint i = lid; i < count && split; i += lsize) {
         uint point = perm[first + i];
         uint at = atomic_inc(&cursor[oct_octant(points[point], n)]);
         scratch[first + at] = point;
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    coop_group_sync();
     for (uint i = lid; i < count && split; i += lsize)
         perm[first + i] = scratch[first + i];
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);   /* the children and perm before the push */
+    coop_group_sync();   /* the children and perm before the push */
     if (lid == 0 && have) {
         if (split) {
             n[OCT_CHILD] = child;
