@@ -390,5 +390,6 @@ kernel void game_standalone(COOP_PARAMS, global uint *nodes, global uint *node_c
 {
     COOP_ENTER(ctx);
     __local uint coop_local_game_slots[4];
+    coop_fix_num_groups(&ctx);
     game(&ctx, nodes, node_count, queue_words, queue_groups, queue_capacity, queue_shared, &coop_local_game_slots);
 }

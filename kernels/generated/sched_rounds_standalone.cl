@@ -37,5 +37,6 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
 kernel void sched_rounds_standalone(COOP_PARAMS, uint rounds, uint iters, global uint *sink)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     sched_rounds(&ctx, rounds, iters, sink);
 }

@@ -53,5 +53,6 @@ kernel void sched_units_standalone(COOP_PARAMS, global uint *next, uint units, u
 {
     COOP_ENTER(ctx);
     __local uint coop_local_sched_units_claimed[2];
+    coop_fix_num_groups(&ctx);
     sched_units(&ctx, next, units, iters, sink, done, &coop_local_sched_units_claimed);
 }
