@@ -71,7 +71,7 @@
  *           uint got = ws_next_task(&q, slots, &task); // all work-items; WS_GOT / WS_EMPTY / WS_DONE
  *           done = got == WS_DONE;
  *           if (got == WS_GOT && get_local_id(0) == 0) {
- *               ... ws_push(&q, task's children) ...
+ *               ... ws_push(&q, get_group_id(0), child) for each child ...
  *               ws_task_done(&q);
  *           }
  *           offer_kill();                             // a task boundary: the group holds no task
@@ -103,14 +103,14 @@
 
 typedef struct ws_queue {
     global uint *words;
-    uint groups;      /* deques 0 .. groups - 1 belong to virtual groups, deque `groups` is shared */
+    uint groups;      /* deques 0 .. groups - 1 belong to the groups, deque `groups` is shared */
     uint capacity;    /* slots of a group's deque */
     uint shared_capacity; /* slots of the shared deque */
     uint victim;      /* where this group's next steal attempt starts */
     uint turn;        /* which half of the slots ws_next_task hands over through next */
 } ws_queue;
 
-/* Words in a queue buffer for `groups` virtual groups (the host has the same formula). */
+/* Words in a queue buffer for `groups` groups (the host has the same formula). */
 inline uint ws_queue_words(uint groups, uint capacity, uint shared_capacity)
 {
     return WS_HEADER_WORDS + groups * (WS_SLOTS + capacity) + WS_SLOTS + shared_capacity;
