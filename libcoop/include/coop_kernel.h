@@ -690,6 +690,25 @@ inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
     return dim == 0 ? (size_t)coop_num_groups(ctx) * get_local_size(0) : get_local_size(dim);
 }
 
+/* A persistent kernel without kill and fork (coop-merge's --standalone form) keeps M in the
+ * group's scratch from its start (coop_fix_num_groups, a group barrier, once after COOP_ENTER),
+ * so that spreading a round's work by M reads local memory rather than the scheduler's hot word
+ * in every work-item after every barrier (H200, sssp on USA-road-NY: 8.36 ms against 7.45 ms
+ * with M read once at the start by hand). No global barrier of such a kernel changes it. */
+inline void coop_fix_num_groups(coop_ctx *ctx)
+{
+    if (coop_local_linear_id() == 0)
+        ctx->scratch[COOP_SCRATCH_M] = coop_num_groups(ctx);
+    COOP_GROUP_SYNC();
+}
+
+inline uint coop_fixed_num_groups(const coop_ctx *ctx) { return ctx->scratch[COOP_SCRATCH_M]; }
+
+inline size_t coop_fixed_global_size(const coop_ctx *ctx, uint dim)
+{
+    return dim == 0 ? (size_t)coop_fixed_num_groups(ctx) * get_local_size(0) : get_local_size(dim);
+}
+
 /* The paper's spelling, for code that names its context `ctx`. */
 #define global_barrier() coop_global_barrier(&ctx)
 
