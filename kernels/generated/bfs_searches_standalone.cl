@@ -102,7 +102,7 @@ void bfs_searches(coop_ctx *ctx, global const uint *row, global const uint *col,
     uint search = 1;
     uint searches = counts[SEARCH_COUNT];
     for (uint in_count = counts[round % 3u]; in_count || search < searches; in_count = counts[round % 3u]) {
-        uint group = ((size_t)coop_group_id(ctx)), groups = coop_shared_num_groups(ctx);
+        uint group = ((size_t)coop_group_id(ctx)), groups = coop_fixed_num_groups(ctx);
         if (in_count) {
             bfs_round(group, groups, round, in_count, row, col, level, wl0, wl1, counts);
         } else {
@@ -120,5 +120,6 @@ void bfs_searches(coop_ctx *ctx, global const uint *row, global const uint *col,
 kernel void bfs_searches_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level, global uint *wl0, global uint *wl1, global uint *counts)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     bfs_searches(&ctx, row, col, level, wl0, wl1, counts);
 }

@@ -59,7 +59,7 @@ void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global u
 {
     uint round = 0;
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
-        bfs_round(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), round, in_count, row, col, level, wl0, wl1, counts);
+        bfs_round(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, in_count, row, col, level, wl0, wl1, counts);
         round++;
         coop_global_barrier(ctx);
     }
@@ -71,5 +71,6 @@ void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global u
 kernel void bfs_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level, global uint *wl0, global uint *wl1, global uint *counts)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     bfs(&ctx, row, col, level, wl0, wl1, counts);
 }

@@ -117,8 +117,9 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
  * high, one tile per task workgroup. */
 /* ---- kernels/tasks/render.h ---- */
 /* render.h: the path tracer of the `render` high-priority task (render.cl, and render_plain in
- * plain.cl), in the spirit of "Ray Tracing in One Weekend": five spheres (a large ground sphere, diffuse and metal ones), up to
- * RENDER_MAX_DEPTH bounces, a sky gradient, RENDER_SAMPLES jittered samples per pixel.
+ * plain.cl), in the spirit of "Ray Tracing in One Weekend": five spheres (a large ground sphere,
+ * diffuse and metal ones), up to RENDER_MAX_DEPTH bounces, a sky gradient, RENDER_SAMPLES
+ * jittered samples per pixel.
  *
  * A frame is width x height RGBA pixels, rows top to bottom, alpha 255. The camera circles the
  * scene, one turn every 128 frames, so consecutive frames differ. Random numbers are a hash of

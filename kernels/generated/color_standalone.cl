@@ -93,7 +93,7 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
 {
     uint round = 0;
     while (counts[round % 3u]) {
-        color_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), round, n, row, col, color, colored, counts);
+        color_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, color, colored, counts);
         round++;
         coop_global_barrier(ctx);
     }
@@ -105,5 +105,6 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
 kernel void color_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *color_color, global uint *colored, global uint *counts, uint n)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     color(&ctx, row, col, color_color, colored, counts, n);
 }

@@ -149,7 +149,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
 {
     demo_state t = {0, 0, DEMO_ROUNDS};
     while (t.phase != DEMO_ROUNDS || t.round != 0 || counts[0] != 0) {
-        demo_step(((size_t)coop_group_id(ctx)), ((size_t)coop_num_groups(ctx)), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
+        demo_step(((size_t)coop_group_id(ctx)), ((size_t)coop_fixed_num_groups(ctx)), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches);
         coop_global_barrier(ctx);
     }
@@ -159,5 +159,6 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
 kernel void demo_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level, uint nodes, global uint *wl0, global uint *wl1, global uint *counts, global const uint *sources, global uint *rounds, global uint *prints, global uint *progress, uint max_searches)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     demo(&ctx, row, col, level, nodes, wl0, wl1, counts, sources, rounds, prints, progress, max_searches);
 }

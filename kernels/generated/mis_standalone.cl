@@ -80,7 +80,7 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
 {
     uint round = 0;
     while (counts[round % 3u]) {
-        mis_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), round, n, row, col, in_set, decided, counts);
+        mis_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, in_set, decided, counts);
         round++;
         coop_global_barrier(ctx);
     }
@@ -92,5 +92,6 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
 kernel void mis_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *in_set, global uint *decided, global uint *counts, uint n)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     mis(&ctx, row, col, in_set, decided, counts, n);
 }

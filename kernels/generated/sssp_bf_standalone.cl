@@ -62,7 +62,7 @@ void sssp_bf(coop_ctx *ctx, global const uint *row, global const uint *col, glob
 {
     uint round = 0;
     while (counts[round % 3u]) {
-        sssp_bf_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), round, n, row, col, weight, dist, counts);
+        sssp_bf_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, weight, dist, counts);
         round++;
         coop_global_barrier(ctx);
     }
@@ -74,5 +74,6 @@ void sssp_bf(coop_ctx *ctx, global const uint *row, global const uint *col, glob
 kernel void sssp_bf_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *counts, uint n)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     sssp_bf(&ctx, row, col, weight, dist, counts, n);
 }

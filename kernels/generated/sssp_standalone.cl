@@ -68,7 +68,7 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         /* M read by every work-item, not shared_num_groups() as bfs does: with the shared read
          * this megakernel fits in 40 registers and runs on 791 members instead of 659, and its
          * barrier-bound rounds got slower (H100, 1000x1000 grid: +10% over standalone, not +1%) */
-        sssp_round(((size_t)coop_group_id(ctx)), ((size_t)coop_num_groups(ctx)), round, in_count, row, col, weight, dist, mark, wl0, wl1,
+        sssp_round(((size_t)coop_group_id(ctx)), ((size_t)coop_fixed_num_groups(ctx)), round, in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts);
         round++;
         coop_global_barrier(ctx);
@@ -81,5 +81,6 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
 kernel void sssp_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *mark, global uint *wl0, global uint *wl1, global uint *counts)
 {
     COOP_ENTER(ctx);
+    coop_fix_num_groups(&ctx);
     sssp(&ctx, row, col, weight, dist, mark, wl0, wl1, counts);
 }
