@@ -4,5 +4,5 @@
 kernel void demo_stop(global uint *progress)
 {
     if (get_group_id(0) == 0 && get_local_id(0) == 0)
-        atomic_xchg(&progress[DEMO_PROGRESS_STOP], 1u);   /* read by demo.cl's setup */
+        coop_store_relaxed(&progress[DEMO_PROGRESS_STOP], 1u);   /* read by demo.cl's setup */
 }

@@ -237,10 +237,13 @@ static void rewrite_local_use(body_walk *walk, CXCursor ref, const mt_local *loc
     free(text);
 }
 
+/* By the declarator's location alone: libclang gives the second and later declarators of one
+ * declaration (`local uint a[4], b[4];`) another extent when they are reached from a use. */
 static const mt_local *local_of(const mt_func *func, CXCursor var)
 {
     for (size_t i = 0; i < func->local_count; i++)
-        if (mt_same(func->locals[i].decl, var))
+        if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+            clang_equalLocations(clang_getCursorLocation(func->locals[i].decl), clang_getCursorLocation(var)))
             return &func->locals[i];
     return NULL;
 }

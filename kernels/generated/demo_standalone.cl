@@ -119,15 +119,15 @@ inline void demo_step(uint group, uint groups, demo_state *t, global const uint 
         level[v] = BFS_UNREACHED;
     }
     if (finishing) {
-        atomic_add(&prints[2u * t->search], a);
-        atomic_add(&prints[2u * t->search + 1u], b);
+        coop_fetch_add_relaxed(&prints[2u * t->search], a);
+        coop_fetch_add_relaxed(&prints[2u * t->search + 1u], b);
     }
     if (group == 0 && lid == 0) {
         if (finishing)
             rounds[t->search] = t->round;
         if (setup) {
             uint next = t->search + 1u;
-            uint more = next < max_searches && !atomic_or(&progress[DEMO_PROGRESS_STOP], 0u);   /* demo_stop.cl's */
+            uint more = next < max_searches && !coop_load_relaxed(&progress[DEMO_PROGRESS_STOP]);
             if (more) {
                 level[sources[next]] = 0;
                 wl0[0] = sources[next];

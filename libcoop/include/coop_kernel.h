@@ -412,6 +412,14 @@ inline uint coop_local_linear_size(void)
 #define COOP_GROUP_SYNC() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
 
+/* COOP_GROUP_SYNC() as a function, for kernels in the cooperative language (coop-merge knows it
+ * as a workgroup barrier): orders what the group wrote before it, in global and local memory,
+ * before what any of its work-items does after it. */
+inline void coop_group_sync(void)
+{
+    COOP_GROUP_SYNC();
+}
+
 /* ---- Global barrier -----------------------------------------------------------------------
  * Barrier number b (1, 2, ...) uses counter b % 4. A counter rests at COOP_BAR_IDLE; every member
  * of barrier b "arms" it (subtracts one) before anyone can arrive, and arriving adds one with
