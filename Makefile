@@ -1,6 +1,8 @@
 # Cooperative kernels for OpenCL: libcoop, coop-merge, programs, tests.
 #   make            build everything into build/
-#   make check      build and run the Check test suite (on PoCL)
+#   make check      build and run the Check test suite (on PoCL), then replay the fuzz inputs
+#   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
+#   make fuzz       fuzz the graph readers and coop-merge (FUZZ_SECONDS=N each; fuzz/fuzz.mk)
 #   make demo       build and run the main job on the default device
 #   make install PREFIX=/usr/local
 #   make clean
@@ -35,11 +37,12 @@ endif
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps lib programs check demo install clean
+.PHONY: all deps lib programs check sanitize sanitize-check demo install clean
 .DELETE_ON_ERROR:
 
 # The Debian package step runs while the Makefile is read, before any rule, so that a parallel
-# build (make -j) never compiles ahead of the headers it installs. Not for `make clean`.
+# build (make -j) never compiles ahead of the headers it installs. Not for `make clean` (nor for
+# the build inside `make sanitize`, which passes COOP_NO_DEPS=1 after its own step ran).
 ifeq ($(COOP_NO_DEPS),)
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 DEPS_STATUS := $(shell sh scripts/install-deps.sh >&2; echo $$?)
@@ -153,6 +156,7 @@ include host/render.mk
 include host/coop-demo.mk
 include host/coop-ws.mk
 include merge-tool/Makefile.inc
+include fuzz/fuzz.mk
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
 # everything else.
 ifneq ($(wildcard $(LLVM_INCLUDEDIR)/clang-c/Index.h),)
@@ -163,8 +167,26 @@ endif
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
 
-check: all $(TEST_BINS)
-	@sh tests/run-tests.sh $(TEST_BINS)
+# The test binaries, then the fuzz targets on their seeds and past crashes; both run either way.
+check: all $(TEST_BINS) $(FUZZ_REPLAYS)
+	@status=0; sh tests/run-tests.sh $(TEST_BINS) || status=1; \
+	$(MAKE) --no-print-directory COOP_NO_DEPS=1 fuzz-replay || status=1; exit $$status
+
+# ---- Sanitizers ----------------------------------------------------------------------------
+# Everything built again with AddressSanitizer and UBSan (CC carries the flags, so that every
+# link line has them too), and the tests that finish quickly: the graph readers, the API's
+# argument and error paths, and coop-merge through the fuzz replays (every input of its tests).
+SANITIZE_BUILD := build-sanitize
+SANITIZE_TESTS := test_graph test_errors test_device test_program test_channel test_discovery
+SANITIZE_OPTIONS := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=$(SANITIZE_BUILD) CC='$(CC) $(SANITIZE)' CFLAGS='-O1 -g' COOP_NO_DEPS=1 \
+	    sanitize-check
+
+sanitize-check: all $(SANITIZE_TESTS:%=$(BUILD)/tests/%) $(FUZZ_REPLAYS)
+	@status=0; $(SANITIZE_OPTIONS) sh tests/run-tests.sh $(SANITIZE_TESTS:%=$(BUILD)/tests/%) || status=1; \
+	$(SANITIZE_OPTIONS) $(MAKE) --no-print-directory fuzz-replay || status=1; exit $$status
 
 # ---- Main job ------------------------------------------------------------------------------
 demo: all
@@ -181,4 +203,4 @@ install: lib programs
 	sed -e 's|@PREFIX@|$(PREFIX)|' libcoop/coop.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)
