@@ -115,14 +115,16 @@ $(FUZZ_DIR)/fuzz-merge: $(FUZZ_DIR)/obj/coop_merge.o $(FUZZ_MERGE_OBJS) $(BUILD)
 FUZZ_TARGETS := graph $(if $(FUZZ_HAS_MERGE),merge)
 
 # libFuzzer writes what it finds to build/fuzz/corpus/<target>/ (reading the seeds and past
-# crashes beside it) and a crashing input to build/fuzz/crashes/<target>/; coop-merge's own
-# messages are dropped (-close_fd_mask=3), the sanitizers' reports are not.
+# crashes beside it) and a crashing input to build/fuzz/crashes/<target>/, mutating with the
+# formats' tokens (fuzz/*.dict); coop-merge's own messages are dropped (-close_fd_mask=3), the
+# sanitizers' reports are not.
 fuzz: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS)) $(FUZZ_GRAPH_SEEDS) $(if $(FUZZ_HAS_MERGE),$(FUZZ_MERGE_SEEDS))
 	@mkdir -p $(FUZZ_DIR)/corpus/graph $(FUZZ_DIR)/crashes/graph
-	$(FUZZ_DIR)/fuzz-graph -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 \
+	$(FUZZ_DIR)/fuzz-graph -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 -dict=fuzz/graph.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/crashes/graph/ $(FUZZ_DIR)/corpus/graph $(FUZZ_GRAPH_INPUTS)
 ifneq ($(FUZZ_HAS_MERGE),)
 	@mkdir -p $(FUZZ_DIR)/corpus/merge $(FUZZ_DIR)/crashes/merge
 	$(FUZZ_DIR)/fuzz-merge -max_total_time=$(FUZZ_SECONDS) -timeout=60 -close_fd_mask=3 -print_final_stats=1 \
+	    -dict=fuzz/coop_merge.dict \
 	    -artifact_prefix=$(FUZZ_DIR)/crashes/merge/ $(FUZZ_DIR)/corpus/merge $(FUZZ_MERGE_INPUTS)
 endif
