@@ -275,12 +275,12 @@ static coop_status diagnose(mega *m, double quiet_s)
         if (missing)
             used += (size_t)snprintf(text + used, sizeof text - used, " never arrived");
     } else {
-        unsigned counts[8] = {0};
+        unsigned counts[8] = {0}, listed = 0;
         for (unsigned g = 0; g < groups; g++)
             counts[(where[g] >> 28) & 7u]++;
         for (uint32_t kind = 0; kind < 8 && used < sizeof text - 64; kind++)
             if (counts[kind])
-                used += (size_t)snprintf(text + used, sizeof text - used, "%s%u %s", used > 30 ? ", " : "",
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s%u %s", listed++ ? ", " : "",
                                          counts[kind], where_name(kind));
     }
     uint32_t state = 0;
