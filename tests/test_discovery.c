@@ -70,26 +70,26 @@ static coop_run_stats record_check(record_run *run, const coop_launch *launch, u
     tu_write(run->ctx, run->items, items, CAPACITY + 1);
     coop_run_stats stats = {0};
     TU_ASSERT_OK(run->ctx, coop_kernel_run(run->kernel, launch, &stats));
-    unsigned expected = stats.groups;
-    ck_assert_msg(expected >= 1 && expected <= at_most, "discovery found %u groups, at most %u can be co-resident",
-                  expected, at_most);
+    unsigned found = stats.groups;
+    ck_assert_msg(found >= 1 && found <= at_most, "discovery found %u groups, at most %u can be co-resident",
+                  found, at_most);
 
     tu_read(run->ctx, run->log, log, 1 + 2 * CAPACITY);
     tu_read(run->ctx, run->items, items, CAPACITY + 1);
-    ck_assert_uint_eq(log[0], expected);
+    ck_assert_uint_eq(log[0], found);
     unsigned times_seen[CAPACITY] = {0};
-    for (unsigned slot = 0; slot < expected; slot++) {
+    for (unsigned slot = 0; slot < found; slot++) {
         cl_uint id = log[1 + 2 * slot], groups = log[2 + 2 * slot];
-        ck_assert_msg(id < expected, "a group ran with id %u of %u", id, expected);
-        ck_assert_uint_eq(groups, expected);
+        ck_assert_msg(id < found, "a group ran with id %u of %u", id, found);
+        ck_assert_uint_eq(groups, found);
         times_seen[id]++;
     }
     size_t local = launch && launch->local_size ? launch->local_size : 256;
-    for (unsigned id = 0; id < expected; id++) {
+    for (unsigned id = 0; id < found; id++) {
         ck_assert_msg(times_seen[id] == 1, "group id %u ran %u times", id, times_seen[id]);
         ck_assert_uint_eq(items[id], local);
     }
-    for (unsigned id = expected; id <= CAPACITY; id++)
+    for (unsigned id = found; id <= CAPACITY; id++)
         ck_assert_uint_eq(items[id], 0);
     ck_assert_double_le(stats.discovery_ms, stats.run_ms);
     return stats;
