@@ -7,7 +7,8 @@
 #   make install PREFIX=/usr/local
 #   make clean
 # Set COOP_NO_DEPS=1 to skip the Debian package step (e.g. on the GPU machine, which has no
-# package registry), and CL_CFLAGS / CL_LIBS to point at another OpenCL SDK.
+# package registry), CL_CFLAGS / CL_LIBS to point at another OpenCL SDK, and CUDA=1 to build the
+# CUDA comparison program gridsync-bench (nvcc, or NVCC=...).
 
 CC ?= gcc
 PREFIX ?= /usr/local
@@ -19,25 +20,42 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -fPIC -Ilibcoop/include $(CL_CFLAGS)
 LDLIBS := $(CL_LIBS) -lm -lpthread
 
+# The version is coop.h's (COOP_VERSION_*): the soname is libcoop.so.MAJOR.
+version_part = $(shell sed -n 's/^\#define COOP_VERSION_$(1) \([0-9]*\)$$/\1/p' libcoop/include/coop.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+
+# Only what coop.h marks COOP_API is exported from libcoop.so.
+LIB_CFLAGS := -fvisibility=hidden
+
 LIB_SRCS := $(wildcard libcoop/src/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o
 LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
     libcoop/include/coop_scheduler.h
 LIBA := $(BUILD)/lib/libcoop.a
+LIBSO_REAL := $(BUILD)/lib/libcoop.so.$(VERSION)
+LIBSO_MAJOR := $(BUILD)/lib/libcoop.so.$(VERSION_MAJOR)
 LIBSO := $(BUILD)/lib/libcoop.so
+PCFILE := $(BUILD)/lib/pkgconfig/coop.pc
 
 PROGRAMS := $(BUILD)/bin/coop-info $(BUILD)/bin/coop-litmus $(BUILD)/bin/barrier-bench $(BUILD)/bin/sched-bench \
     $(BUILD)/bin/coop-chaos
-# The grid.sync() comparison is built where nvcc exists.
-NVCC := $(shell command -v nvcc 2>/dev/null)
-ifneq ($(NVCC),)
+# The grid.sync() comparison (CUDA) only when asked: make CUDA=1.
+NVCC ?= nvcc
+ifeq ($(CUDA),1)
 PROGRAMS += $(BUILD)/bin/gridsync-bench
 endif
+
+# The programs' own copy of the strict parser (libcoop's is hidden inside libcoop.so), and their
+# shared command-line handling (host/common/cli.c).
+STRICT_OBJ := $(BUILD)/obj/host/common/strict.o
+CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
+HOST_CFLAGS := -Ihost/common -Ilibcoop/src
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps lib programs check sanitize sanitize-check demo install clean
+.PHONY: all deps lib programs man check sanitize sanitize-check demo install clean regenerate
 .DELETE_ON_ERROR:
 
 # The Debian package step runs while the Makefile is read, before any rule, so that a parallel
@@ -52,12 +70,16 @@ endif
 endif
 endif
 
-all: lib programs
+# Man pages, made from each program's --help and --version by help2man (Debian's help2man, which
+# the package step above installs); skipped, with a note, where help2man is missing.
+HELP2MAN := $(shell command -v help2man 2>/dev/null)
+
+all: lib programs man
 
 deps:
 	@sh scripts/install-deps.sh
 
-lib: $(LIBA) $(LIBSO)
+lib: $(LIBA) $(LIBSO) $(PCFILE)
 
 programs: $(PROGRAMS)
 
@@ -76,36 +98,62 @@ $(BUILD)/gen/litmus_source.c: kernels/litmus.cl scripts/embed.sh
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(LIB_HEADERS) libcoop/src/internal.h libcoop/src/discovery.h
+$(BUILD)/obj/libcoop/src/%.o: libcoop/src/%.c $(LIB_HEADERS) libcoop/src/internal.h libcoop/src/discovery.h \
+    libcoop/src/strict.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -Ilibcoop/src -c $< -o $@
+
+$(STRICT_OBJ): libcoop/src/strict.c libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilibcoop/src -c $< -o $@
+
+$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) host/common/cli.h libcoop/src/strict.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
 $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
 
-$(LIBSO): $(LIB_OBJS)
+# The real file, then the soname's link (what programs load) and the link the linker finds.
+$(LIBSO_REAL): $(LIB_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libcoop.so -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libcoop.so.$(VERSION_MAJOR) -o $@ $^ $(LDLIBS)
+
+$(LIBSO_MAJOR): $(LIBSO_REAL)
+	ln -sf $(notdir $<) $@
+
+$(LIBSO): $(LIBSO_MAJOR)
+	ln -sf $(notdir $<) $@
+
+# coop.pc, for PREFIX $(1): the OpenCL flags this tree was built with are in it, so that
+# `pkg-config --cflags --libs coop` alone builds a program that calls OpenCL too.
+coop_pc = sed -e 's|@PREFIX@|$(1)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@CL_CFLAGS@|$(CL_CFLAGS)|' \
+    -e 's|@CL_LIBS@|$(CL_LIBS)|' libcoop/coop.pc.in
+# This tree's own (PKG_CONFIG_PATH=build/lib/pkgconfig): the library in build/lib, headers in place.
+$(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
+	@mkdir -p $(@D)
+	$(call coop_pc,$(abspath $(BUILD))) | sed -e 's|^includedir=.*|includedir=$(abspath libcoop/include)|' > $@
 
 JSON_OBJ := $(BUILD)/obj/host/common/json.o
 
-$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) host/common/json.h
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) host/common/json.h host/common/cli.h libcoop/src/strict.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ihost/common -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
-$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(JSON_OBJ) $(LIBA)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(LDLIBS)
-
-$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o $(JSON_OBJ) $(LIBA)
+$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(JSON_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(LIBA)
+$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o $(JSON_OBJ) $(CLI_OBJS) \
+    $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -113,7 +161,7 @@ $(BUILD)/gen/rounds_source.c: kernels/examples/rounds.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_rounds_source $< > $@
 
-$(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o $(LIBA)
+$(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -123,17 +171,16 @@ $(BUILD)/gen/sched_bench_source.c: benchmarks/sched/sched.cl scripts/embed.sh
 
 STATS_OBJ := $(BUILD)/obj/host/common/stats.o
 
-$(BUILD)/obj/benchmarks/sched/sched-bench.o: benchmarks/sched/sched-bench.c $(LIB_HEADERS) host/common/stats.h
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ihost/common -c $< -o $@
+$(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h
 
-$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o $(STATS_OBJ) $(LIBA)
+$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o \
+    $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bin/gridsync-bench: benchmarks/barrier/gridsync.cu
+$(BUILD)/bin/gridsync-bench: benchmarks/barrier/gridsync.cu $(STRICT_OBJ) libcoop/src/strict.h libcoop/include/coop.h
 	@mkdir -p $(@D)
-	$(NVCC) -O2 -arch=sm_90 -o $@ $<
+	$(NVCC) -O2 -arch=sm_90 -Ilibcoop/src -Ilibcoop/include -o $@ $< $(STRICT_OBJ)
 
 # ---- Tests ---------------------------------------------------------------------------------
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
@@ -155,6 +202,7 @@ include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk
 include host/coop-ws.mk
+include host/examples.mk
 include merge-tool/Makefile.inc
 include fuzz/fuzz.mk
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
@@ -166,6 +214,34 @@ endif
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
+$(BUILD)/tests/test_examples: $(BUILD)/bin/components
+
+# ---- Man pages -----------------------------------------------------------------------------
+# Each page's NAME line is the summary in the program's --help: its first line after the usage
+# (host/common/cli.h).
+MAN_PAGES = $(PROGRAMS:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1)
+# coop-merge's help (merge-tool/) has no summary line and it has no --version: its page is told
+# both.
+HELP2MAN_VERSION_coop-merge := --version-string=$(VERSION)
+HELP2MAN_NAME_coop-merge := fuses a cooperative kernel and ordinary kernels into one megakernel
+
+# test_programs runs every program; test_library installs the tree (make install) into a
+# temporary prefix and builds a program against it with pkg-config.
+$(BUILD)/tests/test_programs $(BUILD)/tests/test_library: $(PROGRAMS) $(LIBSO) $(PCFILE) \
+    $(if $(HELP2MAN),$(MAN_PAGES))
+
+ifneq ($(HELP2MAN),)
+man: $(MAN_PAGES)
+else
+man:
+	@echo "note: help2man is missing (Debian package help2man): no man pages" >&2
+endif
+
+$(BUILD)/man/man1/%.1: $(BUILD)/bin/%
+	@mkdir -p $(@D)
+	name='$(HELP2MAN_NAME_$*)'; [ -n "$$name" ] || name=$$($< --help | awk 'NR > 1 && !/^ / { \
+	    sub(/\.$$/, ""); print tolower(substr($$0, 1, 1)) substr($$0, 2); exit }'); \
+	$(HELP2MAN) --no-info --no-discard-stderr $(HELP2MAN_VERSION_$*) --name="$$name" --output=$@ $<
 
 # The test binaries, then the fuzz targets on their seeds and past crashes; both run either way.
 check: all $(TEST_BINS) $(FUZZ_REPLAYS)
@@ -194,13 +270,20 @@ demo: all
 	/usr/bin/python3 scripts/demo-plot demo/responsiveness.csv demo/responsiveness.png
 
 # ---- Install -------------------------------------------------------------------------------
-install: lib programs
+# The shared library as Debian lays one out: libcoop.so.X.Y.Z, libcoop.so.X (the soname) -> it,
+# libcoop.so -> libcoop.so.X; man pages in share/man/man1.
+install: lib programs man
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(LIBA) $(LIBSO) $(DESTDIR)$(PREFIX)/lib/
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libcoop.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcoop.so.$(VERSION_MAJOR)
+	ln -sf libcoop.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libcoop.so
 	install -m 644 $(LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' libcoop/coop.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
+	$(call coop_pc,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
+	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,\
+	    @echo "note: no man pages installed (help2man is missing)" >&2)
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -14,7 +14,7 @@ FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_SANITIZE := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -O1
+FUZZ_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -O1 -Ilibcoop/include
 FUZZ_HAS_MERGE := $(wildcard $(LLVM_INCLUDEDIR)/clang-c/Index.h)
 
 .PHONY: fuzz fuzz-replay

@@ -50,16 +50,6 @@ static const struct {
     [BENCH_TASK_RENDER] = {"render", 40.0, 5.0},
 };
 
-int bench_task_parse(const char *text, bench_task_kind *kind)
-{
-    for (size_t k = 0; text && k < sizeof kinds / sizeof kinds[0]; k++)
-        if (!strcmp(text, kinds[k].name)) {
-            *kind = (bench_task_kind)k;
-            return 0;
-        }
-    return -1;
-}
-
 const char *bench_task_name(bench_task_kind kind)
 {
     return kinds[kind].name;

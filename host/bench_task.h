@@ -20,9 +20,7 @@ typedef enum bench_task_kind {
     BENCH_TASK_RENDER   /* one path-traced frame sized for 5 ms, every 40 ms */
 } bench_task_kind;
 
-/* Parses none, light, medium, heavy or render; -1 if it is none of them. */
-int bench_task_parse(const char *text, bench_task_kind *kind);
-
+/* "none", "light", "medium", "heavy" or "render": the name --task takes. */
 const char *bench_task_name(bench_task_kind kind);
 
 /* The period a kind is meant for, and the execution time it is sized for, in ms. */

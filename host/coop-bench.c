@@ -3,17 +3,7 @@
  * coloring (color), maximal independent set (mis) and Bellman-Ford (sssp-bf) as sweeps over all
  * nodes in the style of Pannotia.
  *
- *   coop-bench APP [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]
- *              [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]
- *              [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]
- *              [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]
- *              [--groups N] [--searches K]
- *
- * --groups N runs on at most N workgroups (persistent modes: of the co-resident ones; multikernel:
- * per launch), so modes can be compared on equal footing. --searches K (bfs, sssp) searches K times
- * from the source in each run: the persistent kernels restart themselves between searches
- * (kernels/lib/searches.cl), multikernel mode restarts from the host; the last search is checked.
- * It makes a run outlast many task periods.
+ * The options and the exit statuses are in coop_bench_cli's help (--help).
  * Modes: `cooperative` runs the app as a megakernel (resizing barriers between rounds, so it may
  * lose and regain groups) with an optional periodic high-priority task; `standalone` runs the
  * same rounds as a plain persistent kernel with global barriers, and with a task it is the
@@ -26,11 +16,9 @@
  * heavy and a render frame, sized at start-up for this device unless --task-size gives the
  * matrix order or frame width; their results are checked too. One warm-up run (PoCL compiles at
  * the first launch; the baseline's warm-up has no task) precedes R timed runs; every run is
- * checked. Exit status: 0,
- * 1 for an error (bad arguments, unreadable graph, device failure), 2 when a result differs
- * from the CPU reference. The device is chosen with COOP_DEVICE etc. as in every libcoop
- * program. */
+ * checked. The device is chosen with COOP_DEVICE etc. as in every libcoop program. */
 #include "bench_task.h"
+#include "cli.h"
 #include "coop.h"
 #include "graph.h"
 #include "json.h"
@@ -100,7 +88,7 @@ typedef struct settings {
     const char *graph_path;
     const char *gen_spec;
     int source_given;
-    uint32_t source_id;           /* as written in the file */
+    unsigned source_id;           /* as written in the file */
     run_mode mode;
     bench_task_kind task;
     double period_ms;             /* 0: the task's own period */
@@ -151,116 +139,149 @@ typedef struct bench {
     FILE *output;
 } bench;
 
-static const char usage[] =
-    "usage: coop-bench bfs|sssp|color|mis|sssp-bf [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H] [--source N]\n"
-    "                  [--mode cooperative|standalone|multikernel] [--task none|light|medium|heavy|render]\n"
-    "                  [--period-ms P] [--task-size N] [--steal one|quarter|half|all-but-one|K] [--chaos SEED]\n"
-    "                  [--repeat R] [--json FILE] [--output FILE] [--output-frame FILE.png] [--local-size L]\n"
-    "                  [--groups N] [--searches K]\n";
+static const cli coop_bench_cli = {
+    "coop-bench",
+    "Usage: coop-bench bfs|sssp|color|mis|sssp-bf [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H]\n"
+    "                  [--source N] [--mode cooperative|standalone|multikernel]\n"
+    "                  [--task none|light|medium|heavy|render] [--period-ms P] [--task-size N]\n"
+    "                  [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]\n"
+    "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N] [--searches K]\n"
+    "Runs a blocking graph algorithm on libcoop and checks every run against the CPU.\n"
+    "\n"
+    "Apps: bfs and sssp (Lonestar-style worklists), color (graph coloring), mis (maximal\n"
+    "independent set) and sssp-bf (Bellman-Ford), the last three as Pannotia-style sweeps; color\n"
+    "and mis read a directed graph as undirected. One warm-up run (PoCL compiles at the first\n"
+    "launch) precedes R timed runs; every run is checked.\n"
+    "\n"
+    "Options:\n"
+    "  --graph FILE        a DIMACS .gr, PACE .gr, SNAP edge list or MatrixMarket .mtx graph,\n"
+    "                      optionally .gz or .xz (unweighted arcs get weights 1..255 from a hash)\n"
+    "  --gen SPEC          a generated graph: rmat:SCALE:EDGEFACTOR[:SEED] or grid:W:H\n"
+    "  --source N          the source node as the file numbers it, 0 to 4294967295 (default: the\n"
+    "                      first node)\n"
+    "  --mode M            cooperative: a megakernel with resizing barriers that may lose and\n"
+    "                      regain groups, beside the task (the default); standalone: a plain\n"
+    "                      persistent kernel with global barriers, the task (if any) queued as an\n"
+    "                      ordinary kernel on a second queue (the no-cooperation baseline);\n"
+    "                      multikernel: one ordinary kernel launch per round\n"
+    "  --task T            a high-priority task every period: none (default), light, medium or\n"
+    "                      heavy (a matrix multiplication sized for 3, 3 or 10 ms on a quarter of\n"
+    "                      the groups, every 70, 40 or 40 ms) or render (a path-traced frame sized\n"
+    "                      for 5 ms, every 40 ms); its result is checked too\n"
+    "  --period-ms P       the task's period in ms, above 0 and at most 1000000 (default: the\n"
+    "                      task's own)\n"
+    "  --task-size N       the task's matrix order or frame width, 1 to 16384, instead of sizing\n"
+    "                      it for this device at start-up\n"
+    "  --steal S           groups each task takes from the cooperative kernel: one, quarter\n"
+    "                      (default), half, all-but-one or a count from 1 to 4095\n"
+    "  --chaos SEED        chaos mode from SEED, 1 to 4294967295 (--mode cooperative): kills and\n"
+    "                      forks accepted at random, within the semantics\n"
+    "  --repeat R          timed runs, 1 to 100000 (default 1)\n"
+    "  --json FILE         write every run's figures to FILE\n"
+    "  --output FILE       write the result, one line per node in file order: the distance (-1:\n"
+    "                      unreachable), the color, or 0/1 for membership of the set\n"
+    "  --output-frame FILE.png  write the last rendered frame (--task render)\n"
+    "  --local-size L      work-items per group, 1 to 65536 and at most what the device allows\n"
+    "                      (default 256 on a GPU, 64 on a CPU; megakernels need 3 on PoCL)\n"
+    "  --groups N          run on at most N groups, 1 to 16777216 (persistent modes: of the\n"
+    "                      co-resident ones; multikernel: per launch)\n"
+    "  --searches K        bfs, sssp: search K times from the source in each run, 1 to 100000\n"
+    "                      (default 1); the last search is checked\n"
+    "  -h, --help          print this help and exit\n"
+    "  --version           print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  every run's result (and every task's) equals the CPU reference\n"
+    "  1  a bad option or environment value, an unreadable graph, or a device or OpenCL error\n"
+    "  2  a result differs from the CPU reference\n",
+};
 
 /* ---- Arguments ---------------------------------------------------------------------------- */
-
-/* A whole decimal number in 0..max. */
-static int parse_number(const char *text, unsigned long max, unsigned long *value)
-{
-    char *end = NULL;
-    if (!text || *text < '0' || *text > '9')
-        return -1;
-    errno = 0;
-    *value = strtoul(text, &end, 10);
-    return *end || errno || *value > max ? -1 : 0;
-}
 
 static int bad_argument(const char *option, const char *value, const char *why)
 {
     if (value)
-        fprintf(stderr, "coop-bench: %s '%s': %s\n%s", option, value, why, usage);
-    else
-        fprintf(stderr, "coop-bench: %s: %s\n%s", option, why, usage);
-    return -1;
+        return cli_fail(&coop_bench_cli, "%s '%s': %s", option, value, why);
+    return cli_fail(&coop_bench_cli, "%s: %s", option, why);
+}
+
+/* The value of a number option, strictly; -1 after saying why. */
+static int number_option(const char *option, const char *value, unsigned min, unsigned max, unsigned *out)
+{
+    return cli_unsigned(&coop_bench_cli, option, value, min, max, out);
 }
 
 static int parse(int argc, char **argv, settings *s)
 {
+    const cli *c = &coop_bench_cli;
     *s = (settings){.mode = MODE_COOPERATIVE, .take = COOP_TAKE_QUARTER, .steal = "quarter",
                     .repeat = 1, .searches = 1};
     if (argc < 2)
         return bad_argument("APP", NULL, "missing (bfs, sssp, color, mis or sssp-bf)");
-    unsigned app = 0;
-    while (app < APPS && strcmp(argv[1], app_names[app]))
-        app++;
-    if (app == APPS)
-        return bad_argument("APP", argv[1], "unknown application (bfs, sssp, color, mis or sssp-bf)");
+    size_t app = 0;
+    if (cli_choice(c, "APP", argv[1], app_names, APPS, &app) != 0)
+        return -1;
     s->app = (app_kind)app;
+    const char *task_names[BENCH_TASK_RENDER + 1];
+    for (int k = 0; k <= BENCH_TASK_RENDER; k++)
+        task_names[k] = bench_task_name((bench_task_kind)k);
     for (int i = 2; i < argc; i++) {
         const char *option = argv[i];
         if (strncmp(option, "--", 2) != 0)
             return bad_argument("argument", option, "unexpected");
-        if (i + 1 >= argc)
-            return bad_argument(option, NULL, "needs a value");
-        const char *value = argv[++i];
-        unsigned long number = 0;
+        const char *value = cli_value(c, argc, argv, &i);
+        if (!value)
+            return -1;
+        unsigned number = 0;
+        size_t choice = 0;
+        int bad = 0;
         if (!strcmp(option, "--graph")) {
             s->graph_path = value;
         } else if (!strcmp(option, "--gen")) {
             s->gen_spec = value;
         } else if (!strcmp(option, "--source")) {
-            if (parse_number(value, UINT32_MAX, &number) != 0)
-                return bad_argument(option, value, "not a node id");
+            bad = number_option(option, value, 0, UINT32_MAX, &s->source_id);
             s->source_given = 1;
-            s->source_id = (uint32_t)number;
         } else if (!strcmp(option, "--mode")) {
-            unsigned m = 0;
-            while (m < 3 && strcmp(value, mode_names[m]))
-                m++;
-            if (m == 3)
-                return bad_argument(option, value, "not cooperative, standalone or multikernel");
-            s->mode = (run_mode)m;
+            bad = cli_choice(c, option, value, mode_names, 3, &choice);
+            s->mode = (run_mode)choice;
         } else if (!strcmp(option, "--task")) {
-            if (bench_task_parse(value, &s->task) != 0)
-                return bad_argument(option, value, "not none, light, medium, heavy or render");
+            bad = cli_choice(c, option, value, task_names, BENCH_TASK_RENDER + 1, &choice);
+            s->task = (bench_task_kind)choice;
         } else if (!strcmp(option, "--task-size")) {
-            if (parse_number(value, 1 << 14, &number) != 0 || number == 0)
-                return bad_argument(option, value, "not a positive matrix order or frame width (at most 16384)");
-            s->task_size = (unsigned)number;
+            bad = number_option(option, value, 1, 1 << 14, &s->task_size);
         } else if (!strcmp(option, "--output-frame")) {
             s->output_frame = value;
         } else if (!strcmp(option, "--period-ms")) {
-            char *end = NULL;
-            s->period_ms = strtod(value, &end);
-            if (*end || !(s->period_ms > 0) || s->period_ms > 1e6)
-                return bad_argument(option, value, "not a positive number of milliseconds");
+            bad = cli_positive(c, option, value, 1e6, &s->period_ms);
         } else if (!strcmp(option, "--steal")) {
-            if (coop_take_parse(value, &s->take, &s->take_count) != 0)
-                return bad_argument(option, value, "not one, quarter, half, all-but-one or a group count");
+            if (cli_take(c, option, value, &s->take, &s->take_count) != 0)
+                return -1;
             s->steal = value;
         } else if (!strcmp(option, "--chaos")) {
-            if (parse_number(value, UINT32_MAX, &number) != 0 || number == 0)
-                return bad_argument(option, value, "not a positive seed");
-            s->chaos_seed = (unsigned)number;
+            bad = number_option(option, value, 1, UINT32_MAX, &s->chaos_seed);
         } else if (!strcmp(option, "--repeat")) {
-            if (parse_number(value, 100000, &number) != 0 || number == 0)
-                return bad_argument(option, value, "not a positive count");
-            s->repeat = (unsigned)number;
+            bad = number_option(option, value, 1, 100000, &s->repeat);
         } else if (!strcmp(option, "--json")) {
             s->json_path = value;
         } else if (!strcmp(option, "--output")) {
             s->output_path = value;
         } else if (!strcmp(option, "--local-size")) {
-            if (parse_number(value, 1 << 16, &number) != 0 || number == 0)
-                return bad_argument(option, value, "not a positive work-group size");
+            bad = number_option(option, value, 1, CLI_MAX_LOCAL_SIZE, &number);
             s->local_size = number;
         } else if (!strcmp(option, "--groups")) {
-            if (parse_number(value, 1u << 24, &number) != 0 || number == 0)
-                return bad_argument(option, value, "not a positive count");
-            s->max_groups = (unsigned)number;
+            bad = number_option(option, value, 1, 1u << 24, &s->max_groups);
         } else if (!strcmp(option, "--searches")) {
-            if (parse_number(value, 100000, &number) != 0 || number == 0)
-                return bad_argument(option, value, "not a positive count");
-            s->searches = (unsigned)number;
+            bad = number_option(option, value, 1, 100000, &s->searches);
         } else {
             return bad_argument("option", option, "unknown");
         }
+        if (bad)
+            return -1;
     }
     if (!s->graph_path == !s->gen_spec)
         return bad_argument("input", NULL, "give exactly one of --graph FILE and --gen SPEC");
@@ -1110,13 +1131,12 @@ static int run_all(bench *b)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage, stdout);
-        return 0;
-    }
+    for (int i = 1; i < argc; i++)
+        if (cli_info_option(&coop_bench_cli, argv[i]))
+            return CLI_EXIT_OK;
     bench b = {0};
     if (parse(argc, argv, &b.s) != 0)
-        return 1;
+        return CLI_EXIT_ERROR;
     int rc = run_all(&b);
     if (b.output)
         fclose(b.output);

@@ -38,7 +38,8 @@ $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/common/reference.o: host/common
 $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o: host/bench_task.h
 $(BUILD)/obj/host/bench_task.o: host/common/image.h host/common/render_ref.h
 
-$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) $(JSON_OBJ) $(STATS_OBJ) $(LIBA)
+$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) $(JSON_OBJ) $(STATS_OBJ) \
+    $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)
 

@@ -1,46 +1,87 @@
 /* coop-chaos: runs the example megakernel (kernels/examples/rounds.cl) under chaos mode for a
  * range of seeds, with a periodic task, and checks every result against the CPU reference. A
  * memory-model or scheduler bug shows up as a wrong element, a wrong task output or a watchdog
- * report; exit status 1 then.
- *
- *   coop-chaos [--seeds N] [--first S] [--rounds R] [--elements E] [--local-size L] [--tasks T] */
+ * report; exit status 2 then. Options: coop_chaos_cli's help. */
+#include "cli.h"
 #include "coop.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern const char coop_rounds_source[];
 
+static const cli coop_chaos_cli = {
+    "coop-chaos",
+    "Usage: coop-chaos [--seeds N] [--first S] [--rounds R] [--elements E] [--local-size L] [--tasks T]\n"
+    "Checks the example megakernel against the CPU under many chaos seeds.\n"
+    "\n"
+    "Each seed runs kernels/examples/rounds.cl (R rounds adding one to E elements, resizing\n"
+    "barriers between rounds) in chaos mode, which accepts kills and forks at random within the\n"
+    "semantics, with a task of 37 workgroups taking a quarter of the groups every millisecond, T\n"
+    "times; then every element and every task output is compared with the CPU's.\n"
+    "\n"
+    "Options:\n"
+    "  --seeds N         seeds to run, 1 to 1000000 (default 20)\n"
+    "  --first S         the first seed, 1 to 4294967295 (default 1); seeds S .. S+N-1\n"
+    "  --rounds R        rounds per run, 1 to 1000000 (default 50)\n"
+    "  --elements E      elements of the data array, 1 to 67108864 (default 65536)\n"
+    "  --local-size L    work-items per group, 3 to 65536 and at most what the device allows\n"
+    "                    (default 64); PoCL's compiler aborts on megakernels below 3\n"
+    "  --tasks T         task submissions per run, 0 to 1000000 (default 3; 0: no task)\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  every seed's results equal the CPU's\n"
+    "  1  a bad option or environment value, or a device or OpenCL error\n"
+    "  2  a seed gave a wrong value, or its run failed (the watchdog found no progress)\n",
+};
+
 typedef struct options {
-    unsigned seeds, first, rounds, elements, tasks, task_groups;
-    size_t local_size;
+    unsigned seeds, first, rounds, elements, tasks, task_groups, local_size;
 } options;
 
+/* -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, options *o)
 {
+    static const char *const names[] = {"--seeds", "--first", "--rounds", "--elements", "--local-size", "--tasks"};
+    const cli *c = &coop_chaos_cli;
     *o = (options){.seeds = 20, .first = 1, .rounds = 50, .elements = 1 << 16, .tasks = 3, .task_groups = 37,
                    .local_size = 64};
+    unsigned *fields[] = {&o->seeds, &o->first, &o->rounds, &o->elements, &o->local_size, &o->tasks};
+    /* local sizes from 3: PoCL's compiler aborts on megakernels below (libcoop/src/launch.c) */
+    const unsigned least[] = {1, 1, 1, 1, 3, 0};
+    const unsigned most[] = {1000000, UINT32_MAX, 1000000, 1u << 26, CLI_MAX_LOCAL_SIZE, 1000000};
     for (int i = 1; i < argc; i++) {
-        unsigned *field = !strcmp(argv[i], "--seeds") ? &o->seeds : !strcmp(argv[i], "--first") ? &o->first
-                          : !strcmp(argv[i], "--rounds") ? &o->rounds : !strcmp(argv[i], "--elements") ? &o->elements
-                          : !strcmp(argv[i], "--tasks") ? &o->tasks : NULL;
-        if (field && i + 1 < argc && atoi(argv[i + 1]) >= 0) {
-            *field = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--local-size") && i + 1 < argc && atoi(argv[i + 1]) > 0) {
-            o->local_size = (size_t)atoi(argv[++i]);
-        } else {
-            fprintf(stderr, "usage: coop-chaos [--seeds N] [--first S] [--rounds R] [--elements E] "
-                            "[--local-size L] [--tasks T]\n");
-            return -1;
+        if (cli_info_option(c, argv[i]))
+            return CLI_EXIT_OK;
+        size_t f = 0;
+        while (f < 6 && strcmp(argv[i], names[f]))
+            f++;
+        if (f == 6) {
+            cli_fail(c, "unknown option '%s'", argv[i]);
+            return CLI_EXIT_ERROR;
         }
+        const char *value = cli_value(c, argc, argv, &i);
+        if (!value || cli_unsigned(c, names[f], value, least[f], most[f], fields[f]) != 0)
+            return CLI_EXIT_ERROR;
     }
-    return 0;
+    if (o->seeds - 1 > UINT32_MAX - o->first) {
+        cli_fail(c, "--first %u with --seeds %u goes past seed 4294967295", o->first, o->seeds);
+        return CLI_EXIT_ERROR;
+    }
+    return -1;
 }
 
 /* Runs one seed; returns the number of wrong values, or -1 on a run error. */
 static long run_seed(coop_context *ctx, coop_kernel *kernel, const options *o, unsigned seed, cl_mem data,
-                     cl_mem out, coop_mega_report *report)
+                     cl_mem out, coop_mega_report *report, coop_status *status_out)
 {
     cl_command_queue queue = coop_context_queue(ctx);
     cl_uint zero = 0;
@@ -51,6 +92,7 @@ static long run_seed(coop_context *ctx, coop_kernel *kernel, const options *o, u
     coop_task_plan plan = {.task = 0, .workgroups = o->task_groups, .take = COOP_TAKE_QUARTER, .period_ms = 1,
                            .repeats = o->tasks, .args = {seed}};
     coop_status status = coop_mega_run(kernel, &params, &plan, o->tasks ? 1 : 0, report);
+    *status_out = status;
     if (status != COOP_OK) {
         fprintf(stderr, "coop-chaos: seed %u: %s: %s\n", seed, coop_strerror(status), coop_context_message(ctx));
         return -1;
@@ -73,8 +115,9 @@ static long run_seed(coop_context *ctx, coop_kernel *kernel, const options *o, u
 int main(int argc, char **argv)
 {
     options o;
-    if (parse(argc, argv, &o) != 0)
-        return 2;
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
     coop_context *ctx = NULL;
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;
@@ -83,6 +126,14 @@ int main(int argc, char **argv)
         status = coop_program_create(ctx, coop_rounds_source, NULL, &program);
     if (status == COOP_OK)
         status = coop_kernel_create(program, "rounds_mega", &kernel);
+    if (status == COOP_OK && o.local_size > coop_context_device(ctx)->max_local_size) {
+        fprintf(stderr, "coop-chaos: --local-size %u is more than the device allows (%zu)\n", o.local_size,
+                coop_context_device(ctx)->max_local_size);
+        coop_kernel_release(kernel);
+        coop_program_release(program);
+        coop_context_release(ctx);
+        return CLI_EXIT_ERROR;
+    }
     cl_int err = CL_SUCCESS;
     cl_mem data = NULL, out = NULL;
     if (status == COOP_OK) {
@@ -97,16 +148,18 @@ int main(int argc, char **argv)
     if (status != COOP_OK || err != CL_SUCCESS) {
         fprintf(stderr, "coop-chaos: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
         coop_context_release(ctx);
-        return 2;
+        return CLI_EXIT_ERROR;
     }
     printf("coop-chaos on %s: %u seeds from %u, %u rounds over %u elements, %u tasks of %u workgroups each\n",
            coop_context_device(ctx)->name, o.seeds, o.first, o.rounds, o.elements, o.tasks, o.task_groups);
     unsigned failed = 0, kills = 0, forks = 0, resizes = 0, tasks = 0;
-    for (unsigned seed = o.first; seed < o.first + o.seeds; seed++) {
+    for (unsigned n = 0; n < o.seeds; n++) {
+        unsigned seed = o.first + n;
         coop_mega_report report;
-        long wrong = run_seed(ctx, kernel, &o, seed, data, out, &report);
-        if (wrong < 0)
-            return 1; /* the kernel may still run after a watchdog report: exit */
+        coop_status run_status = COOP_OK;
+        long wrong = run_seed(ctx, kernel, &o, seed, data, out, &report, &run_status);
+        if (wrong < 0) /* the kernel may still run after a watchdog report: exit */
+            return run_status == COOP_ERR_INVALID_ARGUMENT ? CLI_EXIT_ERROR : CLI_EXIT_CHECK;
         if (wrong)
             printf("seed %u: %ld wrong values\n", seed, wrong);
         failed += wrong != 0;
@@ -123,5 +176,5 @@ int main(int argc, char **argv)
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
-    return failed ? 1 : 0;
+    return failed ? CLI_EXIT_CHECK : CLI_EXIT_OK;
 }

@@ -1,7 +1,7 @@
 /* coop-demo: what cooperative kernels are for, in one run (`make demo`).
  *
  *   coop-demo [--graph FILE | --gen SPEC] [--seconds S] [--period-ms P] [--frame WxH] [--out DIR]
- *             [--quick]
+ *             [--quick]       (coop_demo_cli's help says more)
  *
  * A blocking BFS (global barriers between rounds) runs on a road graph while a path tracer wants a
  * frame every P ms, twice:
@@ -27,6 +27,7 @@
  *
  * Exit status: 0; 1 for an error (bad arguments, unreadable graph, device failure); 2 when a
  * search differs from the CPU reference. The device is chosen with COOP_DEVICE etc. */
+#include "cli.h"
 #include "coop.h"
 #include "graph.h"
 #include "image.h"
@@ -280,9 +281,39 @@ typedef struct demo {
     double frame_all_ms, frame_one_ms;
 } demo;
 
-static const char usage[] =
-    "usage: coop-demo [--graph FILE | --gen rmat:SCALE:EF | --gen grid:W:H] [--seconds S] [--period-ms P]\n"
-    "                 [--frame WxH] [--out DIR] [--quick]\n";
+static const cli coop_demo_cli = {
+    "coop-demo",
+    "Usage: coop-demo [--graph FILE | --gen rmat:SCALE:EF | --gen grid:W:H] [--seconds S] [--period-ms P]\n"
+    "                 [--frame WxH] [--out DIR] [--quick]\n"
+    "Shows what cooperative kernels are for: BFS beside a path tracer that wants a frame every period.\n"
+    "\n"
+    "BFS searches from one source after another while a frame is due every P ms, twice: as a\n"
+    "cooperative megakernel (each frame a high-priority task on a quarter of the groups, taken at a\n"
+    "barrier), then with no cooperation (BFS a plain persistent kernel, the frames queued on a second\n"
+    "queue). It prints a table comparing the two, checks every search against the CPU, and writes\n"
+    "DIR/frame.png and DIR/responsiveness.csv (which scripts/demo-plot draws).\n"
+    "\n"
+    "Options:\n"
+    "  --graph FILE      the graph (default ../shared/graphs/USA-road-NY.pace16.gr.xz, or a 512 x 512\n"
+    "                    grid where that file is absent)\n"
+    "  --gen SPEC        a generated graph instead: rmat:SCALE:EF[:SEED] or grid:W:H\n"
+    "  --seconds S       how long the cooperative run searches, above 0 and at most 600 (default 12)\n"
+    "  --period-ms P     a frame is due every P ms, above 0 and at most 10000 (default 40)\n"
+    "  --frame WxH       the frame's size, each 1 to 4096 (default 96x72)\n"
+    "  --out DIR         where the PNG and the CSV go (default demo)\n"
+    "  --quick           a 32 x 32 grid unless told otherwise, and runs of 2.5 periods (for tests)\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  both runs done and every search equals the CPU reference\n"
+    "  1  a bad option or environment value, an unreadable graph, or a device or OpenCL error\n"
+    "  2  a search differs from the CPU reference\n",
+};
 
 static double now_ms(void)
 {
@@ -319,22 +350,29 @@ static double quantile(const double *sorted, size_t n, double q)
 static int bad_argument(const char *option, const char *value, const char *why)
 {
     if (value)
-        fprintf(stderr, "coop-demo: %s '%s': %s\n%s", option, value, why, usage);
-    else
-        fprintf(stderr, "coop-demo: %s: %s\n%s", option, why, usage);
-    return -1;
+        return cli_fail(&coop_demo_cli, "%s '%s': %s", option, value, why);
+    return cli_fail(&coop_demo_cli, "%s: %s", option, why);
 }
 
-static int parse_positive(const char *text, double max, double *value)
+/* WIDTHxHEIGHT, each strictly a number from 1 to 4096. */
+static int parse_frame(const char *value, settings *s)
 {
-    char *end = NULL;
-    errno = 0;
-    *value = strtod(text, &end);
-    return end == text || *end || errno || !(*value > 0) || *value > max ? -1 : 0;
+    char width[16];
+    const char *cross = strchr(value, 'x');
+    size_t length = cross ? (size_t)(cross - value) : 0;
+    if (!cross || length >= sizeof width)
+        return bad_argument("--frame", value, "is not WIDTHxHEIGHT");
+    memcpy(width, value, length);
+    width[length] = '\0';
+    if (cli_unsigned(&coop_demo_cli, "--frame width", width, 1, 4096, &s->width) != 0 ||
+        cli_unsigned(&coop_demo_cli, "--frame height", cross + 1, 1, 4096, &s->height) != 0)
+        return -1;
+    return 0;
 }
 
 static int parse(int argc, char **argv, settings *s)
 {
+    const cli *c = &coop_demo_cli;
     *s = (settings){.seconds = 12.0, .period_ms = 40.0, .width = 96, .height = 72, .out_dir = "demo"};
     int seconds_given = 0;
     for (int i = 1; i < argc; i++) {
@@ -348,29 +386,23 @@ static int parse(int argc, char **argv, settings *s)
         if (strcmp(option, "--graph") && strcmp(option, "--gen") && strcmp(option, "--seconds") &&
             strcmp(option, "--period-ms") && strcmp(option, "--frame") && strcmp(option, "--out"))
             return bad_argument("option", option, "unknown");
-        if (i + 1 >= argc)
-            return bad_argument(option, NULL, "needs a value");
-        const char *value = argv[++i];
+        const char *value = cli_value(c, argc, argv, &i);
+        if (!value)
+            return -1;
         if (!strcmp(option, "--graph")) {
             s->graph_path = value;
         } else if (!strcmp(option, "--gen")) {
             s->gen_spec = value;
         } else if (!strcmp(option, "--seconds")) {
-            if (parse_positive(value, 600, &s->seconds) != 0)
-                return bad_argument(option, value, "not a number of seconds in (0, 600]");
+            if (cli_positive(c, option, value, 600, &s->seconds) != 0)
+                return -1;
             seconds_given = 1;
         } else if (!strcmp(option, "--period-ms")) {
-            if (parse_positive(value, 10000, &s->period_ms) != 0)
-                return bad_argument(option, value, "not a number of milliseconds in (0, 10000]");
+            if (cli_positive(c, option, value, 10000, &s->period_ms) != 0)
+                return -1;
         } else if (!strcmp(option, "--frame")) {
-            char *end = NULL;
-            unsigned long w = strtoul(value, &end, 10), h = 0;
-            if (*end == 'x')
-                h = strtoul(end + 1, &end, 10);
-            if (*value < '1' || *value > '9' || *end || !w || !h || w > 4096 || h > 4096)
-                return bad_argument(option, value, "not WIDTHxHEIGHT, each 1..4096");
-            s->width = (unsigned)w;
-            s->height = (unsigned)h;
+            if (parse_frame(value, s) != 0)
+                return -1;
         } else {
             s->out_dir = value;
         }
@@ -1118,15 +1150,14 @@ static int run_demo(demo *d)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage, stdout);
-        return 0;
-    }
+    for (int i = 1; i < argc; i++)
+        if (cli_info_option(&coop_demo_cli, argv[i]))
+            return CLI_EXIT_OK;
     /* Progress lines show as they come under make, and survive a crash in the OpenCL compiler. */
     setvbuf(stdout, NULL, _IOLBF, 0);
     demo d = {0};
     if (parse(argc, argv, &d.s) != 0)
-        return 1;
+        return CLI_EXIT_ERROR;
     int rc = run_demo(&d);
     close_device(&d);
     graph_free(&d.g);

@@ -13,7 +13,7 @@ $(BUILD)/gen/coop_demo_source.c: kernels/tasks/render.cl kernels/tasks/matmult.c
 
 $(BUILD)/obj/host/coop-demo.o: host/common/graph.h host/common/reference.h host/common/image.h
 
-$(BUILD)/bin/coop-demo: $(COOP_DEMO_OBJS) $(GRAPH_OBJ) $(LIBA)
+$(BUILD)/bin/coop-demo: $(COOP_DEMO_OBJS) $(GRAPH_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)
 

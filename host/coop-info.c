@@ -1,5 +1,6 @@
 /* coop-info: lists OpenCL devices, what they offer cooperative kernels, and measures the
  * channel round trip, the discovered occupancy and the global-barrier latency on each. */
+#include "cli.h"
 #include "coop.h"
 #include "json.h"
 
@@ -15,24 +16,34 @@ typedef struct measurements {
     coop_barrier_result barrier;
 } measurements;
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: coop-info [--json] [--local-size L] [--barriers N] [--rounds N]\n"
-                 "Lists OpenCL devices and measures, on each that can run cooperative kernels: the\n"
-                 "channel round trip, the co-resident groups for local size L (default 256), the time\n"
-                 "discovery took and the global-barrier latency. COOP_PLATFORM / COOP_DEVICE limit\n"
-                 "the list; COOP_CHANNEL picks the channel backend.\n");
-}
-
-static int parse_count(const char *text, unsigned long *out)
-{
-    char *end = NULL;
-    unsigned long value = strtoul(text, &end, 10);
-    if (!*text || *end || value == 0)
-        return 0;
-    *out = value;
-    return 1;
-}
+static const cli coop_info_cli = {
+    "coop-info",
+    "Usage: coop-info [--json] [--local-size L] [--barriers N] [--rounds N]\n"
+    "Lists the OpenCL devices and measures what each offers cooperative kernels.\n"
+    "\n"
+    "For every device that COOP_PLATFORM and COOP_DEVICE select (all by default): its capabilities\n"
+    "and, where it can run cooperative kernels, the channel round trip, the co-resident groups\n"
+    "that discovery finds, how long discovery took and the global-barrier latency.\n"
+    "\n"
+    "Options:\n"
+    "  --json            write JSON instead of text\n"
+    "  --local-size L    work-items per group for the measurements, 1 to 65536 and at most what\n"
+    "                    the device allows (default 256)\n"
+    "  --barriers N      global barriers to time, 1 to 10000000 (default 1000)\n"
+    "  --rounds N        channel round trips to time, 1 to 1000000 (default 200)\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  limit the list (an index, or a part of the name)\n"
+    "  COOP_CHANNEL                the channel backend: svm, nvhost, queue or auto\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  every selected device was listed (one that cannot run cooperative kernels says why)\n"
+    "  1  a bad option or environment value, no OpenCL device, or a measurement timed out\n"
+    "  2  a global barrier's data check failed on a device\n",
+};
 
 static void measure(const coop_device_info *info, size_t local_size, unsigned barriers, unsigned rounds,
                     measurements *m)
@@ -43,6 +54,12 @@ static void measure(const coop_device_info *info, size_t local_size, unsigned ba
     coop_options options = {.platform = platform, .device = device, .channel = COOP_CHANNEL_AUTO};
     coop_context *ctx = NULL;
     memset(m, 0, sizeof *m);
+    if (local_size > info->max_local_size) {
+        m->status = COOP_ERR_INVALID_ARGUMENT;
+        snprintf(m->error, sizeof m->error, "--local-size %zu is more than the device allows (%zu)", local_size,
+                 info->max_local_size);
+        return;
+    }
     m->status = coop_context_create(&options, &ctx);
     if (m->status == COOP_OK) {
         m->channel = coop_context_channel(ctx);
@@ -106,79 +123,63 @@ static void print_text(const coop_device_info *info, const measurements *m)
            m->barrier.failures);
 }
 
-static int selected(const coop_device_info *info, unsigned position)
-{
-    const char *platform = getenv("COOP_PLATFORM");
-    const char *device = getenv("COOP_DEVICE");
-    char index[16];
-    if (platform && *platform) {
-        snprintf(index, sizeof index, "%u", info->platform_index);
-        if (strcmp(platform, index) != 0 && !strstr(info->platform, platform))
-            return 0;
-        position = info->device_index;
-    }
-    if (device && *device) {
-        snprintf(index, sizeof index, "%u", position);
-        return strcmp(device, index) == 0 || strstr(info->name, device) != NULL;
-    }
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
+    const cli *c = &coop_info_cli;
     int json = 0;
-    unsigned long local_size = 256, barriers = 1000, rounds = 200;
+    unsigned local_size = 256, barriers = 1000, rounds = 200;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        unsigned long *target = !strcmp(arg, "--local-size") ? &local_size
-                                : !strcmp(arg, "--barriers")  ? &barriers
-                                : !strcmp(arg, "--rounds")    ? &rounds
-                                                              : NULL;
+        const char *arg = argv[i], *value = NULL;
+        if (cli_info_option(c, arg))
+            return CLI_EXIT_OK;
         if (!strcmp(arg, "--json")) {
             json = 1;
-        } else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (target && i + 1 < argc && parse_count(argv[i + 1], target)) {
-            i++;
-        } else {
-            fprintf(stderr, "coop-info: bad argument '%s'%s\n", arg, target ? " (needs a positive number)" : "");
-            usage(stderr);
-            return 1;
+            continue;
         }
+        if (strcmp(arg, "--local-size") && strcmp(arg, "--barriers") && strcmp(arg, "--rounds")) {
+            cli_fail(c, "unknown option '%s'", arg);
+            return CLI_EXIT_ERROR;
+        }
+        if (!(value = cli_value(c, argc, argv, &i)))
+            return CLI_EXIT_ERROR;
+        int bad = !strcmp(arg, "--local-size") ? cli_unsigned(c, arg, value, 1, CLI_MAX_LOCAL_SIZE, &local_size)
+                  : !strcmp(arg, "--barriers") ? cli_unsigned(c, arg, value, 1, 10000000, &barriers)
+                                               : cli_unsigned(c, arg, value, 1, 1000000, &rounds);
+        if (bad)
+            return CLI_EXIT_ERROR;
     }
+    /* the devices COOP_PLATFORM and COOP_DEVICE select, as libcoop selects them */
     coop_device_info *devices = NULL;
     size_t count = 0;
-    coop_status status = coop_list_devices(&devices, &count);
+    char why[512];
+    coop_status status = coop_match_devices(NULL, &devices, &count, why, sizeof why);
     if (status != COOP_OK) {
-        fprintf(stderr, "coop-info: %s\n", coop_strerror(status));
-        return 1;
+        fprintf(stderr, "coop-info: %s: %s\n", coop_strerror(status), why);
+        return CLI_EXIT_ERROR;
     }
     if (json)
         printf("{\"devices\": [");
-    int shown = 0;
+    int rc = CLI_EXIT_OK;
     for (size_t i = 0; i < count; i++) {
-        if (!selected(&devices[i], (unsigned)i))
-            continue;
         measurements m;
-        measure(&devices[i], local_size, (unsigned)barriers, (unsigned)rounds, &m);
+        measure(&devices[i], local_size, barriers, rounds, &m);
         if (json)
-            print_json(&devices[i], &m, !shown);
+            print_json(&devices[i], &m, i == 0);
         else
             print_text(&devices[i], &m);
-        shown++;
+        if (m.status == COOP_OK && m.barrier.failures && rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_CHECK;
+        if (m.status == COOP_ERR_INVALID_ARGUMENT)
+            rc = CLI_EXIT_ERROR; /* an option or environment value the device cannot take */
         if (m.status == COOP_ERR_TIMEOUT) {
             /* A kernel that timed out may still be running; its device cannot be reused. */
             fprintf(stderr, "coop-info: stopping after a timeout on %s\n", devices[i].name);
+            rc = CLI_EXIT_ERROR;
             break;
         }
     }
     if (json)
         printf("\n]}\n");
     free(devices);
-    if (!shown) {
-        fprintf(stderr, "coop-info: no device matches COOP_PLATFORM/COOP_DEVICE\n");
-        return 1;
-    }
-    return 0;
+    return rc;
 }

@@ -2,6 +2,7 @@
  * between co-resident workgroups (kernels/litmus.cl), each with relaxed accesses only and with
  * coop_kernel.h's fences, and how often each weak outcome was seen. With the fences there must be
  * none: that is what the exit status says. */
+#include "cli.h"
 #include "coop.h"
 #include "json.h"
 
@@ -15,11 +16,8 @@ extern const char coop_litmus_source[];
 /* Words between two test locations: each gets its own 128-byte line (a GPU's L1/L2 line). */
 enum { LINE_WORDS = 32 };
 
-enum { EXIT_CLEAN = 0, EXIT_WEAK_FENCED = 1, EXIT_ERROR = 2 };
-
 typedef struct litmus_spec {
     const char *name;          /* "MP" */
-    const char *option;        /* what --test takes */
     const char *kernel;
     unsigned weak;             /* the outcome (a << 1 | b) the fences forbid */
     unsigned interleaved;      /* the outcome only overlapping sides can give */
@@ -27,9 +25,9 @@ typedef struct litmus_spec {
 } litmus_spec;
 
 static const litmus_spec SPECS[] = {
-    {"MP", "mp", "litmus_mp", 2, 1, "flag seen but data not"},
-    {"SB", "sb", "litmus_sb", 0, 3, "both loads read 0"},
-    {"LB", "lb", "litmus_lb", 3, 0, "both loads read 1"},
+    {"MP", "litmus_mp", 2, 1, "flag seen but data not"},
+    {"SB", "litmus_sb", 0, 3, "both loads read 0"},
+    {"LB", "litmus_lb", 3, 0, "both loads read 1"},
 };
 enum { TEST_COUNT = sizeof SPECS / sizeof SPECS[0] };
 
@@ -58,74 +56,70 @@ typedef struct litmus_result {
     double run_ms;
 } litmus_result;
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: coop-litmus [--test mp|sb|lb|all] [--iterations N] [--local-size L] [--json]\n"
-            "Runs litmus tests between co-resident workgroups paired (2k, 2k+1), each work-item on\n"
-            "its own locations, N iterations (default 2000) separated by global barriers, first with\n"
-            "relaxed accesses only (plain), then with libcoop's fences (fenced):\n"
-            "  MP  message passing: weak if the flag is seen but the data is not\n"
-            "  SB  store buffering: weak if both loads read 0\n"
-            "  LB  load buffering:  weak if both loads read 1\n"
-            "and prints how often each weak outcome was seen. L work-items per group (default 64).\n"
-            "COOP_PLATFORM / COOP_DEVICE pick the device.\n"
-            "Exit status: 0 if no fenced test showed a weak outcome, 1 if one did, 2 on a usage or\n"
-            "OpenCL error.\n");
-}
-
-static int parse_count(const char *text, unsigned long max, unsigned long *out)
-{
-    char *end = NULL;
-    unsigned long value = strtoul(text, &end, 10);
-    if (!*text || *text == '-' || *end || value == 0 || value > max)
-        return 0;
-    *out = value;
-    return 1;
-}
-
-static int parse_tests(const char *text, unsigned *out)
-{
-    if (!strcmp(text, "all")) {
-        *out = (1u << TEST_COUNT) - 1;
-        return 1;
-    }
-    for (unsigned i = 0; i < TEST_COUNT; i++) {
-        if (!strcmp(text, SPECS[i].option)) {
-            *out = 1u << i;
-            return 1;
-        }
-    }
-    return 0;
-}
+static const cli coop_litmus_cli = {
+    "coop-litmus",
+    "Usage: coop-litmus [--test mp|sb|lb|all] [--iterations N] [--local-size L] [--json]\n"
+    "Runs memory-model litmus tests between co-resident workgroups.\n"
+    "\n"
+    "The workgroups are paired (2k, 2k+1), each work-item on its own locations, for N iterations\n"
+    "separated by global barriers, first with relaxed accesses only (plain), then with libcoop's\n"
+    "fences (fenced), and it prints how often each weak outcome was seen:\n"
+    "  MP  message passing: weak if the flag is seen but the data is not\n"
+    "  SB  store buffering: weak if both loads read 0\n"
+    "  LB  load buffering:  weak if both loads read 1\n"
+    "\n"
+    "Options:\n"
+    "  --test T          mp, sb, lb or all (default all)\n"
+    "  --iterations N    iterations per pair, 1 to 10000000 (default 2000)\n"
+    "  --local-size L    work-items per group, 1 to 65536 and at most what the device allows\n"
+    "                    (default 64)\n"
+    "  --json            write JSON instead of a table\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  no fenced test showed a weak outcome\n"
+    "  1  a bad option or environment value, or a device or OpenCL error\n"
+    "  2  a fenced test showed a weak outcome (a memory-model bug)\n",
+};
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, config *cfg)
 {
+    static const char *const tests[] = {"mp", "sb", "lb", "all"};
+    const cli *c = &coop_litmus_cli;
     *cfg = (config){.iterations = 2000, .local_size = 64, .tests = (1u << TEST_COUNT) - 1};
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        unsigned long number = 0;
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            return EXIT_CLEAN;
-        } else if (!strcmp(arg, "--json")) {
+        const char *arg = argv[i], *value = NULL;
+        if (cli_info_option(c, arg))
+            return CLI_EXIT_OK;
+        if (!strcmp(arg, "--json")) {
             cfg->json = 1;
-        } else if (!strcmp(arg, "--iterations") && value && parse_count(value, UINT32_MAX - 1, &number)) {
-            cfg->iterations = (unsigned)number;
-            i++;
-        } else if (!strcmp(arg, "--local-size") && value && parse_count(value, 1u << 20, &number)) {
+            continue;
+        }
+        if (strcmp(arg, "--iterations") && strcmp(arg, "--local-size") && strcmp(arg, "--test")) {
+            cli_fail(c, "unknown option '%s'", arg);
+            return CLI_EXIT_ERROR;
+        }
+        if (!(value = cli_value(c, argc, argv, &i)))
+            return CLI_EXIT_ERROR;
+        unsigned number = 0;
+        size_t test = 0;
+        if (!strcmp(arg, "--iterations")) {
+            if (cli_unsigned(c, arg, value, 1, 10000000, &cfg->iterations) != 0)
+                return CLI_EXIT_ERROR;
+        } else if (!strcmp(arg, "--local-size")) {
+            if (cli_unsigned(c, arg, value, 1, CLI_MAX_LOCAL_SIZE, &number) != 0)
+                return CLI_EXIT_ERROR;
             cfg->local_size = number;
-            i++;
-        } else if (!strcmp(arg, "--test") && value && parse_tests(value, &cfg->tests)) {
-            i++;
         } else {
-            int known = !strcmp(arg, "--iterations") || !strcmp(arg, "--local-size") || !strcmp(arg, "--test");
-            fprintf(stderr, "coop-litmus: bad argument '%s'%s\n", arg,
-                    !known ? "" : value ? " (bad value)" : " (needs a value)");
-            usage(stderr);
-            return EXIT_ERROR;
+            if (cli_choice(c, arg, value, tests, 4, &test) != 0)
+                return CLI_EXIT_ERROR;
+            cfg->tests = test < TEST_COUNT ? 1u << test : (1u << TEST_COUNT) - 1;
         }
     }
     return -1;
@@ -312,7 +306,13 @@ int main(int argc, char **argv)
     if (status != COOP_OK) {
         fprintf(stderr, "coop-litmus: %s: %s\n", coop_strerror(status), ctx ? coop_context_message(ctx) : "");
         coop_context_release(ctx);
-        return EXIT_ERROR;
+        return CLI_EXIT_ERROR;
+    }
+    if (cfg.local_size > coop_context_device(ctx)->max_local_size) {
+        fprintf(stderr, "coop-litmus: --local-size %zu is more than the device allows (%zu)\n", cfg.local_size,
+                coop_context_device(ctx)->max_local_size);
+        coop_context_release(ctx);
+        return CLI_EXIT_ERROR;
     }
     buffers b = {0};
     litmus_result results[2 * TEST_COUNT];
@@ -322,17 +322,17 @@ int main(int argc, char **argv)
     release_buffers(&b);
     if (count < 0) {
         coop_context_release(ctx);
-        return EXIT_ERROR;
+        return CLI_EXIT_ERROR;
     }
     const coop_device_info *info = coop_context_device(ctx);
     if (cfg.json)
         print_json(info, &cfg, results, (size_t)count);
     else
         print_table(info, &cfg, results, (size_t)count);
-    rc = EXIT_CLEAN;
+    rc = CLI_EXIT_OK;
     for (int i = 0; i < count; i++)
         if (results[i].fenced && results[i].outcomes[results[i].spec->weak])
-            rc = EXIT_WEAK_FENCED;
+            rc = CLI_EXIT_CHECK;
     coop_context_release(ctx);
     return rc;
 }

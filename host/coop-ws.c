@@ -5,7 +5,7 @@
  *
  *   coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]
  *                       [--chaos SEED] [--seeds S | --repeat R] [--task none|light] [--local-size L]
- *                       [--json FILE]
+ *                       [--json FILE]          (coop_ws_cli's help says more)
  *
  * octree: N points (default 20000) from a fixed generator, leaves of at most K points (default
  * 16); the check walks the tree: every point once, in a leaf whose cell holds it, children tiling
@@ -20,6 +20,7 @@
  * the host saw every member finish (cooperative).
  * Exit status: 0, 1 for an error (bad arguments, device failure), 2 for a result that differs
  * from the CPU's. */
+#include "cli.h"
 #include "coop.h"
 #include "json.h"
 #include "stats.h"
@@ -35,9 +36,9 @@ extern const char coop_ws_source[];
 enum { WS_OUTSTANDING = 0, WS_OVERFLOWED = 1, WS_STEALS = 2, WS_SPILLS = 3, WS_HEADER_WORDS = 8, WS_TAIL = 2,
        WS_SLOTS = 4 };
 
-/* kernels/octree.cl's node words. */
+/* kernels/octree.cl's node words; its work-items 0..7 each handle an octant. */
 enum { OCT_NODE_WORDS = 8, OCT_FIRST = 0, OCT_COUNT = 1, OCT_CHILD = 2, OCT_LEVEL = 3, OCT_X = 4, OCT_Y = 5,
-       OCT_Z = 6, OCT_MAX_LEVEL = 20 };
+       OCT_Z = 6, OCT_MAX_LEVEL = 20, OCT_MIN_LOCAL_SIZE = 8 };
 
 /* kernels/game.cl's node words and scores. */
 enum { GAME_NODE_WORDS = 8, GAME_PARENT = 0, GAME_BEST = 1, GAME_DEPTH = 3, GAME_MASK = 4, GAME_CUR = 6,
@@ -70,64 +71,94 @@ typedef struct run_record {
     char result[128];
 } run_record;
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: coop-ws octree|game [--points N] [--leaf-max K] [--depth D] "
-                    "[--mode cooperative|standalone] [--chaos SEED] [--seeds S | --repeat R] [--task none|light] "
-                    "[--local-size L] [--json FILE]\n");
-    return -1;
-}
-
-/* A positive number no larger than `most`, or 0. */
-static unsigned number(const char *text, unsigned most)
-{
-    char *end = NULL;
-    unsigned long value = strtoul(text, &end, 10);
-    return *text && !*end && value > 0 && value <= most ? (unsigned)value : 0u;
-}
+static const cli coop_ws_cli = {
+    "coop-ws",
+    "Usage: coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]\n"
+    "                           [--chaos SEED] [--seeds S | --repeat R] [--task none|light] [--local-size L]\n"
+    "                           [--json FILE]\n"
+    "Runs work-stealing apps as cooperative kernels and checks them against the CPU.\n"
+    "\n"
+    "octree partitions random 3-D points into an octree; game searches a connect-four opening with\n"
+    "negamax. Both steal work between groups through kernels/lib/ws_deque.cl, as a cooperative\n"
+    "megakernel (kill and fork offered between tasks) or as a standalone persistent kernel.\n"
+    "\n"
+    "Options:\n"
+    "  --points N        octree: points, 1 to 16777216 (default 20000)\n"
+    "  --leaf-max K      octree: most points in a leaf, 1 to 1073741824 (default 16)\n"
+    "  --depth D         game: plies searched, 1 to 7 (default 5)\n"
+    "  --mode M          cooperative (default) or standalone\n"
+    "  --chaos SEED      chaos mode from SEED, 1 to 1073741824 (--mode cooperative)\n"
+    "  --seeds S         runs, 1 to 1073741824 (default 1); with --chaos, seeds SEED .. SEED+S-1\n"
+    "  --repeat R        the same as --seeds R\n"
+    "  --task T          none (default), or light: a 64 x 64 matrix multiplication every 5 ms on a\n"
+    "                    quarter of the groups, checked too (--mode cooperative)\n"
+    "  --local-size L    work-items per group, 1 to 1024 (default 64); octree needs 8 (one per\n"
+    "                    octant), and megakernels need 3 on PoCL\n"
+    "  --json FILE       write every run's figures to FILE\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  every run's result equals the CPU's\n"
+    "  1  a bad option or environment value, or a device or OpenCL error\n"
+    "  2  a result differs from the CPU's\n",
+};
 
 static int parse(int argc, char **argv, options *o)
 {
+    static const char *const apps[] = {"octree", "game"};
+    static const char *const modes[] = {"cooperative", "standalone"};
+    static const char *const tasks[] = {"none", "light"};
+    const cli *c = &coop_ws_cli;
     *o = (options){.points = 20000, .leaf_max = 16, .depth = 5, .seeds = 1, .cooperative = 1, .local_size = 64};
+    size_t choice = 0;
     if (argc < 2)
-        return usage();
-    if (!strcmp(argv[1], "octree"))
-        o->app = APP_OCTREE;
-    else if (!strcmp(argv[1], "game"))
-        o->app = APP_GAME;
-    else
-        return usage();
-    for (int i = 2; i < argc; i += 2) {
-        const char *value = i + 1 < argc ? argv[i + 1] : "";
-        unsigned *field = !strcmp(argv[i], "--points")     ? &o->points
-                          : !strcmp(argv[i], "--leaf-max") ? &o->leaf_max
-                          : !strcmp(argv[i], "--depth")    ? &o->depth
-                          : !strcmp(argv[i], "--chaos")    ? &o->chaos
-                          : !strcmp(argv[i], "--seeds")    ? &o->seeds
-                          : !strcmp(argv[i], "--repeat")   ? &o->seeds
-                                                           : NULL;
-        unsigned most = field == &o->depth ? GAME_MAX_DEPTH : field == &o->points ? 1u << 24 : 1u << 30;
-        if (field) {
-            if (!(*field = number(value, most))) {
-                fprintf(stderr, "coop-ws: %s wants a number from 1 to %u, not '%s'\n", argv[i], most, value);
-                return -1;
-            }
-        } else if (!strcmp(argv[i], "--mode") && (!strcmp(value, "cooperative") || !strcmp(value, "standalone"))) {
-            o->cooperative = !strcmp(value, "cooperative");
-        } else if (!strcmp(argv[i], "--task") && (!strcmp(value, "none") || !strcmp(value, "light"))) {
-            o->task = !strcmp(value, "light");
-        } else if (!strcmp(argv[i], "--local-size") && number(value, 1024)) {
-            o->local_size = number(value, 1024);
-        } else if (!strcmp(argv[i], "--json") && *value) {
-            o->json = value;
-        } else {
-            return usage();
-        }
-    }
-    if (!o->cooperative && (o->chaos || o->task)) {
-        fprintf(stderr, "coop-ws: --chaos and --task need --mode cooperative\n");
+        return cli_fail(c, "APP: missing (octree or game)");
+    if (cli_choice(c, "APP", argv[1], apps, 2, &choice) != 0)
         return -1;
+    o->app = choice == 0 ? APP_OCTREE : APP_GAME;
+    for (int i = 2; i < argc; i++) {
+        const char *option = argv[i];
+        unsigned *field = !strcmp(option, "--points")     ? &o->points
+                          : !strcmp(option, "--leaf-max") ? &o->leaf_max
+                          : !strcmp(option, "--depth")    ? &o->depth
+                          : !strcmp(option, "--chaos")    ? &o->chaos
+                          : !strcmp(option, "--seeds")    ? &o->seeds
+                          : !strcmp(option, "--repeat")   ? &o->seeds
+                                                          : NULL;
+        int known = field || !strcmp(option, "--mode") || !strcmp(option, "--task") ||
+                    !strcmp(option, "--local-size") || !strcmp(option, "--json");
+        if (!known)
+            return cli_fail(c, "unknown option '%s'", option);
+        const char *value = cli_value(c, argc, argv, &i);
+        if (!value)
+            return -1;
+        unsigned most = field == &o->depth ? GAME_MAX_DEPTH : field == &o->points ? 1u << 24 : 1u << 30;
+        unsigned local_size = 0;
+        int bad = 0;
+        if (field) {
+            bad = cli_unsigned(c, option, value, 1, most, field);
+        } else if (!strcmp(option, "--mode")) {
+            bad = cli_choice(c, option, value, modes, 2, &choice);
+            o->cooperative = choice == 0;
+        } else if (!strcmp(option, "--task")) {
+            bad = cli_choice(c, option, value, tasks, 2, &choice);
+            o->task = choice == 1;
+        } else if (!strcmp(option, "--local-size")) {
+            bad = cli_unsigned(c, option, value, o->app == APP_OCTREE ? OCT_MIN_LOCAL_SIZE : 1, 1024, &local_size);
+            o->local_size = local_size;
+        } else {
+            o->json = value;
+        }
+        if (bad)
+            return -1;
     }
+    if (!o->cooperative && (o->chaos || o->task))
+        return cli_fail(c, "--chaos and --task need --mode cooperative");
     return 0;
 }
 
@@ -695,9 +726,12 @@ static int write_json(const options *o, coop_context *ctx, const run_record *rec
 
 int main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (cli_info_option(&coop_ws_cli, argv[i]))
+            return CLI_EXIT_OK;
     options o;
     if (parse(argc, argv, &o) != 0)
-        return 1;
+        return CLI_EXIT_ERROR;
     ws_env env = {0};
     const char *kernel = o.app == APP_OCTREE ? (o.cooperative ? "octree_mega" : "octree_standalone")
                                              : (o.cooperative ? "game_mega" : "game_standalone");

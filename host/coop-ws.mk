@@ -9,7 +9,8 @@ $(BUILD)/gen/coop_ws_source.c: $(COOP_WS_SOURCES) scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_ws_source $(filter %.cl,$^) > $@
 
-$(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(BUILD)/obj/gen/coop_ws_source.o $(JSON_OBJ) $(STATS_OBJ) $(LIBA)
+$(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(BUILD)/obj/gen/coop_ws_source.o $(JSON_OBJ) $(STATS_OBJ) \
+    $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

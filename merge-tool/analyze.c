@@ -13,6 +13,8 @@ static const char *const primitive_names[] = {
     [MT_PRIM_FORK] = "offer_fork",
     [MT_PRIM_BARRIER] = "global_barrier",
     [MT_PRIM_RESIZE] = "resizing_global_barrier",
+    [MT_PRIM_VOTE] = "global_barrier_any",
+    [MT_PRIM_RESIZE_VOTE] = "resizing_global_barrier_any",
 };
 
 static const char *const id_names[] = {
@@ -33,7 +35,7 @@ enum mt_primitive mt_primitive_of(CXCursor call)
         return MT_PRIM_NONE;
     char *name = mt_spelling(callee);
     enum mt_primitive found = MT_PRIM_NONE;
-    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE; p++)
+    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE_VOTE; p++)
         if (!strcmp(name, primitive_names[p]))
             found = (enum mt_primitive)p;
     free(name);
@@ -46,10 +48,15 @@ enum mt_id_call mt_id_call_of(CXCursor call)
         return MT_ID_NONE;
     /* OpenCL's built-ins have no definition (clang declares most of them implicitly). */
     CXCursor callee = clang_getCursorReferenced(call);
-    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || mt_in_prelude(callee) ||
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl ||
         !clang_Cursor_isNull(clang_getCursorDefinition(callee)))
         return MT_ID_NONE;
     char *name = mt_spelling(callee);
+    if (mt_in_prelude(callee)) {
+        enum mt_id_call task_arg = !strcmp(name, "get_task_arg") ? MT_ID_TASK_ARG : MT_ID_NONE;
+        free(name);
+        return task_arg;
+    }
     enum mt_id_call found = MT_ID_NONE;
     for (int i = MT_ID_GROUP_ID; i <= MT_ID_GLOBAL_SIZE; i++)
         if (!strcmp(name, id_names[i]))
@@ -86,6 +93,13 @@ mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call)
     return found;
 }
 
+static enum CXChildVisitResult first_child(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    *(CXCursor *)data = cursor;
+    return CXChildVisit_Break;
+}
+
 typedef struct annotation_search {
     const char *annotation;
     int found;
@@ -115,11 +129,115 @@ int mt_is_transmit(CXCursor var)
     return has_annotation(var, "coop_transmit");
 }
 
-static int in_main_file(const mt_file *file, CXCursor cursor)
+typedef struct loop_search {
+    CXCursor var;
+    int found;                    /* the variable's for loop holds a fork point */
+} loop_search;
+
+static enum CXChildVisitResult find_fork_point(CXCursor cursor, CXCursor parent, CXClientData data)
 {
-    int in_file = 0;
-    mt_offset(file, clang_getCursorLocation(cursor), &in_file);
-    return in_file;
+    (void)parent;
+    enum mt_primitive primitive = mt_primitive_of(cursor);
+    if (primitive == MT_PRIM_FORK || primitive == MT_PRIM_RESIZE || primitive == MT_PRIM_RESIZE_VOTE) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_var_loop(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    loop_search *search = data;
+    if (clang_getCursorKind(cursor) != CXCursor_ForStmt)
+        return CXChildVisit_Recurse;
+    /* the variable's declaration is the loop's first child, before the header's first `;` */
+    CXSourceRange loop = clang_getCursorExtent(cursor);
+    CXSourceLocation at = clang_getCursorLocation(search->var);
+    unsigned loop_begin, var_at;
+    clang_getExpansionLocation(clang_getRangeStart(loop), NULL, NULL, NULL, &loop_begin);
+    clang_getExpansionLocation(at, NULL, NULL, NULL, &var_at);
+    CXCursor init = clang_getNullCursor();
+    clang_visitChildren(cursor, first_child, &init);
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt) {
+        unsigned begin, end;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(init)), NULL, NULL, NULL, &begin);
+        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(init)), NULL, NULL, NULL, &end);
+        if (var_at >= begin && var_at < end && begin > loop_begin) {
+            clang_visitChildren(cursor, find_fork_point, &search->found);
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether a variable is declared in the header of a for loop that holds a fork point (`for
+ * (uint i = 0; ...) { ...; resizing_global_barrier(); }`): transmitted, as if it were declared
+ * transmit. */
+int mt_is_implicit_transmit(mt_merge *merge, CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || merge->options.standalone)
+        return 0;
+    CXCursor body;
+    if (!mt_function_body(merge->funcs[merge->coop].def, &body))
+        return 0;
+    loop_search search = {.var = var};
+    clang_visitChildren(body, find_var_loop, &search);
+    return search.found;
+}
+
+/* Whether a call is one of OpenCL's workgroup barriers or collectives (which hold one). */
+int mt_is_group_barrier(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return 0;
+    CXCursor callee = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || !mt_is_builtin(callee))
+        return 0;
+    char *name = mt_spelling(callee);
+    int barrier = !strcmp(name, "barrier") || !strncmp(name, "work_group_", 11);
+    free(name);
+    return barrier;
+}
+
+typedef struct barrier_search {
+    mt_merge *merge;
+    const mt_file *file;
+    int found;
+} barrier_search;
+
+static enum CXChildVisitResult find_barrier(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    barrier_search *search = data;
+    if (clang_getCursorKind(cursor) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    mt_func *callee = mt_callee(search->merge, search->file, cursor);
+    if (mt_is_group_barrier(cursor) || mt_primitive_of(cursor) || (callee && callee->has_barrier)) {
+        search->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether a statement holds a workgroup barrier: its own, a primitive's or a helper's. */
+int mt_holds_barrier(mt_merge *merge, const mt_file *file, CXCursor statement)
+{
+    barrier_search search = {.merge = merge, .file = file};
+    if (find_barrier(statement, clang_getNullCursor(), &search) == CXChildVisit_Recurse)
+        clang_visitChildren(statement, find_barrier, &search);
+    return search.found;
+}
+
+/* The struct or union type of a variable (through arrays), or the null cursor. */
+CXCursor mt_record_of(CXCursor var)
+{
+    CXType type = clang_getCursorType(var);
+    while (type.kind == CXType_ConstantArray)
+        type = clang_getArrayElementType(type);
+    CXCursor record = clang_getTypeDeclaration(clang_getCanonicalType(type));
+    enum CXCursorKind kind = clang_getCursorKind(record);
+    return kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl ? record : clang_getNullCursor();
 }
 
 /* ---- Collecting functions --------------------------------------------------------------- */
@@ -145,16 +263,21 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
     (void)parent;
     collect *c = data;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
-    if (kind == CXCursor_VarDecl && in_main_file(c->file, cursor) && mt_is_transmit(cursor))
-        mt_error_at(c->merge, c->file, cursor, "declare it in the root scope of the cooperative kernel",
+    /* the file (input or header) it is written in; NULL: a system header, or a header that
+     * another input file included first and whose functions were collected from there */
+    mt_file *where = mt_file_of(c->merge, c->file, cursor);
+    if (!where && !clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) && !mt_in_prelude(cursor))
+        return CXChildVisit_Continue;
+    if (kind == CXCursor_VarDecl && where && mt_is_transmit(cursor))
+        mt_error_at(c->merge, where, cursor, "declare it in the root scope of the cooperative kernel",
                     "'transmit' on a program-scope variable: transmit variables live in the cooperative "
                     "kernel's root scope");
     if (kind != CXCursor_FunctionDecl || mt_is_builtin(cursor))
         return CXChildVisit_Continue;
     if (mt_in_prelude(cursor)) {
-        if (clang_isCursorDefinition(cursor) || in_main_file(c->file, cursor)) {
+        if (clang_isCursorDefinition(cursor) || where) {
             char *name = mt_spelling(cursor);
-            mt_error_at(c->merge, c->file, cursor, "rename the function",
+            mt_error_at(c->merge, where ? where : c->file, cursor, "rename the function",
                         "'%s' is a cooperative primitive of coop-merge's language and cannot be declared "
                         "or defined", name);
             free(name);
@@ -163,12 +286,12 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
     }
     if (!clang_isCursorDefinition(cursor))
         return CXChildVisit_Continue;
-    mt_func func = {.name = mt_spelling(cursor), .usr = usr_of(cursor), .file = c->file, .def = cursor,
-                    .in_user_file = in_main_file(c->file, cursor),
+    mt_func func = {.name = mt_spelling(cursor), .usr = usr_of(cursor), .file = where ? where : c->file,
+                    .def = cursor, .in_user_file = where != NULL,
                     .is_kernel = has_annotation(cursor, "coop_kernel")};
-    int params = clang_Cursor_getNumArguments(cursor);
+    int params = where ? clang_Cursor_getNumArguments(cursor) : 0;
     for (int i = 0; i < params; i++)
-        add_param(&func, c->file, clang_Cursor_getArgument(cursor, (unsigned)i));
+        add_param(&func, where, clang_Cursor_getArgument(cursor, (unsigned)i));
     mt_merge *merge = c->merge;
     MT_PUSH(merge->funcs, merge->func_count, merge->func_capacity, func);
     return CXChildVisit_Continue;
@@ -268,8 +391,14 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
             if (!func->direct_primitives)
                 func->first_primitive = cursor;
             func->direct_primitives |= 1 << primitive;
+        } else if (mt_is_group_barrier(cursor)) {
+            func->has_barrier = 1;
         } else if (mt_id_call_of(cursor)) {
             func->needs_ctx = 1;
+            if (mt_id_call_of(cursor) == MT_ID_TASK_ARG && !func->direct_task_arg) {
+                func->first_task_arg = cursor;
+                func->direct_task_arg = func->reaches_task_arg = 1;
+            }
         } else {
             mt_func *callee = mt_callee(walk->merge, func->file, cursor);
             if (callee) {
@@ -326,6 +455,7 @@ static void close_over_calls(mt_merge *merge)
         mt_func *func = &merge->funcs[i];
         func->needs_ctx |= func->direct_primitives != 0 || func->is_kernel;
         func->reaches_primitive = func->direct_primitives != 0;
+        func->has_barrier |= func->reaches_primitive;
     }
     for (int changed = 1; changed;) {
         changed = 0;
@@ -337,6 +467,10 @@ static void close_over_calls(mt_merge *merge)
                     changed = func->needs_ctx = 1;
                 if (callee->reaches_primitive && !func->reaches_primitive)
                     changed = func->reaches_primitive = 1;
+                if (callee->reaches_task_arg && !func->reaches_task_arg)
+                    changed = func->reaches_task_arg = 1;
+                if (callee->has_barrier && !func->has_barrier)
+                    changed = func->has_barrier = 1;
             }
         }
     }
@@ -344,7 +478,7 @@ static void close_over_calls(mt_merge *merge)
 
 static const char *primitive_name(const mt_func *func)
 {
-    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE; p++)
+    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE_VOTE; p++)
         if (func->direct_primitives & (1 << p))
             return primitive_names[p];
     return "a primitive";
@@ -362,13 +496,18 @@ static void check_calls(mt_merge *merge)
                             "coop-merge rewrites only the files it is given", func->name);
             continue;
         }
-        int fork_or_kill = func->direct_primitives & ~(1 << MT_PRIM_BARRIER);
+        int fork_or_kill = func->direct_primitives & ~(1 << MT_PRIM_BARRIER | 1 << MT_PRIM_VOTE);
         if (!func->is_kernel && fork_or_kill)
             mt_error_at(merge, func->file, func->first_primitive,
                         "call offer_kill(), offer_fork() and resizing_global_barrier() in the cooperative "
                         "kernel itself",
                         "%s() in helper function '%s': coop-merge cannot leave or resume a helper function",
                         primitive_name(func), func->name);
+        if (func->is_coop && func->reaches_task_arg)
+            mt_error_at(merge, func->file, func->direct_task_arg ? func->first_task_arg : func->def,
+                        "pass the value as a kernel argument; get_task_arg() reads a task's plan (coop_task_plan.args)",
+                        "get_task_arg() in the cooperative kernel '%s'%s: only tasks have plan arguments",
+                        func->name, func->direct_task_arg ? "" : " (through a helper it calls)");
         if (func->is_kernel && !func->is_coop && func->direct_primitives)
             mt_error_at(merge, func->file, func->first_primitive,
                         "only the cooperative kernel may use cooperative primitives",
@@ -455,7 +594,7 @@ static void find_kernels(mt_merge *merge)
         mt_func *func = &merge->funcs[i];
         if (!func->is_kernel || !func->in_user_file)
             continue;
-        if (func->file != coop_file) {
+        if (&merge->files[func->file->owner] != coop_file) {
             func->task = (unsigned)merge->task_count;
             MT_PUSH(merge->tasks, merge->task_count, merge->task_capacity, i);
             continue;
@@ -474,10 +613,10 @@ static void find_kernels(mt_merge *merge)
     if (!coop_found)
         mt_error(merge, coop_file, 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
                  "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
-    for (size_t f = 1; f < merge->file_count; f++) {
+    for (size_t f = 1; f < merge->input_count; f++) {
         int any = 0;
         for (size_t t = 0; t < merge->task_count; t++)
-            any |= merge->funcs[merge->tasks[t]].file == &merge->files[f];
+            any |= merge->funcs[merge->tasks[t]].file->owner == f;
         if (!any)
             mt_error(merge, &merge->files[f], 0, "every kernel of a task file becomes a task",
                      "no kernel function in task file %s", merge->files[f].path);
@@ -488,7 +627,7 @@ static void find_kernels(mt_merge *merge)
  * be merged; the errors have been reported otherwise. */
 int mt_analyze(mt_merge *merge)
 {
-    for (size_t f = 0; f < merge->file_count; f++) {
+    for (size_t f = 0; f < merge->input_count; f++) {
         collect c = {.merge = merge, .file = &merge->files[f]};
         clang_visitChildren(clang_getTranslationUnitCursor(merge->files[f].tu), collect_top, &c);
     }

@@ -1,20 +1,29 @@
 /* control.c: the cooperative kernel's control flow.
  *
- * Kill points (offer_kill, resizing_global_barrier) set coop_exit_; a killed group leaves the
- * function through structured control flow only: loops around a kill point test !coop_exit_ and
- * the statements after one, in each enclosing block, run under if (!coop_exit_). (PoCL cannot
- * compile a return from inside a loop that holds a barrier.)
+ * One variable, coop_skip_, says whether a group runs the kernel's statements (0), walks to the
+ * fork point it was forked at (its number, 1, 2, ...), or walks to the end of the function after
+ * it was killed or returned (COOP_SKIP_EXIT). The function never returns early: PoCL miscompiles
+ * some returns and breaks out of loops that hold barriers, so a group leaves through structured
+ * control flow only.
  *
- * Fork points (offer_fork, resizing_global_barrier) are numbered 1, 2, ... A forked group starts
- * the function with coop_resuming_ set to its point and its transmit variables restored, and
- * walks down to the point without jumping: every block around the point skips its statements
- * under if (!coop_resuming_), loops around it are entered without their init and without testing
- * their condition, an if around it takes the branch that holds it, and the point itself clears
- * coop_resuming_ instead of forking again. Any statement that holds fork points but not the one
- * being resumed skips itself the same way. Loop conditions use & and | rather than && and ?: :
- * PoCL's barrier handling fails on loops that exit from more than one block. In the usual shape,
- * a loop whose body ends with the only fork point, resuming is going on with the loop, and the
- * body is left as written (find_tail_point).
+ * A forked group starts the function with coop_skip_ set to its point and its transmit variables
+ * restored, and walks down to the point without jumping: every block around the point skips its
+ * statements under if (!coop_skip_), loops around it are entered without their init and without
+ * testing their condition, an if around it takes the branch that holds it, and the point itself
+ * clears coop_skip_ instead of forking again. Any statement that holds fork points but not the
+ * one being resumed skips itself the same way. A killed group (offer_kill,
+ * resizing_global_barrier) or one that returns walks to the end: the statements after the exit
+ * run under if (!coop_skip_), the loops around it test !coop_skip_. Loop conditions use & and |
+ * rather than && and ?: : PoCL's barrier handling fails on loops that exit from more than one
+ * block. In the usual shape, a loop whose body ends with the only fork point, resuming is going
+ * on with the loop, and the body is left as written (find_tail_point).
+ *
+ * PoCL compiles a workgroup barrier inside a conditional by copying the code after the
+ * conditional once for each way through it, so that every such conditional on a path doubles
+ * the code after it. The primitives a group walks past are therefore not skipped by a
+ * conditional: they take coop_skip_ and run their workgroup barriers either way (coop_fork_at,
+ * coop_resize_at, coop_kill_at, coop_global_barrier_unless). Only the kernel's own statements
+ * are skipped, so the only such conditionals left are those around the kernel's own barriers.
  *
  * The tree built here mirrors the statements of the kernel's body; all rewriting is insertions
  * around their source ranges and replacements of the primitive calls.
@@ -35,6 +44,7 @@ enum stmt_kind {
     ST_LABEL,                     /* case, default or a goto label */
     ST_DECL,
     ST_PRIMITIVE,                 /* a statement that is one primitive call */
+    ST_RETURN,
     ST_NULL
 };
 
@@ -54,8 +64,11 @@ struct stmt {
     CXCursor init;
     unsigned second_semicolon;
     enum mt_primitive primitive;
+    CXCursor call;                /* the primitive's call (in `VAR = global_barrier_any(FLAG);` too) */
+    int has_target;               /* that statement's VAR, [target_begin, target_end); none in a
+                                     declaration `T VAR = global_barrier_any(FLAG);` */
+    unsigned target_begin, target_end;
     unsigned point;               /* fork point number of a fork statement */
-    int kills;                    /* holds a kill point */
     unsigned first_point, last_point; /* fork points it holds (numbered in order): first..last */
     int in_switch;
     int resume_here;              /* a loop whose body ends with the only fork point: see find_tail_point */
@@ -64,6 +77,9 @@ struct stmt {
     CXCursor inc;
     unsigned first_semicolon;
     int empty;                    /* rewritten to nothing */
+    int exits;                    /* holds a kill point or a return */
+    int may_resume, may_exit;     /* reached with coop_skip_ a fork point's number / COOP_SKIP_EXIT */
+    int pushed;                   /* skipped inside its own control flow, not wrapped (see plan) */
     int transmit_decl;
 };
 
@@ -74,34 +90,27 @@ typedef struct control {
     int standalone;
     stmt *body;
     unsigned points;
-    int kills;
+    int exits;                    /* holds a kill point or a return */
     int has_goto;
-    CXCursor *transmits;          /* the transmit variables, in order */
+    CXCursor *transmits;          /* the transmit variables, in order (with a for loop's own around a
+                                     fork point: mt_is_implicit_transmit) */
+    char **transmit_names;        /* their names in coop_transmit_ (two loops may both declare i) */
     size_t transmit_count, transmit_capacity;
     CXCursor *statement_calls;    /* primitive calls that are statements of their own */
     size_t statement_call_count, statement_call_capacity;
     struct wrapping *wraps;       /* if (...) { ... } around statements, emitted last */
     size_t wrap_count, wrap_capacity;
-    struct fork_site *forks;      /* fork statements, emitted last (they span lines) */
-    size_t fork_count, fork_capacity;
     const struct stmt **clears;   /* while loops a forked group resumes at */
     size_t clear_count, clear_capacity;
 } control;
 
-/* `if (condition) {` ... `}` around the statements [begin, end) of a block at `depth`; exit
- * wraps (inner 1) enclose resume runs (inner 2) of the same block. */
+/* `if (condition) {` ... `}` around the statements [begin, end) of a block at `depth`. */
 typedef struct wrapping {
     unsigned begin, end;
     int depth, inner;
     char *condition;
 } wrapping;
 
-typedef struct fork_site {
-    unsigned begin, end;          /* the call, to the statement's `;` */
-    char *call;
-    unsigned point;
-    int braces;                   /* not directly in a block: one statement is needed */
-} fork_site;
 
 static int holds_points(const stmt *s)
 {
@@ -152,12 +161,75 @@ static enum stmt_kind kind_of(CXCursor cursor)
     case CXCursor_DefaultStmt:
     case CXCursor_LabelStmt: return ST_LABEL;
     case CXCursor_DeclStmt: return ST_DECL;
+    case CXCursor_ReturnStmt: return ST_RETURN;
     case CXCursor_NullStmt: return ST_NULL;
     default: return mt_primitive_of(cursor) ? ST_PRIMITIVE : ST_OTHER;
     }
 }
 
 static stmt *build(control *c, CXCursor cursor, stmt *parent);
+
+/* The call under implicit conversions and parentheses, if the expression is one. */
+static CXCursor unwrap_call(CXCursor expression)
+{
+    while (clang_getCursorKind(expression) == CXCursor_UnexposedExpr ||
+           clang_getCursorKind(expression) == CXCursor_ParenExpr) {
+        child_list children = children_of(expression);
+        CXCursor inner = children.count == 1 ? children.items[0] : clang_getNullCursor();
+        free(children.items);
+        if (clang_Cursor_isNull(inner))
+            break;
+        expression = inner;
+    }
+    return expression;
+}
+
+/* `VAR = global_barrier_any(FLAG);` (or its resizing form): a primitive statement whose call
+ * is the assignment's right side, VAR a variable. */
+static int vote_assignment(control *c, stmt *s)
+{
+    if (clang_getCursorKind(s->cursor) != CXCursor_BinaryOperator)
+        return 0;
+    child_list children = children_of(s->cursor);
+    int found = 0;
+    if (children.count == 2 && clang_getCursorKind(children.items[0]) == CXCursor_DeclRefExpr) {
+        CXCursor call = unwrap_call(children.items[1]);
+        enum mt_primitive primitive = mt_primitive_of(call);
+        unsigned begin, end;
+        mt_extent(c->file, children.items[0], &begin, &end);
+        if ((primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE) &&
+            mt_token_is(c->file, mt_token_at(c->file, end), "=") &&
+            mt_plain_range(c->file, children.items[0], &s->target_begin, &s->target_end)) {
+            s->call = call;
+            s->primitive = primitive;
+            s->has_target = found = 1;
+        }
+    }
+    free(children.items);
+    return found;
+}
+
+/* `T VAR = global_barrier_any(FLAG);` (or its resizing form): one private variable, not
+ * transmit, initialised by the call. */
+static int vote_declaration(stmt *s)
+{
+    if (clang_getCursorKind(s->cursor) != CXCursor_DeclStmt)
+        return 0;
+    child_list vars = children_of(s->cursor);
+    int found = 0;
+    if (vars.count == 1 && clang_getCursorKind(vars.items[0]) == CXCursor_VarDecl && !mt_is_transmit(vars.items[0])) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(vars.items[0]);
+        CXCursor call = clang_Cursor_isNull(init) ? init : unwrap_call(init);
+        enum mt_primitive primitive = clang_Cursor_isNull(call) ? MT_PRIM_NONE : mt_primitive_of(call);
+        if (primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE) {
+            s->call = call;
+            s->primitive = primitive;
+            found = 1;
+        }
+    }
+    free(vars.items);
+    return found;
+}
 
 static void add_item(control *c, stmt *s, CXCursor cursor)
 {
@@ -225,6 +297,8 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
     unsigned end;
     mt_extent(c->file, cursor, &s->begin, &end);
     s->end = mt_statement_end(c->file, cursor);
+    if ((s->kind == ST_OTHER && vote_assignment(c, s)) || (s->kind == ST_DECL && vote_declaration(s)))
+        s->kind = ST_PRIMITIVE;
     child_list children = children_of(cursor);
     switch (s->kind) {
     case ST_COMPOUND:
@@ -267,12 +341,18 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
             add_item(c, s, children.items[children.count - 1]);
         break;
     case ST_PRIMITIVE:
-        s->primitive = mt_primitive_of(cursor);
-        MT_PUSH(c->statement_calls, c->statement_call_count, c->statement_call_capacity, cursor);
-        if (s->primitive == MT_PRIM_FORK || s->primitive == MT_PRIM_RESIZE)
+        if (!s->has_target && s->primitive != MT_PRIM_VOTE && s->primitive != MT_PRIM_RESIZE_VOTE) {
+            s->primitive = mt_primitive_of(cursor);
+            s->call = cursor;
+        }
+        MT_PUSH(c->statement_calls, c->statement_call_count, c->statement_call_capacity, s->call);
+        if (s->primitive == MT_PRIM_FORK || s->primitive == MT_PRIM_RESIZE || s->primitive == MT_PRIM_RESIZE_VOTE)
             s->point = s->first_point = s->last_point = ++c->points;
-        if (s->primitive == MT_PRIM_KILL || s->primitive == MT_PRIM_RESIZE)
-            s->kills = c->kills = 1;
+        if (s->primitive == MT_PRIM_KILL || s->primitive == MT_PRIM_RESIZE || s->primitive == MT_PRIM_RESIZE_VOTE)
+            s->exits = c->exits = 1;
+        break;
+    case ST_RETURN:
+        s->exits = c->exits = 1;
         break;
     case ST_NULL:
         s->empty = 1;
@@ -286,7 +366,7 @@ static stmt *build(control *c, CXCursor cursor, stmt *parent)
     free(children.items);
     for (size_t i = 0; i < s->count; i++) {
         const stmt *item = s->items[i];
-        s->kills |= item->kills;
+        s->exits |= item->exits;
         if (holds_points(item)) {
             if (!s->first_point)
                 s->first_point = item->first_point;
@@ -429,6 +509,8 @@ static const char *primitive_call(enum mt_primitive primitive)
     case MT_PRIM_FORK: return "offer_fork()";
     case MT_PRIM_BARRIER: return "global_barrier()";
     case MT_PRIM_RESIZE: return "resizing_global_barrier()";
+    case MT_PRIM_VOTE: return "global_barrier_any()";
+    case MT_PRIM_RESIZE_VOTE: return "resizing_global_barrier_any()";
     default: return "a primitive";
     }
 }
@@ -440,10 +522,13 @@ typedef struct var_check {
     int reported;
 } var_check;
 
+/* (By the name's location: the declaration's extent differs between walks when it defines a
+ * struct, `transmit struct { ... } s`.) */
 static int is_transmit_var(const control *c, CXCursor var)
 {
     for (size_t i = 0; i < c->transmit_count; i++)
-        if (mt_same(c->transmits[i], var))
+        if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+            clang_equalLocations(clang_getCursorLocation(c->transmits[i]), clang_getCursorLocation(var)))
             return 1;
     return 0;
 }
@@ -473,14 +558,6 @@ static enum CXChildVisitResult check_control_var(CXCursor cursor, CXCursor paren
 
 static void check_resumable_loop(control *c, const stmt *point, const stmt *loop)
 {
-    if (loop->kind == ST_FOR && loop->has_init && loop->init_is_decl) {
-        mt_error(c->merge, c->file, point->begin,
-                 "declare the loop variable with 'transmit' in the kernel's root scope and write "
-                 "'for (i = ...; ...)'",
-                 "%s in a for loop that declares its variable in its header: a forked group could not resume "
-                 "the loop", primitive_call(point->primitive));
-        return;
-    }
     var_check check = {.c = c, .point = point, .loop = loop};
     CXCursor parts[2];
     size_t part_count = 0;
@@ -511,10 +588,10 @@ static void check_resumable_loop(control *c, const stmt *point, const stmt *loop
 
 static void check_tree(control *c, const stmt *s)
 {
-    if (s->kind == ST_PRIMITIVE && s->in_switch && s->primitive != MT_PRIM_BARRIER)
+    if (s->point && s->in_switch)
         mt_error(c->merge, c->file, s->begin, "move it out of the switch (an if/else chain works)",
-                 "%s inside a switch statement: coop-merge cannot %s there", primitive_call(s->primitive),
-                 s->point ? "resume a forked group" : "leave the kernel from a killed group");
+                 "%s inside a switch statement: coop-merge cannot resume a forked group there",
+                 primitive_call(s->primitive));
     if (s->point && !s->in_switch)
         for (const stmt *up = s->parent; up; up = up->parent)
             if (up->kind == ST_WHILE || up->kind == ST_DO || up->kind == ST_FOR)
@@ -538,7 +615,10 @@ static enum CXChildVisitResult check_statement_calls(CXCursor cursor, CXCursor p
     for (size_t i = 0; i < c->statement_call_count; i++)
         if (mt_same(c->statement_calls[i], cursor))
             return CXChildVisit_Continue;
-    char *hint = mt_printf("write '%s;' as a statement by itself", primitive_call(primitive));
+    int vote = primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE;
+    char *hint = vote ? mt_printf("write 'VARIABLE = %.*s(FLAG);' as a statement by itself",
+                                  (int)strlen(primitive_call(primitive)) - 2, primitive_call(primitive))
+                      : mt_printf("write '%s;' as a statement by itself", primitive_call(primitive));
     mt_error_at(c->merge, c->file, cursor, hint, "%s must be a statement of its own",
                 primitive_call(primitive));
     free(hint);
@@ -551,15 +631,53 @@ static enum CXChildVisitResult collect_transmits(CXCursor cursor, CXCursor paren
 {
     (void)parent;
     control *c = data;
-    if (clang_getCursorKind(cursor) == CXCursor_VarDecl && mt_is_transmit(cursor))
-        MT_PUSH(c->transmits, c->transmit_count, c->transmit_capacity, cursor);
+    if (clang_getCursorKind(cursor) != CXCursor_VarDecl ||
+        !(mt_is_transmit(cursor) || mt_is_implicit_transmit(c->merge, cursor)))
+        return CXChildVisit_Recurse;
+    char *base = mt_spelling(cursor), *name = mt_strdup(base);
+    for (unsigned n = 2;; n++) {
+        size_t i = 0;
+        while (i < c->transmit_count && strcmp(c->transmit_names[i], name))
+            i++;
+        if (i == c->transmit_count)
+            break;
+        free(name);
+        name = mt_printf("%s_%u", base, n);
+    }
+    free(base);
+    size_t capacity = c->transmit_capacity;
+    MT_PUSH(c->transmits, c->transmit_count, c->transmit_capacity, cursor);
+    if (capacity != c->transmit_capacity)
+        c->transmit_names = mt_grow(c->transmit_names, c->transmit_capacity * sizeof *c->transmit_names);
+    c->transmit_names[c->transmit_count - 1] = name;
     return CXChildVisit_Recurse;
+}
+
+/* A transmit variable's member of coop_transmit_. */
+static const char *transmit_name(const control *c, CXCursor var)
+{
+    for (size_t i = 0; i < c->transmit_count; i++)
+        if (clang_equalLocations(clang_getCursorLocation(c->transmits[i]), clang_getCursorLocation(var)))
+            return c->transmit_names[i];
+    return "";
+}
+
+static int decl_declares_transmit(const control *c, CXCursor declaration)
+{
+    child_list children = children_of(declaration);
+    int transmit = 0;
+    for (size_t i = 0; i < children.count; i++)
+        transmit |= is_transmit_var(c, children.items[i]);
+    free(children.items);
+    return transmit;
 }
 
 static int decl_is_transmit(const control *c, const stmt *s)
 {
     child_list children = children_of(s->cursor);
-    int transmit = children.count && is_transmit_var(c, children.items[0]);
+    int transmit = 0;
+    for (size_t i = 0; i < children.count; i++)
+        transmit |= is_transmit_var(c, children.items[i]);
     free(children.items);
     return transmit;
 }
@@ -606,12 +724,19 @@ static void rewrite_transmit_decl(control *c, const stmt *s)
         unsigned begin, end;
         mt_expression_range(file, init, &begin, &end);
         mt_buf text = {0};
-        mt_buf_printf(&text, "%scoop_transmit_.%s = ", assigned ? "; " : "", name);
+        mt_buf_printf(&text, "%scoop_transmit_.%s = ", assigned ? "; " : "", transmit_name(c, vars.items[i]));
         if (clang_getCursorKind(init) == CXCursor_InitListExpr) {
             CXType type = clang_getCursorType(vars.items[i]);
             if (type.kind == CXType_ConstantArray) {
                 mt_error_at(c->merge, file, vars.items[i], "assign the elements in statements of their own",
                             "transmit array '%s' has an initializer list, which cannot be assigned", name);
+            } else if (!clang_Cursor_isNull(mt_record_of(vars.items[i])) &&
+                       clang_Cursor_isAnonymous(mt_record_of(vars.items[i]))) {
+                mt_error_at(c->merge, file, vars.items[i],
+                            "name the struct (typedef struct { ... } NAME;) or assign the members in statements of "
+                            "their own",
+                            "transmit variable '%s' of a struct defined in its own declaration has an initializer "
+                            "list, which cannot be assigned to it", name);
             } else {
                 char *declarator = mt_declarator(type, "");
                 size_t length = strlen(declarator);
@@ -650,7 +775,7 @@ static enum CXChildVisitResult rewrite_transmit_uses(CXCursor cursor, CXCursor p
     char *name = mt_spelling(var);
     unsigned begin, end;
     if (mt_plain_range(c->file, cursor, &begin, &end)) {
-        char *text = mt_printf("coop_transmit_.%s", name);
+        char *text = mt_printf("coop_transmit_.%s", transmit_name(c, var));
         mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, text);
         free(text);
     } else {
@@ -659,6 +784,14 @@ static enum CXChildVisitResult rewrite_transmit_uses(CXCursor cursor, CXCursor p
     }
     free(name);
     return CXChildVisit_Recurse;
+}
+
+/* Whether a type is declared inside the cooperative kernel's body. */
+static int local_type(const control *c, CXCursor type)
+{
+    int in_file = 0;
+    unsigned at = mt_offset(c->file, clang_getCursorLocation(type), &in_file);
+    return in_file && at > c->body->begin && at < c->body->end;
 }
 
 /* The transmit struct's members; rejects state larger than libcoop can hand to a new group. */
@@ -671,10 +804,28 @@ static char *transmit_struct(control *c)
         long long size = clang_Type_getSizeOf(type), align = clang_Type_getAlignOf(type);
         if (size > 0 && align > 0)
             offset = (offset + align - 1) / align * align + size;
-        char *name = mt_spelling(c->transmits[i]);
-        char *declarator = mt_declarator(type, name);
-        mt_buf_printf(&members, " %s;", declarator);
-        free(declarator);
+        char *name = mt_strdup(c->transmit_names[i]);
+        CXCursor record = mt_record_of(c->transmits[i]);
+        int anonymous = !clang_Cursor_isNull(record) && clang_Cursor_isAnonymous(record);
+        if (!clang_Cursor_isNull(record) && !anonymous && local_type(c, record)) {
+            mt_error_at(c->merge, c->file, c->transmits[i], "define the struct at program scope",
+                        "transmit variable '%s' has a struct type defined inside the kernel, which the transmit "
+                        "state (declared first in the kernel) cannot name", name);
+        } else if (!anonymous) {
+            char *declarator = mt_declarator(type, name);
+            mt_buf_printf(&members, " %s;", declarator);
+            free(declarator);
+        } else {
+            /* `transmit struct { ... } s`: the definition, then the name */
+            unsigned begin, end;
+            mt_extent(c->file, record, &begin, &end);
+            char *definition = mt_render(c->file, begin, end);
+            mt_buf_printf(&members, " %s %s", definition, name);
+            for (CXType t = type; t.kind == CXType_ConstantArray; t = clang_getArrayElementType(t))
+                mt_buf_printf(&members, "[%lld]", clang_getArraySize(t));
+            mt_buf_add(&members, ";");
+            free(definition);
+        }
         free(name);
     }
     const long long limit = 4 * 64; /* COOP_TRANSMIT_WORDS words */
@@ -700,12 +851,12 @@ static int close_rank(const stmt *s, int inner)
     return MT_RANK_CLOSE - (4 * s->depth + inner);
 }
 
-/* "coop_resuming_ == 2" or "(coop_resuming_ >= 2 & coop_resuming_ <= 4)" for the points of s. */
+/* "coop_skip_ == 2" or "(coop_skip_ >= 2 & coop_skip_ <= 4)" for the points of s. */
 static char *point_test(const stmt *s)
 {
     if (s->first_point == s->last_point)
-        return mt_printf("coop_resuming_ == %u", s->first_point);
-    return mt_printf("(coop_resuming_ >= %u & coop_resuming_ <= %u)", s->first_point, s->last_point);
+        return mt_printf("coop_skip_ == %u", s->first_point);
+    return mt_printf("(coop_skip_ >= %u & coop_skip_ <= %u)", s->first_point, s->last_point);
 }
 
 static const char *fork_arguments(const control *c)
@@ -725,45 +876,88 @@ static char *indent_at(const mt_file *file, unsigned offset)
     return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
 }
 
+/* The text that replaces a primitive's call (up to its `;`). */
+static char *primitive_text(const control *c, const stmt *s)
+{
+    const char *args = fork_arguments(c);
+    if (c->standalone) /* kill and fork never happen */
+        return mt_strdup(s->primitive == MT_PRIM_BARRIER || s->primitive == MT_PRIM_RESIZE ? "coop_global_barrier(ctx)"
+                                                                                          : "");
+    switch (s->primitive) {
+    case MT_PRIM_BARRIER:
+        return mt_strdup(s->may_resume || s->may_exit ? "coop_global_barrier_unless(ctx, coop_skip_)"
+                                                      : "coop_global_barrier(ctx)");
+    case MT_PRIM_KILL:
+        return mt_strdup("coop_kill_at(ctx, &coop_skip_)");
+    case MT_PRIM_FORK:
+        return mt_printf("coop_fork_at(ctx, &coop_skip_, %u, %s)", s->point, args);
+    case MT_PRIM_RESIZE:
+        return mt_printf("coop_resize_at(ctx, &coop_skip_, %u, %s)", s->point, args);
+    default:
+        return mt_strdup("");
+    }
+}
+
+/* `VAR = global_barrier_any(FLAG);` and its resizing form: the call's name and arguments change
+ * around FLAG, which stays as written. */
+static void rewrite_vote(control *c, const stmt *s, unsigned begin, unsigned end)
+{
+    mt_file *file = c->file;
+    size_t name = mt_token_at(file, begin), close = mt_token_at(file, end) - 1;
+    if (!mt_token_is(file, name + 1, "(") || !mt_token_is(file, close, ")")) {
+        mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
+                 primitive_call(s->primitive));
+        return;
+    }
+    char *target = s->has_target ? mt_render(file, s->target_begin, s->target_end) : mt_strdup("0");
+    const char *function;
+    char *before, *after;
+    if (c->standalone || (s->primitive == MT_PRIM_VOTE && !s->may_resume && !s->may_exit)) {
+        function = "coop_global_barrier_any";
+        before = mt_strdup("");
+        after = mt_strdup("");
+    } else if (s->primitive == MT_PRIM_VOTE) {
+        function = "coop_vote_at";
+        before = mt_strdup("coop_skip_, ");
+        after = mt_printf(", %s", target);
+    } else {
+        function = "coop_resize_vote_at";
+        before = mt_printf("&coop_skip_, %u, ", s->point);
+        after = mt_printf(", %s, %s", target, fork_arguments(c));
+    }
+    char *open = mt_printf("ctx, %s", before);
+    mt_edit_add(file, file->tokens[name].begin, file->tokens[name].end, MT_RANK_REPLACE, function);
+    mt_edit_add(file, file->tokens[name + 1].end, file->tokens[name + 1].end, 0, open);
+    mt_edit_add(file, file->tokens[close].begin, file->tokens[close].begin, 0, after);
+    free(before);
+    free(open);
+    free(after);
+    free(target);
+}
+
 static void rewrite_primitive(control *c, const stmt *s)
 {
     mt_file *file = c->file;
     unsigned begin, end;
+    if (s->primitive == MT_PRIM_VOTE || s->primitive == MT_PRIM_RESIZE_VOTE) {
+        if (mt_plain_range(file, s->call, &begin, &end))
+            rewrite_vote(c, s, begin, end);
+        else
+            mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
+                     primitive_call(s->primitive));
+        return;
+    }
     if (!mt_plain_range(file, s->cursor, &begin, &end)) {
         mt_error(c->merge, file, s->begin, "call it directly in the kernel's text", "%s inside a macro",
                  primitive_call(s->primitive));
         return;
     }
-    if (c->standalone) {
-        /* kill and fork never happen: those statements go */
-        if (s->primitive == MT_PRIM_BARRIER || s->primitive == MT_PRIM_RESIZE)
-            mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_global_barrier(ctx)");
-        else if (s->parent && s->parent->kind == ST_COMPOUND)
-            mt_remove(file, s->begin, s->end);
-        else
-            mt_edit_add(file, begin, end, MT_RANK_REPLACE, "");
-        return;
-    }
-    if (s->primitive == MT_PRIM_KILL) {
-        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_exit_ = coop_offer_kill(ctx)");
-        return;
-    }
-    if (s->primitive == MT_PRIM_BARRIER) {
-        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_global_barrier(ctx)");
-        return;
-    }
-    char *call = s->primitive == MT_PRIM_FORK
-                     ? mt_printf("coop_offer_fork(ctx, %u, %s)", s->point, fork_arguments(c))
-                     : mt_printf("coop_exit_ = coop_resizing_barrier(ctx, %u, %s)", s->point, fork_arguments(c));
-    if (s->no_resume) {
-        /* the loop around it resumes: see find_tail_point */
-        mt_edit_add(file, begin, end, MT_RANK_REPLACE, call);
-        free(call);
-        return;
-    }
-    fork_site site = {.begin = begin, .end = s->end, .call = call, .point = s->point,
-                      .braces = s->parent && s->parent->kind != ST_COMPOUND};
-    MT_PUSH(c->forks, c->fork_count, c->fork_capacity, site);
+    char *text = primitive_text(c, s);
+    if (!*text && s->parent && s->parent->kind == ST_COMPOUND)
+        mt_remove(file, s->begin, s->end);
+    else
+        mt_edit_add(file, begin, end, MT_RANK_REPLACE, text);
+    free(text);
 }
 
 static void wrap(control *c, const stmt *block, const stmt *first, const stmt *last, int inner, const char *condition)
@@ -796,71 +990,95 @@ static void guard_declaration(control *c, const stmt *s)
     size_t name_token = mt_token_at(c->file, name_at);
     unsigned init_begin, init_end;
     mt_expression_range(c->file, init, &init_begin, &init_end);
-    int splittable = vars.count == 1 && in_file && !clang_isConstQualifiedType(type) &&
+    /* the variable's own `const` (the last one before its name with no `*` after it) goes */
+    size_t const_token = 0;
+    if (clang_isConstQualifiedType(type))
+        for (size_t t = mt_token_at(c->file, s->begin); t < name_token; t++) {
+            if (mt_token_is(c->file, t, "const"))
+                const_token = t;
+            else if (mt_token_is(c->file, t, "*"))
+                const_token = 0;
+        }
+    int splittable = vars.count == 1 && in_file && (!clang_isConstQualifiedType(type) || const_token) &&
                      type.kind != CXType_ConstantArray && clang_getCursorKind(init) != CXCursor_InitListExpr &&
                      mt_token_is(c->file, name_token, name) && mt_token_is(c->file, name_token + 1, "=");
     if (splittable) {
-        char *text = mt_printf("; if (!coop_resuming_) %s = ", name);
+        char *text = mt_printf("; if (!coop_skip_) %s = ", name);
         mt_edit_add(c->file, c->file->tokens[name_token].end, init_begin, MT_RANK_REPLACE, text);
         free(text);
+        if (const_token) {
+            unsigned end = c->file->tokens[const_token].end;
+            while (end < c->file->size && c->file->text[end] == ' ')
+                end++;
+            mt_edit_add(c->file, c->file->tokens[const_token].begin, end, MT_RANK_REPLACE, "");
+        }
     } else {
-        char *hint = mt_printf("declare '%s' on its own, without 'const', and assign it in a separate statement",
-                               name);
+        char *hint = mt_printf("declare '%s' on its own and assign it in a separate statement", name);
         mt_error_at(c->merge, c->file, var, hint,
-                    "the initializer of '%s' reads memory or has side effects, and a forked group passes this "
-                    "declaration on its way to a fork point", name);
+                    "the initializer of '%s' reads memory or has side effects, and a group that skips this part "
+                    "of the kernel (forked, on its way to its fork point, or killed) passes this declaration",
+                    name);
         free(hint);
     }
     free(name);
     free(vars.items);
 }
 
-/* Wraps the statements after each kill point of a block in if (!coop_exit_), and, in blocks that
- * hold fork points, the runs of statements without one in if (!coop_resuming_). */
+/* Whether a statement is skipped by wrapping it in if (!coop_skip_) where a group may reach it
+ * with coop_skip_ set (the statements that are neither primitives nor hold the fork point). */
+static int wrappable(const stmt *s)
+{
+    if (s->transmit_decl)
+        return !s->empty;
+    return !resumes(s) && s->kind != ST_DECL && s->kind != ST_PRIMITIVE && s->kind != ST_LABEL && !s->empty &&
+           !s->pushed;
+}
+
+/* A case label's statement (the rest of the case follows it in the switch's block). */
+static void rewrite_label(control *c, const stmt *label)
+{
+    const stmt *child = label->count ? label->items[0] : NULL;
+    if (!child || !(child->may_resume || child->may_exit))
+        return;
+    if (child->kind == ST_LABEL)
+        rewrite_label(c, child);
+    else if (wrappable(child))
+        wrap(c, label, child, child, 2, "!coop_skip_");
+}
+
+/* Wraps each run of statements of a block that a group may reach with coop_skip_ set in
+ * if (!coop_skip_); primitives and the statements that hold fork points are walked instead
+ * (see the top of this file). Declarations stay in their block (guard_declaration). */
 static void rewrite_block(control *c, const stmt *block)
 {
-    const stmt *last = NULL;
-    for (size_t i = 0; i < block->count; i++)
-        if (!block->items[i]->empty)
-            last = block->items[i];
-    for (size_t i = 0; i + 1 < block->count; i++) {
-        if (!block->items[i]->kills)
-            continue;
-        size_t next = i + 1;
-        while (next < block->count && block->items[next]->empty)
-            next++;
-        if (next < block->count)
-            wrap(c, block, block->items[next], last, 1, "!coop_exit_");
-    }
-    if (!resumes(block))
-        return;
-    /* After its last fork point a block runs with coop_resuming_ clear, unless a group resuming
-     * a point outside the block walks through it: impossible when the block holds every point. */
-    size_t limit = block->count;
-    if (block->first_point == 1 && block->last_point == c->points)
-        while (limit > 0 && !resumes(block->items[limit - 1]))
-            limit--;
     const stmt *run_first = NULL, *run_last = NULL;
-    for (size_t i = 0; i <= limit; i++) {
-        const stmt *item = i < limit ? block->items[i] : NULL;
-        int runs = item && !resumes(item) && item->kind != ST_DECL && !item->empty;
-        int joins = item && item->empty && run_first;
-        if (item && item->kind == ST_DECL && !item->transmit_decl && !item->empty)
+    for (size_t i = 0; i <= block->count; i++) {
+        const stmt *item = i < block->count ? block->items[i] : NULL;
+        int skipped = item && (item->may_resume || item->may_exit);
+        if (skipped && item->kind == ST_DECL && !item->transmit_decl && !item->empty)
             guard_declaration(c, item);
-        if (item && item->transmit_decl && !item->empty)
-            runs = 1;
-        if (runs || joins) {
+        if (skipped && item->kind == ST_LABEL)
+            rewrite_label(c, item);
+        if (skipped && wrappable(item)) {
             if (!run_first)
                 run_first = item;
-            if (runs)
-                run_last = item;
-            if (!item->kills)
-                continue;
+            run_last = item;
+            continue;
         }
-        if (run_first && run_last)
-            wrap(c, block, run_first, run_last, 2, "!coop_resuming_");
+        if (item && item->empty && run_first)
+            continue;
+        if (run_first)
+            wrap(c, block, run_first, run_last, 2, "!coop_skip_");
         run_first = run_last = NULL;
     }
+}
+
+/* The bytes of a for loop's init: an expression, or a declaration up to the header's `;`. */
+static void init_range(const control *c, const stmt *s, unsigned *begin, unsigned *end)
+{
+    mt_expression_range(c->file, s->init, begin, end);
+    if (s->init_is_decl)
+        *end = s->first_semicolon;
 }
 
 /* A forked group resumes a loop whose body ends with its fork point by going on with the loop:
@@ -880,10 +1098,11 @@ static void resume_at_loop(control *c, const stmt *s)
         increment = mt_printf("%s, ", text);
         free(text);
     }
-    char *resumed = mt_printf("coop_resuming_ ? (void)(%scoop_resuming_ = 0) : (void)", increment ? increment : "");
+    char *resumed = mt_printf("coop_skip_ == %u ? (void)(%scoop_skip_ = 0) : coop_skip_ ? (void)0 : (void)",
+                              s->first_point, increment ? increment : "");
     if (s->has_init) {
         unsigned begin, end;
-        mt_expression_range(file, s->init, &begin, &end);
+        init_range(c, s, &begin, &end);
         char *prefix = mt_printf("%s(", resumed);
         mt_edit_add(file, begin, begin, open_rank(s, 0), prefix);
         mt_edit_add(file, end, end, close_rank(s, 0), ")");
@@ -941,40 +1160,184 @@ static void find_tail_point(control *c)
     }
 }
 
+static void plan(control *c, stmt *s, int resume, int exit);
+
+/* A statement that holds a workgroup barrier would make a conditional around it when skipped
+ * whole (`if (!coop_skip_) { ... }`), and PoCL copies the code after such a conditional for each
+ * way through it. Where its own control flow can skip it instead, the skip goes there: a block's
+ * statements one by one, an if's condition (`!coop_skip_ && (c)`), a loop's condition (no pass);
+ * a barrier statement itself just runs. */
+static int pushable(const control *c, const stmt *s)
+{
+    if (!mt_holds_barrier(c->merge, c->file, s->cursor))
+        return 0;
+    switch (s->kind) {
+    case ST_COMPOUND:
+    case ST_IF:
+        return 1;
+    case ST_WHILE:
+        return !s->has_cond || !effects_of(c, s->cond).writes;
+    case ST_FOR: {
+        if (s->has_cond && effects_of(c, s->cond).writes)
+            return 0;
+        if (!s->has_init || !s->init_is_decl)
+            return 1;
+        /* a declaration in the header runs anyway: plain arithmetic only */
+        effects e = effects_of(c, s->init);
+        return !e.writes && !e.reads_memory;
+    }
+    case ST_OTHER:
+        return mt_is_group_barrier(s->cursor);
+    default:
+        return 0;
+    }
+}
+
+/* A block's statements in order from the state at its start; see plan(). */
+static void plan_block(control *c, stmt *block, int resume, int exit)
+{
+    /* after its last fork point a block that holds every point runs with no point to resume */
+    int every_point = block->first_point == 1 && block->last_point == c->points;
+    size_t last_holder = 0;
+    for (size_t i = 0; i < block->count; i++)
+        if (resumes(block->items[i]))
+            last_holder = i;
+    for (size_t i = 0; i < block->count; i++) {
+        stmt *item = block->items[i];
+        plan(c, item, resume, exit);
+        exit |= item->exits;
+        if (every_point && i == last_holder)
+            resume = 0;
+    }
+}
+
+/* Marks whether a group may reach each statement with coop_skip_ set to a fork point's number
+ * (it walks to its point) or to COOP_SKIP_EXIT (killed, or returned), given that state at s. A
+ * statement that holds no point the group walks to is skipped as a whole, so the statements in
+ * it run only with coop_skip_ clear. */
+static void plan(control *c, stmt *s, int resume, int exit)
+{
+    s->may_resume = resume;
+    s->may_exit = exit;
+    if ((resume || exit) && !resumes(s) && s->kind != ST_LABEL && !c->standalone && pushable(c, s)) {
+        s->pushed = 1;
+        if (s->kind == ST_COMPOUND) {
+            plan_block(c, s, resume, exit);
+        } else {
+            /* a loop's body and an if's then run only unskipped; the else runs either way */
+            for (size_t i = 0; i < s->count; i++)
+                plan(c, s->items[i], s->kind == ST_IF && i == 1 ? resume : 0, s->kind == ST_IF && i == 1 ? exit : 0);
+        }
+        return;
+    }
+    if (s->kind == ST_LABEL) {
+        if (s->count)
+            plan(c, s->items[0], resume, exit);
+        return;
+    }
+    if (!resumes(s)) {
+        if (s->kind == ST_COMPOUND)
+            plan_block(c, s, 0, 0);
+        else
+            for (size_t i = 0; i < s->count; i++)
+                plan(c, s->items[i], 0, 0);
+        return;
+    }
+    switch (s->kind) {
+    case ST_COMPOUND:
+        plan_block(c, s, resume, exit);
+        break;
+    case ST_WHILE:
+    case ST_FOR:
+    case ST_DO:
+        /* a loop is entered for its points (a do loop always), a tail loop already resumed */
+        for (size_t i = 0; i < s->count; i++)
+            plan(c, s->items[i], s->resume_here ? 0 : resume, s->kind == ST_DO ? exit : 0);
+        break;
+    case ST_IF:
+        /* the branch that holds the point; without one, the else branch (under if (!coop_skip_)
+         * unless it holds points) */
+        for (size_t i = 0; i < s->count; i++) {
+            int walked = resumes(s->items[i]);
+            plan(c, s->items[i], walked ? resume : 0, walked && i == 1 ? exit : 0);
+        }
+        break;
+    default:
+        for (size_t i = 0; i < s->count; i++)
+            plan(c, s->items[i], resume, exit);
+        break;
+    }
+}
+
+/* `for (uint i = 0; ...)` around a fork point: i is transmitted (mt_is_implicit_transmit), so
+ * the header assigns coop_transmit_.i instead of declaring it. */
+static void rewrite_transmit_init(control *c, const stmt *s)
+{
+    mt_file *file = c->file;
+    child_list vars = children_of(s->init);
+    for (size_t i = 0; i < vars.count; i++) {
+        if (!is_transmit_var(c, vars.items[i]))
+            continue;
+        int in_file = 0;
+        unsigned name_at = mt_offset(file, clang_getCursorLocation(vars.items[i]), &in_file);
+        size_t name = mt_token_at(file, name_at);
+        if (!in_file || name >= file->token_count || file->tokens[name].begin != name_at) {
+            mt_error_at(c->merge, file, vars.items[i], "write the loop's header without macros",
+                        "cannot find the name of the loop's variable");
+            break;
+        }
+        if (i == 0) { /* the type goes */
+            unsigned begin, end;
+            mt_extent(file, s->init, &begin, &end);
+            mt_edit_add(file, begin, name_at, MT_RANK_REPLACE, "");
+        }
+        char *member = mt_printf("coop_transmit_.%s", transmit_name(c, vars.items[i]));
+        mt_edit_add(file, name_at, file->tokens[name].end, MT_RANK_REPLACE, member);
+        free(member);
+    }
+    free(vars.items);
+}
+
 static void rewrite_loop(control *c, const stmt *s)
 {
     mt_file *file = c->file;
     int walks_in = resumes(s) && !s->resume_here;
+    /* a loop that holds an exit, or that a killed group reaches (a tail loop is not wrapped),
+     * stops once coop_skip_ is set */
+    int stops = !walks_in && (s->exits || (s->may_exit && resumes(s)) || s->pushed);
+    if (s->kind == ST_FOR && s->has_init && s->init_is_decl && decl_declares_transmit(c, s->init))
+        rewrite_transmit_init(c, s);
     if (s->resume_here)
         resume_at_loop(c, s);
-    if (!s->kills && !walks_in)
+    if (!walks_in && !stops)
         return;
-    effects e = s->has_cond ? effects_of(c, s->cond) : (effects){0};
     unsigned cond_begin, cond_end;
     if (s->has_cond) {
         mt_expression_range(file, s->cond, &cond_begin, &cond_end);
     } else {
         cond_begin = cond_end = s->second_semicolon;
     }
+    /* a condition with side effects must not run once the group stops: && then */
+    int short_circuit = stops && s->has_cond && effects_of(c, s->cond).writes;
     mt_buf prefix = {0}, suffix = {0};
     mt_buf_add(&suffix, "");
-    if (s->kills && e.writes)
-        mt_buf_add(&prefix, "!coop_exit_ && ");
     if (walks_in && s->kind == ST_DO) {
-        mt_buf_add(&prefix, "(!coop_resuming_ & ");
+        mt_buf_add(&prefix, "(!coop_skip_ & ");
     } else if (walks_in) {
         char *test = point_test(s);
         int single = s->first_point == s->last_point;
-        mt_buf_printf(&prefix, "(%s%s%s | (!coop_resuming_ & ", single ? "(" : "", test, single ? ")" : "");
+        mt_buf_printf(&prefix, "(%s%s%s | (!coop_skip_ & ", single ? "(" : "", test, single ? ")" : "");
         free(test);
+    } else if (short_circuit) {
+        mt_buf_add(&prefix, "!coop_skip_ && ");
     }
     int boolean = s->has_cond && is_boolean(c, s->cond);
     mt_buf_add(&prefix, !s->has_cond ? "1" : boolean ? "(" : "!!(");
     mt_buf_add(&suffix, s->has_cond ? ")" : "");
     if (walks_in)
         mt_buf_add(&suffix, s->kind == ST_DO ? ")" : "))");
-    if (s->kills && !e.writes)
-        mt_buf_add(&suffix, " & !coop_exit_");
+    else if (!short_circuit)
+        mt_buf_add(&suffix, " & !coop_skip_");
     if (s->has_cond) {
         mt_edit_add(file, cond_begin, cond_begin, open_rank(s, 0), prefix.data);
         mt_edit_add(file, cond_end, cond_end, close_rank(s, 0), suffix.data);
@@ -988,30 +1351,39 @@ static void rewrite_loop(control *c, const stmt *s)
     }
     mt_buf_free(&prefix);
     mt_buf_free(&suffix);
-    if (s->kind == ST_FOR && s->has_init && walks_in) {
+    if (s->kind == ST_FOR && s->has_init && (walks_in || (s->pushed && !s->init_is_decl))) {
         unsigned begin, end;
-        mt_expression_range(file, s->init, &begin, &end);
-        mt_edit_add(file, begin, begin, open_rank(s, 0), "coop_resuming_ ? (void)0 : (void)(");
+        init_range(c, s, &begin, &end);
+        mt_edit_add(file, begin, begin, open_rank(s, 0), "coop_skip_ ? (void)0 : (void)(");
         mt_edit_add(file, end, end, close_rank(s, 0), ")");
     }
 }
 
 static void rewrite_if(control *c, const stmt *s)
 {
+    mt_file *file = c->file;
+    if (s->pushed && s->has_cond) {
+        unsigned begin, end;
+        mt_expression_range(file, s->cond, &begin, &end);
+        mt_edit_add(file, begin, begin, open_rank(s, 0), "!coop_skip_ && (");
+        mt_edit_add(file, end, end, close_rank(s, 0), ")");
+        if (s->has_else && s->count > 1 && !s->items[1]->pushed)
+            mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
+        return;
+    }
     if (!resumes(s) || !s->has_cond)
         return;
-    mt_file *file = c->file;
     unsigned begin, end;
     mt_expression_range(file, s->cond, &begin, &end);
     const stmt *then = s->count > 0 ? s->items[0] : NULL;
     char *test = then && resumes(then) ? point_test(then) : mt_strdup("0");
-    char *prefix = mt_printf("coop_resuming_ ? %s : (", test);
+    char *prefix = mt_printf("coop_skip_ ? %s : (", test);
     mt_edit_add(file, begin, begin, open_rank(s, 0), prefix);
     mt_edit_add(file, end, end, close_rank(s, 0), ")");
     free(prefix);
     free(test);
     if (s->has_else && s->count > 1 && !resumes(s->items[1]))
-        mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_resuming_) ");
+        mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
 }
 
 static void rewrite_tree(control *c, const stmt *s)
@@ -1019,6 +1391,10 @@ static void rewrite_tree(control *c, const stmt *s)
     switch (s->kind) {
     case ST_PRIMITIVE:
         rewrite_primitive(c, s);
+        break;
+    case ST_RETURN:
+        if (!c->standalone)
+            mt_edit_add(c->file, s->begin, s->end, MT_RANK_REPLACE, "coop_skip_ = COOP_SKIP_EXIT;");
         break;
     case ST_DECL:
         if (s->transmit_decl && !c->standalone)
@@ -1163,44 +1539,21 @@ static void emit_wraps(control *c)
     free(own_lines);
 }
 
-/* `if (coop_resuming_ == P) coop_resuming_ = 0; else if (!coop_resuming_) <fork>;` */
-static void emit_forks(control *c)
-{
-    mt_file *file = c->file;
-    for (size_t i = 0; i < c->fork_count; i++) {
-        const fork_site *f = &c->forks[i];
-        char *resumed = c->points == 1 ? mt_strdup("coop_resuming_") : mt_printf("coop_resuming_ == %u", f->point);
-        const char *skip = c->points == 1 ? "" : " if (!coop_resuming_)";
-        char *original = indent_at(file, f->begin);
-        unsigned enclosing = 0;
-        wrapping site = {.begin = f->begin, .end = f->end, .depth = 1 << 20};
-        for (size_t j = 0; j < c->wrap_count; j++)
-            enclosing += on_own_lines(file, &c->wraps[j]) && encloses(&c->wraps[j], &site);
-        char *indent = padded(original, enclosing);
-        char *text;
-        if (f->braces || !*indent)
-            text = mt_printf("%sif (%s) coop_resuming_ = 0; else%s %s;%s", f->braces ? "{ " : "", resumed, skip,
-                             f->call, f->braces ? " }" : "");
-        else
-            text = mt_printf("if (%s)\n%s    coop_resuming_ = 0;\n%selse%s\n%s    %s;", resumed, indent, indent,
-                             skip, indent, f->call);
-        mt_edit_add(file, f->begin, f->end, MT_RANK_REPLACE, text);
-        free(text);
-        free(indent);
-        free(original);
-        free(resumed);
-    }
-}
-
-/* `coop_resuming_ = 0;` in front of each while loop that a forked group resumes at. */
+/* `coop_skip_ = 0;` in front of each while loop that a forked group resumes at. */
 static void emit_clears(control *c)
 {
     mt_file *file = c->file;
     for (size_t i = 0; i < c->clear_count; i++) {
         const stmt *s = c->clears[i];
+        /* a killed group reaches it too, unless no exit comes before */
+        char *clear = s->may_exit ? mt_printf("if (coop_skip_ == %u) coop_skip_ = 0;", s->first_point)
+                                  : mt_strdup("coop_skip_ = 0;");
         if (s->parent && s->parent->kind != ST_COMPOUND) {
-            mt_edit_add(file, s->begin, s->begin, 1000, "{ coop_resuming_ = 0; ");
+            char *open = mt_printf("{ %s ", clear);
+            mt_edit_add(file, s->begin, s->begin, 1000, open);
             mt_edit_add(file, s->end, s->end, MT_RANK_CLOSE - 1000, " }");
+            free(open);
+            free(clear);
             continue;
         }
         char *original = indent_at(file, s->begin);
@@ -1209,9 +1562,10 @@ static void emit_clears(control *c)
         for (size_t j = 0; j < c->wrap_count; j++)
             enclosing += on_own_lines(file, &c->wraps[j]) && encloses(&c->wraps[j], &site);
         char *indent = padded(original, enclosing);
-        char *text = *original ? mt_printf("coop_resuming_ = 0;\n%s", indent) : mt_strdup("coop_resuming_ = 0; ");
+        char *text = *original ? mt_printf("%s\n%s", clear, indent) : mt_printf("%s ", clear);
         mt_edit_add(file, s->begin, s->begin, 1000, text);
         free(text);
+        free(clear);
         free(indent);
         free(original);
     }
@@ -1219,7 +1573,7 @@ static void emit_clears(control *c)
 
 static void add_prologue(control *c)
 {
-    if (c->standalone || (!c->transmit_count && !c->points && !c->kills))
+    if (c->standalone || (!c->transmit_count && !c->points && !c->exits))
         return;
     const stmt *body = c->body;
     char *indent = body->count ? indent_at(c->file, body->items[0]->begin) : mt_strdup("    ");
@@ -1234,13 +1588,13 @@ static void add_prologue(control *c)
         mt_buf_printf(&text, "%s%s\n", indent, members);
         free(members);
     }
-    if (c->kills)
-        mt_buf_printf(&text, "%sint coop_exit_ = 0;\n", indent);
     if (c->points) {
-        mt_buf_printf(&text, "%suint coop_resuming_ = coop_resume_point(ctx);\n", indent);
+        mt_buf_printf(&text, "%suint coop_skip_ = coop_resume_point(ctx);\n", indent);
         if (c->transmit_count)
-            mt_buf_printf(&text, "%sif (coop_resuming_)\n%s    coop_transmit_restore(ctx, &coop_transmit_, "
+            mt_buf_printf(&text, "%sif (coop_skip_)\n%s    coop_transmit_restore(ctx, &coop_transmit_, "
                                  "sizeof coop_transmit_);\n", indent, indent);
+    } else if (c->exits) {
+        mt_buf_printf(&text, "%suint coop_skip_ = 0;\n", indent);
     }
     /* after the body's `{`, keeping what followed it */
     if (text.length && text.data[text.length - 1] == '\n')
@@ -1261,14 +1615,15 @@ void mt_rewrite_cooperative(mt_merge *merge)
     clang_visitChildren(c.body->cursor, collect_transmits, &c);
     call_check calls = {.c = &c};
     clang_visitChildren(c.body->cursor, check_statement_calls, &calls);
-    if (c.has_goto && (c.points || c.kills) && !c.standalone)
+    if (c.has_goto && c.points && !c.standalone)
         mt_error_at(merge, c.file, func->def, "use structured control flow (loops, if, break, continue)",
-                    "goto or label in a cooperative kernel with kill or fork points: coop-merge cannot leave or "
-                    "resume through them");
+                    "goto or label in a cooperative kernel with fork points: coop-merge cannot resume through "
+                    "them");
     mark_declarations(&c, c.body);
     if (!c.standalone) {
         check_tree(&c, c.body);
         find_tail_point(&c);
+        plan(&c, c.body, c.points != 0, 0);
     }
     if (!merge->errors) {
         if (c.standalone) {
@@ -1278,7 +1633,6 @@ void mt_rewrite_cooperative(mt_merge *merge)
             clang_visitChildren(c.body->cursor, rewrite_transmit_uses, &uses);
         }
         rewrite_tree(&c, c.body);
-        emit_forks(&c);
         emit_clears(&c);
         emit_wraps(&c);
         add_prologue(&c);
@@ -1286,11 +1640,11 @@ void mt_rewrite_cooperative(mt_merge *merge)
     free_tree(c.body);
     for (size_t i = 0; i < c.wrap_count; i++)
         free(c.wraps[i].condition);
-    for (size_t i = 0; i < c.fork_count; i++)
-        free(c.forks[i].call);
     free(c.wraps);
-    free(c.forks);
     free(c.clears);
+    for (size_t i = 0; i < c.transmit_count; i++)
+        free(c.transmit_names[i]);
+    free(c.transmit_names);
     free(c.transmits);
     free(c.statement_calls);
 }

@@ -5,22 +5,29 @@
  *              [-I DIR]... [-D NAME[=VAL]]...
  *
  * Exit status 0 on success; 1 on any error, and then no output file is written. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "merge.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: coop-merge COOP.cl [--task TASK.cl]... [-o OUT.cl] [--host-header OUT.h] [--standalone]\n"
-    "                  [-I DIR]... [-D NAME[=VAL]]...\n"
+    "usage: coop-merge COOP.cl [--task TASK.cl]... [-o OUT.cl] [--host-header OUT.h] [--prefix P]\n"
+    "                  [--standalone] [-Werror] [-I DIR]... [-D NAME[=VAL]]...\n"
     "  COOP.cl           the cooperative kernel (exactly one kernel) and its helpers\n"
     "  --task TASK.cl    ordinary kernels, each a task (indices in order of appearance)\n"
     "  -o OUT.cl         the megakernel's source (default, or '-': standard output)\n"
     "  --host-header H   a header with the megakernel's name, argument and task indices\n"
+    "  --prefix P        the header's names start with P_ (default: the kernel's name in capitals,\n"
+    "                    RELAX_MEGA_ or RELAX_STANDALONE_ for a kernel 'relax')\n"
     "  --standalone      the cooperative kernel alone as a plain persistent kernel\n"
+    "  -Werror           the warnings (what the language leaves to the author) are errors\n"
     "  -I DIR, -D N[=V]  preprocessor options for parsing (-D also goes into the output)\n";
 
 typedef struct lists {
@@ -40,8 +47,10 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
             return -1;
         } else if (!strcmp(arg, "--standalone")) {
             o->standalone = 1;
+        } else if (!strcmp(arg, "-Werror")) {
+            o->warnings_are_errors = 1;
         } else if (!strcmp(arg, "--task") || !strcmp(arg, "-o") || !strcmp(arg, "--host-header") ||
-                   !strcmp(arg, "-I") || !strcmp(arg, "-D")) {
+                   !strcmp(arg, "--prefix") || !strcmp(arg, "-I") || !strcmp(arg, "-D")) {
             if (!value || (value[0] == '-' && strcmp(value, "-"))) {
                 fprintf(stderr, "coop-merge: %s needs an argument\n%s", arg, usage);
                 return 1;
@@ -55,6 +64,8 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
                 MT_PUSH(l->defines, l->define_count, l->define_capacity, value);
             else if (!strcmp(arg, "-o"))
                 o->out_path = value;
+            else if (!strcmp(arg, "--prefix"))
+                o->prefix = value;
             else
                 o->header_path = value;
         } else if (!strncmp(arg, "-I", 2)) {
@@ -76,6 +87,15 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
         fprintf(stderr, "coop-merge: no cooperative kernel file\n%s", usage);
         return 1;
     }
+    if (o->prefix) {
+        int valid = (o->prefix[0] == '_' || isalpha((unsigned char)o->prefix[0]));
+        for (const char *p = o->prefix; *p && valid; p++)
+            valid = *p == '_' || isalnum((unsigned char)*p);
+        if (!valid) {
+            fprintf(stderr, "coop-merge: --prefix %s: not a C identifier\n", o->prefix);
+            return 1;
+        }
+    }
     for (size_t i = 0; i < l->define_count; i++)
         if (!l->defines[i][0] || l->defines[i][0] == '=') {
             fprintf(stderr, "coop-merge: -D needs a macro name\n");
@@ -90,55 +110,143 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
     return 0;
 }
 
-/* Writes `text` to a temporary file next to `path`; *temporary receives its name. */
-static int write_temporary(const char *path, const char *text, size_t length, char **temporary)
+/* Where one output goes. A regular file (or one a symbolic link names) is replaced by renaming
+ * a complete temporary file over it, so that it is never seen half written; anything else (a
+ * device, a pipe) is written in place, never replaced. */
+typedef struct output {
+    const char *path;             /* as given */
+    char *target;                 /* the file to replace (a symbolic link's target) */
+    int in_place;
+    mode_t mode;                  /* for the new file */
+    char *temporary;
+} output;
+
+static int plan_output(output *out, const char *path)
 {
-    *temporary = mt_printf("%s.XXXXXX", path);
-    int fd = mkstemp(*temporary);
-    if (fd < 0) {
+    *out = (output){.path = path};
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        struct stat link;
+        if (errno != ENOENT || lstat(path, &link) == 0) {
+            fprintf(stderr, "coop-merge: cannot write %s: %s\n", path,
+                    errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
+            return -1;
+        }
+        mode_t mask = umask(0);
+        umask(mask);
+        out->mode = 0666 & ~mask;
+        out->target = mt_strdup(path);
+        return 0;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "coop-merge: cannot write %s: it is a directory\n", path);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        out->in_place = 1;
+        return 0;
+    }
+    out->mode = st.st_mode & 07777;
+    out->target = realpath(path, NULL);
+    if (!out->target) {
         fprintf(stderr, "coop-merge: cannot write %s: %s\n", path, strerror(errno));
-        free(*temporary);
-        *temporary = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes the whole text to the output (a temporary file beside a regular one). */
+static int write_output(output *out, const char *text, size_t length)
+{
+    int fd;
+    if (out->in_place) {
+        fd = open(out->path, O_WRONLY);
+    } else {
+        out->temporary = mt_printf("%s.XXXXXX", out->target);
+        fd = mkstemp(out->temporary);
+        if (fd >= 0 && fchmod(fd, out->mode) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (fd < 0) {
+        fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(errno));
         return -1;
     }
     FILE *stream = fdopen(fd, "w");
     int ok = stream && fwrite(text, 1, length, stream) == length;
     ok = stream ? (fclose(stream) == 0) && ok : (close(fd), 0);
     if (!ok) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
-        unlink(*temporary);
-        free(*temporary);
-        *temporary = NULL;
+        fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(errno ? errno : EIO));
         return -1;
     }
     return 0;
 }
 
-/* Writes both outputs or neither: each goes to a temporary file first, then both are renamed. */
+/* The absolute path of a file, or of the file a path would create. NULL if its directory is
+ * not there. */
+static char *resolved(const char *path)
+{
+    char *whole = realpath(path, NULL);
+    if (whole)
+        return whole;
+    const char *slash = strrchr(path, '/');
+    char *directory = slash ? mt_strndup(path, (size_t)(slash - path) + (slash == path)) : mt_strdup(".");
+    char *real = realpath(directory, NULL);
+    char *joined = real ? mt_printf("%s/%s", real, slash ? slash + 1 : path) : NULL;
+    free(real);
+    free(directory);
+    return joined;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    if (stat(a, &x) == 0 && stat(b, &y) == 0)
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+    char *ra = resolved(a), *rb = resolved(b);
+    int same = ra && rb ? !strcmp(ra, rb) : !strcmp(a, b);
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* Writes both outputs or neither (as far as replaced files go): both are complete before either
+ * replaces its file. */
 static int write_outputs(const mt_options *o, const mt_buf *program, const mt_buf *header)
 {
     int to_stdout = !o->out_path || !strcmp(o->out_path, "-");
-    char *program_temporary = NULL, *header_temporary = NULL;
-    int failed = (!to_stdout && write_temporary(o->out_path, program->data, program->length, &program_temporary)) ||
-                 (o->header_path && write_temporary(o->header_path, header->data, header->length, &header_temporary));
-    if (!failed && program_temporary && rename(program_temporary, o->out_path) != 0) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", o->out_path, strerror(errno));
-        failed = 1;
+    if (!to_stdout && o->header_path && same_file(o->out_path, o->header_path)) {
+        fprintf(stderr, "coop-merge: -o and --host-header name the same file (%s)\n", o->out_path);
+        return -1;
     }
-    if (!failed && header_temporary && rename(header_temporary, o->header_path) != 0) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", o->header_path, strerror(errno));
-        failed = 1;
+    output outputs[2];
+    size_t count = 0;
+    int failed = 0;
+    if (!to_stdout)
+        failed = plan_output(&outputs[count++], o->out_path) != 0;
+    if (!failed && o->header_path)
+        failed = plan_output(&outputs[count++], o->header_path) != 0;
+    for (size_t i = 0; i < count && !failed; i++) {
+        const mt_buf *text = outputs[i].path == o->header_path && o->header_path ? header : program;
+        failed = write_output(&outputs[i], text->data, text->length) != 0;
     }
-    if (failed) {
-        if (program_temporary)
-            unlink(program_temporary);
-        if (header_temporary)
-            unlink(header_temporary);
-    } else if (to_stdout) {
+    for (size_t i = 0; i < count && !failed; i++)
+        if (outputs[i].temporary && rename(outputs[i].temporary, outputs[i].target) != 0) {
+            fprintf(stderr, "coop-merge: cannot write %s: %s\n", outputs[i].path, strerror(errno));
+            failed = 1;
+        } else {
+            free(outputs[i].temporary);
+            outputs[i].temporary = NULL;
+        }
+    for (size_t i = 0; i < count; i++) {
+        if (outputs[i].temporary)
+            unlink(outputs[i].temporary);
+        free(outputs[i].temporary);
+        free(outputs[i].target);
+    }
+    if (!failed && to_stdout)
         failed = fwrite(program->data, 1, program->length, stdout) != program->length || fflush(stdout) != 0;
-    }
-    free(program_temporary);
-    free(header_temporary);
     return failed ? -1 : 0;
 }
 
@@ -166,6 +274,7 @@ static void free_funcs(mt_merge *merge)
     free(merge->funcs);
     free(merge->tasks);
     free(merge->entry_name);
+    free(merge->spans.items);
 }
 
 /* Parse, check, rewrite, assemble, check that the result compiles, write: any error stops it. */
@@ -173,6 +282,7 @@ static int merge_files(mt_merge *merge, mt_buf *program, mt_buf *header)
 {
     if (mt_load(merge) != 0 || mt_analyze(merge) != 0)
         return -1;
+    mt_lint(merge);
     mt_rewrite(merge);
     if (!merge->errors)
         mt_rewrite_cooperative(merge);

@@ -57,6 +57,20 @@ typedef struct mt_edit {
 #define MT_RANK_CLOSE (-1000000)
 #define MT_RANK_REPLACE 1000000
 
+/* Where the bytes [out_begin, out_end) of the merged program come from: the text of `file` from
+ * offset `from` (original) or text coop-merge inserted at `from` (not original). */
+typedef struct mt_span {
+    size_t out_begin, out_end;
+    const struct mt_file *file;
+    unsigned from;
+    int original;
+} mt_span;
+
+typedef struct mt_spans {
+    mt_span *items;
+    size_t count, capacity;
+} mt_spans;
+
 /* ---- Sources ---------------------------------------------------------------------------- */
 
 typedef struct mt_token {
@@ -65,12 +79,23 @@ typedef struct mt_token {
     char *spelling;
 } mt_token;
 
+/* An #include directive of a file: the bytes [begin, end) of its line, and the header. */
+typedef struct mt_include {
+    unsigned begin, end;
+    size_t header;                /* index in mt_merge.files */
+} mt_include;
+
+/* An input file, or a header one includes (not a system header): a header is rewritten like
+ * the input files and takes the place of its first #include in the merged program. */
 typedef struct mt_file {
-    const char *path;             /* as given on the command line */
+    const char *path;             /* as given on the command line, or as the #include found it */
     char *text;
     size_t size;
     int is_coop;                  /* the cooperative kernel's file */
-    CXTranslationUnit tu;
+    size_t owner;                 /* the input file whose translation unit holds it (itself for one) */
+    mt_include *includes;
+    size_t include_count, include_capacity;
+    CXTranslationUnit tu;         /* the owner's */
     CXFile file;
     mt_token *tokens;             /* every token of the file, in order */
     size_t token_count;
@@ -85,7 +110,9 @@ enum mt_primitive {
     MT_PRIM_KILL,                 /* offer_kill() */
     MT_PRIM_FORK,                 /* offer_fork() */
     MT_PRIM_BARRIER,              /* global_barrier() */
-    MT_PRIM_RESIZE                /* resizing_global_barrier() */
+    MT_PRIM_RESIZE,               /* resizing_global_barrier() */
+    MT_PRIM_VOTE,                 /* VAR = global_barrier_any(FLAG) */
+    MT_PRIM_RESIZE_VOTE           /* VAR = resizing_global_barrier_any(FLAG) */
 };
 
 enum mt_id_call {
@@ -93,7 +120,8 @@ enum mt_id_call {
     MT_ID_GROUP_ID,               /* get_group_id */
     MT_ID_NUM_GROUPS,             /* get_num_groups */
     MT_ID_GLOBAL_ID,              /* get_global_id */
-    MT_ID_GLOBAL_SIZE             /* get_global_size */
+    MT_ID_GLOBAL_SIZE,            /* get_global_size */
+    MT_ID_TASK_ARG                /* get_task_arg, the language's: a task's plan argument */
 };
 
 typedef struct mt_call {
@@ -129,6 +157,10 @@ typedef struct mt_func {
     int direct_primitives;        /* bit (1 << mt_primitive) for each primitive it calls itself */
     CXCursor first_primitive;     /* one direct primitive call, for messages */
     int reaches_primitive;        /* it or a function it calls uses a primitive */
+    int has_barrier;              /* it or a function it calls holds a workgroup barrier (or a primitive) */
+    int direct_task_arg;          /* calls get_task_arg() itself (first_task_arg: one such call) */
+    CXCursor first_task_arg;
+    int reaches_task_arg;         /* it or a function it calls reads a task argument */
     mt_call *calls;
     size_t call_count, call_capacity;
     mt_param *params;
@@ -145,7 +177,9 @@ typedef struct mt_options {
     size_t task_count;
     const char *out_path;         /* NULL or "-": standard output */
     const char *header_path;
+    const char *prefix;           /* of the host header's names (NULL: the entry's name, in capitals) */
     int standalone;
+    int warnings_are_errors;      /* -Werror */
     const char **includes;
     size_t include_count;
     const char **defines;
@@ -155,8 +189,9 @@ typedef struct mt_options {
 typedef struct mt_merge {
     mt_options options;
     CXIndex index;
-    mt_file *files;               /* files[0] is the cooperative kernel's */
-    size_t file_count;
+    mt_file *files;               /* files[0] is the cooperative kernel's, then the tasks', then headers */
+    size_t file_count;            /* all of them */
+    size_t input_count;           /* the input files among them */
     mt_func *funcs;
     size_t func_count, func_capacity;
     size_t coop;                  /* index of the cooperative kernel in funcs */
@@ -164,6 +199,8 @@ typedef struct mt_merge {
     size_t task_count, task_capacity;
     char *entry_name;
     int errors;
+    int warnings;
+    mt_spans spans;               /* of the merged program, for the errors of its self-check */
 } mt_merge;
 
 /* source.c */
@@ -184,20 +221,27 @@ int mt_in_prelude(CXCursor declaration);
 int mt_is_builtin(CXCursor declaration);
 void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
+void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+    __attribute__((format(printf, 5, 6)));
 void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
     __attribute__((format(printf, 5, 6)));
 int mt_compile_check(mt_merge *merge, const char *text);
+mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor);
 
 /* analyze.c */
 enum mt_primitive mt_primitive_of(CXCursor call);
 enum mt_id_call mt_id_call_of(CXCursor call);
 mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call);
 int mt_is_transmit(CXCursor var);
+CXCursor mt_record_of(CXCursor var);
+int mt_is_implicit_transmit(mt_merge *merge, CXCursor var);
+int mt_is_group_barrier(CXCursor call);
+int mt_holds_barrier(mt_merge *merge, const mt_file *file, CXCursor statement);
 int mt_analyze(mt_merge *merge);
 
 /* text.c */
 void mt_edit_add(mt_file *file, unsigned begin, unsigned end, int rank, const char *text);
-int mt_edits_apply(const mt_file *file, mt_buf *out);
+int mt_edits_apply(const mt_file *file, mt_buf *out, mt_spans *spans);
 char *mt_render(const mt_file *file, unsigned begin, unsigned end);
 
 /* rewrite.c */
@@ -206,6 +250,9 @@ void mt_rewrite(mt_merge *merge);
 
 /* control.c */
 void mt_rewrite_cooperative(mt_merge *merge);
+
+/* lint.c */
+void mt_lint(mt_merge *merge);
 
 /* emit.c */
 int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header);

@@ -3,6 +3,8 @@
  * `local` variables of kernels become pointers to the megakernel's. */
 #include "merge.h"
 
+#include "coop_layout.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +147,7 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
         [MT_ID_NUM_GROUPS] = "coop_num_groups",
         [MT_ID_GLOBAL_ID] = "coop_global_id",
         [MT_ID_GLOBAL_SIZE] = "coop_global_size",
+        [MT_ID_TASK_ARG] = "coop_task_arg",
     };
     mt_file *file = walk->func->file;
     unsigned begin, end;
@@ -157,7 +160,16 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
     }
     free(name);
     size_t open = mt_token_at(file, begin) + 1;
-    if (id == MT_ID_GLOBAL_ID || id == MT_ID_GLOBAL_SIZE) {
+    if (id == MT_ID_TASK_ARG) {
+        CXEvalResult value = clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 0));
+        if (value && clang_EvalResult_getKind(value) == CXEval_Int &&
+            (clang_EvalResult_getAsLongLong(value) < 0 || clang_EvalResult_getAsLongLong(value) >= COOP_TASK_ARGS))
+            mt_error_at(walk->merge, file, call, "coop_task_plan.args has COOP_TASK_ARGS words: use 0 .. 15",
+                        "get_task_arg(%lld): no such task argument", clang_EvalResult_getAsLongLong(value));
+        if (value)
+            clang_EvalResult_dispose(value);
+    }
+    if (id == MT_ID_GLOBAL_ID || id == MT_ID_GLOBAL_SIZE || id == MT_ID_TASK_ARG) {
         mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, names[id]);
         mt_edit_add(file, file->tokens[open].end, file->tokens[open].end, 0, "ctx, ");
         return;
@@ -233,6 +245,18 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
         if (id) {
             rewrite_id_call(walk, cursor, id);
             return id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS ? CXChildVisit_Continue : CXChildVisit_Recurse;
+        }
+        if (mt_primitive_of(cursor) == MT_PRIM_VOTE && !func->is_coop) {
+            unsigned begin, end;
+            size_t name = 0;
+            if (mt_plain_range(file, cursor, &begin, &end) && mt_token_is(file, (name = mt_token_at(file, begin)) + 1, "(")) {
+                mt_edit_add(file, begin, file->tokens[name].end, MT_RANK_REPLACE, "coop_global_barrier_any");
+                mt_edit_add(file, file->tokens[name + 1].end, file->tokens[name + 1].end, 0, "ctx, ");
+            } else {
+                mt_error_at(walk->merge, file, cursor, "call it directly in the function's text",
+                            "global_barrier_any() inside a macro");
+            }
+            return CXChildVisit_Recurse;
         }
         if (mt_primitive_of(cursor) == MT_PRIM_BARRIER && !func->is_coop) {
             unsigned begin, end;

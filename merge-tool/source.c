@@ -3,6 +3,7 @@
 #include "merge.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@ static const char prelude[] =
     "void offer_fork(void);\n"
     "void global_barrier(void);\n"
     "void resizing_global_barrier(void);\n"
+    "int global_barrier_any(int flag);\n"
+    "int resizing_global_barrier_any(int flag);\n"
+    "uint get_task_arg(uint index);\n"
     "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
     "#pragma clang diagnostic push\n"
     "#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n"
@@ -67,17 +71,51 @@ static char *directory_of(const char *path)
     return slash ? mt_strndup(path, (size_t)(slash - path) + (slash == path)) : mt_strdup(".");
 }
 
-/* Arguments for libclang: OpenCL C 2.0 with the default header, the prelude, the user's -I and -D. */
-static const char **parse_arguments(const mt_merge *merge, const char *prelude_path, int *count)
+/* How each platform builds the merged program (libcoop/src/program.c, target_options): its
+ * OpenCL C version, a clang target of the same kind, the OpenCL C features and extensions the
+ * device reports, and libcoop's defines. The input files are parsed as OpenCL C 2.0. */
+typedef struct check_target {
+    const char *name;
+    const char *const *args;
+} check_target;
+
+static const char *const input_args[] = {"-cl-std=CL2.0", "--target=spir64-unknown-unknown", NULL};
+
+/* PoCL 3.1's pthread device: OpenCL C 3.0 without program-scope global variables, the generic
+ * address space or work-group collectives (clinfo's "Device OpenCL C features"). */
+static const char *const pocl_args[] = {
+    "-cl-std=CL3.0", "--target=spir64-unknown-unknown", "-Xclang",
+    "-cl-ext=-all,+cl_khr_byte_addressable_store,+cl_khr_fp64,+cl_khr_global_int32_base_atomics,"
+    "+cl_khr_global_int32_extended_atomics,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
+    "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_3d_image_writes,"
+    "+__opencl_c_images,+__opencl_c_3d_image_writes,+__opencl_c_read_write_images,"
+    "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"
+    "+__opencl_c_int64,+__opencl_c_fp64",
+    "-DCOOP_TARGET_POCL=1", NULL};
+
+/* NVIDIA's OpenCL builds with -cl-std=CL2.0 for a Hopper GPU; its compiler takes `asm`. */
+static const char *const nvidia_args[] = {"-cl-std=CL2.0",          "--target=nvptx64-nvidia-nvcl",
+                                          "-Dasm=__asm__",          "-DCOOP_TARGET_NVIDIA=1",
+                                          "-DCOOP_PARALLEL_SPIN=1", "-DCOOP_NV_SM=90",
+                                          NULL};
+
+static const check_target check_targets[] = {
+    {"PoCL (OpenCL C 3.0 without program-scope global variables)", pocl_args},
+    {"NVIDIA's OpenCL (OpenCL C 2.0, nvptx64)", nvidia_args},
+};
+
+/* Arguments for libclang: the target's, the default header, the prelude, the user's -I and -D. */
+static const char **parse_arguments(const mt_merge *merge, const char *const *target, const char *prelude_path,
+                                    int *count)
 {
     const mt_options *o = &merge->options;
-    size_t capacity = 16 + 2 * (o->include_count + o->define_count + merge->file_count);
+    size_t capacity = 24 + 2 * (o->include_count + o->define_count + merge->file_count);
     const char **args = mt_alloc(capacity * sizeof *args);
     int n = 0;
     args[n++] = "-x";
     args[n++] = "cl";
-    args[n++] = "-cl-std=CL2.0";
-    args[n++] = "--target=spir64-unknown-unknown";
+    for (size_t i = 0; target[i]; i++)
+        args[n++] = target[i];
     args[n++] = "-Xclang";
     args[n++] = "-finclude-default-header";
     args[n++] = "-isystem";
@@ -148,25 +186,134 @@ static void tokenize(mt_file *file)
     clang_disposeTokens(file->tu, tokens, count);
 }
 
+/* An #include that a translation unit went through: which file, from where. */
+typedef struct inclusion {
+    CXFile header;
+    CXSourceLocation site;
+} inclusion;
+
+typedef struct inclusion_list {
+    inclusion *items;
+    size_t count, capacity;
+} inclusion_list;
+
+static void list_inclusion(CXFile header, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    inclusion_list *list = data;
+    if (depth == 0)
+        return; /* the file itself */
+    inclusion found = {.header = header, .site = stack[0]};
+    MT_PUSH(list->items, list->count, list->capacity, found);
+}
+
+/* The header file with this unique id, loaded already (SIZE_MAX if none). */
+static size_t find_header(const mt_merge *merge, CXFile header)
+{
+    CXFileUniqueID id;
+    if (clang_getFileUniqueID(header, &id))
+        return SIZE_MAX;
+    for (size_t i = merge->input_count; i < merge->file_count; i++) {
+        CXFileUniqueID other;
+        if (!clang_getFileUniqueID(merge->files[i].file, &other) && !memcmp(&id, &other, sizeof id))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* Whether coop-merge rewrites an included file: not the prelude, not a system header. */
+static int rewritten_header(CXTranslationUnit tu, CXFile header)
+{
+    CXString name = clang_getFileName(header);
+    const char *text = clang_getCString(name);
+    int ours = text && (!strcmp(text, PRELUDE_PATH) || !strcmp(text, KERNEL_HEADER_PATH));
+    clang_disposeString(name);
+    return !ours && !clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, header, 0));
+}
+
+/* Loads the headers input file `unit` includes (once over all units: a header another unit
+ * included first belongs to that one) and records every #include line of the unit's files. */
+static void load_headers(mt_merge *merge, size_t unit)
+{
+    CXTranslationUnit tu = merge->files[unit].tu;
+    inclusion_list list = {0};
+    clang_getInclusions(tu, list_inclusion, &list);
+    for (size_t i = 0; i < list.count; i++) {
+        if (!rewritten_header(tu, list.items[i].header) || find_header(merge, list.items[i].header) != SIZE_MAX)
+            continue;
+        CXString name = clang_getFileName(list.items[i].header);
+        mt_file header = {.path = mt_strdup(clang_getCString(name)), .owner = unit, .tu = tu,
+                          .file = list.items[i].header};
+        clang_disposeString(name);
+        header.text = read_file(header.path, &header.size);
+        if (!header.text) {
+            fprintf(stderr, "coop-merge: cannot read %s: %s\n", header.path, strerror(errno ? errno : EIO));
+            free((char *)header.path);
+            merge->errors++;
+            continue;
+        }
+        merge->files = mt_grow(merge->files, (merge->file_count + 1) * sizeof *merge->files);
+        merge->files[merge->file_count++] = header;
+        tokenize(&merge->files[merge->file_count - 1]);
+    }
+    for (size_t i = 0; i < list.count; i++) {
+        size_t header = find_header(merge, list.items[i].header);
+        CXFile from = NULL;
+        unsigned offset = 0;
+        clang_getExpansionLocation(list.items[i].site, &from, NULL, NULL, &offset);
+        mt_file *includer = NULL;
+        for (size_t f = 0; f < merge->file_count && from && !includer; f++)
+            if (merge->files[f].tu == tu && clang_File_isEqual(merge->files[f].file, from))
+                includer = &merge->files[f];
+        if (header == SIZE_MAX || !includer || offset > includer->size)
+            continue;
+        mt_include line = {.begin = offset, .end = offset, .header = header};
+        while (line.begin > 0 && includer->text[line.begin - 1] != '\n')
+            line.begin--;
+        while (line.end < includer->size && includer->text[line.end] != '\n')
+            line.end++;
+        MT_PUSH(includer->includes, includer->include_count, includer->include_capacity, line);
+    }
+    free(list.items);
+}
+
+/* The file (input or header) of the translation unit of `unit` where a cursor is written, or
+ * NULL (another unit's header, a system header, the prelude). */
+mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor)
+{
+    CXFile where = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(cursor), &where, NULL, NULL, NULL);
+    for (size_t f = 0; f < merge->file_count && where; f++)
+        if (merge->files[f].tu == unit->tu && clang_File_isEqual(merge->files[f].file, where))
+            return &merge->files[f];
+    return NULL;
+}
+
 /* Reads and parses every input file. Returns 0 on success; errors have been printed. */
 int mt_load(mt_merge *merge)
 {
     const mt_options *o = &merge->options;
-    merge->file_count = 1 + (o->standalone ? 0 : o->task_count);
+    merge->file_count = merge->input_count = 1 + (o->standalone ? 0 : o->task_count);
     merge->files = mt_alloc(merge->file_count * sizeof *merge->files);
     merge->index = clang_createIndex(0, 0);
     for (size_t i = 0; i < merge->file_count; i++) {
         mt_file *file = &merge->files[i];
         file->path = i == 0 ? o->coop_path : o->task_paths[i - 1];
         file->is_coop = i == 0;
+        file->owner = i;
         file->text = read_file(file->path, &file->size);
         if (!file->text) {
             fprintf(stderr, "coop-merge: cannot read %s: %s\n", file->path, strerror(errno ? errno : EIO));
             merge->errors++;
             continue;
         }
+        const char *nul = memchr(file->text, '\0', file->size);
+        if (nul) {
+            mt_error(merge, file, (unsigned)(nul - file->text), "OpenCL C source is text: remove the byte",
+                     "NUL byte in the file");
+            continue;
+        }
         int arg_count = 0;
-        const char **args = parse_arguments(merge, PRELUDE_PATH, &arg_count);
+        const char **args = parse_arguments(merge, input_args, PRELUDE_PATH, &arg_count);
         struct CXUnsavedFile unsaved[2] = {
             {.Filename = PRELUDE_PATH, .Contents = prelude, .Length = sizeof prelude - 1},
             {.Filename = file->path, .Contents = file->text, .Length = (unsigned long)file->size},
@@ -189,6 +336,8 @@ int mt_load(mt_merge *merge)
         }
         tokenize(file);
     }
+    for (size_t i = 0; i < merge->input_count && !merge->errors; i++)
+        load_headers(merge, i);
     return merge->errors ? -1 : 0;
 }
 
@@ -202,8 +351,11 @@ void mt_unload(mt_merge *merge)
         for (size_t e = 0; e < file->edit_count; e++)
             free(file->edits[e].text);
         free(file->edits);
-        if (file->tu)
+        free(file->includes);
+        if (file->tu && file->owner == i)
             clang_disposeTranslationUnit(file->tu);
+        if (i >= merge->input_count)
+            free((char *)file->path);
         free(file->text);
     }
     free(merge->files);
@@ -254,6 +406,22 @@ int mt_token_is(const mt_file *file, size_t token, const char *spelling)
     return token < file->token_count && !strcmp(file->tokens[token].spelling, spelling);
 }
 
+/* Whether an offset lies on a #define line (or its continuation lines). */
+static int in_definition(const mt_file *file, unsigned offset)
+{
+    unsigned line = offset;
+    for (;;) {
+        while (line > 0 && file->text[line - 1] != '\n')
+            line--;
+        if (line < 2 || file->text[line - 2] != '\\')
+            break;
+        line--; /* the previous line ends with a backslash: it continues into this one */
+    }
+    while (line < offset && (file->text[line] == ' ' || file->text[line] == '\t'))
+        line++;
+    return file->text[line] == '#';
+}
+
 /* Whether the cursor's text is in the file as written, not produced by a macro: its range lies in
  * the file and its first token is the cursor's own name (for references and calls). The byte
  * range goes to *begin and *end. */
@@ -263,14 +431,23 @@ int mt_plain_range(const mt_file *file, CXCursor cursor, unsigned *begin, unsign
     int in_begin = 0, in_end = 0;
     *begin = mt_offset(file, clang_getRangeStart(range), &in_begin);
     *end = mt_offset(file, clang_getRangeEnd(range), &in_end);
-    if (!in_begin || !in_end || *end <= *begin)
+    CXFile spelled = NULL, spelled_last = NULL;
+    unsigned spelled_offset = 0, spelled_end = 0;
+    clang_getSpellingLocation(clang_getRangeStart(range), &spelled, NULL, NULL, &spelled_offset);
+    clang_getSpellingLocation(clang_getRangeEnd(range), &spelled_last, NULL, NULL, &spelled_end);
+    if (!in_begin || !in_end || !spelled || !clang_File_isEqual(spelled, file->file))
         return 0;
-    CXSourceLocation start = clang_getRangeStart(range);
-    CXFile spelled = NULL;
-    unsigned spelled_offset = 0;
-    clang_getSpellingLocation(start, &spelled, NULL, NULL, &spelled_offset);
-    if (!spelled || !clang_File_isEqual(spelled, file->file) || spelled_offset != *begin)
+    if (spelled_offset != *begin) {
+        /* written as a macro's argument (`MIN(get_global_id(0), n)`): its own text is rewritten;
+         * text in a macro's definition is not (each use may need another rewrite) */
+        if (!spelled_last || !clang_File_isEqual(spelled_last, file->file) || spelled_end <= spelled_offset ||
+            in_definition(file, spelled_offset))
+            return 0;
+        *begin = spelled_offset;
+        *end = spelled_end;
+    } else if (*end <= *begin) {
         return 0;
+    }
     size_t token = mt_token_at(file, *begin);
     if (token >= file->token_count || file->tokens[token].begin != *begin)
         return 0;
@@ -429,17 +606,42 @@ static void line_column(const mt_file *file, unsigned offset, unsigned *line, un
     *column = offset - line_start + 1;
 }
 
-static void verror(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format,
-                   va_list args)
+static void report(mt_merge *merge, const mt_file *file, unsigned offset, int warning, const char *hint,
+                   const char *format, va_list args)
 {
     unsigned line, column;
     line_column(file, offset, &line, &column);
-    fprintf(stderr, "%s:%u:%u: error: ", file->path, line, column);
+    /* -Werror: a warning stops the merge like an error */
+    int error = !warning || merge->options.warnings_are_errors;
+    fprintf(stderr, "%s:%u:%u: %s: ", file->path, line, column, error ? "error" : "warning");
     vfprintf(stderr, format, args);
+    if (warning && error)
+        fputs(" [-Werror]", stderr);
     fputc('\n', stderr);
     if (hint)
         fprintf(stderr, "%s:%u:%u: note: %s\n", file->path, line, column, hint);
-    merge->errors++;
+    if (error)
+        merge->errors++;
+    else
+        merge->warnings++;
+}
+
+static void verror(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format,
+                   va_list args)
+{
+    report(merge, file, offset, 0, hint, format, args);
+}
+
+/* Reports what the language leaves to the author and the input most likely gets wrong (an error
+ * with -Werror). */
+void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+{
+    int in_file = 0;
+    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
+    va_list args;
+    va_start(args, format);
+    report(merge, file, in_file ? offset : 0, 1, hint, format, args);
+    va_end(args);
 }
 
 /* Reports a rejected input: where, the rule it breaks, and a hint (may be NULL). */
@@ -461,30 +663,61 @@ void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const ch
     va_end(args);
 }
 
-/* Parses the merged program with libcoop's kernel header in front, as libcoop will build it.
- * Returns 0 if it compiles; otherwise prints the errors (at the merged program's lines). */
-int mt_compile_check(mt_merge *merge, const char *text)
+/* Prints the merged program's errors at the input lines they come from (text coop-merge inserted
+ * counts as where it was inserted; the entry it wrote, as the merged program's own lines). */
+static void report_merged_diagnostics(const mt_merge *merge, CXTranslationUnit tu, const char *shown)
 {
-    const mt_options *o = &merge->options;
-    const char *name = o->out_path && strcmp(o->out_path, "-") ? o->out_path : "<stdout>";
+    unsigned count = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < count; i++) {
+        CXDiagnostic diagnostic = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(diagnostic);
+        CXFile where = NULL;
+        unsigned line = 0, column = 0, offset = 0;
+        clang_getExpansionLocation(clang_getDiagnosticLocation(diagnostic), &where, &line, &column, &offset);
+        CXString name = where ? clang_getFileName(where) : (CXString){0};
+        int in_program = where && clang_getCString(name) && strstr(clang_getCString(name), "/coop-merge/output/");
+        if (where)
+            clang_disposeString(name);
+        const mt_span *span = NULL;
+        for (size_t s = 0; in_program && s < merge->spans.count && !span; s++)
+            if (offset >= merge->spans.items[s].out_begin && offset < merge->spans.items[s].out_end)
+                span = &merge->spans.items[s];
+        CXString message = clang_getDiagnosticSpelling(diagnostic);
+        const char *level = severity >= CXDiagnostic_Error ? "error" : severity == CXDiagnostic_Warning ? "warning"
+                                                                                                       : "note";
+        if (span) {
+            unsigned at = span->from + (span->original ? (unsigned)(offset - span->out_begin) : 0u), l, c;
+            line_column(span->file, at, &l, &c);
+            fprintf(stderr, "%s:%u:%u: %s: %s%s\n", span->file->path, l, c, level, clang_getCString(message),
+                    span->original ? "" : " (in what coop-merge wrote here)");
+        } else if (severity >= CXDiagnostic_Warning) {
+            CXString text = clang_formatDiagnostic(diagnostic, CXDiagnostic_DisplaySourceLocation |
+                                                                   CXDiagnostic_DisplayColumn);
+            const char *formatted = clang_getCString(text);
+            if (in_program)
+                fprintf(stderr, "%s:%u:%u: %s: %s\n", shown, line, column, level, clang_getCString(message));
+            else
+                fprintf(stderr, "%s\n", formatted);
+            clang_disposeString(text);
+        }
+        clang_disposeString(message);
+        clang_disposeDiagnostic(diagnostic);
+    }
+}
+
+/* Parses the merged program with libcoop's kernel header in front, as libcoop builds it for one
+ * platform. Returns the number of errors, printed (at the merged program's lines). */
+static int check_for(mt_merge *merge, const check_target *target, const char *text, const char *name,
+                     const mt_options *check)
+{
     char *path = mt_printf("/coop-merge/output/%s", name[0] == '/' ? name + 1 : name);
-    char *header = mt_printf("#define COOP_TARGET_CL20 1\n%s", coop_kernel_header_source);
-    const char **dirs = mt_alloc(merge->file_count * sizeof *dirs);
-    mt_options check = *o;
-    check.defines = NULL;
-    check.define_count = 0;
-    check.includes = mt_alloc((o->include_count + merge->file_count + 1) * sizeof *check.includes);
-    for (size_t i = 0; i < o->include_count; i++)
-        check.includes[i] = o->includes[i];
-    for (size_t i = 0; i < merge->file_count; i++)
-        check.includes[o->include_count + i] = dirs[i] = directory_of(merge->files[i].path);
-    check.include_count = o->include_count + merge->file_count;
-    mt_merge checker = {.options = check, .file_count = merge->file_count};
+    mt_merge checker = {.options = *check, .file_count = merge->file_count};
     int arg_count = 0;
-    const char **args = parse_arguments(&checker, KERNEL_HEADER_PATH, &arg_count);
+    const char **args = parse_arguments(&checker, target->args, KERNEL_HEADER_PATH, &arg_count);
     /* The merged program has no prelude: it must compile as plain OpenCL C. */
     struct CXUnsavedFile unsaved[2] = {
-        {.Filename = KERNEL_HEADER_PATH, .Contents = header, .Length = (unsigned long)strlen(header)},
+        {.Filename = KERNEL_HEADER_PATH, .Contents = coop_kernel_header_source,
+         .Length = (unsigned long)strlen(coop_kernel_header_source)},
         {.Filename = path, .Contents = text, .Length = (unsigned long)strlen(text)},
     };
     CXTranslationUnit tu = NULL;
@@ -502,20 +735,41 @@ int mt_compile_check(mt_merge *merge, const char *text)
             clang_disposeDiagnostic(diagnostic);
         }
         if (errors) {
-            fprintf(stderr, "coop-merge: the merged program does not compile:\n");
-            report_diagnostics(tu, path, shown);
+            fprintf(stderr, "coop-merge: the merged program does not compile for %s:\n", target->name);
+            report_merged_diagnostics(merge, tu, shown);
         }
         free(shown);
         clang_disposeTranslationUnit(tu);
     } else {
         fprintf(stderr, "coop-merge: libclang could not parse the merged program (error %d)\n", (int)code);
     }
+    free(args);
+    free(path);
+    return errors;
+}
+
+/* Whether the merged program compiles on every platform libcoop supports, as libcoop builds it
+ * there. Returns 0 if it does; otherwise the errors have been printed. */
+int mt_compile_check(mt_merge *merge, const char *text)
+{
+    const mt_options *o = &merge->options;
+    const char *name = o->out_path && strcmp(o->out_path, "-") ? o->out_path : "<stdout>";
+    const char **dirs = mt_alloc(merge->file_count * sizeof *dirs);
+    mt_options check = *o;
+    check.defines = NULL;
+    check.define_count = 0;
+    check.includes = mt_alloc((o->include_count + merge->file_count + 1) * sizeof *check.includes);
+    for (size_t i = 0; i < o->include_count; i++)
+        check.includes[i] = o->includes[i];
+    for (size_t i = 0; i < merge->file_count; i++)
+        check.includes[o->include_count + i] = dirs[i] = directory_of(merge->files[i].path);
+    check.include_count = o->include_count + merge->file_count;
+    int errors = 0;
+    for (size_t t = 0; t < sizeof check_targets / sizeof *check_targets && !errors; t++)
+        errors = check_for(merge, &check_targets[t], text, name, &check);
     for (size_t i = 0; i < merge->file_count; i++)
         free((char *)dirs[i]);
     free(dirs);
     free(check.includes);
-    free(args);
-    free(header);
-    free(path);
     return errors ? -1 : 0;
 }

@@ -117,10 +117,20 @@ static int edit_order(const void *a, const void *b)
 /* Applies the file's edits to its text. Two replacements of one range with one text count
  * once (a declaration with several declarators reaches the same range twice); any other overlap
  * is a bug in coop-merge and fails. */
-int mt_edits_apply(const mt_file *file, mt_buf *out)
+static void add_span(mt_spans *spans, size_t out_begin, size_t out_end, const mt_file *file, unsigned from,
+                     int original)
+{
+    if (!spans || out_end == out_begin)
+        return;
+    mt_span span = {.out_begin = out_begin, .out_end = out_end, .file = file, .from = from, .original = original};
+    MT_PUSH(spans->items, spans->count, spans->capacity, span);
+}
+
+int mt_edits_apply(const mt_file *file, mt_buf *out, mt_spans *spans)
 {
     mt_edit *edits = mt_alloc((file->edit_count ? file->edit_count : 1) * sizeof *edits);
-    memcpy(edits, file->edits, file->edit_count * sizeof *edits);
+    if (file->edit_count)
+        memcpy(edits, file->edits, file->edit_count * sizeof *edits);
     qsort(edits, file->edit_count, sizeof *edits, edit_order);
     unsigned at = 0;
     int ok = 1;
@@ -136,13 +146,20 @@ int mt_edits_apply(const mt_file *file, mt_buf *out)
             ok = 0;
             break;
         }
+        size_t mark = out->length;
         mt_buf_addn(out, file->text + at, edit->begin - at);
+        add_span(spans, mark, out->length, file, at, 1);
+        mark = out->length;
         mt_buf_add(out, edit->text);
+        add_span(spans, mark, out->length, file, edit->begin, 0);
         at = edit->end;
         last = edit;
     }
-    if (ok)
+    if (ok) {
+        size_t mark = out->length;
         mt_buf_addn(out, file->text + at, file->size - at);
+        add_span(spans, mark, out->length, file, at, 1);
+    }
     free(edits);
     return ok;
 }
@@ -164,7 +181,7 @@ char *mt_render(const mt_file *file, unsigned begin, unsigned end)
     }
     mt_buf out = {0};
     mt_buf_add(&out, "");
-    mt_edits_apply(&part, &out);
+    mt_edits_apply(&part, &out, NULL);
     free(part.edits);
     return out.data;
 }

@@ -4,7 +4,7 @@
 set -eu
 # clang-14 and libclang-rt-14-dev: libFuzzer for make fuzz; gzip and xz-utils: its seeds.
 packages="gcc make pkg-config ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo check
-libclang-dev zlib1g-dev liblzma-dev python3 python3-matplotlib clang-14 libclang-rt-14-dev gzip xz-utils"
+libclang-dev zlib1g-dev liblzma-dev python3 python3-matplotlib help2man clang-14 libclang-rt-14-dev gzip xz-utils"
 missing=""
 for package in $packages; do
     status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)

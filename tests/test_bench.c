@@ -668,24 +668,27 @@ static const struct {
     const char *fragment;
 } bad_arguments[] = {
     {{NULL}, "APP: missing"},
-    {{"dfs", "--gen", "grid:3:3", NULL}, "APP 'dfs': unknown application"},
+    {{"dfs", "--gen", "grid:3:3", NULL}, "APP: 'dfs' is not a choice; expected bfs, sssp, color, mis or sssp-bf"},
     {{"bfs", NULL}, "give exactly one of --graph FILE and --gen SPEC"},
     {{"bfs", "--gen", "grid:3:3", "--graph", "x.gr", NULL}, "give exactly one of"},
-    {{"bfs", "--gen", "grid:3:3", "--mode", "fast", NULL}, "--mode 'fast'"},
-    {{"bfs", "--gen", "grid:3:3", "--task", "huge", NULL}, "--task 'huge'"},
+    {{"bfs", "--gen", "grid:3:3", "--mode", "fast", NULL},
+     "--mode: 'fast' is not a choice; expected cooperative, standalone or multikernel"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "huge", NULL},
+     "--task: 'huge' is not a choice; expected none, light, medium, heavy or render"},
     {{"bfs", "--gen", "grid:3:3", "--task", "light", "--mode", "multikernel", NULL},
      "only in --mode cooperative or standalone"},
-    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--task-size", "0", NULL}, "--task-size '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--task", "light", "--task-size", "0", NULL},
+     "--task-size: '0' is out of range; expected a whole number from 1 to 16384"},
     {{"bfs", "--gen", "grid:3:3", "--task", "light", "--output-frame", "f.png", NULL}, "needs --task render"},
     {{"bfs", "--gen", "grid:3:3", "--chaos", "3", "--mode", "multikernel", NULL}, "chaos mode needs"},
-    {{"bfs", "--gen", "grid:3:3", "--chaos", "0", NULL}, "--chaos '0'"},
-    {{"bfs", "--gen", "grid:3:3", "--steal", "most", NULL}, "--steal 'most'"},
-    {{"bfs", "--gen", "grid:3:3", "--period-ms", "-5", NULL}, "--period-ms '-5'"},
-    {{"bfs", "--gen", "grid:3:3", "--repeat", "0", NULL}, "--repeat '0'"},
-    {{"bfs", "--gen", "grid:3:3", "--repeat", "2x", NULL}, "--repeat '2x'"},
-    {{"bfs", "--gen", "grid:3:3", "--local-size", "0", NULL}, "--local-size '0'"},
-    {{"bfs", "--gen", "grid:3:3", "--groups", "0", NULL}, "--groups '0'"},
-    {{"bfs", "--gen", "grid:3:3", "--searches", "0", NULL}, "--searches '0'"},
+    {{"bfs", "--gen", "grid:3:3", "--chaos", "0", NULL}, "--chaos: '0' is out of range"},
+    {{"bfs", "--gen", "grid:3:3", "--steal", "most", NULL}, "--steal: 'most' is not a choice"},
+    {{"bfs", "--gen", "grid:3:3", "--period-ms", "-5", NULL}, "--period-ms: '-5' is negative"},
+    {{"bfs", "--gen", "grid:3:3", "--repeat", "0", NULL}, "--repeat: '0' is out of range"},
+    {{"bfs", "--gen", "grid:3:3", "--repeat", "2x", NULL}, "--repeat: '2x' is not a whole number"},
+    {{"bfs", "--gen", "grid:3:3", "--local-size", "0", NULL}, "--local-size: '0' is out of range"},
+    {{"bfs", "--gen", "grid:3:3", "--groups", "0", NULL}, "--groups: '0' is out of range"},
+    {{"bfs", "--gen", "grid:3:3", "--searches", "0", NULL}, "--searches: '0' is out of range"},
     {{"color", "--gen", "grid:3:3", "--searches", "2", NULL}, "--searches: only bfs and sssp search from a source"},
     {{"bfs", "--gen", "grid:3:3", "--source", "9", NULL}, "--source 9 is not a node of the graph (ids 0..8)"},
     {{"bfs", "--gen", "grid:3:3", "--source", NULL}, "--source: needs a value"},
@@ -764,7 +767,7 @@ END_TEST
 START_TEST(test_help)
 {
     bench_run run = run_bench("--help", NULL);
-    assert_run(&run, "--help", 0, "usage: coop-bench bfs|sssp|color|mis|sssp-bf");
+    assert_run(&run, "--help", 0, "Usage: coop-bench bfs|sssp|color|mis|sssp-bf");
     run_free(&run);
 }
 END_TEST

@@ -99,7 +99,7 @@ START_TEST(bad_environment_value)
     setenv("COOP_CHANNEL", "carrier-pigeon", 1);
     coop_context *ctx = NULL;
     TU_ASSERT_STATUS(ctx, coop_context_create(NULL, &ctx), COOP_ERR_INVALID_ARGUMENT,
-                     "COOP_CHANNEL='carrier-pigeon'");
+                     "COOP_CHANNEL: 'carrier-pigeon' is not a channel backend");
     coop_context_release(ctx);
 }
 END_TEST
@@ -111,12 +111,12 @@ START_TEST(channel_value_out_of_range)
     coop_options options = {.platform = TU_POCL_PLATFORM, .channel = (coop_channel_kind)42};
     coop_context *ctx = NULL;
     TU_ASSERT_STATUS(ctx, coop_context_create(&options, &ctx), COOP_ERR_INVALID_ARGUMENT,
-                     "channel 42 is not a channel backend");
+                     "options->channel = 42 is not a coop_channel_kind");
     coop_context_release(ctx);
     options.channel = (coop_channel_kind)-1;
     ctx = NULL;
     TU_ASSERT_STATUS(ctx, coop_context_create(&options, &ctx), COOP_ERR_INVALID_ARGUMENT,
-                     "channel -1 is not a channel backend");
+                     "options->channel = -1 is not a coop_channel_kind");
     coop_context_release(ctx);
 }
 END_TEST

@@ -116,8 +116,8 @@ START_TEST(test_bad_arguments)
     } cases[] = {
         {{"--bogus", NULL}, "option '--bogus': unknown"},
         {{"extra", NULL}, "argument 'extra': unexpected"},
-        {{"--period-ms", "0", NULL}, "--period-ms '0'"},
-        {{"--seconds", "-1", NULL}, "--seconds '-1'"},
+        {{"--period-ms", "0", NULL}, "--period-ms: '0' is out of range"},
+        {{"--seconds", "-1", NULL}, "--seconds: '-1' is negative"},
         {{"--frame", "64", NULL}, "--frame '64'"},
         {{"--out", NULL}, "--out: needs a value"},
         {{"--graph", "g.gr", "--gen"}, "--gen: needs a value"},
@@ -126,7 +126,7 @@ START_TEST(test_bad_arguments)
         tu_process run = run_demo(cases[i].args[0], cases[i].args[1], cases[i].args[2], NULL);
         ck_assert_msg(run.status == 1, "case %zu: exit status %d; output:\n%s", i, run.status, run.output);
         assert_output(&run, cases[i].fragment);
-        assert_output(&run, "usage: coop-demo");
+        assert_output(&run, "Usage: coop-demo");
         free(run.output);
     }
     tu_process run = run_demo("--graph", "tests/data/no-such-graph.gr", NULL);

@@ -221,6 +221,40 @@ START_TEST(no_match_by_environment_lists_the_devices)
 }
 END_TEST
 
+/* coop_match_devices lists what a selection names, by libcoop's own rules (coop-info used to
+ * match names case-sensitively on its own): all devices without one, the PoCL device by a name
+ * in any case, none for a name nothing has, and a malformed index is refused with the reason. */
+START_TEST(match_devices_follows_the_selection)
+{
+    tu_env(2);
+    coop_device_info *all = NULL, *matched = NULL;
+    size_t all_count = 0, count = 0;
+    char why[256];
+    ck_assert_int_eq(coop_list_devices(&all, &all_count), COOP_OK);
+    ck_assert_int_eq(coop_match_devices(NULL, &matched, &count, why, sizeof why), COOP_OK);
+    ck_assert_uint_eq(count, all_count);
+    free(matched);
+    setenv("COOP_DEVICE", "PTHREAD", 1);
+    ck_assert_int_eq(coop_match_devices(NULL, &matched, &count, why, sizeof why), COOP_OK);
+    ck_assert_uint_ge(count, 1);
+    for (size_t i = 0; i < count; i++)
+        ck_assert_ptr_nonnull(strstr(matched[i].name, "pthread"));
+    free(matched);
+    coop_options options = {.device = "no-such-device"};
+    matched = (coop_device_info *)1;
+    ck_assert_int_eq(coop_match_devices(&options, &matched, &count, why, sizeof why), COOP_ERR_DEVICE_NOT_FOUND);
+    ck_assert_ptr_null(matched);
+    ck_assert_uint_eq(count, 0);
+    ck_assert_str_eq(why, "no OpenCL device matches platform '*' device 'no-such-device'");
+    setenv("COOP_DEVICE", "4294967296", 1);
+    ck_assert_int_eq(coop_match_devices(NULL, &matched, &count, why, sizeof why), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(why, "COOP_DEVICE: '4294967296' is out of range; expected a whole number from 0 to 4294967295 "
+                          "(an index, or a part of the name)");
+    ck_assert_int_eq(coop_match_devices(NULL, NULL, &count, NULL, 0), COOP_ERR_INVALID_ARGUMENT);
+    free(all);
+}
+END_TEST
+
 /* The ICD loader finds no platform at all. */
 START_TEST(no_platform)
 {
@@ -306,6 +340,7 @@ static Suite *device_suite(void)
     tcase_add_test(select, options_override_the_environment);
     tcase_add_test(select, no_match_by_options_lists_the_devices);
     tcase_add_test(select, no_match_by_environment_lists_the_devices);
+    tcase_add_test(select, match_devices_follows_the_selection);
     suite_add_tcase(suite, select);
     return suite;
 }

@@ -1,8 +1,11 @@
-/* test_errors.c: status messages and OpenCL error names (libcoop/src/errors.c), and NULL
- * arguments to every public function that returns a status. */
+/* test_errors.c: status messages and OpenCL error names (libcoop/src/errors.c), NULL arguments to
+ * every public function, and the edges of the API: every field a call reads is checked, and a bad
+ * one is COOP_ERR_INVALID_ARGUMENT with a message naming it. */
 #include "testutil.h"
 
+#include <math.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 START_TEST(strerror_messages_are_distinct_and_non_empty)
@@ -221,6 +224,201 @@ START_TEST(out_of_host_memory)
 }
 END_TEST
 
+/* coop_launch_groups returns no status: a NULL context gives 0 (it used to crash), local size 0
+ * the default local size's bound. */
+START_TEST(launch_groups_edges)
+{
+    ck_assert_uint_eq(coop_launch_groups(NULL, 256), 0);
+    ck_assert_uint_eq(coop_launch_groups(NULL, 0), 0);
+    coop_context *ctx = tu_context(2);
+    ck_assert_uint_gt(coop_launch_groups(ctx, 256), 0);
+    ck_assert_uint_eq(coop_launch_groups(ctx, 0), coop_launch_groups(ctx, 256));
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* Only a regular file is read as a program, and anything else is refused at once: a directory
+ * used to ask for 2^63 bytes, and a FIFO would wait for a writer. */
+START_TEST(program_file_that_is_not_a_regular_file)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = (coop_program *)1;
+    TU_ASSERT_STATUS(ctx, coop_program_create_from_file(ctx, "tests", NULL, &program), COOP_ERR_IO,
+                     "tests: is a directory, not a source file");
+    ck_assert_ptr_null(program);
+    TU_ASSERT_STATUS(ctx, coop_program_create_from_file(ctx, "/dev/null", NULL, &program), COOP_ERR_IO,
+                     "/dev/null: is not a regular file");
+    char fifo[] = "/tmp/test_errors.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(fifo));
+    char path[sizeof fifo + 8];
+    snprintf(path, sizeof path, "%s/fifo", fifo);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    char expected[sizeof path + 32];
+    snprintf(expected, sizeof expected, "%s: is not a regular file", path);
+    TU_ASSERT_STATUS(ctx, coop_program_create_from_file(ctx, path, NULL, &program), COOP_ERR_IO, expected);
+    unlink(path);
+    rmdir(fifo);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* A persistent kernel and a megakernel that end at once, for the launches below. */
+static const char quick_source[] =
+    "kernel void quick(COOP_PARAMS)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "}\n"
+    "kernel void mega(COOP_PARAMS)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx))\n"
+    "        COOP_GROUP_SYNC();\n"
+    "}\n";
+
+/* One bad field each; the calls are otherwise valid (field_ok checks that). */
+typedef enum bad_field {
+    FIELD_NONE,
+    RUN_TIMEOUT_NEGATIVE,
+    RUN_TIMEOUT_NAN,
+    RUN_TIMEOUT_INFINITE,
+    RUN_WINDOW_NEGATIVE,
+    RUN_LAUNCH_GROUPS,
+    RUN_LOCAL_SIZE_LARGE,
+    MEGA_LOCAL_SIZE_SMALL,
+    MEGA_LAUNCH_TIMEOUT,
+    MEGA_WATCHDOG,
+    MEGA_TAKE,
+    MEGA_TAKE_COUNT_ZERO,
+    MEGA_TAKE_COUNT_LARGE,
+    MEGA_PERIOD,
+    MEGA_START_NAN,
+    MEGA_WORKGROUPS,
+    MEGA_PLANS_NULL,
+    MEGA_REPORT_NULL,
+    BARRIER_COUNT,
+    BARRIER_LOCAL_SIZE,
+    ROUNDTRIP_ROUNDS,
+    BAD_FIELDS
+} bad_field;
+
+static const char *const bad_field_messages[BAD_FIELDS] = {
+    [RUN_TIMEOUT_NEGATIVE] = "coop_kernel_run: launch->timeout_s = -1 is not a time: expected 0 (the default) or a "
+                             "positive finite number",
+    [RUN_TIMEOUT_NAN] = "coop_kernel_run: launch->timeout_s = nan is not a time",
+    [RUN_TIMEOUT_INFINITE] = "coop_kernel_run: launch->timeout_s = inf is not a time",
+    [RUN_WINDOW_NEGATIVE] = "coop_kernel_run: launch->discovery_window_us = -5 is not a time",
+    [RUN_LAUNCH_GROUPS] = "coop_kernel_run: launch->launch_groups = 2147483648: at most 2147483647 groups are "
+                          "launched for discovery",
+    [RUN_LOCAL_SIZE_LARGE] = "coop_kernel_run: launch->local_size: local size 1048576 is too large for kernel 'quick'",
+    [MEGA_LOCAL_SIZE_SMALL] = "coop_mega_run: params->launch.local_size: local size 2 is too small for megakernel "
+                              "'mega' on PoCL (at least 3: PoCL's compiler aborts below)",
+    [MEGA_LAUNCH_TIMEOUT] = "coop_mega_run: params->launch.timeout_s = -1 is not a time",
+    [MEGA_WATCHDOG] = "coop_mega_run: params->watchdog_s = -2 is not a time",
+    [MEGA_TAKE] = "coop_mega_run: plans[0].take = 77 is not a coop_take (COOP_TAKE_COUNT, COOP_TAKE_ONE, "
+                  "COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
+    [MEGA_TAKE_COUNT_ZERO] = "coop_mega_run: plans[0].take_count = 0: COOP_TAKE_COUNT takes from 1 to 4095 groups",
+    [MEGA_TAKE_COUNT_LARGE] = "coop_mega_run: plans[0].take_count = 5000: COOP_TAKE_COUNT takes from 1 to 4095 groups",
+    [MEGA_PERIOD] = "coop_mega_run: plans[1].period_ms = -5 is not a time",
+    [MEGA_START_NAN] = "coop_mega_run: plans[0].start_ms = nan is not a time",
+    [MEGA_WORKGROUPS] = "coop_mega_run: plans[1].workgroups = 0: a task runs at least one workgroup",
+    [MEGA_PLANS_NULL] = "coop_mega_run: plans is NULL and plan_count is 2",
+    [MEGA_REPORT_NULL] = "coop_mega_run: report is NULL",
+    [BARRIER_COUNT] = "coop_measure_barrier: params->barriers = 0: it measures at least one barrier",
+    [BARRIER_LOCAL_SIZE] = "coop_measure_barrier: params->local_size: local size 1048576 is too large for kernel "
+                           "'coop_barrier_check'",
+    [ROUNDTRIP_ROUNDS] = "coop_channel_roundtrip: rounds = 0: it times at least one round trip",
+};
+
+/* Makes the call that reads `field` with it bad (or, for FIELD_NONE, with every field good) and
+ * returns its status. */
+static coop_status call_with(coop_context *ctx, bad_field field)
+{
+    coop_program *program = NULL;
+    coop_kernel *quick = tu_kernel(ctx, quick_source, NULL, "quick", &program), *mega = NULL;
+    TU_ASSERT_OK(ctx, coop_kernel_create(program, "mega", &mega));
+    coop_launch launch = {.local_size = 16};
+    coop_mega_params params = {.launch = launch};
+    /* two one-off tasks whose workgroups do nothing */
+    coop_task_plan plans[2] = {{.task = 0, .workgroups = 1, .take = COOP_TAKE_ONE},
+                               {.task = 0, .workgroups = 1, .take = COOP_TAKE_COUNT, .take_count = 1}};
+    coop_barrier_params barrier = {.local_size = 16, .barriers = 10};
+    coop_mega_report report;
+    coop_mega_report *report_out = &report;
+    coop_task_plan *plans_in = plans;
+    double mean_us = 0.0, min_us = 0.0;
+    unsigned rounds = 1;
+    switch (field) {
+    case RUN_TIMEOUT_NEGATIVE: launch.timeout_s = -1; break;
+    case RUN_TIMEOUT_NAN: launch.timeout_s = NAN; break;
+    case RUN_TIMEOUT_INFINITE: launch.timeout_s = INFINITY; break;
+    case RUN_WINDOW_NEGATIVE: launch.discovery_window_us = -5; break;
+    case RUN_LAUNCH_GROUPS: launch.launch_groups = 0x80000000u; break;
+    case RUN_LOCAL_SIZE_LARGE: launch.local_size = 1 << 20; break;
+    case MEGA_LOCAL_SIZE_SMALL: params.launch.local_size = 2; break;
+    case MEGA_LAUNCH_TIMEOUT: params.launch.timeout_s = -1; break;
+    case MEGA_WATCHDOG: params.watchdog_s = -2; break;
+    case MEGA_TAKE: plans[0].take = (coop_take)77; break;
+    case MEGA_TAKE_COUNT_ZERO: plans[0].take = COOP_TAKE_COUNT; break;
+    case MEGA_TAKE_COUNT_LARGE: plans[0].take = COOP_TAKE_COUNT; plans[0].take_count = 5000; break;
+    case MEGA_PERIOD: plans[1].period_ms = -5; break;
+    case MEGA_START_NAN: plans[0].start_ms = NAN; break;
+    case MEGA_WORKGROUPS: plans[1].workgroups = 0; break;
+    case MEGA_PLANS_NULL: plans_in = NULL; break;
+    case MEGA_REPORT_NULL: report_out = NULL; break;
+    case BARRIER_COUNT: barrier.barriers = 0; break;
+    case BARRIER_LOCAL_SIZE: barrier.local_size = 1 << 20; break;
+    case ROUNDTRIP_ROUNDS: rounds = 0; break;
+    default: break;
+    }
+    coop_status status;
+    if (field == FIELD_NONE) {
+        status = coop_kernel_run(quick, &launch, NULL);
+        if (status == COOP_OK)
+            status = coop_mega_run(mega, &params, plans, 2, &report);
+        if (status == COOP_OK) {
+            coop_mega_report_free(&report);
+            coop_barrier_result result;
+            status = coop_measure_barrier(ctx, &barrier, &result);
+        }
+        if (status == COOP_OK)
+            status = coop_channel_roundtrip(ctx, rounds, &mean_us, &min_us);
+    } else if (field < MEGA_LOCAL_SIZE_SMALL) {
+        status = coop_kernel_run(quick, &launch, NULL);
+    } else if (field < BARRIER_COUNT) {
+        memset(&report, 0xff, sizeof report);
+        status = coop_mega_run(mega, &params, plans_in, 2, report_out);
+        if (report_out) /* a refused run reports nothing */
+            ck_assert_uint_eq(report.record_count, 0);
+    } else if (field < ROUNDTRIP_ROUNDS) {
+        coop_barrier_result result;
+        status = coop_measure_barrier(ctx, &barrier, &result);
+    } else {
+        status = coop_channel_roundtrip(ctx, rounds, &mean_us, &min_us);
+    }
+    coop_kernel_release(quick);
+    coop_kernel_release(mega);
+    coop_program_release(program);
+    return status;
+}
+
+/* The calls below with every field good succeed: the bad field alone makes each fail. */
+START_TEST(fields_all_good)
+{
+    coop_context *ctx = tu_context(2);
+    TU_ASSERT_OK(ctx, call_with(ctx, FIELD_NONE));
+    coop_context_release(ctx);
+}
+END_TEST
+
+START_TEST(bad_field_is_named)
+{
+    bad_field field = (bad_field)(_i + 1);
+    coop_context *ctx = tu_context(2);
+    TU_ASSERT_STATUS(ctx, call_with(ctx, field), COOP_ERR_INVALID_ARGUMENT, bad_field_messages[field]);
+    coop_context_release(ctx);
+}
+END_TEST
+
 static Suite *errors_suite(void)
 {
     Suite *suite = suite_create("errors");
@@ -238,6 +436,13 @@ static Suite *errors_suite(void)
     tcase_add_test(nulls, null_arguments_with_context);
     tcase_add_test(nulls, out_of_host_memory);
     suite_add_tcase(suite, nulls);
+
+    TCase *edges = tu_tcase("edges", 120);
+    tcase_add_test(edges, launch_groups_edges);
+    tcase_add_test(edges, program_file_that_is_not_a_regular_file);
+    tcase_add_test(edges, fields_all_good);
+    tcase_add_loop_test(edges, bad_field_is_named, 0, BAD_FIELDS - 1);
+    suite_add_tcase(suite, edges);
     return suite;
 }
 

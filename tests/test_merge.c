@@ -6,46 +6,29 @@
  * Runs build/bin/coop-merge and build/bin/coop-merge-asan (COOP_MERGE and COOP_MERGE_ASAN
  * override them) from the repository root. COOP_MERGE_BLESS=1 rewrites the golden outputs in
  * tests/merge/expected/ from what the tool writes now (review the diff). */
+#define _XOPEN_SOURCE 700 /* mknod */
 #include "testutil.h"
 
 #include <dirent.h>
 #include <math.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The golden host headers: the end-to-end tests set arguments and plan tasks by these names.
- * (A program normally includes one; here the shared names are taken out between them.) */
+/* The golden host headers: the end-to-end tests set arguments and plan tasks by these names,
+ * and one file can include them all (their names start with the kernel's). */
 #include "merge/expected/nested.h"
-static const char nested_mega_name[] = COOP_MEGAKERNEL_NAME;
-enum { NESTED_FILL_OUT = COOP_ARG_fill_out, NESTED_FILL_SEED = COOP_ARG_fill_seed, NESTED_TASK_FILL = COOP_TASK_fill };
-#undef COOP_MEGAKERNEL_NAME
-#undef COOP_ARG_COUNT
-#undef COOP_TASK_COUNT
-#undef COOP_ARG_fill_out
-#undef COOP_ARG_fill_seed
-#undef COOP_TASK_fill
-#include "merge/expected/types.h"
-static const char types_mega_name[] = COOP_MEGAKERNEL_NAME;
-#undef COOP_MEGAKERNEL_NAME
-#undef COOP_ARG_COUNT
-#undef COOP_TASK_COUNT
-#include "merge/expected/standalone.h"
-static const char standalone_name[] = COOP_MEGAKERNEL_NAME;
-#undef COOP_MEGAKERNEL_NAME
-#undef COOP_ARG_COUNT
-#include "merge/expected/rounds.h"
-static const char rounds_mega_name[] = COOP_MEGAKERNEL_NAME;
-#undef COOP_MEGAKERNEL_NAME
-#undef COOP_ARG_COUNT
-#undef COOP_TASK_COUNT
 #include "merge/expected/phases.h"
-static const char phases_mega_name[] = COOP_MEGAKERNEL_NAME;
-#undef COOP_MEGAKERNEL_NAME
-#undef COOP_ARG_COUNT
-#undef COOP_TASK_COUNT
+#include "merge/expected/rounds.h"
+#include "merge/expected/standalone.h"
 #include "merge/expected/sweep.h"
-static const char sweep_mega_name[] = COOP_MEGAKERNEL_NAME;
+#include "merge/expected/types.h"
+#include "merge/expected/relax.h"
+#include "merge/expected/breaks.h"
+#include "merge/expected/swap.h"
+#include "merge/expected/headers.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -184,6 +167,10 @@ static const golden_case goldens[] = {
     {"sweep", {"tests/merge/sweep.cl", NULL}},
     {"standalone", {"tests/merge/nested.cl", "--standalone", NULL}},
     {"defines", {"tests/merge/defines.cl", "-I", "tests/merge/include", "-D", "WIDTH=4", "-DFAST", NULL}},
+    {"relax", {"tests/merge/relax.cl", "--task", "tests/merge/tasks_relax.cl", NULL}},
+    {"breaks", {"tests/merge/breaks.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"swap", {"tests/merge/swap.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"headers", {"tests/merge/headers.cl", "--task", "tests/merge/tasks_headers.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -281,9 +268,6 @@ static const rejection rejections[] = {
             "resume a forked group there", "out of the switch"},
     {{REJECT "fork_helper.cl"},
      REJECT "fork_helper.cl:4:5: error: offer_fork() in helper function 'step'", "in the cooperative kernel itself"},
-    {{REJECT "fork_loop_header.cl"},
-     REJECT "fork_loop_header.cl:5:9: error: resizing_global_barrier() in a for loop that declares its variable in "
-            "its header", "'transmit'"},
     {{REJECT "fork_loop_private.cl"},
      REJECT "fork_loop_private.cl:8:9: error: offer_fork() in a loop whose control variable 'r' is not transmit",
      "declare 'r' with 'transmit'"},
@@ -295,8 +279,26 @@ static const rejection rejections[] = {
             "primitive", "only the cooperative kernel"},
     {{REJECT "nested_call.cl"}, REJECT "nested_call.cl:5:19: error: offer_fork() must be a statement of its own",
      "by itself"},
+    {{REJECT "vote_nested.cl"}, REJECT "vote_nested.cl:5:12: error: global_barrier_any() must be a statement of its own",
+     "'VARIABLE = global_barrier_any(FLAG);'"},
+    {{REJECT "transmit_anon_init.cl"},
+     REJECT "transmit_anon_init.cl:4:47: error: transmit variable 'state' of a struct defined in its own declaration "
+            "has an initializer list", "typedef struct"},
+    {{REJECT "transmit_local_struct.cl"},
+     REJECT "transmit_local_struct.cl:4:52: error: transmit variable 'state' has a struct type defined inside the "
+            "kernel", "at program scope"},
+    {{REJECT "program_global.cl"},
+     REJECT "program_global.cl:3:12: error: program scope variable must reside in constant address space", NULL},
+    {{REJECT "task_arg_coop.cl"},
+     REJECT "task_arg_coop.cl:4:30: error: get_task_arg() in the cooperative kernel 'coop_args': only tasks have "
+            "plan arguments", "kernel argument"},
+    {{"tests/merge/rounds.cl", "--task", REJECT "task_arg_range.cl"},
+     REJECT "task_arg_range.cl:4:29: error: get_task_arg(16): no such task argument", "0 .. 15"},
+    {{"tests/merge/malformed/nul_bytes.cl"}, "tests/merge/malformed/nul_bytes.cl:2:1: error: NUL byte in the file",
+     "remove the byte"},
+    {{"tests/merge/rounds.cl", "--prefix", "9x"}, "coop-merge: --prefix 9x: not a C identifier", NULL},
     {{REJECT "macro_id.cl"}, REJECT "macro_id.cl:5:10: error: get_group_id() inside a macro", "directly"},
-    {{REJECT "goto.cl"}, REJECT "goto.cl:1:13: error: goto or label in a cooperative kernel with kill or fork points",
+    {{REJECT "goto.cl"}, REJECT "goto.cl:1:13: error: goto or label in a cooperative kernel with fork points",
      "structured control flow"},
     {{REJECT "transmit_large.cl"},
      REJECT "transmit_large.cl:3:20: error: transmit variables take 320 bytes; libcoop hands at most 256 bytes",
@@ -482,22 +484,193 @@ START_TEST(good_inputs_clean_under_sanitizers)
 }
 END_TEST
 
+/* The committed merged programs (kernels/generated/, listed in merges.txt) are what coop-merge
+ * makes of their sources now: machines without libclang build from them. */
+START_TEST(generated_programs_are_current)
+{
+    size_t size = 0;
+    char *list = tu_read_file("kernels/generated/merges.txt", &size);
+    ck_assert_ptr_nonnull(list);
+    unsigned checked = 0;
+    for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || !line[0])
+            continue;
+        const char *argv[32];
+        size_t argc = 0;
+        char *name = line, *word = strchr(line, ' ');
+        ck_assert_ptr_nonnull(word);
+        *word++ = '\0';
+        for (char *arg = strtok_r(word, " ", &word); arg && argc < 27; arg = strtok_r(NULL, " ", &word))
+            argv[argc++] = arg;
+        char program[PATH_BYTES], header[PATH_BYTES], golden[PATH_BYTES];
+        temporary_path(program, ".cl");
+        temporary_path(header, ".h");
+        argv[argc++] = "-o";
+        argv[argc++] = program;
+        argv[argc++] = "--host-header";
+        argv[argc++] = header;
+        argv[argc] = NULL;
+        tool_result result = run_tool(tool_path(), argv);
+        ck_assert_msg(result.exit_status == 0, "%s: coop-merge failed: %s", name, result.err);
+        free_result(&result);
+        const char *written[] = {program, header}, *suffix[] = {".cl", ".h"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(golden, sizeof golden, "kernels/generated/%s%s", name, suffix[i]);
+            size_t a = 0, b = 0;
+            char *now = tu_read_file(written[i], &a), *committed = tu_read_file(golden, &b);
+            ck_assert_msg(committed != NULL, "%s is missing: run make regenerate", golden);
+            ck_assert_msg(a == b && !memcmp(now, committed, a),
+                          "%s differs from what coop-merge makes of its sources now: run make regenerate and "
+                          "commit it", golden);
+            free(now);
+            free(committed);
+            unlink(written[i]);
+        }
+        checked++;
+    }
+    ck_assert_uint_gt(checked, 0);
+    free(list);
+}
+END_TEST
+
+/* Outputs: regular files are replaced whole; anything else is written in place and stays what it
+ * was; a directory, a dangling link and -o and --host-header naming one file are refused. */
+START_TEST(outputs_replace_only_regular_files)
+{
+    char dir[PATH_BYTES], path[2 * PATH_BYTES], other[2 * PATH_BYTES];
+    temporary_path(dir, ".out");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    struct stat info;
+    /* a pipe, read while the tool writes it */
+    snprintf(path, sizeof path, "%s/pipe", dir);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    int reader = open(path, O_RDONLY | O_NONBLOCK);
+    ck_assert_int_ge(reader, 0);
+    const char *to_pipe[] = {"tests/merge/rounds.cl", "-o", path, NULL};
+    tool_result result = run_tool(tool_path(), to_pipe);
+    ck_assert_msg(result.exit_status == 0, "to a pipe: %s", result.err);
+    free_result(&result);
+    char start[32] = {0};
+    ck_assert_int_gt(read(reader, start, sizeof start - 1), 0);
+    ck_assert_msg(!strncmp(start, "/* Generated by coop-merge.", 27), "the pipe got '%s'", start);
+    close(reader);
+    ck_assert_int_eq(lstat(path, &info), 0);
+    ck_assert_msg(S_ISFIFO(info.st_mode), "the pipe was replaced");
+    ck_assert_int_eq(unlink(path), 0);
+    /* a device node (only root may make one: the pipe above covers the rule otherwise) */
+    snprintf(path, sizeof path, "%s/null", dir);
+    if (mknod(path, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        const char *to_device[] = {"tests/merge/rounds.cl", "-o", path, NULL};
+        result = run_tool(tool_path(), to_device);
+        ck_assert_msg(result.exit_status == 0, "to a device: %s", result.err);
+        free_result(&result);
+        ck_assert_int_eq(lstat(path, &info), 0);
+        ck_assert_msg(S_ISCHR(info.st_mode), "the device node was replaced");
+        ck_assert_int_eq(unlink(path), 0);
+    }
+    /* a link to a regular file: the file is replaced, the link stays */
+    snprintf(path, sizeof path, "%s/link.cl", dir);
+    snprintf(other, sizeof other, "%s/real.cl", dir);
+    write_file(other, "old", 3);
+    ck_assert_int_eq(symlink("real.cl", path), 0);
+    const char *to_link[] = {"tests/merge/rounds.cl", "-o", path, NULL};
+    result = run_tool(tool_path(), to_link);
+    ck_assert_msg(result.exit_status == 0, "to a link: %s", result.err);
+    free_result(&result);
+    ck_assert_int_eq(lstat(path, &info), 0);
+    ck_assert_msg(S_ISLNK(info.st_mode), "the link was replaced");
+    size_t size = 0;
+    char *text = read_file(other, &size);
+    ck_assert_msg(text && size > 3 && !strncmp(text, "/* Generated by coop-merge.", 27), "the file was not written");
+    free(text);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(unlink(other), 0);
+    /* refused */
+    snprintf(path, sizeof path, "%s/dangling.cl", dir);
+    ck_assert_int_eq(symlink("nowhere", path), 0);
+    snprintf(other, sizeof other, "%s/./same.cl", dir);
+    char same[2 * PATH_BYTES];
+    snprintf(same, sizeof same, "%s/same.cl", dir);
+    const struct {
+        const char *args[8];
+        const char *message;
+    } refused[] = {
+        {{"tests/merge/rounds.cl", "-o", dir, NULL}, "it is a directory"},
+        {{"tests/merge/rounds.cl", "-o", path, NULL}, "a symbolic link to nothing"},
+        {{"tests/merge/rounds.cl", "-o", same, "--host-header", other, NULL}, "-o and --host-header name the same file"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        result = run_tool(tool_path(), refused[i].args);
+        ck_assert_msg(result.exit_status == 1 && strstr(result.err, refused[i].message), "%s: status %d: %s",
+                      refused[i].message, result.exit_status, result.err);
+        free_result(&result);
+    }
+    ck_assert_msg(lstat(same, &info) != 0, "a refused run wrote %s", same);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_msg(rmdir(dir) == 0, "the tool left files in %s", dir);
+}
+END_TEST
+
+/* Warnings: what the language leaves to the author. The program is still written; with -Werror
+ * the warning is an error and nothing is. */
+#define WARN "tests/merge/warn/"
+
+static const struct {
+    const char *input;
+    const char *message;          /* every warning line the input gives, in order (NULL: none) */
+    const char *more;
+} warnings[] = {
+    {WARN "distribute_after_kill.cl",
+     WARN "distribute_after_kill.cl:8:23: warning: get_global_id() comes after offer_kill() (line 7) with no global "
+          "barrier between them",
+     WARN "distribute_after_kill.cl:8:53: warning: get_global_size() comes after offer_kill() (line 7)"},
+    {WARN "distribute_after_barrier.cl", NULL, NULL},
+    {WARN "distribute_before_fork.cl",
+     WARN "distribute_before_fork.cl:13:90: warning: the call to 'stride', which reads the number of groups, comes "
+          "before offer_fork() (line 16) with no global barrier between them",
+     NULL},
+    {WARN "untransmitted.cl",
+     WARN "untransmitted.cl:5:10: warning: 'i' is read after the fork point at line 8 before it is assigned, but a "
+          "group forked there does not receive it (it is not transmit)",
+     NULL},
+};
+
+START_TEST(warnings_and_werror)
+{
+    char program[PATH_BYTES];
+    temporary_path(program, ".cl");
+    const char *plain[] = {warnings[_i].input, "-o", program, NULL};
+    tool_result result = run_tool(tool_path(), plain);
+    ck_assert_msg(result.exit_status == 0, "%s: status %d: %s", warnings[_i].input, result.exit_status, result.err);
+    if (!warnings[_i].message) {
+        ck_assert_msg(result.err[0] == '\0', "%s warns: %s", warnings[_i].input, result.err);
+    } else {
+        ck_assert_msg(strstr(result.err, warnings[_i].message), "no \"%s\": %s", warnings[_i].message, result.err);
+        ck_assert_msg(!warnings[_i].more || strstr(result.err, warnings[_i].more), "no \"%s\": %s",
+                      warnings[_i].more, result.err);
+        ck_assert_msg(strstr(result.err, ": note: "), "no note: %s", result.err);
+    }
+    free_result(&result);
+    ck_assert_int_eq(unlink(program), 0);
+    const char *strict[] = {"-Werror", warnings[_i].input, "-o", program, NULL};
+    result = run_tool(tool_path(), strict);
+    ck_assert_int_eq(result.exit_status, warnings[_i].message ? 1 : 0);
+    if (warnings[_i].message) {
+        ck_assert_msg(strstr(result.err, ": error: ") && strstr(result.err, "[-Werror]"), "%s", result.err);
+        ck_assert_msg(access(program, F_OK) != 0, "-Werror wrote %s", program);
+    } else {
+        ck_assert_int_eq(unlink(program), 0);
+    }
+    free_result(&result);
+}
+END_TEST
+
 /* ---- End to end on PoCL ------------------------------------------------------------------- */
 
 enum { WORKERS = 2, CHAOS_SEEDS = 6 };
 
 /* PoCL compiles a kernel when it is first launched, inside the launch's time limit. */
 #define COMPILE_TIMEOUT_S 1200.0
-
-/* PoCL's default work-group method (loopvec) runs LLVM's loop vectorizer over the work-item loops
- * it builds around the code between barriers; on a megakernel with kill and fork points and
- * barriers guarded in nested loops (nested.cl) that takes many minutes, against seconds with the
- * plain work-item loops. The tests of nested.cl select those (before their first OpenCL call); the
- * other megakernels build with PoCL's default. */
-static void pocl_plain_loops(void)
-{
-    setenv("POCL_WORK_GROUP_METHOD", "loops", 1);
-}
 
 static cl_mem float_buffer(coop_context *ctx, size_t count)
 {
@@ -517,29 +690,28 @@ static coop_kernel *build_merged(coop_context *ctx, const char *const *args, con
 START_TEST(nested_megakernel_under_chaos)
 {
     enum { N = 3000, OUTER = 4, INNER = 5, TASK_GROUPS = 7, LOCAL = 16 };
-    pocl_plain_loops();
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/nested.cl", "--task", "tests/merge/fill.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, nested_mega_name, &program);
+    coop_kernel *kernel = build_merged(ctx, args, NESTED_MEGA_NAME, &program);
     cl_mem data = tu_buffer(ctx, N), last_round = tu_buffer(ctx, 1), out = tu_buffer(ctx, TASK_GROUPS * LOCAL);
     cl_uint n = N, outer = OUTER, inner = INNER;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_nested_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_nested_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_nested_outer, sizeof outer, &outer));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_nested_inner, sizeof inner, &inner));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_nested_last_round, last_round));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_FILL_OUT, out));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_MEGA_ARG_nested_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_MEGA_ARG_nested_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_MEGA_ARG_nested_outer, sizeof outer, &outer));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_MEGA_ARG_nested_inner, sizeof inner, &inner));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_MEGA_ARG_nested_last_round, last_round));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_MEGA_ARG_fill_out, out));
     unsigned kills = 0, forks = 0;
     static cl_uint values[N];
     for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
         cl_uint zero[N] = {0}, task_seed = 100 + seed;
         tu_write(ctx, data, zero, N);
         tu_write(ctx, out, zero, TASK_GROUPS * LOCAL);
-        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_FILL_SEED, sizeof task_seed, &task_seed));
+        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_MEGA_ARG_fill_seed, sizeof task_seed, &task_seed));
         coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
-        coop_task_plan plan = {.task = NESTED_TASK_FILL, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF,
+        coop_task_plan plan = {.task = NESTED_MEGA_TASK_fill, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF,
                                .period_ms = 1, .repeats = 3};
         coop_mega_report report;
         TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
@@ -578,22 +750,22 @@ START_TEST(rounds_megakernel_under_chaos)
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/rounds.cl", "--task", "tests/merge/fill.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, rounds_mega_name, &program);
+    coop_kernel *kernel = build_merged(ctx, args, ROUNDS_MEGA_NAME, &program);
     cl_mem data = tu_buffer(ctx, N), out = tu_buffer(ctx, TASK_GROUPS * LOCAL);
     cl_uint n = N, rounds = ROUNDS;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_rounds_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_rounds_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_rounds_rounds, sizeof rounds, &rounds));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_fill_out, out));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_rounds_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_fill_out, out));
     unsigned kills = 0, forks = 0;
     static cl_uint values[N], zero[N];
     for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
         cl_uint task_seed = 7 * seed;
         tu_write(ctx, data, zero, N);
-        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_fill_seed, sizeof task_seed, &task_seed));
+        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_fill_seed, sizeof task_seed, &task_seed));
         coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
-        coop_task_plan plan = {.task = COOP_TASK_fill, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF};
+        coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF};
         coop_mega_report report;
         TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
         ck_assert_uint_eq(report.record_count, 1);
@@ -626,7 +798,8 @@ static void types_reference(unsigned rounds, float *per_round)
     float scale = 1.0f, weight = 0.25f, acc[4] = {0, 0, 0, 0};
     const float add[4] = {1.0f, 2.0f, 3.0f, 4.0f};
     while (round < rounds) {
-        per_round[round] = scale + acc[0] + acc[1] + acc[2] + acc[3] + weight + (float)count + (float)delta;
+        per_round[round] = scale + acc[0] + acc[1] + acc[2] + acc[3] + weight + (float)count + (float)delta +
+                           2.0f * (float)round;
         round++;
         delta -= 2;
         scale = scale * 1.5f;
@@ -637,7 +810,8 @@ static void types_reference(unsigned rounds, float *per_round)
     }
 }
 
-/* types.cl + tasks_a.cl + tasks_b.cl: transmit of uint, int, float, float4 and a struct, local memory in
+/* types.cl + tasks_a.cl + tasks_b.cl: transmit of uint, int, float, float4, a struct and an anonymous
+ * struct, local memory in
  * the cooperative kernel and in a task, three tasks from two files, a helper that uses the group
  * id; without and with chaos. */
 START_TEST(types_megakernel_under_chaos)
@@ -647,18 +821,18 @@ START_TEST(types_megakernel_under_chaos)
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/types.cl", "--task", "tests/merge/tasks_a.cl", "--task",
                           "tests/merge/tasks_b.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, types_mega_name, &program);
+    coop_kernel *kernel = build_merged(ctx, args, TYPES_MEGA_NAME, &program);
     cl_mem out = float_buffer(ctx, N * ROUNDS), scaled = float_buffer(ctx, TASK_GROUPS * LOCAL);
     cl_mem hits = tu_buffer(ctx, TASK_GROUPS), stamped = tu_buffer(ctx, TASK_GROUPS * LOCAL);
     cl_uint n = N, rounds = ROUNDS;
     cl_float factor = 0.5f;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_types_out, out));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_types_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_types_rounds, sizeof rounds, &rounds));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_scale_out, scaled));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_scale_factor, sizeof factor, &factor));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_count_hits, hits));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_stamp_out, stamped));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, TYPES_MEGA_ARG_types_out, out));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TYPES_MEGA_ARG_types_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TYPES_MEGA_ARG_types_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, TYPES_MEGA_ARG_scale_out, scaled));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TYPES_MEGA_ARG_scale_factor, sizeof factor, &factor));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, TYPES_MEGA_ARG_count_hits, hits));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, TYPES_MEGA_ARG_stamp_out, stamped));
     float expected[ROUNDS];
     types_reference(ROUNDS, expected);
     unsigned kills = 0, forks = 0;
@@ -669,13 +843,13 @@ START_TEST(types_megakernel_under_chaos)
         cl_uint stamp_seed = 1000 + seed;
         tu_write(ctx, out, zero, N * ROUNDS);
         tu_write(ctx, hits, zero, TASK_GROUPS);
-        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_stamp_seed, sizeof stamp_seed, &stamp_seed));
+        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TYPES_MEGA_ARG_stamp_seed, sizeof stamp_seed, &stamp_seed));
         coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
         coop_task_plan plans[3] = {
-            {.task = COOP_TASK_scale, .workgroups = TASK_GROUPS, .take = COOP_TAKE_ONE, .start_ms = 0},
-            {.task = COOP_TASK_count, .workgroups = TASK_GROUPS, .take = COOP_TAKE_ONE, .start_ms = 1},
-            {.task = COOP_TASK_stamp, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF, .start_ms = 2},
+            {.task = TYPES_MEGA_TASK_scale, .workgroups = TASK_GROUPS, .take = COOP_TAKE_ONE, .start_ms = 0},
+            {.task = TYPES_MEGA_TASK_count, .workgroups = TASK_GROUPS, .take = COOP_TAKE_ONE, .start_ms = 1},
+            {.task = TYPES_MEGA_TASK_stamp, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF, .start_ms = 2},
         };
         coop_mega_report report;
         TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, plans, 3, &report));
@@ -719,12 +893,12 @@ START_TEST(phases_megakernel_under_chaos)
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/phases.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, phases_mega_name, &program);
+    coop_kernel *kernel = build_merged(ctx, args, PHASES_MEGA_NAME, &program);
     cl_mem data = tu_buffer(ctx, N + 1);
     cl_uint n = N, steps = STEPS;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_phases_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_phases_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_phases_steps, sizeof steps, &steps));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, PHASES_MEGA_ARG_phases_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, PHASES_MEGA_ARG_phases_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, PHASES_MEGA_ARG_phases_steps, sizeof steps, &steps));
     unsigned kills = 0, forks = 0;
     static cl_uint values[N + 1], zero[N + 1];
     for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
@@ -756,12 +930,12 @@ START_TEST(sweep_megakernel_under_chaos)
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/sweep.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, sweep_mega_name, &program);
+    coop_kernel *kernel = build_merged(ctx, args, SWEEP_MEGA_NAME, &program);
     cl_mem data = float_buffer(ctx, N);
     cl_uint n = N, sweeps = SWEEPS;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_sweep_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_sweep_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_sweep_sweeps, sizeof sweeps, &sweeps));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, SWEEP_MEGA_ARG_sweep_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, SWEEP_MEGA_ARG_sweep_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, SWEEP_MEGA_ARG_sweep_sweeps, sizeof sweeps, &sweeps));
     static float start[N], expected[N], values[N];
     for (unsigned i = 0; i < N; i++) {
         start[i] = (float)(i % 7);
@@ -796,18 +970,17 @@ END_TEST
 START_TEST(standalone_runs_as_persistent_kernel)
 {
     enum { N = 2000, OUTER = 3, INNER = 4 };
-    pocl_plain_loops();
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/nested.cl", "--standalone", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, standalone_name, &program);
+    coop_kernel *kernel = build_merged(ctx, args, NESTED_STANDALONE_NAME, &program);
     cl_mem data = tu_buffer(ctx, N), last_round = tu_buffer(ctx, 1);
     cl_uint n = N, outer = OUTER, inner = INNER;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_nested_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_nested_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_nested_outer, sizeof outer, &outer));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, COOP_ARG_nested_inner, sizeof inner, &inner));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, COOP_ARG_nested_last_round, last_round));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_STANDALONE_ARG_nested_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_STANDALONE_ARG_nested_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_STANDALONE_ARG_nested_outer, sizeof outer, &outer));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NESTED_STANDALONE_ARG_nested_inner, sizeof inner, &inner));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_STANDALONE_ARG_nested_last_round, last_round));
     coop_launch launch = {.local_size = 16, .timeout_s = COMPILE_TIMEOUT_S};
     coop_run_stats stats;
     TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, &stats));
@@ -825,12 +998,359 @@ START_TEST(standalone_runs_as_persistent_kernel)
 }
 END_TEST
 
+/* ---- End to end: kernels a user would write ------------------------------------------------ */
+
+enum { USER_SEEDS = 20 };
+
+/* One merged megakernel run for each chaos seed 0 .. USER_SEEDS with the plans: `prepare` resets
+ * the inputs before each run, `check` compares the results with the CPU's after it. Chaos must
+ * have killed and forked over the runs. */
+typedef struct chaos_runs {
+    coop_context *ctx;
+    coop_kernel *kernel;
+    size_t local_size;
+    const coop_task_plan *plans;
+    size_t plan_count;
+    void (*prepare)(struct chaos_runs *runs, unsigned seed);
+    void (*check)(struct chaos_runs *runs, unsigned seed, const coop_mega_report *report);
+    void *data;
+} chaos_runs;
+
+static void run_under_chaos(chaos_runs *runs)
+{
+    unsigned kills = 0, forks = 0;
+    for (unsigned seed = 0; seed <= USER_SEEDS; seed++) {
+        runs->prepare(runs, seed);
+        coop_mega_params params = {.launch = {.local_size = runs->local_size, .timeout_s = COMPILE_TIMEOUT_S},
+                                   .chaos_seed = seed, .watchdog_s = 30};
+        coop_mega_report report;
+        TU_ASSERT_OK(runs->ctx, coop_mega_run(runs->kernel, &params, runs->plans, runs->plan_count, &report));
+        ck_assert_msg(report.record_count >= runs->plan_count, "seed %u: %zu task runs for %zu plans", seed,
+                      report.record_count, runs->plan_count);
+        runs->check(runs, seed, &report);
+        kills += report.kills;
+        forks += report.forks;
+        coop_mega_report_free(&report);
+    }
+    ck_assert_msg(kills > 0 && forks > 0, "chaos made no kills (%u) or forks (%u)", kills, forks);
+}
+
+/* Every element of `words` (count of them) equals its expected value. */
+static void check_words(coop_context *ctx, cl_mem buffer, const cl_uint *expected, size_t count, unsigned seed,
+                        const char *what)
+{
+    cl_uint *values = malloc(count * sizeof *values);
+    ck_assert_ptr_nonnull(values);
+    tu_read(ctx, buffer, values, count);
+    for (size_t i = 0; i < count; i++)
+        ck_assert_msg(values[i] == expected[i], "seed %u: %s[%zu] = %u, expected %u", seed, what, i, values[i],
+                      expected[i]);
+    free(values);
+}
+
+/* relax.cl: the CPU's relaxation, a[] after the last sweep and the sum after each sweep. */
+enum { RELAX_N = 700, RELAX_SWEEPS = 3, RELAX_PHASES = 2, RELAX_STEPS = 3, RELAX_LOCAL = 16, SQUARES = 5 * 16 };
+
+typedef struct relax_data {
+    cl_mem a, b, sums, squares, smooth;
+    cl_uint a0[RELAX_N], a_final[RELAX_N], sums_expected[RELAX_SWEEPS];
+} relax_data;
+
+static void relax_reference(relax_data *d)
+{
+    static cl_uint a[RELAX_N], b[RELAX_N];
+    memcpy(a, d->a0, sizeof a);
+    int shift = 1;
+    cl_uint weight = 1;
+    for (unsigned s = 0; s < RELAX_SWEEPS; s++) {
+        for (unsigned p = 0; p < RELAX_PHASES; p++) {
+            for (unsigned t = 0; t < RELAX_STEPS; t++) {
+                for (unsigned i = 0; i < RELAX_N; i++)
+                    b[i] = (a[i] + a[(i + RELAX_N + (unsigned)shift) % RELAX_N] * weight) % 65521u;
+                for (unsigned i = 0; i < RELAX_N; i++)
+                    a[i] = b[i] + 1u;
+            }
+            shift = -shift;
+        }
+        d->sums_expected[s] = 0;
+        for (unsigned i = 0; i < RELAX_N; i++)
+            d->sums_expected[s] += a[i];
+        weight *= 2;
+    }
+    memcpy(d->a_final, a, sizeof a);
+}
+
+static void relax_prepare(chaos_runs *runs, unsigned seed)
+{
+    (void)seed;
+    relax_data *d = runs->data;
+    static const cl_uint zero[RELAX_SWEEPS];
+    tu_write(runs->ctx, d->a, d->a0, RELAX_N);
+    tu_write(runs->ctx, d->sums, zero, RELAX_SWEEPS);
+}
+
+static void relax_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    relax_data *d = runs->data;
+    check_words(runs->ctx, d->a, d->a_final, RELAX_N, seed, "a");
+    check_words(runs->ctx, d->sums, d->sums_expected, RELAX_SWEEPS, seed, "sums");
+    cl_uint squares[SQUARES];
+    for (unsigned i = 0; i < SQUARES; i++)
+        squares[i] = i * i + 11u;
+    check_words(runs->ctx, d->squares, squares, SQUARES, seed, "square");
+    float smooth[SQUARES];
+    tu_read(runs->ctx, d->smooth, (cl_uint *)smooth, SQUARES);
+    for (unsigned i = 0; i < SQUARES; i++) {
+        unsigned lid = i % RELAX_LOCAL, next = (lid + 1) % RELAX_LOCAL;
+        ck_assert_msg(smooth[i] == (float)(i - lid + next) * 0.25f, "seed %u: blur[%u] = %g", seed, i, smooth[i]);
+    }
+}
+
+/* relax.cl + tasks_relax.cl: three fork points in a loop nest three deep, a kill point at the
+ * outer loop's end, a periodic task and a one-off one. */
+START_TEST(relax_loop_nest_under_chaos)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/relax.cl", "--task", "tests/merge/tasks_relax.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, RELAX_MEGA_NAME, &program);
+    static relax_data d;
+    for (unsigned i = 0; i < RELAX_N; i++)
+        d.a0[i] = (i * 2654435761u) % 1000u;
+    relax_reference(&d);
+    d.a = tu_buffer(ctx, RELAX_N);
+    d.b = tu_buffer(ctx, RELAX_N);
+    d.sums = tu_buffer(ctx, RELAX_SWEEPS);
+    d.squares = tu_buffer(ctx, SQUARES);
+    d.smooth = float_buffer(ctx, SQUARES);
+    cl_uint n = RELAX_N, sweeps = RELAX_SWEEPS, phases = RELAX_PHASES, steps = RELAX_STEPS, offset = 11;
+    cl_float factor = 0.25f;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, RELAX_MEGA_ARG_relax_a, d.a));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, RELAX_MEGA_ARG_relax_b, d.b));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, RELAX_MEGA_ARG_relax_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, RELAX_MEGA_ARG_relax_sweeps, sizeof sweeps, &sweeps));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, RELAX_MEGA_ARG_relax_phases, sizeof phases, &phases));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, RELAX_MEGA_ARG_relax_steps, sizeof steps, &steps));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, RELAX_MEGA_ARG_relax_sums, d.sums));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, RELAX_MEGA_ARG_square_out, d.squares));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, RELAX_MEGA_ARG_square_offset, sizeof offset, &offset));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, RELAX_MEGA_ARG_blur_smooth, d.smooth));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, RELAX_MEGA_ARG_blur_factor, sizeof factor, &factor));
+    coop_task_plan plans[2] = {
+        {.task = RELAX_MEGA_TASK_square, .workgroups = SQUARES / RELAX_LOCAL, .take = COOP_TAKE_HALF,
+         .period_ms = 2},
+        {.task = RELAX_MEGA_TASK_blur, .workgroups = SQUARES / RELAX_LOCAL, .take = COOP_TAKE_ONE, .start_ms = 1},
+    };
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = RELAX_LOCAL, .plans = plans, .plan_count = 2,
+                       .prepare = relax_prepare, .check = relax_check, .data = &d};
+    run_under_chaos(&runs);
+    cl_mem buffers[] = {d.a, d.b, d.sums, d.squares, d.smooth};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        clReleaseMemObject(buffers[i]);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* The fill task (fill.cl) of the next tests: word l of workgroup g is g * 7 + l + seed. */
+enum { FILL_GROUPS = 6, USER_LOCAL = 16, USER_N = 3000, USER_ROUNDS = 12 };
+
+typedef struct rounds_data {
+    cl_mem data, second, out;
+    cl_uint fill_seed;
+    size_t fill_seed_arg;
+    cl_uint *initial, *expected;
+    size_t count;
+} rounds_data;
+
+static void rounds_prepare(chaos_runs *runs, unsigned seed)
+{
+    rounds_data *d = runs->data;
+    d->fill_seed = 3 * seed + 1;
+    tu_write(runs->ctx, d->data, d->initial, d->count);
+    TU_ASSERT_OK(runs->ctx, coop_kernel_set_arg(runs->kernel, (unsigned)d->fill_seed_arg, sizeof d->fill_seed,
+                                                &d->fill_seed));
+}
+
+static void check_fill(chaos_runs *runs, const rounds_data *d, unsigned seed)
+{
+    cl_uint expected[FILL_GROUPS * USER_LOCAL];
+    for (unsigned g = 0; g < FILL_GROUPS; g++)
+        for (unsigned l = 0; l < USER_LOCAL; l++)
+            expected[g * USER_LOCAL + l] = g * 7u + l + d->fill_seed;
+    check_words(runs->ctx, d->out, expected, FILL_GROUPS * USER_LOCAL, seed, "fill");
+}
+
+static void rounds_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    rounds_data *d = runs->data;
+    check_words(runs->ctx, d->data, d->expected, d->count, seed, "data");
+    check_fill(runs, d, seed);
+}
+
+/* breaks.cl + fill.cl: `while (1) { ...; if (done) break; resizing_global_barrier(); }`, then a
+ * `while (1)` left after `int more = resizing_global_barrier_any(...);`. */
+START_TEST(break_out_of_endless_loop_under_chaos)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/breaks.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, BREAKS_MEGA_NAME, &program);
+    static cl_uint initial[USER_N + 1], expected[USER_N + 1];
+    for (unsigned i = 0; i <= USER_N; i++)
+        expected[i] = 2 * USER_ROUNDS; /* two loops of USER_ROUNDS rounds */
+    rounds_data d = {.data = tu_buffer(ctx, USER_N + 1), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
+                     .fill_seed_arg = BREAKS_MEGA_ARG_fill_seed, .initial = initial, .expected = expected,
+                     .count = USER_N + 1};
+    cl_uint n = USER_N, rounds = USER_ROUNDS;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BREAKS_MEGA_ARG_breaks_data, d.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, BREAKS_MEGA_ARG_breaks_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, BREAKS_MEGA_ARG_breaks_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BREAKS_MEGA_ARG_fill_out, d.out));
+    coop_task_plan plan = {.task = BREAKS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                           .period_ms = 2};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = rounds_prepare, .check = rounds_check, .data = &d};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.data);
+    clReleaseMemObject(d.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* swap.cl: after the last round the result is in `first` for an even number of rounds. */
+static void swap_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    rounds_data *d = runs->data;
+    check_words(runs->ctx, USER_ROUNDS % 2 ? d->second : d->data, d->expected, d->count, seed, "result");
+    check_fill(runs, d, seed);
+}
+
+/* swap.cl + fill.cl: pointer variables swapped every round and transmitted to forked groups. */
+START_TEST(swapped_pointers_under_chaos)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/swap.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, SWAP_MEGA_NAME, &program);
+    static cl_uint initial[USER_N], expected[USER_N], next[USER_N];
+    for (unsigned i = 0; i < USER_N; i++)
+        initial[i] = expected[i] = i % 17;
+    for (unsigned r = 0; r < USER_ROUNDS; r++) {
+        for (unsigned i = 0; i < USER_N; i++)
+            next[i] = expected[i] + expected[(i + 1) % USER_N];
+        memcpy(expected, next, sizeof next);
+    }
+    rounds_data d = {.data = tu_buffer(ctx, USER_N), .second = tu_buffer(ctx, USER_N),
+                     .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL), .fill_seed_arg = SWAP_MEGA_ARG_fill_seed,
+                     .initial = initial, .expected = expected, .count = USER_N};
+    cl_uint n = USER_N, rounds = USER_ROUNDS;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, SWAP_MEGA_ARG_swap_first, d.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, SWAP_MEGA_ARG_swap_second, d.second));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, SWAP_MEGA_ARG_swap_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, SWAP_MEGA_ARG_swap_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, SWAP_MEGA_ARG_fill_out, d.out));
+    coop_task_plan plan = {.task = SWAP_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_QUARTER,
+                           .period_ms = 2};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = rounds_prepare, .check = swap_check, .data = &d};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.data);
+    clReleaseMemObject(d.second);
+    clReleaseMemObject(d.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* headers.cl + tasks_headers.cl: helpers and types from an #included header in the cooperative
+ * kernel and a task, and a task that reads its plan's arguments. */
+enum { STAMP_GROUPS = 4, ARG_GROUPS = 3, ARG_A = 41, ARG_B = 5 };
+
+typedef struct headers_data {
+    rounds_data rounds;
+    cl_mem stamps, plan_out;
+    cl_uint stamp_seed;
+} headers_data;
+
+static void headers_prepare(chaos_runs *runs, unsigned seed)
+{
+    headers_data *d = runs->data;
+    d->stamp_seed = seed + 100;
+    tu_write(runs->ctx, d->rounds.data, d->rounds.initial, d->rounds.count);
+    TU_ASSERT_OK(runs->ctx, coop_kernel_set_arg(runs->kernel, HEADERS_MEGA_ARG_stamp_seed, sizeof d->stamp_seed,
+                                                &d->stamp_seed));
+}
+
+static void headers_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    headers_data *d = runs->data;
+    check_words(runs->ctx, d->rounds.data, d->rounds.expected, d->rounds.count, seed, "data");
+    cl_uint stamps[STAMP_GROUPS * USER_LOCAL], args[ARG_GROUPS * USER_LOCAL];
+    for (unsigned i = 0; i < STAMP_GROUPS * USER_LOCAL; i++)
+        stamps[i] = d->stamp_seed * 3u + STAMP_GROUPS * USER_LOCAL; /* mix(seed, stride) */
+    check_words(runs->ctx, d->stamps, stamps, STAMP_GROUPS * USER_LOCAL, seed, "stamp");
+    for (unsigned i = 0; i < ARG_GROUPS * USER_LOCAL; i++)
+        args[i] = ARG_A * 1000u + ARG_B + i;
+    check_words(runs->ctx, d->plan_out, args, ARG_GROUPS * USER_LOCAL, seed, "plan_args");
+}
+
+START_TEST(included_helpers_and_task_arguments_under_chaos)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/headers.cl", "--task", "tests/merge/tasks_headers.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, HEADERS_MEGA_NAME, &program);
+    static cl_uint initial[USER_N], expected[USER_N];
+    for (unsigned i = 0; i < USER_N; i++) {
+        initial[i] = expected[i] = i;
+        for (unsigned r = 0; r < USER_ROUNDS; r++)
+            expected[i] = expected[i] * 3u + r; /* mix() */
+    }
+    headers_data d = {.rounds = {.data = tu_buffer(ctx, USER_N), .initial = initial, .expected = expected,
+                                 .count = USER_N},
+                      .stamps = tu_buffer(ctx, STAMP_GROUPS * USER_LOCAL),
+                      .plan_out = tu_buffer(ctx, ARG_GROUPS * USER_LOCAL)};
+    cl_uint n = USER_N, rounds = USER_ROUNDS;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, HEADERS_MEGA_ARG_headers_data, d.rounds.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, HEADERS_MEGA_ARG_headers_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, HEADERS_MEGA_ARG_headers_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, HEADERS_MEGA_ARG_stamp_out, d.stamps));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, HEADERS_MEGA_ARG_plan_args_out, d.plan_out));
+    coop_task_plan plans[2] = {
+        {.task = HEADERS_MEGA_TASK_stamp, .workgroups = STAMP_GROUPS, .take = COOP_TAKE_HALF, .period_ms = 2},
+        {.task = HEADERS_MEGA_TASK_plan_args, .workgroups = ARG_GROUPS, .take = COOP_TAKE_ONE, .start_ms = 1,
+         .args = {ARG_A, ARG_B}},
+    };
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = plans, .plan_count = 2,
+                       .prepare = headers_prepare, .check = headers_check, .data = &d};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.rounds.data);
+    clReleaseMemObject(d.stamps);
+    clReleaseMemObject(d.plan_out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 static Suite *merge_suite(void)
 {
     Suite *suite = suite_create("merge");
     TCase *rewriting = tu_tcase("rewriting", 120);
     tcase_add_loop_test(rewriting, golden_outputs, 0, (int)(sizeof goldens / sizeof *goldens));
     tcase_add_test(rewriting, standard_output);
+    tcase_add_test(rewriting, generated_programs_are_current);
+    tcase_add_test(rewriting, outputs_replace_only_regular_files);
+    tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
                         (int)(sizeof rejections / sizeof *rejections));
     suite_add_tcase(suite, rewriting);
@@ -847,6 +1367,10 @@ static Suite *merge_suite(void)
     tcase_add_test(end_to_end, phases_megakernel_under_chaos);
     tcase_add_test(end_to_end, sweep_megakernel_under_chaos);
     tcase_add_test(end_to_end, standalone_runs_as_persistent_kernel);
+    tcase_add_test(end_to_end, relax_loop_nest_under_chaos);
+    tcase_add_test(end_to_end, break_out_of_endless_loop_under_chaos);
+    tcase_add_test(end_to_end, swapped_pointers_under_chaos);
+    tcase_add_test(end_to_end, included_helpers_and_task_arguments_under_chaos);
     suite_add_tcase(suite, end_to_end);
     return suite;
 }

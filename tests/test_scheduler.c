@@ -905,13 +905,13 @@ START_TEST(plan_without_workgroups)
     coop_mega_report report;
     memset(&report, 0xff, sizeof report);
     TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, NULL, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
-                     "task plan 1 has no workgroups");
+                     "coop_mega_run: plans[1].workgroups = 0: a task runs at least one workgroup");
     ck_assert_uint_eq(report.record_count, 0);
     ck_assert_ptr_null(report.records);
     TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, NULL, NULL, 1, &report), COOP_ERR_INVALID_ARGUMENT,
-                     "NULL report or plans");
+                     "coop_mega_run: plans is NULL and plan_count is 1");
     TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, NULL, plans, 1, NULL), COOP_ERR_INVALID_ARGUMENT,
-                     "NULL report or plans");
+                     "coop_mega_run: report is NULL");
     ck_assert_int_eq(coop_mega_run(NULL, NULL, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT);
     coop_mega_report_free(NULL);
     coop_kernel_release(kernel);

@@ -160,11 +160,16 @@ START_TEST(bad_arguments)
         {"game", "--mode", "standalone", "--chaos"},
         {"octree", "--task", "heavy", NULL},
     };
-    static const char *const messages[] = {"usage: coop-ws", "--depth wants a number from 1 to 7", "--points wants",
-                                           "usage: coop-ws", "--chaos wants", "usage: coop-ws"};
+    static const char *const messages[] = {"APP: 'tree' is not a choice; expected octree or game",
+                                           "--depth: '9' is out of range; expected a whole number from 1 to 7",
+                                           "--points: '0' is out of range",
+                                           "--mode: 'multikernel' is not a choice; expected cooperative or standalone",
+                                           "--chaos: needs a value",
+                                           "--task: 'heavy' is not a choice; expected none or light"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_ws(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
         assert_run(&run, cases[i][0], 1, messages[i]);
+        assert_run(&run, cases[i][0], 1, "Usage: coop-ws");
         free(run.output);
     }
     tu_process run = run_ws("game", "--mode", "standalone", "--chaos", "3", NULL);

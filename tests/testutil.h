@@ -82,19 +82,19 @@ static inline void tu_test_passed(const char *name, int loop_index, double start
     static const TTest *name = &name##_ttest;                                                        \
     static void name##_body(int _i CK_ATTRIBUTE_UNUSED)
 
-
-/* Sets PoCL's worker count (its compute units) and clears the selection variables a user's
- * environment may hold, so that only what a test sets itself applies. */
+/* Sets PoCL's worker count (its compute units) and clears every variable libcoop reads that a
+ * user's environment may hold, so that only what a test sets itself applies. */
 static inline void tu_env(unsigned workers)
 {
+    static const char *const variables[] = {"COOP_PLATFORM", "COOP_DEVICE", "COOP_CHANNEL",
+                                            "COOP_DISCOVERY_WINDOW_US", "COOP_TIMEOUT_S", "COOP_WATCHDOG_S",
+                                            "COOP_CHAOS", "COOP_TRACE", "COOP_BUILD_OPTIONS", "COOP_BUILD_LOG",
+                                            "COOP_BUILD_DUMP"};
     char text[16];
     snprintf(text, sizeof text, "%u", workers);
     setenv("POCL_MAX_PTHREAD_COUNT", text, 1);
-    unsetenv("COOP_PLATFORM");
-    unsetenv("COOP_DEVICE");
-    unsetenv("COOP_CHANNEL");
-    unsetenv("COOP_DISCOVERY_WINDOW_US");
-    unsetenv("COOP_TIMEOUT_S");
+    for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+        unsetenv(variables[i]);
 }
 
 /* Asserts that `call` returns `expected` and that the context's message then contains

@@ -1,10 +1,9 @@
 /* barrier-bench: global-barrier latency (microseconds per barrier, with a data check after each)
  * for 1, 2 and 4 groups per compute unit at local sizes 128 and 256. Where the CUDA comparison
- * program gridsync-bench was built (nvcc found) and a CUDA device exists, it runs
- * cooperative_groups grid.sync() on the same grid and prints libcoop / grid.sync.
- *
- *   barrier-bench [--barriers N] [--quick] [--options "BUILD OPTIONS"]
- * COOP_DEVICE etc. select the device; --options adds kernel build options. */
+ * program gridsync-bench was built (make CUDA=1) and a CUDA device exists, it runs
+ * cooperative_groups grid.sync() on the same grid and prints libcoop / grid.sync. Options:
+ * barrier_bench_cli's help. */
+#include "cli.h"
 #include "coop.h"
 
 #include <libgen.h>
@@ -13,6 +12,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static const cli barrier_bench_cli = {
+    "barrier-bench",
+    "Usage: barrier-bench [--barriers N] [--quick] [--vote] [--options \"BUILD OPTIONS\"]\n"
+    "Measures libcoop's global-barrier latency, against CUDA's grid.sync() where it can.\n"
+    "\n"
+    "For 1, 2 and 4 groups per compute unit at local sizes 128 and 256: microseconds per global\n"
+    "barrier, each followed by a data check. Where gridsync-bench sits beside it (built with\n"
+    "make CUDA=1) and a CUDA device exists, grid.sync() on the same grid and the ratio.\n"
+    "\n"
+    "Options:\n"
+    "  --barriers N      barriers per point, 1 to 10000000 (default 10000)\n"
+    "  --quick           1000 barriers per point\n"
+    "  --vote            every barrier a vote (coop_global_barrier_any), its outcome checked\n"
+    "  --options \"...\"  extra kernel build options (e.g. -DCOOP_BARRIER_FLAGS)\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  every data check passed\n"
+    "  1  a bad option or environment value, or a device or OpenCL error\n"
+    "  2  a data check failed (a read after a barrier missed a write made before it, or a vote\n"
+    "     had the wrong outcome)\n",
+};
 
 /* Runs gridsync-bench from this program's folder; returns microseconds per sync or -1. */
 static double gridsync_us(unsigned grid, size_t block, unsigned barriers, unsigned *failures)
@@ -43,26 +70,39 @@ static double gridsync_us(unsigned grid, size_t block, unsigned barriers, unsign
 
 int main(int argc, char **argv)
 {
+    const cli *c = &barrier_bench_cli;
     unsigned barriers = 10000;
     const char *extra = "";
+    int vote = 0;
     for (int i = 1; i < argc; i++) {
+        const char *value = NULL;
+        if (cli_info_option(c, argv[i]))
+            return CLI_EXIT_OK;
         if (!strcmp(argv[i], "--quick")) {
             barriers = 1000;
-        } else if (!strcmp(argv[i], "--options") && i + 1 < argc) {
-            extra = argv[++i];
-        } else if (!strcmp(argv[i], "--barriers") && i + 1 < argc && atoi(argv[i + 1]) > 0) {
-            barriers = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--vote")) {
+            vote = 1;
+        } else if (!strcmp(argv[i], "--options")) {
+            if (!(extra = cli_value(c, argc, argv, &i)))
+                return CLI_EXIT_ERROR;
+        } else if (!strcmp(argv[i], "--barriers")) {
+            if (!(value = cli_value(c, argc, argv, &i)) ||
+                cli_unsigned(c, "--barriers", value, 1, 10000000, &barriers) != 0)
+                return CLI_EXIT_ERROR;
         } else {
-            fprintf(stderr, "usage: barrier-bench [--barriers N] [--quick] [--options \"BUILD OPTIONS\"]\n");
-            return 2;
+            cli_fail(c, "unknown option '%s'", argv[i]);
+            return CLI_EXIT_ERROR;
         }
     }
+    char options[1024];
+    snprintf(options, sizeof options, "%s%s%s", extra, vote && *extra ? " " : "", vote ? "-DCOOP_BARRIER_VOTE=1" : "");
+    extra = options;
     coop_context *ctx = NULL;
     coop_status status = coop_context_create(NULL, &ctx);
     if (status != COOP_OK) {
         fprintf(stderr, "barrier-bench: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
         coop_context_release(ctx);
-        return 2;
+        return CLI_EXIT_ERROR;
     }
     const coop_device_info *info = coop_context_device(ctx);
     printf("barrier-bench on %s (%s), %u compute units, %u barriers per point%s%s\n", info->name,
@@ -95,11 +135,12 @@ int main(int argc, char **argv)
             failed |= result.failures + cuda_failures != 0;
         }
     }
+    printf("ratio = libcoop barrier / grid.sync (below 1: libcoop faster)\n");
+    int rc = failed ? CLI_EXIT_CHECK : CLI_EXIT_OK;
     if (status != COOP_OK) {
         fprintf(stderr, "barrier-bench: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
-        failed = 1;
+        rc = CLI_EXIT_ERROR;
     }
-    printf("ratio = libcoop barrier / grid.sync (below 1: libcoop faster)\n");
     coop_context_release(ctx);
-    return failed ? 1 : 0;
+    return rc;
 }

@@ -1,8 +1,5 @@
-/* sched-bench: what cooperation costs and how fast a high-priority task gets its groups.
- *
- *   sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]
- *               [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]
- *               [--options "BUILD OPTIONS"]
+/* sched-bench: what cooperation costs and how fast a high-priority task gets its groups
+ * (sched_bench_cli's help says what it runs and takes).
  *
  * 1. Overhead, work-stealing style: the same unit loop as a plain persistent kernel and as a
  *    cooperative megakernel offering kill and fork after every unit (no task ever comes).
@@ -13,18 +10,60 @@
  *    every period; gather, execution and response times.
  * Times are medians over R runs, from the end of discovery until the host saw the kernel end
  * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc. */
+#include "cli.h"
 #include "coop.h"
 #include "stats.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const cli sched_bench_cli = {
+    "sched-bench",
+    "Usage: sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]\n"
+    "                   [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]\n"
+    "                   [--options \"BUILD OPTIONS\"]\n"
+    "Measures what cooperation costs and how fast a high-priority task gets its groups.\n"
+    "\n"
+    "Three figures: the overhead of a unit loop (work-stealing style) as a cooperative megakernel\n"
+    "offering kill and fork after every unit, against the same loop as a plain persistent kernel;\n"
+    "the overhead of rounds separated by resizing barriers against plain global barriers; and the\n"
+    "gather, execution and response times of a short task that takes groups from the unit loop\n"
+    "every period. Times are medians over R runs. Defaults differ on a GPU (first) and a CPU.\n"
+    "\n"
+    "Options:\n"
+    "  --quick              one run per figure and a tenth of the default units, rounds and tasks\n"
+    "  --repeat R           runs per figure, 1 to 1000 (default 5)\n"
+    "  --local-size L       work-items per group, 3 to 65536 and at most what the device allows\n"
+    "                       (default 256 / 64); PoCL's compiler aborts on megakernels below 3\n"
+    "  --iters N            iterations of one unit's work, 1 to 10000000 (default 2000 / 20000)\n"
+    "  --units-per-group U  units per launched group, 1 to 1000000 (default 20000 / 100)\n"
+    "  --rounds N           rounds of the barrier figure, 1 to 1000000 (default 2000 / 200)\n"
+    "  --period-ms P        the task's period in ms, above 0 and at most 1000000 (default 1 / 20)\n"
+    "  --take T             groups the task takes: one, quarter, half, all-but-one or a count from\n"
+    "                       1 to 4095 (default quarter)\n"
+    "  --tasks T            task submissions, 1 to 1000000 (default 1000 / 20)\n"
+    "  --options \"...\"     extra kernel build options\n"
+    "  -h, --help           print this help and exit\n"
+    "  --version            print the version and exit\n"
+    "\n"
+    "Environment:\n"
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    "\n"
+    "Exit status:\n"
+    "  0  the figures were measured and every unit ran exactly once\n"
+    "  1  a bad option or environment value, or a device or OpenCL error\n"
+    "  2  a unit of the gather run did not run exactly once\n",
+};
+
 extern const char sched_bench_source[];
 
 typedef struct settings {
+    int quick;
     unsigned repeat, iters, units_per_group, rounds, tasks, task_iters;
-    size_t local_size;
+    unsigned local_size;
     double period_ms;
     coop_take take;
     unsigned take_count;
@@ -42,7 +81,7 @@ typedef struct bench {
 static int fail(bench *b, coop_status status, const char *what)
 {
     fprintf(stderr, "sched-bench: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(b->ctx));
-    return 2;
+    return CLI_EXIT_ERROR;
 }
 
 /* Every unit of a units run must have counted itself exactly once. */
@@ -200,61 +239,90 @@ static int gather(bench *b)
         free(values[i]);
     coop_mega_report_free(&report);
     coop_kernel_release(mega);
-    return wrong ? 1 : 0;
+    return wrong ? CLI_EXIT_CHECK : CLI_EXIT_OK;
 }
 
-static int parse(int argc, char **argv, settings *s, int gpu)
+/* The options; 0 in a setting leaves the device's default (defaults()). -1 to go on, else the exit
+ * status. */
+static int parse(int argc, char **argv, settings *s)
 {
-    /* 20000 units per group: on an H100 the gather run lasts about 260 ms, 260 tasks (5000 gave
-     * 66, and gather medians that moved by 2 us between runs) */
-    *s = (settings){.repeat = 5, .iters = gpu ? 2000 : 20000, .units_per_group = gpu ? 20000 : 100,
-                    .rounds = gpu ? 2000 : 200,
-                    .tasks = gpu ? 1000 : 20, .task_iters = gpu ? 1000 : 5000, .local_size = gpu ? 256 : 64,
-                    .period_ms = gpu ? 1.0 : 20.0, .take = COOP_TAKE_QUARTER};
+    static const char *const names[] = {"--repeat", "--iters", "--units-per-group", "--rounds", "--tasks",
+                                        "--local-size"};
+    static const unsigned most[] = {1000, 10000000, 1000000, 1000000, 1000000, CLI_MAX_LOCAL_SIZE};
+    const cli *c = &sched_bench_cli;
+    *s = (settings){.take = COOP_TAKE_QUARTER};
+    unsigned *fields[] = {&s->repeat, &s->iters, &s->units_per_group, &s->rounds, &s->tasks, &s->local_size};
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        unsigned *number = !strcmp(arg, "--repeat") ? &s->repeat : !strcmp(arg, "--iters") ? &s->iters
-                           : !strcmp(arg, "--units-per-group") ? &s->units_per_group
-                           : !strcmp(arg, "--rounds") ? &s->rounds : !strcmp(arg, "--tasks") ? &s->tasks : NULL;
+        const char *arg = argv[i], *value = NULL;
+        if (cli_info_option(c, arg))
+            return CLI_EXIT_OK;
         if (!strcmp(arg, "--quick")) {
-            s->repeat = 1;
-            s->units_per_group /= 10;
-            s->rounds /= 10;
-            s->tasks /= 10;
-        } else if (number && value && atoi(value) > 0) {
-            *number = (unsigned)atoi(value);
-            i++;
-        } else if (!strcmp(arg, "--local-size") && value && atoi(value) > 0) {
-            s->local_size = (size_t)atoi(value);
-            i++;
-        } else if (!strcmp(arg, "--period-ms") && value && atof(value) > 0) {
-            s->period_ms = atof(value);
-            i++;
-        } else if (!strcmp(arg, "--take") && value && coop_take_parse(value, &s->take, &s->take_count) == 0) {
-            i++;
-        } else if (!strcmp(arg, "--options") && value) {
-            s->options = value;
-            i++;
+            s->quick = 1;
+            continue;
+        }
+        size_t f = 0;
+        while (f < 6 && strcmp(arg, names[f]))
+            f++;
+        int known = f < 6 || !strcmp(arg, "--period-ms") || !strcmp(arg, "--take") || !strcmp(arg, "--options");
+        if (!known) {
+            cli_fail(c, "unknown option '%s'", arg);
+            return CLI_EXIT_ERROR;
+        }
+        if (!(value = cli_value(c, argc, argv, &i)))
+            return CLI_EXIT_ERROR;
+        if (f < 6) {
+            /* local sizes from 3: PoCL's compiler aborts on megakernels below (libcoop/src/launch.c) */
+            if (cli_unsigned(c, arg, value, f == 5 ? 3 : 1, most[f], fields[f]) != 0)
+                return CLI_EXIT_ERROR;
+        } else if (!strcmp(arg, "--period-ms")) {
+            if (cli_positive(c, arg, value, 1e6, &s->period_ms) != 0)
+                return CLI_EXIT_ERROR;
+        } else if (!strcmp(arg, "--take")) {
+            if (cli_take(c, arg, value, &s->take, &s->take_count) != 0)
+                return CLI_EXIT_ERROR;
         } else {
-            fprintf(stderr, "sched-bench: bad argument '%s'\nusage: sched-bench [--quick] [--repeat R] "
-                            "[--local-size L] [--iters N] [--units-per-group U] [--rounds N] [--period-ms P] "
-                            "[--take one|quarter|half|all-but-one|K] [--tasks T] [--options \"BUILD OPTIONS\"]\n", arg);
-            return -1;
+            s->options = value;
         }
     }
-    return 0;
+    return -1;
+}
+
+/* The device's defaults where no option gave a value; --quick takes a tenth of the default
+ * units, rounds and tasks and runs each figure once. 20000 units per group: on an H100 the gather
+ * run lasts about 260 ms, 260 tasks (5000 gave 66, and gather medians that moved by 2 us between
+ * runs). */
+static void defaults(settings *s, int gpu)
+{
+    const settings d = {.repeat = 5, .iters = gpu ? 2000 : 20000, .units_per_group = gpu ? 20000 : 100,
+                        .rounds = gpu ? 2000 : 200, .tasks = gpu ? 1000 : 20, .local_size = gpu ? 256 : 64,
+                        .period_ms = gpu ? 1.0 : 20.0};
+    unsigned quick = s->quick ? 10 : 1;
+    s->repeat = s->repeat ? s->repeat : s->quick ? 1 : d.repeat;
+    s->iters = s->iters ? s->iters : d.iters;
+    s->units_per_group = s->units_per_group ? s->units_per_group : d.units_per_group / quick;
+    s->rounds = s->rounds ? s->rounds : d.rounds / quick;
+    s->tasks = s->tasks ? s->tasks : d.tasks / quick;
+    s->local_size = s->local_size ? s->local_size : d.local_size;
+    s->period_ms = s->period_ms > 0 ? s->period_ms : d.period_ms;
+    s->task_iters = gpu ? 1000 : 5000;
 }
 
 int main(int argc, char **argv)
 {
     bench b = {0};
+    int rc = parse(argc, argv, &b.s);
+    if (rc >= 0)
+        return rc;
     coop_status status = coop_context_create(NULL, &b.ctx);
     if (status != COOP_OK)
         return fail(&b, status, "context");
     const coop_device_info *info = coop_context_device(b.ctx);
-    if (parse(argc, argv, &b.s, info->is_gpu) != 0) {
+    defaults(&b.s, info->is_gpu);
+    if (b.s.local_size > info->max_local_size) {
+        fprintf(stderr, "sched-bench: --local-size %u is more than the device allows (%zu)\n", b.s.local_size,
+                info->max_local_size);
         coop_context_release(b.ctx);
-        return 2;
+        return CLI_EXIT_ERROR;
     }
     b.groups_bound = coop_launch_groups(b.ctx, b.s.local_size);
     size_t sink_words = (size_t)4096 * b.s.local_size;
@@ -270,15 +338,15 @@ int main(int argc, char **argv)
                                 (size_t)b.s.units_per_group * b.groups_bound * sizeof(cl_uint), NULL, &err);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "sched-bench: buffers: %s\n", coop_cl_error_name(err));
-        return 2;
+        return CLI_EXIT_ERROR;
     }
     status = coop_program_create(b.ctx, sched_bench_source, b.s.options, &b.program);
     if (status != COOP_OK)
         return fail(&b, status, "build");
-    printf("sched-bench on %s (%s), channel %s, local size %zu, unit %u iterations, %u runs per figure%s%s\n",
+    printf("sched-bench on %s (%s), channel %s, local size %u, unit %u iterations, %u runs per figure%s%s\n",
            info->name, info->platform, coop_channel_name(coop_context_channel(b.ctx)), b.s.local_size, b.s.iters,
            b.s.repeat, b.s.options ? ", options " : "", b.s.options ? b.s.options : "");
-    int rc = overhead(&b, "units_plain", "units_mega", 1);
+    rc = overhead(&b, "units_plain", "units_mega", 1);
     if (!rc)
         rc = overhead(&b, "rounds_plain", "rounds_mega", 0);
     if (!rc)

@@ -8,8 +8,24 @@
  *
  * Every function returns a coop_status; coop_strerror() names the code and
  * coop_context_message() gives the details of the last failure on a context (the OpenCL error
- * by name, the build log, the devices that exist...). Handles are opaque; whoever creates one
- * releases it.
+ * by name, the build log, the devices that exist...). Every field a call reads is checked: a
+ * value out of its range is COOP_ERR_INVALID_ARGUMENT with a message naming the field. Handles
+ * are opaque; whoever creates one releases it.
+ *
+ * Thread safety: libcoop has no global mutable state. Functions that take no handle
+ * (coop_version, coop_strerror, coop_cl_error_name, coop_list_devices, coop_match_devices, the
+ * name and parse functions) may be called from any thread at any time. A context and everything
+ * made from it (its programs, kernels and their runs) must be used by one thread at a time:
+ * calls on one context are not synchronised, and its message belongs to its last call. Different
+ * contexts may be used from different threads at once.
+ *
+ * Environment: libcoop reads COOP_PLATFORM, COOP_DEVICE, COOP_CHANNEL, COOP_DISCOVERY_WINDOW_US,
+ * COOP_TIMEOUT_S, COOP_WATCHDOG_S, COOP_CHAOS, COOP_TRACE, COOP_BUILD_OPTIONS, COOP_BUILD_LOG and
+ * COOP_BUILD_DUMP (README, "Environment variables") with getenv() while the calls that use them
+ * run (contexts, builds, launches): do not change the environment while another thread is inside
+ * libcoop. An unset or empty variable takes its default; a malformed one (COOP_TIMEOUT_S=-3,
+ * COOP_CHAOS=x) makes the call fail with COOP_ERR_INVALID_ARGUMENT naming the variable and what
+ * it accepts.
  */
 #ifndef COOP_H
 #define COOP_H
@@ -24,6 +40,24 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The version of this header; coop_version() gives the library's. The shared library's soname
+ * is libcoop.so.COOP_VERSION_MAJOR. */
+#define COOP_VERSION_MAJOR 0
+#define COOP_VERSION_MINOR 1
+#define COOP_VERSION_PATCH 0
+#define COOP_VERSION_STRING "0.1.0"
+
+/* Marks the functions libcoop exports; everything else in the library is hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+#define COOP_API __attribute__((visibility("default")))
+#else
+#define COOP_API
+#endif
+
+/* The library's version, "MAJOR.MINOR.PATCH" (static storage): COOP_VERSION_STRING of the
+ * libcoop the program runs with. */
+COOP_API const char *coop_version(void);
 
 /* X(code, message): the single table behind coop_status and coop_strerror(). */
 #define COOP_STATUS_MAP(X)                                                              \
@@ -48,10 +82,10 @@ typedef enum coop_status {
 } coop_status;
 
 /* A short message for a status code (never NULL, static storage). */
-const char *coop_strerror(coop_status status);
+COOP_API const char *coop_strerror(coop_status status);
 
 /* The name of an OpenCL error code, e.g. "CL_INVALID_KERNEL_ARGS" (static storage). */
-const char *coop_cl_error_name(cl_int error);
+COOP_API const char *coop_cl_error_name(cl_int error);
 
 /* ---- Devices ----------------------------------------------------------------------------- */
 
@@ -104,54 +138,68 @@ typedef struct coop_device_info {
 
 /* Fills *out with a malloc'ed array of every device of every platform (caller frees) and *count
  * with its length. COOP_ERR_NO_PLATFORM when there is none. */
-coop_status coop_list_devices(coop_device_info **out, size_t *count);
+COOP_API coop_status coop_list_devices(coop_device_info **out, size_t *count);
 
 /* Lower-case name of a target / channel kind ("pocl", "svm", ...). */
-const char *coop_target_name(coop_target target);
-const char *coop_channel_name(coop_channel_kind kind);
+COOP_API const char *coop_target_name(coop_target target);
+COOP_API const char *coop_channel_name(coop_channel_kind kind);
 
-/* Parses "svm", "nvhost", "queue" or "auto" (case-insensitive); -1 when it is none of them. */
-int coop_channel_parse(const char *text);
+/* Parses "svm", "nvhost", "queue" or "auto" (case-insensitive, nothing else around them); -1
+ * when it is none of them. */
+COOP_API int coop_channel_parse(const char *text);
+
+/* Selection for coop_context_create() and coop_match_devices(); see coop_context_create(). */
+typedef struct coop_options coop_options;
+
+/* The devices a context created with `options` (may be NULL) chooses among: those that the
+ * platform and device selectors name (the options', else COOP_PLATFORM's and COOP_DEVICE's), or
+ * every device when none is given. Fills *out with a malloc'ed array in coop_list_devices()'s
+ * order (caller frees) and *count with its length. COOP_ERR_DEVICE_NOT_FOUND when none matches,
+ * COOP_ERR_INVALID_ARGUMENT for a malformed selector; `message` (`size` bytes, may be NULL) then
+ * says why. */
+COOP_API coop_status coop_match_devices(const coop_options *options, coop_device_info **out, size_t *count,
+                                        char *message, size_t size);
 
 /* ---- Contexts ---------------------------------------------------------------------------- */
 
 typedef struct coop_context coop_context;
 
-/* Selection for coop_context_create(). A NULL string or COOP_CHANNEL_AUTO takes the
- * environment: COOP_PLATFORM, COOP_DEVICE (an index or a case-insensitive substring of the
- * name) and COOP_CHANNEL (svm|nvhost|queue). With neither, the first supported device. */
-typedef struct coop_options {
+/* Selection for coop_context_create(). A NULL or empty string or COOP_CHANNEL_AUTO takes the
+ * environment: COOP_PLATFORM, COOP_DEVICE (a decimal index, or else a case-insensitive substring
+ * of the name) and COOP_CHANNEL (svm|nvhost|queue|auto). With neither, the first supported
+ * device. */
+struct coop_options {
     const char *platform;
     const char *device;
     coop_channel_kind channel;
-} coop_options;
+};
 
 /* Selects a device, creates an OpenCL context with two queues and opens the channel. Like
  * sqlite3_open, *out is set even on failure (unless memory ran out) so that
  * coop_context_message() can say what went wrong; release it in every case. */
-coop_status coop_context_create(const coop_options *options, coop_context **out);
+COOP_API coop_status coop_context_create(const coop_options *options, coop_context **out);
 
 /* Releases a context and every OpenCL object it owns. NULL is allowed. The accessors below
  * return NULL (or COOP_CHANNEL_AUTO) for a NULL context. */
-void coop_context_release(coop_context *ctx);
+COOP_API void coop_context_release(coop_context *ctx);
 
 /* Details of the last failure on this context ("" if none). Valid until the next call. */
-const char *coop_context_message(const coop_context *ctx);
+COOP_API const char *coop_context_message(const coop_context *ctx);
 
 /* The probed capabilities of the context's device. */
-const coop_device_info *coop_context_device(const coop_context *ctx);
+COOP_API const coop_device_info *coop_context_device(const coop_context *ctx);
 
 /* The channel backend in use. */
-coop_channel_kind coop_context_channel(const coop_context *ctx);
+COOP_API coop_channel_kind coop_context_channel(const coop_context *ctx);
 
 /* The underlying OpenCL objects, for creating buffers and enqueueing ordinary work. They stay
  * owned by the context. */
-cl_context coop_context_cl(const coop_context *ctx);
-cl_command_queue coop_context_queue(const coop_context *ctx);
+COOP_API cl_context coop_context_cl(const coop_context *ctx);
+COOP_API cl_command_queue coop_context_queue(const coop_context *ctx);
 
 /* Measures the channel's round trip (host write -> running kernel sees it and answers -> host
  * sees the answer) over `rounds` trips; *mean_us and *min_us receive the results. */
-coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *mean_us, double *min_us);
+COOP_API coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *mean_us, double *min_us);
 
 /* ---- Programs and kernels ---------------------------------------------------------------- */
 
@@ -161,35 +209,38 @@ typedef struct coop_kernel coop_kernel;
 /* Builds OpenCL C source for the context's device, with coop_kernel.h prepended and the target's
  * options (e.g. -cl-std=CL3.0 -DCOOP_TARGET_POCL=1) added before `options` (may be NULL).
  * On a build failure returns COOP_ERR_BUILD and the message holds the compiler's log. */
-coop_status coop_program_create(coop_context *ctx, const char *source, const char *options,
+COOP_API coop_status coop_program_create(coop_context *ctx, const char *source, const char *options,
                                 coop_program **out);
 
 /* As coop_program_create(), reading the source from a file (COOP_ERR_IO if it cannot). */
-coop_status coop_program_create_from_file(coop_context *ctx, const char *path, const char *options,
+COOP_API coop_status coop_program_create_from_file(coop_context *ctx, const char *path, const char *options,
                                           coop_program **out);
 
 /* Releases a program; its kernels must be released first. NULL is allowed. */
-void coop_program_release(coop_program *program);
+COOP_API void coop_program_release(coop_program *program);
 
 /* Finds kernel `name` in the program. COOP_ERR_KERNEL_NOT_FOUND lists the kernels that exist. */
-coop_status coop_kernel_create(coop_program *program, const char *name, coop_kernel **out);
+COOP_API coop_status coop_kernel_create(coop_program *program, const char *name, coop_kernel **out);
 
 /* Releases a kernel. NULL is allowed. */
-void coop_kernel_release(coop_kernel *kernel);
+COOP_API void coop_kernel_release(coop_kernel *kernel);
 
 /* Sets the kernel's argument `index`, counted after the COOP_PARAMS of a persistent kernel
  * (index 0 is the first parameter the kernel's author wrote). */
-coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value);
+COOP_API coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value);
 
 /* Sets argument `index` to a buffer. */
-coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem buffer);
+COOP_API coop_status coop_kernel_set_buffer(coop_kernel *kernel, unsigned index, cl_mem buffer);
 
 /* The raw OpenCL kernel (owned by the coop_kernel); NULL for NULL. */
-cl_kernel coop_kernel_cl(const coop_kernel *kernel);
+COOP_API cl_kernel coop_kernel_cl(const coop_kernel *kernel);
 
-/* How to launch a persistent kernel. Zero fields take the defaults. */
+/* How to launch a persistent kernel. Zero fields take the defaults; a negative, infinite or NaN
+ * time is COOP_ERR_INVALID_ARGUMENT. */
 typedef struct coop_launch {
-    size_t local_size;            /* work-items per group (default 256, capped by the device) */
+    size_t local_size;            /* work-items per group (default 256, capped by the device); at
+                                     most what the kernel allows on the device, and at least 3 for
+                                     a megakernel on PoCL (its compiler aborts below) */
     unsigned max_groups;          /* run on at most this many groups (0: all co-resident ones) */
     unsigned launch_groups;       /* groups launched to discover among (0: max_groups where
                                      that is below an upper bound on occupancy derived from the
@@ -197,26 +248,35 @@ typedef struct coop_launch {
     double discovery_window_us;   /* close the poll once no group registered for this long
                                      (0: COOP_DISCOVERY_WINDOW_US, else 100 us on GPUs, 20 ms on
                                      CPUs, 250 ms on CPUs with more compute units than cores) */
-    double timeout_s;             /* give up after this long without completion (0: COOP_TIMEOUT_S
-                                     or 60 s) */
+    double timeout_s;             /* give up when the kernel has not completed this long after its
+                                     launch (0: COOP_TIMEOUT_S or 60 s); the clock starts once the
+                                     kernel is compiled for the device, which PoCL does at the
+                                     first launch at each local size (see compile_ms; a compile
+                                     has 10 minutes of its own) */
 } coop_launch;
 
 /* What a persistent launch measured. */
 typedef struct coop_run_stats {
     unsigned groups;              /* co-resident groups found and used */
     unsigned launched_groups;     /* groups launched for discovery */
-    double discovery_ms;          /* launch until the poll closed */
-    double run_ms;                /* launch until the kernel completed */
+    double discovery_ms;          /* start (the kernel running) until the poll closed */
+    double run_ms;                /* start until the kernel completed */
+    double compile_ms;            /* enqueue until the device reported the kernel running: on
+                                     PoCL mostly compiling it, at its first launch at each local
+                                     size; counted neither in run_ms nor in the time limit */
 } coop_run_stats;
 
-/* The number of groups coop_kernel_run() launches to discover among at this local size: an upper
- * bound on how many can be co-resident, so buffers sized per group can be made before the run. */
-unsigned coop_launch_groups(const coop_context *ctx, size_t local_size);
+/* The number of groups coop_kernel_run() launches to discover among at this local size (0: the
+ * default local size): an upper bound on how many can be co-resident, so buffers sized per group
+ * can be made before the run. 0 for a NULL context. */
+COOP_API unsigned coop_launch_groups(const coop_context *ctx, size_t local_size);
 
 /* Launches a persistent kernel (one whose first parameters are COOP_PARAMS and which starts
  * with COOP_ENTER), discovers its co-resident groups, and waits for it to finish.
- * `stats` may be NULL. */
-coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats);
+ * `launch` and `stats` may be NULL. A kernel that has not finished within the time limit is
+ * COOP_ERR_TIMEOUT with a message saying which groups wait at which global barrier and which
+ * never arrived (the kernel then still runs: the process must exit). */
+COOP_API coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats);
 
 /* ---- Cooperative megakernels ------------------------------------------------------------- */
 
@@ -229,8 +289,9 @@ typedef enum coop_take {
     COOP_TAKE_ALL_BUT_ONE
 } coop_take;
 
-/* Parses "one", "quarter", "half", "all-but-one" or a positive number; -1 if none of them. */
-int coop_take_parse(const char *text, coop_take *take, unsigned *count);
+/* Parses "one", "quarter", "half", "all-but-one" or a group count from 1 to 4095 (decimal
+ * digits only); -1 if it is none of them. */
+COOP_API int coop_take_parse(const char *text, coop_take *take, unsigned *count);
 
 /* A high-priority task: task function `task` of the megakernel (the index its scheduler loop
  * dispatches on), run as `workgroups` workgroups on the groups it takes, as many rounds as
@@ -240,11 +301,11 @@ int coop_take_parse(const char *text, coop_take *take, unsigned *count);
  * its next period starts. */
 typedef struct coop_task_plan {
     unsigned task;
-    unsigned workgroups;
+    unsigned workgroups;          /* at least 1 */
     coop_take take;
-    unsigned take_count;
-    double start_ms;
-    double period_ms;             /* 0: once */
+    unsigned take_count;          /* COOP_TAKE_COUNT: 1 to 4095 */
+    double start_ms;              /* at least 0 */
+    double period_ms;             /* 0: once; else positive */
     unsigned repeats;
     unsigned args[16];            /* read in the task with coop_task_arg(ctx, i) */
 } coop_task_plan;
@@ -265,7 +326,7 @@ typedef struct coop_task_record {
 typedef struct coop_mega_params {
     coop_launch launch;
     unsigned members;             /* groups that start the cooperative kernel (0: all) */
-    unsigned chaos_seed;          /* 0: COOP_CHAOS from the environment, else none */
+    unsigned chaos_seed;          /* 0: COOP_CHAOS from the environment (0 or unset: none) */
     double watchdog_s;            /* fail when nothing progresses this long (0: COOP_WATCHDOG_S or 10 s) */
 } coop_mega_params;
 
@@ -277,6 +338,7 @@ typedef struct coop_mega_report {
     unsigned kills, forks, resizes, tasks, barriers;
     double mean_members;          /* time-weighted mean of M */
     double discovery_ms, run_ms;
+    double compile_ms;            /* as coop_run_stats.compile_ms: not in run_ms */
     double cooperative_ms;        /* discovery done until the host saw every member finished */
     coop_task_record *records;
     size_t record_count;
@@ -284,13 +346,14 @@ typedef struct coop_mega_report {
 
 /* Runs a megakernel (a persistent kernel whose groups loop over coop_schedule(), see
  * coop_scheduler.h) until its cooperative kernel has finished and its tasks are done, submitting
- * the planned tasks on the way. A run that makes no progress for the watchdog time ends with
- * COOP_ERR_TIMEOUT and a message saying where the groups are (the kernel then still runs: the
- * process must exit). */
-coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
+ * the planned tasks on the way. `params` may be NULL, `plans` only when plan_count is 0. A run
+ * that makes no progress for the watchdog time ends with COOP_ERR_TIMEOUT and a message saying
+ * where the groups are (the kernel then still runs: the process must exit). On success *report
+ * holds the run's figures: release it with coop_mega_report_free(). */
+COOP_API coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
                           size_t plan_count, coop_mega_report *report);
 
-void coop_mega_report_free(coop_mega_report *report);
+COOP_API void coop_mega_report_free(coop_mega_report *report);
 
 /* ---- Self-measurement ------------------------------------------------------------------ */
 
@@ -298,7 +361,7 @@ void coop_mega_report_free(coop_mega_report *report);
 typedef struct coop_barrier_params {
     size_t local_size;            /* default 256 */
     unsigned max_groups;          /* 0: every co-resident group */
-    unsigned barriers;            /* barriers to run, each followed by a data check */
+    unsigned barriers;            /* barriers to run, each followed by a data check (at least 1) */
     const char *build_options;    /* extra options, e.g. "-DMY_OPTION=1" */
 } coop_barrier_params;
 
@@ -315,7 +378,8 @@ typedef struct coop_barrier_result {
 /* Runs `barriers` global barriers in a persistent kernel with a data check after each, and
  * reports the latency, the discovered occupancy and the number of check failures (which must be
  * 0: anything else is a memory-model bug). */
-coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params, coop_barrier_result *out);
+COOP_API coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params,
+                                          coop_barrier_result *out);
 
 #ifdef __cplusplus
 }

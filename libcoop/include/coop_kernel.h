@@ -317,6 +317,20 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #define COOP_COLD inline
 #endif
 
+/* PoCL compiles a workgroup barrier inside a conditional by copying the code after the
+ * conditional once for each way through it, so the copies double with every such conditional
+ * on a path (an offer's slow path behind its fast path was one: seven offer_fork calls in a loop
+ * took a minute to compile). With COOP_FLAT_OFFERS the offers' slow paths run in local id 0
+ * alone and every workgroup barrier of an offer is unconditional. Elsewhere the slow paths use
+ * the whole group (a kill sweep claims its candidates in parallel). */
+#ifndef COOP_FLAT_OFFERS
+#if defined(COOP_TARGET_POCL)
+#define COOP_FLAT_OFFERS 1
+#else
+#define COOP_FLAT_OFFERS 0
+#endif
+#endif
+
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
 /* Local scratch of a persistent group: [0, 8) discovery and broadcasts (word 5: local id 0's
@@ -335,7 +349,10 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #define COOP_COLD_TASK_GROUPS (COOP_SCRATCH_COLD + 2)
 #define COOP_COLD_STARTED (COOP_SCRATCH_COLD + 3)
 #define COOP_COLD_CHAN (COOP_SCRATCH_COLD + 4)
-#define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 6)
+/* the group's vote at a coop_global_barrier_any (any work-item's flag), and the outcome */
+#define COOP_SCRATCH_VOTE (COOP_SCRATCH_COLD + 6)
+#define COOP_SCRATCH_VOTED (COOP_SCRATCH_COLD + 7)
+#define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 8)
 
 /* What a group is doing in a megakernel (coop_scheduler.h); a plain persistent kernel's groups
  * are all COOP_ROLE_COOP. */
@@ -414,7 +431,10 @@ inline uint coop_local_linear_size(void)
  * the barrier it arrives at next, member 0 on the barrier it decided at, each before its
  * arrival (whose release then covers it); member 0 clears it two barriers later, when every
  * group has read the completed counter. Only these or / and touch bit 31: the counts stay
- * below it. So a group that finds no flag knows M is what it was, without reading it. */
+ * below it. So a group that finds no flag knows M is what it was, without reading it.
+ * Bit 30 (COOP_BAR_VOTE) is a vote the same way: a group whose work-items passed a true flag to
+ * coop_global_barrier_any sets it before its arrival, every group finds it in the completed
+ * counter, and member 0 clears it with the flag. */
 
 /* The 32-bit counter of barrier `number` in a device area. */
 inline global uint *coop_barrier_word(global uint *dev, uint number)
@@ -459,7 +479,7 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
     if (flag)
         coop_fetch_or_relaxed(counter, flag);
     /* +1 on this barrier's half, -1 on barrier number + 2's (the halves never carry or borrow
-     * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE, flag apart). */
+     * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE, flags apart). */
     uint high = (number % 4u) / 2u;
     global ulong *pair = (global ulong *)&ctx->dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE];
     ulong add = high ? 0x00000000ffffffffUL : 0xffffffff00000001UL;
@@ -470,10 +490,10 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
      * which comes before anyone can flag number + 2. */
     if (ctx->id == 0) {
         coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
-        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~COOP_BAR_FLAG);
+        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~(COOP_BAR_FLAG | COOP_BAR_VOTE));
     }
     uint value = (high ? (uint)(pair_before >> 32) : (uint)pair_before) + 1u;
-    if ((value & ~COOP_BAR_FLAG) != COOP_BAR_IDLE) {
+    if ((value & ~(COOP_BAR_FLAG | COOP_BAR_VOTE)) != COOP_BAR_IDLE) {
         uint spins = 0;
         while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
             if (++spins == COOP_BARRIER_QUIET_SPINS)
@@ -492,16 +512,56 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
 
 /* Waits until every member group has reached the barrier; memory written before it by any of
  * them is visible after it to all. Reached by every work-item of every member group. */
-inline void coop_global_barrier(coop_ctx *ctx)
+/* The global barrier with a vote: returns 1 in every work-item of every member if any work-item
+ * of any member passed a true flag, 0 otherwise (`skip`: a group that walks past it, see
+ * coop_scheduler.h; it neither arrives nor votes). A voting group costs one atomic more than the
+ * plain barrier, the others none. The group's own vote is collected in local memory: local id
+ * 0 clears it once read, before the barrier's last workgroup barrier, after which the next
+ * vote's writes come. */
+inline int coop_global_barrier_any_unless(coop_ctx *ctx, uint skip, int flag)
 {
-    uint number = ctx->epoch + 1;
+    uint number = ctx->epoch + (skip ? 0u : 1u);
+    volatile local uint *vote = ctx->scratch + COOP_SCRATCH_VOTE;
+    if (flag && !skip)
+        *vote = 1u;
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0) {
+        uint any = 0;
+        if (!skip) {
+            uint mine = *vote;
+            *vote = 0u;
+            uint value = coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_VOTE : 0u);
+            if (value & COOP_BAR_FLAG)
+                ctx->scratch[COOP_SCRATCH_M] = 0;
+            any = (value & COOP_BAR_VOTE) != 0;
+        }
+        ctx->scratch[COOP_SCRATCH_VOTED] = any;
+    }
+    ctx->epoch = number;
+    COOP_GROUP_SYNC();
+    return (int)ctx->scratch[COOP_SCRATCH_VOTED];
+}
+
+inline int coop_global_barrier_any(coop_ctx *ctx, int flag)
+{
+    return coop_global_barrier_any_unless(ctx, 0u, flag);
+}
+
+inline void coop_global_barrier_unless(coop_ctx *ctx, uint skip)
+{
+    uint number = ctx->epoch + (skip ? 0u : 1u);
+    COOP_GROUP_SYNC();
+    if (coop_local_linear_id() == 0 && !skip) {
         if (coop_barrier_arrive_wait(ctx, number, 0u) & COOP_BAR_FLAG)
             ctx->scratch[COOP_SCRATCH_M] = 0;
     }
     ctx->epoch = number;
     COOP_GROUP_SYNC();
+}
+
+inline void coop_global_barrier(coop_ctx *ctx)
+{
+    coop_global_barrier_unless(ctx, 0u);
 }
 
 /* ---- Discovery ---------------------------------------------------------------------------- */
@@ -575,6 +635,7 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
         scratch[COOP_SCRATCH_M] = 0;
         scratch[COOP_COLD_RESUME] = scratch[COOP_COLD_TASK] = scratch[COOP_COLD_TASK_GROUPS] = 0;
         scratch[COOP_COLD_STARTED] = 0;
+        scratch[COOP_SCRATCH_VOTE] = 0;
         scratch[COOP_COLD_CHAN] = (uint)(ulong)chan;
         scratch[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
         scratch[2] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);

@@ -43,10 +43,13 @@ enum coop_dev_slot {
 #define COOP_BAR_STRIDE 32u
 /* A barrier counter's value when no barrier is pending on it; arming subtracts one per member
  * and arrival adds one, so the barrier is complete when this bit is set again. */
-#define COOP_BAR_IDLE 0x40000000u
+#define COOP_BAR_IDLE 0x20000000u
 /* Set in a barrier's counter when M may have changed before it or member 0 made a resize
  * decision at it (coop_kernel.h's global barrier); member 0 clears it two barriers later. */
 #define COOP_BAR_FLAG 0x80000000u
+/* Set in a barrier's counter by a group that votes true at it (coop_global_barrier_any);
+ * cleared with COOP_BAR_FLAG. */
+#define COOP_BAR_VOTE 0x40000000u
 
 /* Control block (offsets from its start). Words a host request fills come first, so that an
  * agent can copy them as one range; words the kernel reports follow. */

@@ -355,60 +355,106 @@ inline uint coop_try_kill(coop_ctx *ctx, uint tokens, uint *seen_state)
     return coop_park(ctx);
 }
 
-/* The largest member (every work-item) takes kill tokens for itself and for the parked members
- * right below it, claims those in parallel (one work-item per candidate), and removes itself and
- * the contiguous run it got from M in one update: as if they had offered kill one after another,
- * largest first. Then it hands the turn to the next parked member, if kills are still wanted.
- * Returns 1 if the group was killed (0: M changed under it, or the kills were no longer wanted).
- * Local id 0 passes the tokens and state it read at the offer, a guess its atomics confirm. */
-COOP_COLD int coop_sweep(coop_ctx *ctx, uint tokens_seen, uint state_seen)
+/* The largest member takes kill tokens for itself and for the parked members right below it,
+ * claims those (COOP_SWEEP_WIDTH at most), and removes itself and the contiguous run it got from M
+ * in one update: as if they had offered kill one after another, largest first. Then it hands the
+ * turn to the next parked member, if kills are still wanted. The claims and their releases are
+ * spread over the work-items from `first` in steps of `step`: coop_sweep runs them in parallel
+ * between group barriers, coop_sweep_flat in local id 0 alone. Local id 0 passes the tokens and
+ * state it read at the offer, a guess its atomics confirm. */
+
+/* Local id 0: takes the tokens the sweep may use (itself and up to COOP_SWEEP_WIDTH below). */
+inline uint coop_sweep_tokens(coop_ctx *ctx, uint tokens_seen)
 {
-    global uint *ctrl = ctx->ctrl;
-    global uint *parked = &ctrl[COOP_CTRL_PARKED];
-    local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
-    uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
     uint members = ctx->id + 1u;
     /* member 0 is never killed: at most members - 1 kills, this one included */
     uint wanted = min(COOP_SWEEP_WIDTH + 1u, members - 1u);
     /* scratch[15]: the first candidate not claimed, found in parallel (a serial scan of the
      * claims took microseconds) */
+    ctx->scratch[15] = 0xffffffffu;
+    return coop_take_from(&ctx->ctrl[COOP_CTRL_KILLS], tokens_seen, wanted);
+}
+
+/* Candidates first, first + step, ...: claims each parked member below. */
+inline void coop_sweep_claim(coop_ctx *ctx, uint tokens, uint first, uint step)
+{
+    global uint *parked = &ctx->ctrl[COOP_CTRL_PARKED];
+    local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
     volatile local uint *gap = ctx->scratch + 15;
-    uint tokens = 0;
-    if (lid == 0) {
-        *gap = 0xffffffffu;
-        tokens = coop_take_from(&ctrl[COOP_CTRL_KILLS], tokens_seen, wanted);
-    }
-    tokens = coop_broadcast(ctx, tokens);
-    uint below = members - 2u; /* the first candidate: the member right below */
-    for (uint i = lid; i + 1u < tokens; i += lsize) {
+    uint below = ctx->id - 1u; /* the first candidate: the member right below */
+    for (uint i = first; i + 1u < tokens; i += step) {
         claimed[i] = coop_cas(&parked[below - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) == COOP_PARK_WAITING;
         if (!claimed[i])
             atomic_min(gap, i);
     }
-    COOP_GROUP_SYNC();
-    uint taken = 0;
-    if (lid == 0) {
-        uint run = tokens ? min(*gap, tokens - 1u) : 0u;
-        uint state = state_seen;
-        while (tokens && COOP_STATE_MEMBERS(state) == members) {
-            uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u - run);
-            if (seen == state) {
-                taken = 1u + run;
-                break;
-            }
-            state = seen;
-        }
-        if (tokens > taken)
-            coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each killed member counts itself */
+}
 
+/* Local id 0, once every claim is in: removes itself and the run of claimed members below it
+ * from M; returns how many left (0: M changed under it). Tokens it could not use go back. */
+inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint state_seen)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint members = ctx->id + 1u;
+    uint run = tokens ? min(ctx->scratch[15], tokens - 1u) : 0u;
+    uint state = state_seen;
+    uint taken = 0;
+    while (tokens && COOP_STATE_MEMBERS(state) == members) {
+        uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u - run);
+        if (seen == state) {
+            taken = 1u + run;
+            break;
+        }
+        state = seen;
     }
-    taken = coop_broadcast(ctx, taken);
-    for (uint i = lid; i + 1u < tokens; i += lsize)
+    if (tokens > taken)
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each killed member counts itself */
+    return taken;
+}
+
+/* Candidates first, first + step, ...: tells each claimed member whether it was killed. */
+inline void coop_sweep_release(coop_ctx *ctx, uint tokens, uint taken, uint first, uint step)
+{
+    global uint *parked = &ctx->ctrl[COOP_CTRL_PARKED];
+    local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
+    uint below = ctx->id - 1u;
+    for (uint i = first; i + 1u < tokens; i += step)
         if (claimed[i])
             coop_store_release(&parked[below - i], i + 1u < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+}
+
+/* Local id 0, after the releases: hands the turn to the next parked member below the run. */
+inline void coop_sweep_pass_turn(coop_ctx *ctx, uint taken)
+{
+    global uint *ctrl = ctx->ctrl;
+    if (taken && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
+        coop_cas(&ctrl[COOP_CTRL_PARKED + ctx->id - taken], COOP_PARK_WAITING, COOP_PARK_TURN);
+}
+
+/* The sweep with every work-item (one per candidate); returns 1 if the group was killed. */
+COOP_COLD int coop_sweep(coop_ctx *ctx, uint tokens_seen, uint state_seen)
+{
+    uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
+    uint tokens = lid == 0 ? coop_sweep_tokens(ctx, tokens_seen) : 0u;
+    tokens = coop_broadcast(ctx, tokens);
+    coop_sweep_claim(ctx, tokens, lid, lsize);
     COOP_GROUP_SYNC();
-    if (lid == 0 && taken && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
-        coop_cas(&parked[members - 1u - taken], COOP_PARK_WAITING, COOP_PARK_TURN);
+    uint taken = lid == 0 ? coop_sweep_commit(ctx, tokens, state_seen) : 0u;
+    taken = coop_broadcast(ctx, taken);
+    coop_sweep_release(ctx, tokens, taken, lid, lsize);
+    COOP_GROUP_SYNC();
+    if (lid == 0)
+        coop_sweep_pass_turn(ctx, taken);
+    return taken != 0;
+}
+
+/* The sweep in local id 0 alone (COOP_FLAT_OFFERS); returns 1 if the group was killed. */
+COOP_COLD uint coop_sweep_flat(coop_ctx *ctx, uint tokens_seen, uint state_seen)
+{
+    uint tokens = coop_sweep_tokens(ctx, tokens_seen);
+    coop_sweep_claim(ctx, tokens, 0u, 1u);
+    uint taken = coop_sweep_commit(ctx, tokens, state_seen);
+    coop_sweep_release(ctx, tokens, taken, 0u, 1u);
+    coop_sweep_pass_turn(ctx, taken);
     return taken != 0;
 }
 
@@ -431,10 +477,29 @@ COOP_COLD int coop_offer_kill_slow(coop_ctx *ctx, uint tokens)
 /* The group with the largest id may be destroyed here (never the only one). Returns 1 in every
  * work-item of a killed group, which must then leave the cooperative kernel at once. The fast
  * path (no kill wanted) is one read of the kill tokens. */
-inline int coop_offer_kill(coop_ctx *ctx)
+#if COOP_FLAT_OFFERS
+inline int coop_offer_kill_unless(coop_ctx *ctx, uint skip)
+{
+    uint outcome = 0;
+    if (coop_local_linear_id() == 0 && !skip) {
+        uint tokens = coop_load_relaxed(&ctx->ctrl[COOP_CTRL_KILLS]);
+        if (tokens | ctx->rng) {
+            uint state = 0;
+            outcome = coop_try_kill(ctx, tokens, &state);
+            if (outcome == COOP_KILL_LARGEST)
+                outcome = coop_sweep_flat(ctx, tokens, state) ? COOP_KILL_SELF : 0u;
+        }
+    }
+    outcome = coop_broadcast(ctx, outcome);
+    if (outcome)
+        ctx->role = COOP_ROLE_KILLED;
+    return outcome != 0;
+}
+#else
+inline int coop_offer_kill_unless(coop_ctx *ctx, uint skip)
 {
     uint tokens = 0, pending = 0;
-    if (coop_local_linear_id() == 0) {
+    if (coop_local_linear_id() == 0 && !skip) {
         tokens = coop_load_relaxed(&ctx->ctrl[COOP_CTRL_KILLS]);
         pending = tokens | ctx->rng;
     }
@@ -444,6 +509,12 @@ inline int coop_offer_kill(coop_ctx *ctx)
     int killed = coop_offer_kill_slow(cold, tokens);
     COOP_COLD_BACK(ctx);
     return killed;
+}
+#endif
+
+inline int coop_offer_kill(coop_ctx *ctx)
+{
+    return coop_offer_kill_unless(ctx, 0u);
 }
 
 /* ---- offer_fork --------------------------------------------------------------------------- */
@@ -547,9 +618,24 @@ COOP_COLD uint coop_offer_fork_slow(coop_ctx *ctx, uint idle, uint resume, uint 
 /* New groups may start here, with ids M .. M+k-1; they resume at `resume` (as reported by
  * coop_resume_point) with work-item 0's `transmit` state. Returns k in every work-item. The
  * fast path (no idle group) is one read. */
-inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
+#if COOP_FLAT_OFFERS
+inline uint coop_offer_fork_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
 {
-    uint idle = coop_local_linear_id() == 0 ? coop_load_relaxed(&ctx->ctrl[COOP_CTRL_IDLE]) : 0u;
+    uint groups = 0;
+    if (coop_local_linear_id() == 0 && !skip) {
+        uint idle = coop_load_relaxed(&ctx->ctrl[COOP_CTRL_IDLE]);
+        uint base = 0;
+        if (idle && (groups = coop_try_fork(ctx, idle, &base))) {
+            ctx->scratch[COOP_SCRATCH_M] = 0;
+            coop_publish_fork(ctx, groups, base, resume, coop_transmit_stage(ctx, transmit, bytes));
+        }
+    }
+    return coop_broadcast(ctx, groups);
+}
+#else
+inline uint coop_offer_fork_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
+{
+    uint idle = coop_local_linear_id() == 0 && !skip ? coop_load_relaxed(&ctx->ctrl[COOP_CTRL_IDLE]) : 0u;
     if (!coop_broadcast(ctx, idle))
         return 0u;
     uint words = coop_transmit_stage(ctx, transmit, bytes);
@@ -558,9 +644,18 @@ inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, ui
     COOP_COLD_BACK(ctx);
     return groups;
 }
+#endif
 
-/* Where a forked group resumes (0: a group that started at the beginning). */
-inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume; }
+inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
+{
+    return coop_offer_fork_unless(ctx, 0u, resume, transmit, bytes);
+}
+
+/* Where a forked group resumes (0: a group that started at the beginning), and, for a group
+ * forked at a resizing barrier with a vote, the vote's outcome. */
+#define COOP_RESUME_VOTE 0x80000000u
+inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume & ~COOP_RESUME_VOTE; }
+inline int coop_resume_vote(const coop_ctx *ctx) { return (ctx->resume & COOP_RESUME_VOTE) != 0; }
 
 /* Copies the transmit state a forked group received into `transmit` (every work-item), byte by
  * byte: a character type may alias the caller's variable, whatever its type. */
@@ -637,22 +732,30 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
  * more than a global barrier. Local id 0 does all the waiting and one hand-over tells the group
  * the outcome, so no workgroup barrier sits in a conditional (PoCL cannot compile that inside
  * loops). Returns 1 in every work-item of a group that was killed. */
-inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
+inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes,
+                                             int flag, int *any)
 {
     global uint *ctrl = ctx->ctrl;
-    uint number = ctx->epoch + 1;
+    uint number = ctx->epoch + (skip ? 0u : 1u);
     uint slot = number % 3u;
     /* Group 0's reads for its decision, both in flight at once and before the group barrier, so
      * that they travel while the group's other warps finish: group 0 is often the last to
      * arrive (low ids get the work), so its time here is everyone's (H100, 1000x1000 grid: bfs
      * 11.9 -> 11.0 ms; sssp-bf on USA-road-NY 5.77 -> 5.53 ms). */
     uint kills = 0, idle = 0;
-    if (ctx->id == 0 && coop_local_linear_id() == 0) {
+    volatile local uint *vote = ctx->scratch + COOP_SCRATCH_VOTE;
+    if (flag && !skip)
+        *vote = 1u;
+    if (ctx->id == 0 && coop_local_linear_id() == 0 && !skip) {
         kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
         idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
     }
     COOP_GROUP_SYNC();
-    if (coop_local_linear_id() == 0) {
+    if (coop_local_linear_id() == 0 && skip) {
+        ctx->scratch[8] = 0;
+        ctx->scratch[9] = 0;
+        ctx->scratch[COOP_SCRATCH_VOTED] = 0;
+    } else if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
         global ulong *decided = coop_resize_slot(ctrl, slot);
         uint mine = 0;
@@ -672,7 +775,12 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
          * (coop_barrier_leave, coop_barrier_join): the slot's tag tells whether member 0
          * decided here. */
         uint decision = 0;
-        if (coop_barrier_arrive_wait(ctx, number, mine ? COOP_BAR_FLAG : 0u) & COOP_BAR_FLAG) {
+        uint voted = *vote;
+        *vote = 0u;
+        uint completed = coop_barrier_arrive_wait(ctx, number, (mine ? COOP_BAR_FLAG : 0u) |
+                                                                (voted ? COOP_BAR_VOTE : 0u));
+        ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
+        if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
             decision = (uint)(slot_value >> 32) == number ? (uint)slot_value : 0u;
             ctx->scratch[COOP_SCRATCH_M] = 0;
@@ -710,11 +818,13 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
     uint killed = ctx->scratch[8];
     uint forked = ctx->scratch[9];
     uint base = ctx->scratch[10];
+    *any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
     ctx->epoch = number;
     if (forked) {
         uint words = coop_transmit_stage(ctx, transmit, bytes);
         COOP_COLD_CTX(ctx);
-        coop_publish_fork(cold, forked, base, resume, words);
+        /* a group forked here returns the vote too (coop_resume_vote) */
+        coop_publish_fork(cold, forked, base, resume | (*any ? COOP_RESUME_VOTE : 0u), words);
         COOP_COLD_BACK(ctx);
     }
     if (killed)
@@ -722,12 +832,76 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
     return (int)killed;
 }
 
+inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
+{
+    int any;
+    return coop_resizing_barrier_vote_unless(ctx, skip, resume, transmit, bytes, 0, &any);
+}
+
+inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
+{
+    return coop_resizing_barrier_unless(ctx, 0u, resume, transmit, bytes);
+}
+
+/* ---- Primitives in cooperative kernels that coop-merge generated ------------------------------
+ * Such a kernel keeps one word, skip: 0 while the group runs the kernel's statements; a fork
+ * point's number (1, 2, ...) while a group that was forked there walks to it without running
+ * what comes before it; COOP_SKIP_EXIT once the group was killed (or returned), while it walks
+ * to the end of the function. A primitive the group walks past does nothing; the fork point it
+ * walks to clears skip. Their workgroup barriers run either way, so that none of them sits in a
+ * conditional (PoCL copies the code after such a conditional once for each way through it; see
+ * COOP_FLAT_OFFERS). */
+#define COOP_SKIP_EXIT 0xffffffffu
+
+inline void coop_kill_at(coop_ctx *ctx, uint *skip)
+{
+    if (coop_offer_kill_unless(ctx, *skip))
+        *skip = COOP_SKIP_EXIT;
+}
+
+inline uint coop_fork_at(coop_ctx *ctx, uint *skip, uint point, const void *transmit, uint bytes)
+{
+    uint walking = *skip;
+    *skip = walking == point ? 0u : walking;
+    return coop_offer_fork_unless(ctx, walking, point, transmit, bytes);
+}
+
+inline void coop_resize_at(coop_ctx *ctx, uint *skip, uint point, const void *transmit, uint bytes)
+{
+    uint walking = *skip;
+    *skip = walking == point ? 0u : walking;
+    if (coop_resizing_barrier_unless(ctx, walking, point, transmit, bytes))
+        *skip = COOP_SKIP_EXIT;
+}
+
+/* `VAR = global_barrier_any(FLAG);`: the vote, or VAR as it was (`old`) for a group that walks
+ * past. */
+inline int coop_vote_at(coop_ctx *ctx, uint skip, int flag, int old)
+{
+    int any = coop_global_barrier_any_unless(ctx, skip, flag);
+    return skip ? old : any;
+}
+
+/* `VAR = resizing_global_barrier_any(FLAG);` at fork point `point`: the vote, also for a group
+ * forked there; VAR as it was for a group that walks past. */
+inline int coop_resize_vote_at(coop_ctx *ctx, uint *skip, uint point, int flag, int old, const void *transmit,
+                               uint bytes)
+{
+    uint walking = *skip;
+    *skip = walking == point ? 0u : walking;
+    int any = 0;
+    if (coop_resizing_barrier_vote_unless(ctx, walking, point, transmit, bytes, flag, &any))
+        *skip = COOP_SKIP_EXIT;
+    return walking == point ? coop_resume_vote(ctx) : walking ? old : any;
+}
+
 /* ---- Tasks -------------------------------------------------------------------------------- */
 
-/* A word of the running task's argument block (COOP_TASK_ARGS words set at submission). */
+/* A word of the running task's argument block (COOP_TASK_ARGS words set at submission; 0
+ * beyond them). */
 inline uint coop_task_arg(const coop_ctx *ctx, uint index)
 {
-    return coop_load_relaxed(&ctx->ctrl[COOP_CTRL_REQ_ARGS + index]);
+    return index < COOP_TASK_ARGS ? coop_load_relaxed(&ctx->ctrl[COOP_CTRL_REQ_ARGS + index]) : 0u;
 }
 
 /* Claims the next workgroup of the running task; 0 when none is left. */

@@ -213,7 +213,11 @@ static coop_status time_echo(coop_context *ctx, cl_kernel echo, unsigned rounds,
 coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *mean_us, double *min_us)
 {
     if (!ctx || !rounds || !mean_us || !min_us)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_channel_roundtrip: bad argument");
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_channel_roundtrip: %s",
+                         !ctx      ? "ctx is NULL"
+                         : !rounds ? "rounds = 0: it times at least one round trip"
+                         : !mean_us ? "mean_us is NULL"
+                                    : "min_us is NULL");
     if (!ctx->echo_program) {
         coop_status status = coop_build(ctx, echo_source, NULL, &ctx->echo_program);
         if (status != COOP_OK)

@@ -4,22 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The options' channel, else COOP_CHANNEL's (the environment is read only when the options leave
+ * the choice open). */
 static coop_status resolve_channel(coop_context *ctx, const coop_options *options, coop_channel_kind *kind)
 {
     *kind = options ? options->channel : COOP_CHANNEL_AUTO;
     if ((unsigned)*kind > COOP_CHANNEL_QUEUE)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "channel %d is not a channel backend", (int)*kind);
-    if (*kind != COOP_CHANNEL_AUTO)
-        return COOP_OK;
-    const char *text = getenv("COOP_CHANNEL");
-    if (!text || !*text)
-        return COOP_OK;
-    int parsed = coop_channel_parse(text);
-    if (parsed < 0)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                         "COOP_CHANNEL='%s' is not a channel backend; use svm, nvhost, queue or auto", text);
-    *kind = (coop_channel_kind)parsed;
-    return COOP_OK;
+                         "coop_context_create: options->channel = %d is not a coop_channel_kind "
+                         "(COOP_CHANNEL_AUTO .. COOP_CHANNEL_QUEUE)", (int)*kind);
+    return *kind == COOP_CHANNEL_AUTO ? coop_env_channel(ctx, kind) : COOP_OK;
 }
 
 static cl_command_queue create_queue(coop_context *ctx, cl_int *err)

@@ -1,5 +1,6 @@
 /* Device probing and selection. */
 #include "internal.h"
+#include "strict.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -195,22 +196,38 @@ coop_status coop_list_devices(coop_device_info **out, size_t *count)
     return status;
 }
 
-/* A selector is a decimal index or a case-insensitive substring. */
-static int selector_matches(const char *selector, unsigned index, const char *name)
+/* A device or platform selector: a decimal index, or else a case-insensitive substring of the
+ * name. `source` names where it came from, for messages. */
+typedef struct selector {
+    const char *text;          /* NULL: anything matches */
+    const char *source;
+    int is_index;
+    unsigned index;
+} selector;
+
+/* The option if given, else the environment variable; digits only make an index (strictly: an
+ * index too large for 32 bits is an error, not a name). */
+static coop_status read_selector(coop_context *ctx, const char *option, const char *option_name, coop_env_var var,
+                                 selector *out)
 {
-    char *end = NULL;
-    unsigned long number = strtoul(selector, &end, 10);
-    if (*selector && end && *end == '\0')
-        return number == index;
-    return contains_nocase(name, selector);
+    *out = (selector){.text = option && *option ? option : coop_env_text(var),
+                      .source = option && *option ? option_name : coop_env_name(var)};
+    if (!out->text || strspn(out->text, "0123456789") != strlen(out->text))
+        return COOP_OK;
+    uint64_t index = 0;
+    char why[COOP_PARSE_MESSAGE_BYTES];
+    if (coop_parse_unsigned(out->source, out->text, 0, UINT32_MAX, &index, why, sizeof why) != 0)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "%s (an index, or a part of the name)", why);
+    out->is_index = 1;
+    out->index = (unsigned)index;
+    return COOP_OK;
 }
 
-static const char *pick(const char *option, const char *variable)
+static int selector_matches(const selector *sel, unsigned index, const char *name)
 {
-    if (option && *option)
-        return option;
-    const char *value = getenv(variable);
-    return value && *value ? value : NULL;
+    if (!sel->text)
+        return 1;
+    return sel->is_index ? sel->index == index : contains_nocase(name, sel->text);
 }
 
 /* "  [P.D] platform: device (target, channel)" for each device, into a malloc'ed string. */
@@ -230,6 +247,74 @@ static char *describe_devices(const device_table *table)
     return text;
 }
 
+/* Reads the selection (options first, then the environment) and marks in `matched` the devices it
+ * names: device indices count within the selected platform(s) when a platform is named, else
+ * across all devices, as `coop-info` lists them. Without a device selector every device of the
+ * platforms matches. *candidates: the devices the platform selector lets through. */
+static coop_status match_devices(coop_context *ctx, const device_table *table, const coop_options *options,
+                                 selector *platform_sel, selector *device_sel, unsigned char *matched,
+                                 unsigned *candidates)
+{
+    coop_status status = read_selector(ctx, options ? options->platform : NULL, "options->platform",
+                                       COOP_ENV_PLATFORM, platform_sel);
+    if (status == COOP_OK)
+        status = read_selector(ctx, options ? options->device : NULL, "options->device", COOP_ENV_DEVICE,
+                               device_sel);
+    if (status != COOP_OK)
+        return status;
+    *candidates = 0;
+    for (size_t i = 0; i < table->count; i++) {
+        const coop_device_info *info = &table->info[i];
+        matched[i] = 0;
+        if (!selector_matches(platform_sel, info->platform_index, info->platform))
+            continue;
+        unsigned index = platform_sel->text ? info->device_index : (*candidates);
+        (*candidates)++;
+        matched[i] = (unsigned char)selector_matches(device_sel, index, info->name);
+    }
+    return COOP_OK;
+}
+
+coop_status coop_match_devices(const coop_options *options, coop_device_info **out, size_t *count, char *message,
+                               size_t size)
+{
+    if (message && size)
+        message[0] = '\0';
+    if (!out || !count)
+        return COOP_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    *count = 0;
+    /* a context of its own only to hold the message */
+    coop_context scratch = {0};
+    device_table *table = malloc(sizeof *table);
+    if (!table)
+        return COOP_ERR_NO_MEMORY;
+    unsigned char matched[COOP_MAX_DEVICES];
+    selector platform_sel, device_sel;
+    unsigned candidates = 0;
+    coop_status status = enumerate(table);
+    if (status != COOP_OK)
+        coop_fail(&scratch, status, "no OpenCL platform or device found: is an ICD (e.g. pocl-opencl-icd) installed?");
+    if (status == COOP_OK)
+        status = match_devices(&scratch, table, options, &platform_sel, &device_sel, matched, &candidates);
+    size_t found = 0;
+    for (size_t i = 0; status == COOP_OK && i < table->count; i++)
+        found += matched[i];
+    if (status == COOP_OK && !found)
+        status = coop_fail(&scratch, COOP_ERR_DEVICE_NOT_FOUND, "no OpenCL device matches platform '%s' device '%s'",
+                           platform_sel.text ? platform_sel.text : "*", device_sel.text ? device_sel.text : "*");
+    if (status == COOP_OK && !(*out = malloc(found * sizeof **out)))
+        status = COOP_ERR_NO_MEMORY;
+    for (size_t i = 0; status == COOP_OK && i < table->count; i++)
+        if (matched[i])
+            (*out)[(*count)++] = table->info[i];
+    if (message && size && scratch.message)
+        snprintf(message, size, "%s", scratch.message);
+    free(scratch.message);
+    free(table);
+    return status;
+}
+
 coop_status coop_select_device(coop_context *ctx, const coop_options *options)
 {
     device_table *table = malloc(sizeof *table);
@@ -240,30 +325,26 @@ coop_status coop_select_device(coop_context *ctx, const coop_options *options)
         free(table);
         return coop_fail(ctx, status, "no OpenCL platform or device found: is an ICD (e.g. pocl-opencl-icd) installed?");
     }
-    const char *platform_sel = pick(options ? options->platform : NULL, "COOP_PLATFORM");
-    const char *device_sel = pick(options ? options->device : NULL, "COOP_DEVICE");
-
-    /* Device indices count within the selected platform(s) when a platform is named, else
-     * across all devices, as `coop-info` lists them. */
-    long chosen = -1;
-    unsigned position = 0, candidates = 0;
-    for (size_t i = 0; i < table->count && chosen < 0; i++) {
-        const coop_device_info *info = &table->info[i];
-        if (platform_sel && !selector_matches(platform_sel, info->platform_index, info->platform))
-            continue;
-        unsigned index = platform_sel ? info->device_index : position;
-        position++;
-        candidates++;
-        if (device_sel ? selector_matches(device_sel, index, info->name)
-                       : info->target != COOP_TARGET_UNSUPPORTED)
-            chosen = (long)i;
+    unsigned char matched[COOP_MAX_DEVICES];
+    selector platform_sel, device_sel;
+    unsigned candidates = 0;
+    status = match_devices(ctx, table, options, &platform_sel, &device_sel, matched, &candidates);
+    if (status != COOP_OK) {
+        free(table);
+        return status;
     }
+    /* The first match; without a device selector, the first that can run cooperative kernels. */
+    long chosen = -1;
+    for (size_t i = 0; i < table->count && chosen < 0; i++)
+        if (matched[i] && (device_sel.text || table->info[i].target != COOP_TARGET_UNSUPPORTED))
+            chosen = (long)i;
     if (chosen < 0) {
         char *list = describe_devices(table);
-        if (device_sel || !candidates)
+        if (device_sel.text || !candidates)
             status = coop_fail(ctx, COOP_ERR_DEVICE_NOT_FOUND,
                                "no OpenCL device matches platform '%s' device '%s'; devices:%s",
-                               platform_sel ? platform_sel : "*", device_sel ? device_sel : "*", list ? list : "");
+                               platform_sel.text ? platform_sel.text : "*", device_sel.text ? device_sel.text : "*",
+                               list ? list : "");
         else
             status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                                "no device can run cooperative kernels (OpenCL C 2.0 acquire/release "
@@ -306,12 +387,14 @@ const char *coop_channel_name(coop_channel_kind kind)
 
 int coop_channel_parse(const char *text)
 {
+    static const char *const names[] = {"auto", "svm", "nvhost", "queue"};
     static const coop_channel_kind kinds[] = {COOP_CHANNEL_AUTO, COOP_CHANNEL_SVM, COOP_CHANNEL_NVHOST,
                                               COOP_CHANNEL_QUEUE};
-    for (size_t i = 0; text && i < sizeof kinds / sizeof kinds[0]; i++) {
-        const char *name = coop_channel_name(kinds[i]);
-        if (strlen(text) == strlen(name) && contains_nocase(name, text))
-            return (int)kinds[i];
-    }
-    return -1;
+    char lower[16];
+    size_t length = text ? strlen(text) : 0, index = 0;
+    if (!text || length >= sizeof lower)
+        return -1;
+    for (size_t i = 0; i <= length; i++)
+        lower[i] = (char)tolower((unsigned char)text[i]);
+    return coop_parse_choice(NULL, lower, names, 4, &index, NULL, 0) == 0 ? (int)kinds[index] : -1;
 }

@@ -22,37 +22,48 @@ unsigned coop_default_launch_groups(const coop_device_info *info, size_t local_s
 
 unsigned coop_launch_groups(const coop_context *ctx, size_t local_size)
 {
+    if (!ctx)
+        return 0;
+    if (!local_size)
+        local_size = ctx->info.max_local_size && ctx->info.max_local_size < 256 ? ctx->info.max_local_size : 256;
     return coop_default_launch_groups(&ctx->info, local_size);
 }
 
-double coop_default_window_us(const coop_device_info *info)
+coop_status coop_default_window_us(coop_context *ctx, double *window_us)
 {
-    const char *text = getenv("COOP_DISCOVERY_WINDOW_US");
-    double value = text ? atof(text) : 0.0;
-    if (value > 0.0)
-        return value;
+    coop_status status = coop_env_number(ctx, COOP_ENV_DISCOVERY_WINDOW_US, window_us);
+    if (status != COOP_OK || *window_us > 0.0)
+        return status;
     /* GPU groups of one launch start within microseconds of each other; CPU worker threads are
      * scheduled by the OS and may need a time slice, several when there are more workers than
      * cores (measured: 20 ms missed workers in 9 of 20 runs of 8 workers on 2 cores, 250 ms in
      * none). */
-    if (info->is_gpu)
-        return 100.0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 && info->compute_units > (unsigned long)cores ? 250000.0 : 20000.0;
+    *window_us = ctx->info.is_gpu ? 100.0
+                 : cores > 0 && ctx->info.compute_units > (unsigned long)cores ? 250000.0
+                                                                               : 20000.0;
+    return COOP_OK;
+}
+
+/* The event's execution status; a failed query counts as ended (an error). */
+static cl_int event_state(cl_event event)
+{
+    cl_int state = CL_QUEUED;
+    if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) != CL_SUCCESS)
+        return -1;
+    return state;
 }
 
 static int kernel_ended(cl_event event)
 {
-    cl_int state = CL_QUEUED;
-    clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
-    return state == CL_COMPLETE || state < 0;
+    return event_state(event) <= CL_COMPLETE;
 }
 
-coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event running, unsigned *groups,
+coop_status coop_discover(coop_context *ctx, coop_discovery *d, cl_event running, unsigned *groups,
                           double *closed_us)
 {
-    double start_us = coop_now_us();
-    double last_change_us = start_us;
+    d->started_us = 0.0;
+    double start_us = 0.0, last_change_us = 0.0;
     uint32_t seen = 0;
     for (;;) {
         uint32_t now_seen;
@@ -60,6 +71,21 @@ coop_status coop_discover(coop_context *ctx, const coop_discovery *d, cl_event r
         if (status != COOP_OK)
             return status;
         double now_us = coop_now_us();
+        /* The clock starts when the kernel runs: PoCL compiles it for the device at its first
+         * launch at each local size, with the event CL_SUBMITTED, and only then reports
+         * CL_RUNNING. A registered group also shows it runs (where a device reports no
+         * CL_RUNNING). */
+        if (!d->started_us) {
+            if (!now_seen && event_state(running) > CL_RUNNING) {
+                if (now_us - d->enqueued_us > COOP_COMPILE_LIMIT_S * 1e6)
+                    return coop_fail(ctx, COOP_ERR_TIMEOUT,
+                                     "kernel '%s' did not start running within %.0f s of its launch (the "
+                                     "device's compiler still busy?)", d->kernel_name, COOP_COMPILE_LIMIT_S);
+                coop_poll_pause(ctx, 0, 100);
+                continue;
+            }
+            d->started_us = start_us = last_change_us = now_us;
+        }
         if (now_seen != seen) {
             seen = now_seen;
             last_change_us = now_us;

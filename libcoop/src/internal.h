@@ -45,6 +45,8 @@ struct coop_kernel {
 
 /* How a persistent launch starts its groups (coop_launch_begin). */
 typedef struct coop_start {
+    const char *what;          /* the launch settings in messages: "coop_kernel_run: launch->" */
+    int megakernel;            /* the kernel loops over coop_schedule() */
     unsigned members;          /* groups that start the cooperative kernel (0: all) */
     int agent;                 /* reserve the last group as the scheduler's agent */
     unsigned chaos_seed;       /* 0: no chaos */
@@ -58,7 +60,8 @@ typedef struct coop_running {
     size_t local_size;
     unsigned launched;         /* groups launched */
     unsigned groups;           /* co-resident groups found */
-    double start_us;           /* enqueue time */
+    double start_us;           /* when the device started running it (after compiling it) */
+    double compile_us;         /* enqueue until start_us: the device's compiler, on PoCL */
     double discovered_us;      /* when the poll closed */
     double timeout_s;
 } coop_running;
@@ -66,10 +69,17 @@ typedef struct coop_running {
 /* launch.c: launches `kernel` and runs discovery; the kernel then runs on. */
 coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
                               coop_running *run);
+/* coop_kernel_run, naming the launch settings `what` in messages ("coop_kernel_run: launch->"). */
+coop_status coop_kernel_run_as(coop_kernel *kernel, const coop_launch *launch, const char *what,
+                               coop_run_stats *stats);
 /* 1 once the kernel has ended (*status tells how), 0 while it runs. */
 int coop_launch_ended(coop_running *run, coop_status *status);
-/* Waits for the kernel to end, within run->timeout_s of its launch. */
+/* Waits for the kernel to end, within run->timeout_s of its start; a timeout says where the
+ * groups are. */
 coop_status coop_launch_wait(coop_running *run);
+/* COOP_OK if `value` is 0 or a positive finite number, else COOP_ERR_INVALID_ARGUMENT naming
+ * `field` ("coop_kernel_run: launch->timeout_s"). */
+coop_status coop_check_time(coop_context *ctx, const char *field, double value);
 
 /* Records a formatted message on ctx and returns status (errors.c). */
 coop_status coop_fail(coop_context *ctx, coop_status status, const char *fmt, ...)
@@ -96,6 +106,38 @@ coop_status coop_build(coop_context *ctx, const char *source, const char *option
 /* Writes `size` bytes of `data` to `file` (a COOP_BUILD_DUMP file, named `path`) and closes it;
  * COOP_ERR_IO with the path and the reason if the write or the close fails. */
 coop_status coop_dump_write(coop_context *ctx, FILE *file, const char *path, const void *data, size_t size);
+
+/* env.c: the environment variables libcoop reads, each read and checked there only. */
+typedef enum coop_env_var {
+    COOP_ENV_PLATFORM,
+    COOP_ENV_DEVICE,
+    COOP_ENV_CHANNEL,
+    COOP_ENV_DISCOVERY_WINDOW_US,
+    COOP_ENV_TIMEOUT_S,
+    COOP_ENV_WATCHDOG_S,
+    COOP_ENV_CHAOS,
+    COOP_ENV_TRACE,
+    COOP_ENV_BUILD_OPTIONS,
+    COOP_ENV_BUILD_LOG,
+    COOP_ENV_BUILD_DUMP,
+    COOP_ENV_COUNT
+} coop_env_var;
+const char *coop_env_name(coop_env_var var);
+/* A text variable's value; NULL when it is unset or empty. */
+const char *coop_env_text(coop_env_var var);
+/* A number or 0/1 flag; *value is 0 when unset or empty (the caller's default then applies), and
+ * a malformed value is COOP_ERR_INVALID_ARGUMENT with a message naming the variable and what it
+ * accepts. */
+coop_status coop_env_number(coop_context *ctx, coop_env_var var, double *value);
+/* COOP_CHANNEL: COOP_CHANNEL_AUTO when unset or empty. */
+coop_status coop_env_channel(coop_context *ctx, coop_channel_kind *kind);
+
+/* where.c: the words of a per-group state array (COOP_CTRL_GROUP_STATE, one per discovery
+ * ticket) as "3 groups waiting at global barrier #2, group 1 never arrived" into `text`; `plain`:
+ * a plain persistent kernel, whose running groups write nothing. Returns the length written. */
+size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, char *text, size_t size);
+/* "idle", "running"... for a COOP_WHERE_* kind. */
+const char *coop_where_name(uint32_t where);
 
 /* clock.c */
 double coop_now_us(void);

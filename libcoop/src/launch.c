@@ -1,6 +1,7 @@
 /* Launching persistent kernels: device area, discovery, completion. */
 #include "discovery.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +33,12 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "initialising the device area");
 }
 
-static double default_timeout_s(void)
+coop_status coop_check_time(coop_context *ctx, const char *field, double value)
 {
-    const char *text = getenv("COOP_TIMEOUT_S");
-    double value = text ? atof(text) : 0.0;
-    return value > 0.0 ? value : 60.0;
+    if (value >= 0.0 && isfinite(value))
+        return COOP_OK;
+    return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                     "%s = %g is not a time: expected 0 (the default) or a positive finite number", field, value);
 }
 
 int coop_launch_ended(coop_running *run, coop_status *status)
@@ -57,15 +59,54 @@ int coop_launch_ended(coop_running *run, coop_status *status)
     return state == CL_COMPLETE;
 }
 
+/* The group-state words of a plain persistent kernel: in the channel (fine-grained SVM, read
+ * directly) or in the device area, read through the side queue, which some devices serve only
+ * beside a running kernel that leaves a compute unit free. */
+static coop_status load_group_states(coop_running *run, uint32_t *where)
+{
+    coop_context *ctx = run->kernel->program->ctx;
+    if (ctx->channel.kind == COOP_CHANNEL_SVM) {
+        for (unsigned g = 0; g < run->groups; g++) {
+            coop_status status = coop_channel_load(ctx, COOP_CHAN_CTRL + COOP_CTRL_GROUP_STATE + g, &where[g]);
+            if (status != COOP_OK)
+                return status;
+        }
+        return COOP_OK;
+    }
+    cl_event done = NULL;
+    cl_int err = clEnqueueReadBuffer(ctx->side_queue, ctx->dev_area, CL_FALSE,
+                                     (COOP_DEV_CTRL + COOP_CTRL_GROUP_STATE) * sizeof(uint32_t),
+                                     run->groups * sizeof(uint32_t), where, 0, NULL, &done);
+    if (err != CL_SUCCESS)
+        return COOP_ERR_OPENCL;
+    clFlush(ctx->side_queue);
+    double asked_us = coop_now_us();
+    cl_int state = CL_QUEUED;
+    while (clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) == CL_SUCCESS &&
+           state > CL_COMPLETE && coop_now_us() - asked_us < 1e6)
+        coop_poll_pause(ctx, 20, 1000);
+    clReleaseEvent(done);
+    return state == CL_COMPLETE ? COOP_OK : COOP_ERR_TIMEOUT;
+}
+
 coop_status coop_launch_wait(coop_running *run)
 {
     coop_context *ctx = run->kernel->program->ctx;
     coop_status status;
     while (!coop_launch_ended(run, &status)) {
-        if (coop_now_us() - run->start_us > run->timeout_s * 1e6)
+        if (coop_now_us() - run->start_us > run->timeout_s * 1e6) {
+            char where_text[1024] = "where the groups are is unknown (the device ran no read beside the kernel)";
+            uint32_t *where = calloc(run->groups ? run->groups : 1, sizeof *where);
+            coop_status read = where ? load_group_states(run, where) : COOP_ERR_NO_MEMORY;
+            if (read == COOP_OK)
+                coop_describe_groups(where, run->groups, 1, where_text, sizeof where_text);
+            if (read != COOP_ERR_TIMEOUT) /* else the read may still land in it */
+                free(where);
             return coop_fail(ctx, COOP_ERR_TIMEOUT,
-                             "kernel '%s' on %u groups did not complete within %.1f s; it is still running "
-                             "and the process must exit to stop it", run->name, run->groups, run->timeout_s);
+                             "kernel '%s' on %u groups did not complete within %.1f s: %s; it is still running "
+                             "and the process must exit to stop it", run->name, run->groups, run->timeout_s,
+                             where_text);
+        }
         coop_poll_pause(ctx, 20, 1000); /* completion, polled to enforce the time limit */
     }
     if (status == COOP_OK) {
@@ -75,18 +116,57 @@ coop_status coop_launch_wait(coop_running *run)
     return status;
 }
 
-static size_t pick_local_size(const coop_kernel *kernel, size_t wanted)
+/* The fewest work-items per group PoCL's compiler builds a megakernel for. At 1 and 2 its
+ * work-group compiler (PoCL 3.1, the default method; ParallelRegion.cc:399, "Incoming edges to
+ * non-entry block!") aborts the process on coop_offer_fork's group barriers inside a cooperative
+ * loop with a bound known only at run time (kernels/examples/rounds.cl; every megakernel of this
+ * project aborts at 1 and 2 and runs from 3 to 4096). Plain persistent kernels build at any size. */
+#define COOP_POCL_MEGAKERNEL_MIN_LOCAL 3u
+
+/* The local size to launch with: the one asked for, checked against what the kernel allows on
+ * the device (before anything reaches OpenCL's compiler), or the default, 256 capped. */
+static coop_status pick_local_size(const coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
+                                   const char *name, size_t *local)
 {
     coop_context *ctx = kernel->program->ctx;
     size_t kernel_max = 0;
     clGetKernelWorkGroupInfo(kernel->cl, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernel_max, &kernel_max,
                              NULL);
-    size_t local = wanted ? wanted : 256;
-    if (ctx->info.max_local_size && local > ctx->info.max_local_size)
-        local = ctx->info.max_local_size;
-    if (kernel_max && local > kernel_max)
-        local = kernel_max;
-    return local;
+    size_t most = ctx->info.max_local_size;
+    if (kernel_max && (!most || kernel_max < most))
+        most = kernel_max;
+    size_t least = start->megakernel && ctx->info.target == COOP_TARGET_POCL ? COOP_POCL_MEGAKERNEL_MIN_LOCAL : 1;
+    *local = launch->local_size ? launch->local_size : most && most < 256 ? most : 256;
+    if (most && *local > most)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                         "%slocal_size: local size %zu is too large for kernel '%s' on '%s' (at most %zu)",
+                         start->what, *local, name, ctx->info.name, most);
+    if (*local < least)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                         "%slocal_size: local size %zu is too small for megakernel '%s' on PoCL (at least %u: "
+                         "PoCL's compiler aborts below)", start->what, *local, name, COOP_POCL_MEGAKERNEL_MIN_LOCAL);
+    return COOP_OK;
+}
+
+/* Groups a launch may start: each takes a discovery ticket, and tickets count below
+ * COOP_REG_CLOSED. */
+#define COOP_MAX_LAUNCH_GROUPS (COOP_REG_CLOSED - 1u)
+
+/* Every field of `launch` that the launch reads, named in the message when it is out of range. */
+static coop_status check_launch(coop_context *ctx, const char *what, const coop_launch *launch)
+{
+    char field[96];
+    snprintf(field, sizeof field, "%sdiscovery_window_us", what);
+    coop_status status = coop_check_time(ctx, field, launch->discovery_window_us);
+    if (status == COOP_OK) {
+        snprintf(field, sizeof field, "%stimeout_s", what);
+        status = coop_check_time(ctx, field, launch->timeout_s);
+    }
+    if (status == COOP_OK && launch->launch_groups > COOP_MAX_LAUNCH_GROUPS)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "%slaunch_groups = %u: at most %u groups are launched for discovery", what,
+                           launch->launch_groups, COOP_MAX_LAUNCH_GROUPS);
+    return status;
 }
 
 coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
@@ -100,11 +180,19 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     if (!kernel->persistent)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                          "kernel '%s' is not persistent: its first parameters must be COOP_PARAMS", run->name);
-    size_t local = pick_local_size(kernel, launch->local_size);
-    if (launch->local_size && local != launch->local_size)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                         "local size %zu is too large for kernel '%s' on '%s' (at most %zu)", launch->local_size,
-                         run->name, ctx->info.name, local);
+    size_t local = 0;
+    double window_us = launch->discovery_window_us, timeout_s = launch->timeout_s;
+    coop_status status = check_launch(ctx, start->what, launch);
+    if (status == COOP_OK)
+        status = pick_local_size(kernel, launch, start, run->name, &local);
+    if (status == COOP_OK && !window_us)
+        status = coop_default_window_us(ctx, &window_us);
+    if (status == COOP_OK && !timeout_s)
+        status = coop_env_number(ctx, COOP_ENV_TIMEOUT_S, &timeout_s);
+    if (status != COOP_OK)
+        return status;
+    if (!timeout_s)
+        timeout_s = 60.0;
     unsigned launched = launch->launch_groups ? launch->launch_groups
                                               : coop_default_launch_groups(&ctx->info, local);
     /* Asked for fewer groups than the bound: launch only that many, which a GPU spreads evenly over
@@ -125,17 +213,12 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     }
     if (limit > COOP_MAX_GROUPS)
         limit = COOP_MAX_GROUPS;
-    coop_discovery discovery = {
-        .kernel_name = run->name,
-        .max_groups = limit,
-        .window_us = launch->discovery_window_us > 0 ? launch->discovery_window_us
-                                                     : coop_default_window_us(&ctx->info),
-        .timeout_s = launch->timeout_s > 0 ? launch->timeout_s : default_timeout_s(),
-    };
+    coop_discovery discovery = {.kernel_name = run->name, .max_groups = limit, .window_us = window_us,
+                                .timeout_s = timeout_s};
     run->local_size = local;
     run->launched = launched;
-    run->timeout_s = discovery.timeout_s;
-    coop_status status = prepare_dev_area(ctx, limit, start);
+    run->timeout_s = timeout_s;
+    status = prepare_dev_area(ctx, limit, start);
     if (status == COOP_OK)
         status = coop_channel_reset(ctx);
     if (status == COOP_OK)
@@ -147,13 +230,15 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
         return coop_fail_cl(ctx, err, "setting the device-area kernel argument");
 
     size_t global = (size_t)launched * local;
-    run->start_us = coop_now_us();
+    discovery.enqueued_us = coop_now_us();
     err = clEnqueueNDRangeKernel(ctx->queue, kernel->cl, 1, NULL, &global, &local, 0, NULL, &run->event);
     if (err != CL_SUCCESS)
         return coop_fail(ctx, COOP_ERR_OPENCL, "launching kernel '%s' (%u groups of %zu): %s (%d)", run->name,
                          launched, local, coop_cl_error_name(err), err);
     clFlush(ctx->queue);
     status = coop_discover(ctx, &discovery, run->event, &run->groups, &run->discovered_us);
+    run->start_us = discovery.started_us ? discovery.started_us : discovery.enqueued_us;
+    run->compile_us = run->start_us - discovery.enqueued_us;
     if (status == COOP_ERR_INVALID_ARGUMENT) {
         clReleaseEvent(run->event);
         run->event = NULL;
@@ -163,10 +248,16 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
 
 coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats)
 {
+    return coop_kernel_run_as(kernel, launch, "coop_kernel_run: launch->", stats);
+}
+
+coop_status coop_kernel_run_as(coop_kernel *kernel, const coop_launch *launch, const char *what,
+                               coop_run_stats *stats)
+{
     if (!kernel)
         return COOP_ERR_INVALID_ARGUMENT;
     coop_launch defaults = {0};
-    coop_start start = {0};
+    coop_start start = {.what = what};
     coop_running run;
     coop_status status = coop_launch_begin(kernel, launch ? launch : &defaults, &start, &run);
     if (status == COOP_OK)
@@ -176,6 +267,7 @@ coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop
         stats->launched_groups = run.launched;
         stats->discovery_ms = (run.discovered_us - run.start_us) / 1e3;
         stats->run_ms = (coop_now_us() - run.start_us) / 1e3;
+        stats->compile_ms = run.compile_us / 1e3;
     }
     return status;
 }

@@ -2,9 +2,12 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The build options of the device's target, into `out`. */
 static void target_options(const coop_device_info *info, char *out, size_t size)
@@ -96,6 +99,10 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
                                cl_program *out)
 {
     char line_directive[512];
+    double print_log = 0.0;
+    coop_status status = coop_env_number(ctx, COOP_ENV_BUILD_LOG, &print_log);
+    if (status != COOP_OK)
+        return status;
     snprintf(line_directive, sizeof line_directive, "\n#line 1 \"%s\"\n", name);
     const char *parts[] = {coop_kernel_header_source, line_directive, source};
     cl_int err = CL_SUCCESS;
@@ -107,7 +114,7 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
     /* where the kernels find the control block, fixed for the context's life */
     snprintf(base + strlen(base), sizeof base - strlen(base), " -DCOOP_CTRL_IN_CHAN=%d",
              ctx->channel.kind == COOP_CHANNEL_SVM);
-    const char *extra = getenv("COOP_BUILD_OPTIONS");
+    const char *extra = coop_env_text(COOP_ENV_BUILD_OPTIONS);
     extra = extra ? extra : "";
     options = options ? options : "";
     size_t length = strlen(base) + strlen(options) + strlen(extra) + 32;
@@ -121,22 +128,22 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
     free(all);
     if (err != CL_SUCCESS) {
         char *log = build_log(ctx, program);
-        coop_status status = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
-                                 ? coop_fail(ctx, COOP_ERR_BUILD, "building '%s' for '%s' failed (%s):\n%s", name,
-                                             ctx->info.name, coop_cl_error_name(err), log ? log : "(no build log)")
-                                 : coop_fail_cl(ctx, err, "clBuildProgram");
+        status = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
+                     ? coop_fail(ctx, COOP_ERR_BUILD, "building '%s' for '%s' failed (%s):\n%s", name, ctx->info.name,
+                                 coop_cl_error_name(err), log ? log : "(no build log)")
+                     : coop_fail_cl(ctx, err, "clBuildProgram");
         free(log);
         clReleaseProgram(program);
         return status;
     }
-    if (getenv("COOP_BUILD_LOG")) {
+    if (print_log) {
         char *log = build_log(ctx, program);
         fprintf(stderr, "libcoop: build log of '%s' for '%s':\n%s\n", name, ctx->info.name, log ? log : "(none)");
         free(log);
     }
-    const char *dump = getenv("COOP_BUILD_DUMP");
-    if (dump && *dump) {
-        coop_status status = dump_binary(ctx, program, name, dump);
+    const char *dump = coop_env_text(COOP_ENV_BUILD_DUMP);
+    if (dump) {
+        status = dump_binary(ctx, program, name, dump);
         if (status != COOP_OK) {
             clReleaseProgram(program);
             return status;
@@ -167,40 +174,80 @@ static coop_status wrap_program(coop_context *ctx, cl_program cl, coop_program *
 coop_status coop_program_create(coop_context *ctx, const char *source, const char *options, coop_program **out)
 {
     if (!ctx || !source || !out)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create: NULL context, source or result");
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create: %s is NULL",
+                         !ctx ? "ctx" : !source ? "source" : "out");
     *out = NULL;
     cl_program cl;
     coop_status status = build_named(ctx, source, "<source>", options, &cl);
     return status == COOP_OK ? wrap_program(ctx, cl, out) : status;
 }
 
+/* The whole of the regular file `path`, NUL-terminated (malloc'ed). A directory, a device or a
+ * pipe is refused rather than read: its size means nothing, and it may never end. */
+static coop_status read_source(coop_context *ctx, const char *path, char **out)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(errno));
+    struct stat info;
+    if (fstat(fd, &info) != 0) {
+        int error = errno;
+        close(fd);
+        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(error));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        close(fd);
+        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path,
+                         S_ISDIR(info.st_mode) ? "is a directory, not a source file" : "is not a regular file");
+    }
+    FILE *file = fdopen(fd, "rb");
+    if (!file) {
+        int error = errno;
+        close(fd);
+        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(error));
+    }
+    size_t capacity = (size_t)info.st_size + 1, size = 0;
+    char *source = malloc(capacity);
+    /* read to the end: the file may change size under us */
+    while (source) {
+        size += fread(source + size, 1, capacity - 1 - size, file);
+        if (size < capacity - 1 || ferror(file))
+            break;
+        char *grown = realloc(source, 2 * capacity);
+        if (!grown) {
+            free(source);
+            source = NULL;
+            break;
+        }
+        source = grown;
+        capacity *= 2;
+    }
+    int failed = !source || ferror(file);
+    fclose(file);
+    if (failed) {
+        free(source);
+        return source ? coop_fail(ctx, COOP_ERR_IO, "%s: could not be read", path)
+                      : coop_fail(ctx, COOP_ERR_NO_MEMORY, "%s: out of memory reading it", path);
+    }
+    source[size] = '\0';
+    *out = source;
+    return COOP_OK;
+}
+
 coop_status coop_program_create_from_file(coop_context *ctx, const char *path, const char *options,
                                           coop_program **out)
 {
     if (!ctx || !path || !out)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create_from_file: NULL argument");
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_program_create_from_file: %s is NULL",
+                         !ctx ? "ctx" : !path ? "path" : "out");
     *out = NULL;
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return coop_fail(ctx, COOP_ERR_IO, "%s: %s", path, strerror(errno));
     char *source = NULL;
-    size_t size = 0;
-    int ok = fseek(file, 0, SEEK_END) == 0;
-    long end = ok ? ftell(file) : -1;
-    ok = end >= 0 && fseek(file, 0, SEEK_SET) == 0;
-    if (ok) {
-        size = (size_t)end;
-        source = malloc(size + 1);
-        ok = source && fread(source, 1, size, file) == size;
-    }
-    fclose(file);
-    if (!ok) {
-        free(source);
-        return coop_fail(ctx, COOP_ERR_IO, "%s: could not be read", path);
-    }
-    source[size] = '\0';
+    coop_status status = read_source(ctx, path, &source);
+    if (status != COOP_OK)
+        return status;
     cl_program cl;
-    coop_status status = build_named(ctx, source, path, options, &cl);
+    status = build_named(ctx, source, path, options, &cl);
     free(source);
     return status == COOP_OK ? wrap_program(ctx, cl, out) : status;
 }
@@ -241,7 +288,8 @@ coop_status coop_kernel_create(coop_program *program, const char *name, coop_ker
 {
     coop_context *ctx = program ? program->ctx : NULL;
     if (!program || !name || !out)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_kernel_create: NULL program, name or result");
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_kernel_create: %s is NULL",
+                         !program ? "program" : !name ? "name" : "out");
     *out = NULL;
     cl_int err = CL_SUCCESS;
     cl_kernel cl = clCreateKernel(program->cl, name, &err);

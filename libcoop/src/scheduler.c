@@ -1,8 +1,8 @@
 /* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
  * and watches for lack of progress (the device side is coop_scheduler.h). */
 #include "internal.h"
+#include "strict.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +41,16 @@ int coop_take_parse(const char *text, coop_take *take, unsigned *count)
 {
     static const char *const names[] = {"one", "quarter", "half", "all-but-one"};
     static const coop_take takes[] = {COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF, COOP_TAKE_ALL_BUT_ONE};
+    size_t index = 0;
+    uint64_t value = 0;
     if (!text || !take || !count)
         return -1;
-    for (size_t i = 0; i < 4; i++) {
-        if (!strcmp(text, names[i])) {
-            *take = takes[i];
-            *count = 0;
-            return 0;
-        }
+    if (coop_parse_choice(NULL, text, names, 4, &index, NULL, 0) == 0) {
+        *take = takes[index];
+        *count = 0;
+        return 0;
     }
-    char *end = NULL;
-    unsigned long value = strtoul(text, &end, 10);
-    if (!isdigit((unsigned char)*text) || *end || value == 0 || value > COOP_MAX_GROUPS)
+    if (coop_parse_unsigned(NULL, text, 1, COOP_MAX_GROUPS, &value, NULL, 0) != 0)
         return -1;
     *take = COOP_TAKE_COUNT;
     *count = (unsigned)value;
@@ -182,18 +180,6 @@ static double next_due_ms(const mega *m, size_t p, int cooperative_done)
     return plan->start_ms + m->sent[p] * plan->period_ms;
 }
 
-static const char *where_name(uint32_t where)
-{
-    switch (where) {
-    case COOP_WHERE_IDLE: return "idle";
-    case COOP_WHERE_RUNNING: return "running";
-    case COOP_WHERE_TASK: return "running a task";
-    case COOP_WHERE_AGENT: return "serving as agent";
-    case COOP_WHERE_EXITED: return "exited";
-    default: return "not started";
-    }
-}
-
 /* Reads where every group is into where[0 .. groups); with an agent, it first asks the agent to
  * copy the states out. */
 static void load_group_states(mega *m, uint32_t *where)
@@ -230,7 +216,7 @@ static void trace(mega *m)
         load_group_states(m, where);
     for (unsigned g = 0, shown = 0; where && g < m->run.groups && shown < 12; g++) {
         if (where[g] >> 28 != COOP_WHERE_RUNNING) {
-            fprintf(stderr, " [%u: %s %#x]", g, where_name(where[g] >> 28), where[g] & 0xfffffffu);
+            fprintf(stderr, " [%u: %s %#x]", g, coop_where_name(where[g] >> 28), where[g] & 0xfffffffu);
             shown++;
         }
     }
@@ -246,49 +232,15 @@ static coop_status diagnose(mega *m, double quiet_s)
     if (!where)
         return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
     load_group_states(m, where);
-    /* The barrier most waiters are at, and the members that did not reach it. */
-    unsigned best_barrier = 0, best_count = 0;
-    for (unsigned g = 0; g < groups; g++) {
-        if (where[g] >> 28 != COOP_WHERE_BARRIER)
-            continue;
-        unsigned barrier = where[g] & 0xffffu, count = 0;
-        for (unsigned h = 0; h < groups; h++)
-            count += where[h] >> 28 == COOP_WHERE_BARRIER && (where[h] & 0xffffu) == barrier;
-        if (count > best_count) {
-            best_count = count;
-            best_barrier = barrier;
-        }
-    }
     char text[1024];
-    size_t used = (size_t)snprintf(text, sizeof text, "no progress for %.1f s: ", quiet_s);
-    if (best_count) {
-        used += (size_t)snprintf(text + used, sizeof text - used, "%u group%s waiting at global barrier #%u",
-                                 best_count, best_count == 1 ? "" : "s", best_barrier);
-        unsigned missing = 0;
-        for (unsigned g = 0; g < groups && used < sizeof text - 64; g++) {
-            uint32_t kind = where[g] >> 28;
-            if (kind != COOP_WHERE_RUNNING && !(kind == COOP_WHERE_BARRIER && (where[g] & 0xffffu) != best_barrier))
-                continue;
-            unsigned id = kind == COOP_WHERE_RUNNING ? where[g] & 0xfffffffu : (where[g] >> 16) & 0xfffu;
-            used += (size_t)snprintf(text + used, sizeof text - used, "%s%u", missing++ ? ", " : ", group ", id);
-        }
-        if (missing)
-            used += (size_t)snprintf(text + used, sizeof text - used, " never arrived");
-    } else {
-        unsigned counts[8] = {0}, listed = 0;
-        for (unsigned g = 0; g < groups; g++)
-            counts[(where[g] >> 28) & 7u]++;
-        for (uint32_t kind = 0; kind < 8 && used < sizeof text - 64; kind++)
-            if (counts[kind])
-                used += (size_t)snprintf(text + used, sizeof text - used, "%s%u %s", listed++ ? ", " : "",
-                                         counts[kind], where_name(kind));
-    }
+    coop_describe_groups(where, groups, 0, text, sizeof text);
+    free(where);
     uint32_t state = 0;
     ctrl_load(m, COOP_CTRL_STATE, &state);
-    snprintf(text + used, sizeof text - used, " (M = %u, %u finished); the kernel still runs and the process must exit",
-             COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state));
-    free(where);
-    return coop_fail(m->ctx, COOP_ERR_TIMEOUT, "megakernel '%s': %s", m->run.name, text);
+    return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
+                     "megakernel '%s': no progress for %.1f s: %s (M = %u, %u finished); the kernel still runs and "
+                     "the process must exit", m->run.name, quiet_s, text, COOP_STATE_MEMBERS(state),
+                     COOP_STATE_FINISHED(state));
 }
 
 /* Progress is any change of these words. */
@@ -312,13 +264,6 @@ static coop_status watch(mega *m, double now_us, double watchdog_s)
     else if (now_us - m->progress_us > watchdog_s * 1e6)
         return diagnose(m, (now_us - m->progress_us) / 1e6);
     return COOP_OK;
-}
-
-static double env_number(const char *name, double fallback)
-{
-    const char *text = getenv(name);
-    double value = text ? atof(text) : 0.0;
-    return value > 0.0 ? value : fallback;
 }
 
 /* One pass of the host loop; sets *finished once the megakernel has been told to end. */
@@ -408,40 +353,82 @@ static void fill_report(mega *m, coop_mega_report *report)
     report->mean_members = member_span_us > 0 ? m->member_time_us / member_span_us : m->members;
     report->discovery_ms = (m->run.discovered_us - m->run.start_us) / 1e3;
     report->run_ms = run_us / 1e3;
+    report->compile_ms = m->run.compile_us / 1e3;
     report->cooperative_ms = (m->cooperative_done_us - m->run.discovered_us) / 1e3;
     report->records = m->records;
     report->record_count = m->record_count;
     m->records = NULL;
 }
 
+/* Every field of the plans that the run reads, named in the message when it is out of range. */
+static coop_status check_plans(coop_context *ctx, const coop_task_plan *plans, size_t count)
+{
+    for (size_t p = 0; p < count; p++) {
+        const coop_task_plan *plan = &plans[p];
+        char field[64];
+        if (plan->workgroups == 0)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].workgroups = 0: a task runs at least one workgroup", p);
+        if ((unsigned)plan->take > COOP_TAKE_ALL_BUT_ONE)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].take = %d is not a coop_take (COOP_TAKE_COUNT, "
+                             "COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
+                             p, (int)plan->take);
+        if (plan->take == COOP_TAKE_COUNT && (plan->take_count == 0 || plan->take_count > COOP_MAX_GROUPS))
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].take_count = %u: COOP_TAKE_COUNT takes from 1 to %u groups",
+                             p, plan->take_count, COOP_MAX_GROUPS);
+        coop_status status;
+        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].start_ms", p);
+        if ((status = coop_check_time(ctx, field, plan->start_ms)) != COOP_OK)
+            return status;
+        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].period_ms", p);
+        if ((status = coop_check_time(ctx, field, plan->period_ms)) != COOP_OK)
+            return status;
+    }
+    return COOP_OK;
+}
+
 coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
                           size_t plan_count, coop_mega_report *report)
 {
-    if (!kernel || !report || (plan_count && !plans))
-        return kernel ? coop_fail(kernel->program->ctx, COOP_ERR_INVALID_ARGUMENT,
-                                  "coop_mega_run: NULL report or plans")
-                      : COOP_ERR_INVALID_ARGUMENT;
+    if (!kernel)
+        return COOP_ERR_INVALID_ARGUMENT;
     coop_context *ctx = kernel->program->ctx;
+    if (!report)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_mega_run: report is NULL");
     memset(report, 0, sizeof *report);
+    if (plan_count && !plans)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_mega_run: plans is NULL and plan_count is %zu",
+                         plan_count);
     coop_mega_params defaults = {0};
     if (!params)
         params = &defaults;
-    for (size_t p = 0; p < plan_count; p++)
-        if (plans[p].workgroups == 0)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "task plan %zu has no workgroups", p);
-    const char *chaos_text = getenv("COOP_CHAOS");
+    coop_status status = check_plans(ctx, plans, plan_count);
+    if (status == COOP_OK)
+        status = coop_check_time(ctx, "coop_mega_run: params->watchdog_s", params->watchdog_s);
+    double chaos = 0.0, trace = 0.0, watchdog_s = params->watchdog_s;
+    if (status == COOP_OK && !params->chaos_seed)
+        status = coop_env_number(ctx, COOP_ENV_CHAOS, &chaos);
+    if (status == COOP_OK)
+        status = coop_env_number(ctx, COOP_ENV_TRACE, &trace);
+    if (status == COOP_OK && !watchdog_s)
+        status = coop_env_number(ctx, COOP_ENV_WATCHDOG_S, &watchdog_s);
+    if (status != COOP_OK)
+        return status;
     coop_start start = {
+        .what = "coop_mega_run: params->launch.",
+        .megakernel = 1,
         .members = params->members,
         .agent = ctx->channel.kind != COOP_CHANNEL_SVM,
-        .chaos_seed = params->chaos_seed ? params->chaos_seed
-                                         : (chaos_text ? (unsigned)strtoul(chaos_text, NULL, 10) : 0u),
+        .chaos_seed = params->chaos_seed ? params->chaos_seed : (unsigned)chaos,
     };
     mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
-              .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = getenv("COOP_TRACE") != NULL};
+              .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0};
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     if (!m.sent)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
-    coop_status status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
+    status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
     if (status == COOP_OK && start.agent && m.run.groups < 2)
         status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                            "megakernel '%s': only one group is co-resident, and channel '%s' needs a second "
@@ -462,7 +449,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         report->groups = m.run.groups;
         report->members_start = members_start;
         report->agent = start.agent;
-        double watchdog_s = params->watchdog_s > 0 ? params->watchdog_s : env_number("COOP_WATCHDOG_S", 10.0);
+        if (!watchdog_s)
+            watchdog_s = 10.0;
         int finished = 0;
         while (status == COOP_OK && !finished)
             status = step(&m, watchdog_s, &finished);

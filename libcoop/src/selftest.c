@@ -37,7 +37,7 @@ static coop_status run_check(coop_kernel *kernel, const coop_barrier_params *par
         status = coop_kernel_set_buffer(kernel, i + 1, buffers[i]);
     coop_run_stats stats = {0};
     if (status == COOP_OK)
-        status = coop_kernel_run(kernel, &launch, &stats);
+        status = coop_kernel_run_as(kernel, &launch, "coop_measure_barrier: params->", &stats);
     cl_uint failures = 0;
     cl_ulong elapsed_ns = 0;
     if (status == COOP_OK) {
@@ -70,7 +70,11 @@ static coop_status run_check(coop_kernel *kernel, const coop_barrier_params *par
 coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *params, coop_barrier_result *out)
 {
     if (!ctx || !params || !out)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_measure_barrier: NULL argument");
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT, "coop_measure_barrier: %s is NULL",
+                         !ctx ? "ctx" : !params ? "params" : "out");
+    if (!params->barriers)
+        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                         "coop_measure_barrier: params->barriers = 0: it measures at least one barrier");
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;
     coop_status status = coop_program_create(ctx, coop_selftest_source, params->build_options, &program);

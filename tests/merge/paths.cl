@@ -9,8 +9,9 @@ kernel void paths(global int *data, global const int *w, uint n, uint steps)
 {
     transmit uint step = 0;
     transmit int total = 0;
+    transmit int first;
     uint g = get_group_id(0);
-    int first = weight(w, g);
+    first = weight(w, g);
     offer_fork();
     do {
         total += first;

@@ -1,5 +1,5 @@
-/* Transmit state of several types: every member group keeps the same state, which a forked group
- * must receive intact. Round r writes, for every element it owns, a value derived from the state. */
+/* Transmit state of several types (a struct defined in its own declaration among them): every
+ * member group keeps the same state, which a forked group must receive intact. Round r writes, for every element it owns, a value derived from the state. */
 typedef struct tally {
     uint count;
     float weight;
@@ -17,13 +17,17 @@ kernel void types(global float *out, uint n, uint rounds)
     transmit float scale = 1.0f;
     transmit float4 acc = (float4)(0.0f);
     transmit tally t = {0, 0.25f};
+    transmit struct { uint steps; float bonus; } extra;
     local float stage[64];
+    extra.steps = 0;
+    extra.bonus = 2.0f;
     while (round < rounds) {
         uint groups = get_num_groups(0);
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
         for (uint base = get_group_id(0) * width; base < n; base += groups * width) {
-            stage[lid % 64] = scale + acc.x + acc.y + acc.z + acc.w + t.weight + (float)t.count + (float)delta;
+            stage[lid % 64] = scale + acc.x + acc.y + acc.z + acc.w + t.weight + (float)t.count + (float)delta +
+                              extra.bonus * (float)extra.steps;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (base + lid < n)
                 out[round * n + base + lid] = stage[(lid + 1) % 64 % width];
@@ -35,6 +39,7 @@ kernel void types(global float *out, uint n, uint rounds)
         acc = step(acc);
         t.count += round;
         t.weight = t.weight * 0.75f;
+        extra.steps++;
         resizing_global_barrier();
     }
 }

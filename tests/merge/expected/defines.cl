@@ -7,7 +7,10 @@
 
 /* ---- tests/merge/defines.cl ---- */
 /* -I and -D reach the parser; -D also goes into the merged program. */
-#include "params.h"
+/* ---- tests/merge/include/params.h ---- */
+/* Included by defines.cl through -I tests/merge/include. */
+#define HEADER_VALUE 7
+/* ---- end of tests/merge/include/params.h ---- */
 
 #ifdef FAST
 #define SCALE 2
@@ -24,9 +27,14 @@ void defines(coop_ctx *ctx, global uint *data)
 kernel void defines_mega(COOP_PARAMS, global uint *data)
 {
     COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             defines(&ctx, data);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -21,41 +21,28 @@ uint stride(coop_ctx *ctx)
 void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, global uint *last_round, __local uint (*round)[1])
 {
     struct { uint i; uint j; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    for (coop_resuming_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_resuming_ >= 1 & coop_resuming_ <= 2) | (!coop_resuming_ & (coop_transmit_.i < outer))) & !coop_exit_; coop_transmit_.i++) {
-        if (!coop_resuming_) {
-            coop_exit_ = coop_offer_kill(ctx);
+    for (coop_skip_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.i < outer))); coop_transmit_.i++) {
+        coop_kill_at(ctx, &coop_skip_);
+        coop_global_barrier_unless(ctx, coop_skip_);
+        for (coop_skip_ ? (void)0 : (void)(coop_transmit_.j = 0); ((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.j < inner))); coop_transmit_.j++) {
+            if (!coop_skip_) {
+                for (uint k = first_item(ctx); k < n; k += stride(ctx))
+                    data[k] += 1;
+                if (get_local_id(0) == 0)
+                    (*round)[0] = coop_transmit_.i * inner + coop_transmit_.j + 1;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!coop_skip_) {
+                if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
+                    last_round[0] = (*round)[0];
+            }
+            coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
-        if (!coop_exit_) {
-            if (!coop_resuming_) {
-                coop_global_barrier(ctx);
-            }
-            for (coop_resuming_ ? (void)0 : (void)(coop_transmit_.j = 0); ((coop_resuming_ == 1) | (!coop_resuming_ & (coop_transmit_.j < inner))) & !coop_exit_; coop_transmit_.j++) {
-                if (!coop_resuming_) {
-                    for (uint k = first_item(ctx); k < n; k += stride(ctx))
-                        data[k] += 1;
-                    if (get_local_id(0) == 0)
-                        (*round)[0] = coop_transmit_.i * inner + coop_transmit_.j + 1;
-                    barrier(CLK_LOCAL_MEM_FENCE);
-                    if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
-                        last_round[0] = (*round)[0];
-                }
-                if (coop_resuming_ == 1)
-                    coop_resuming_ = 0;
-                else if (!coop_resuming_)
-                    coop_exit_ = coop_resizing_barrier(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
-            }
-            if (!coop_exit_) {
-                if (coop_resuming_ == 2)
-                    coop_resuming_ = 0;
-                else if (!coop_resuming_)
-                    coop_offer_fork(ctx, 2, &coop_transmit_, sizeof coop_transmit_);
-                coop_global_barrier(ctx);
-            }
-        }
+        coop_fork_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        coop_global_barrier_unless(ctx, coop_skip_);
     }
 }
 
@@ -72,12 +59,17 @@ kernel void nested_mega(COOP_PARAMS, global uint *data, uint n, uint outer, uint
 {
     COOP_ENTER(ctx);
     __local uint coop_local_nested_round[1];
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             nested(&ctx, data, n, outer, inner, last_round, &coop_local_nested_round);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             fill(&ctx, out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }

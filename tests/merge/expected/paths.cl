@@ -13,54 +13,45 @@ int weight(global const int *w, uint i)
 
 void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint steps)
 {
-    struct { uint step; int total; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    struct { uint step; int total; int first; } coop_transmit_;
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    if (!coop_resuming_) {
+    if (!coop_skip_) {
         coop_transmit_.step = 0;
         coop_transmit_.total = 0;
     }
     uint g = ((size_t)coop_group_id(ctx));
-    int first; if (!coop_resuming_) first = weight(w, g);
-    if (coop_resuming_ == 1)
-        coop_resuming_ = 0;
-    else if (!coop_resuming_)
-        coop_offer_fork(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
+    if (!coop_skip_) {
+        coop_transmit_.first = weight(w, g);
+    }
+    coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     do {
-        if (!coop_resuming_) {
-            coop_transmit_.total += first;
+        if (!coop_skip_) {
+            coop_transmit_.total += coop_transmit_.first;
         }
-        if (coop_resuming_ ? coop_resuming_ == 2 : (coop_transmit_.step % 2 == 0)) {
-            if (!coop_resuming_) {
+        if (coop_skip_ ? coop_skip_ == 2 : (coop_transmit_.step % 2 == 0)) {
+            if (!coop_skip_) {
                 data[g % n] = coop_transmit_.total;
             }
-            if (coop_resuming_ == 2)
-                coop_resuming_ = 0;
-            else if (!coop_resuming_)
-                coop_exit_ = coop_resizing_barrier(ctx, 2, &coop_transmit_, sizeof coop_transmit_);
-        } else if (!coop_resuming_) {
+            coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        } else if (!coop_skip_) {
             coop_global_barrier(ctx);
         }
-        if (!coop_exit_) {
-            if (!coop_resuming_) {
-                coop_transmit_.step++;
-            }
+        if (!coop_skip_) {
+            coop_transmit_.step++;
         }
-    } while ((!coop_resuming_ & (coop_transmit_.step < steps)) & !coop_exit_);
-    if (!coop_exit_) {
-        for (; 1 & !coop_exit_;) {
-            coop_exit_ = coop_offer_kill(ctx);
-            if (!coop_exit_) {
-                if (coop_transmit_.total > 100)
-                    break;
-                coop_transmit_.total += 10;
-            }
+    } while ((!coop_skip_ & (coop_transmit_.step < steps)));
+    for (; 1 & !coop_skip_;) {
+        coop_kill_at(ctx, &coop_skip_);
+        if (!coop_skip_) {
+            if (coop_transmit_.total > 100)
+                break;
+            coop_transmit_.total += 10;
         }
-        if (!coop_exit_) {
-            data[0] = coop_transmit_.total;
-        }
+    }
+    if (!coop_skip_) {
+        data[0] = coop_transmit_.total;
     }
 }
 
@@ -68,9 +59,14 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
 kernel void paths_mega(COOP_PARAMS, global int *data, global const int *w, uint n, uint steps)
 {
     COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             paths(&ctx, data, w, n, steps);
+        }
         COOP_GROUP_SYNC();
     }
 }

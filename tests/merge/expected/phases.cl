@@ -12,57 +12,35 @@
 void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
 {
     struct { uint step; uint added; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    if (!coop_resuming_) {
+    if (!coop_skip_) {
         coop_transmit_.step = 0;
         coop_transmit_.added = 0;
     }
-    if (coop_resuming_ == 1)
-        coop_resuming_ = 0;
-    else if (!coop_resuming_)
-        coop_offer_fork(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
-    if (!coop_resuming_) {
-        coop_global_barrier(ctx);
-    }
+    coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+    coop_global_barrier_unless(ctx, coop_skip_);
     do {
-        if (!coop_resuming_) {
+        if (!coop_skip_) {
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
                 data[i] += coop_transmit_.step + 1;
             coop_transmit_.added += coop_transmit_.step + 1;
         }
-        if (coop_resuming_ ? coop_resuming_ == 2 : (coop_transmit_.step % 2 == 0)) {
-            if (coop_resuming_ == 2)
-                coop_resuming_ = 0;
-            else if (!coop_resuming_)
-                coop_exit_ = coop_resizing_barrier(ctx, 2, &coop_transmit_, sizeof coop_transmit_);
+        if (coop_skip_ ? coop_skip_ == 2 : (coop_transmit_.step % 2 == 0)) {
+            coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         } else {
-            if (!coop_resuming_) {
-                coop_global_barrier(ctx);
-                coop_exit_ = coop_offer_kill(ctx);
-            }
-            if (!coop_exit_) {
-                if (!coop_resuming_) {
-                    coop_global_barrier(ctx);
-                }
-                if (coop_resuming_ == 3)
-                    coop_resuming_ = 0;
-                else if (!coop_resuming_)
-                    coop_offer_fork(ctx, 3, &coop_transmit_, sizeof coop_transmit_);
-                if (!coop_resuming_) {
-                    coop_global_barrier(ctx);
-                }
-            }
+            coop_global_barrier_unless(ctx, coop_skip_);
+            coop_kill_at(ctx, &coop_skip_);
+            coop_global_barrier_unless(ctx, coop_skip_);
+            coop_fork_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
+            coop_global_barrier_unless(ctx, coop_skip_);
         }
-        if (!coop_exit_) {
-            if (!coop_resuming_) {
-                coop_transmit_.step++;
-            }
+        if (!coop_skip_) {
+            coop_transmit_.step++;
         }
-    } while ((!coop_resuming_ & (coop_transmit_.step < steps)) & !coop_exit_);
-    if (!coop_exit_) {
+    } while ((!coop_skip_ & (coop_transmit_.step < steps)));
+    if (!coop_skip_) {
         if (coop_global_id(ctx, 0) == 0)
             data[n] = coop_transmit_.added;
     }
@@ -72,9 +50,14 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
 kernel void phases_mega(COOP_PARAMS, global uint *data, uint n, uint steps)
 {
     COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             phases(&ctx, data, n, steps);
+        }
         COOP_GROUP_SYNC();
     }
 }

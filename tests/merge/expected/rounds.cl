@@ -9,21 +9,20 @@
 void rounds(coop_ctx *ctx, global uint *data, uint n, uint rounds)
 {
     struct { uint round; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    if (!coop_resuming_) {
+    if (!coop_skip_) {
         coop_transmit_.round = 0;
     }
-    coop_resuming_ = 0;
-    while ((coop_transmit_.round < rounds) & !coop_exit_) {
+    coop_skip_ = 0;
+    while ((coop_transmit_.round < rounds) & !coop_skip_) {
         uint m = ((size_t)coop_num_groups(ctx));
         uint g = ((size_t)coop_group_id(ctx));
         for (uint i = g * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))
             data[i] += 1;
         coop_transmit_.round++;
-        coop_exit_ = coop_resizing_barrier(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -39,12 +38,17 @@ void fill(coop_ctx *ctx, global uint *out, uint seed)
 kernel void rounds_mega(COOP_PARAMS, global uint *data, uint n, uint rounds_rounds, global uint *out, uint seed)
 {
     COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             rounds(&ctx, data, n, rounds_rounds);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             fill(&ctx, out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -10,16 +10,15 @@
 void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
 {
     struct { uint s; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    for (coop_resuming_ ? (void)(coop_transmit_.s++, coop_resuming_ = 0) : (void)(coop_transmit_.s = 0); (coop_transmit_.s < sweeps) & !coop_exit_; coop_transmit_.s++) {
+    for (coop_skip_ == 1 ? (void)(coop_transmit_.s++, coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.s = 0); (coop_transmit_.s < sweeps) & !coop_skip_; coop_transmit_.s++) {
         for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
             data[i] = data[i] * 0.5f + (float)coop_transmit_.s;
         if (coop_transmit_.s % 4 == 3) {
             coop_global_barrier(ctx);
-            coop_exit_ = coop_resizing_barrier(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
+            coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
     }
 }
@@ -28,9 +27,14 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
 kernel void sweep_mega(COOP_PARAMS, global float *data, uint n, uint sweeps)
 {
     COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             sweep(&ctx, data, n, sweeps);
+        }
         COOP_GROUP_SYNC();
     }
 }

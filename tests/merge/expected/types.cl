@@ -6,8 +6,8 @@
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- tests/merge/types.cl ---- */
-/* Transmit state of several types: every member group keeps the same state, which a forked group
- * must receive intact. Round r writes, for every element it owns, a value derived from the state. */
+/* Transmit state of several types (a struct defined in its own declaration among them): every
+ * member group keeps the same state, which a forked group must receive intact. Round r writes, for every element it owns, a value derived from the state. */
 typedef struct tally {
     uint count;
     float weight;
@@ -20,25 +20,27 @@ float4 step(float4 v)
 
 void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float (*stage)[64])
 {
-    struct { uint round; int delta; float scale; float4 acc; tally t; } coop_transmit_;
-    int coop_exit_ = 0;
-    uint coop_resuming_ = coop_resume_point(ctx);
-    if (coop_resuming_)
+    struct { uint round; int delta; float scale; float4 acc; tally t; struct { uint steps; float bonus; } extra; } coop_transmit_;
+    uint coop_skip_ = coop_resume_point(ctx);
+    if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
-    if (!coop_resuming_) {
+    if (!coop_skip_) {
         coop_transmit_.round = 0;
         coop_transmit_.delta = -3;
         coop_transmit_.scale = 1.0f;
         coop_transmit_.acc = (float4)(0.0f);
         coop_transmit_.t = (tally){0, 0.25f};
+        coop_transmit_.extra.steps = 0;
+        coop_transmit_.extra.bonus = 2.0f;
     }
-    coop_resuming_ = 0;
-    while ((coop_transmit_.round < rounds) & !coop_exit_) {
+    coop_skip_ = 0;
+    while ((coop_transmit_.round < rounds) & !coop_skip_) {
         uint groups = ((size_t)coop_num_groups(ctx));
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
         for (uint base = ((size_t)coop_group_id(ctx)) * width; base < n; base += groups * width) {
-            (*stage)[lid % 64] = coop_transmit_.scale + coop_transmit_.acc.x + coop_transmit_.acc.y + coop_transmit_.acc.z + coop_transmit_.acc.w + coop_transmit_.t.weight + (float)coop_transmit_.t.count + (float)coop_transmit_.delta;
+            (*stage)[lid % 64] = coop_transmit_.scale + coop_transmit_.acc.x + coop_transmit_.acc.y + coop_transmit_.acc.z + coop_transmit_.acc.w + coop_transmit_.t.weight + (float)coop_transmit_.t.count + (float)coop_transmit_.delta +
+                              coop_transmit_.extra.bonus * (float)coop_transmit_.extra.steps;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (base + lid < n)
                 out[coop_transmit_.round * n + base + lid] = (*stage)[(lid + 1) % 64 % width];
@@ -50,7 +52,8 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.acc = step(coop_transmit_.acc);
         coop_transmit_.t.count += coop_transmit_.round;
         coop_transmit_.t.weight = coop_transmit_.t.weight * 0.75f;
-        coop_exit_ = coop_resizing_barrier(ctx, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_transmit_.extra.steps++;
+        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -88,18 +91,23 @@ kernel void types_mega(COOP_PARAMS, global float *out, uint n, uint rounds, glob
     COOP_ENTER(ctx);
     __local float coop_local_types_stage[64];
     __local float coop_local_scale_tile[64];
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+    for (;;) {
+        uint role = coop_schedule(&ctx);
+        if (!role)
+            break;
+        if (role == COOP_ROLE_COOP) {
+            COOP_GROUP_SYNC();
             types(&ctx, out, n, rounds, &coop_local_types_stage);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
+        } else if (ctx.task == 0) {
+            COOP_GROUP_SYNC();
             scale(&ctx, scale_out, factor, &coop_local_scale_tile);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 1)
+        } else if (ctx.task == 1) {
+            COOP_GROUP_SYNC();
             count(&ctx, hits);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 2)
+        } else if (ctx.task == 2) {
+            COOP_GROUP_SYNC();
             stamp(&ctx, stamp_out, seed);
+        }
         COOP_GROUP_SYNC();
     }
 }

@@ -1,0 +1,47 @@
+/* cli.h: what every program's command line shares: its exit statuses, --help and --version, and
+ * option values read with the strict parser (libcoop/src/strict.c), a bad one reported as
+ * "PROGRAM: OPTION: 'VALUE' is ...; expected ..." followed by the usage line. */
+#ifndef CLI_H
+#define CLI_H
+
+#include "coop.h"
+
+#include <stddef.h>
+
+/* Exit statuses of every program (README, "Programs"): 0 success; 1 the program could not do
+ * its job (a bad option or environment value, an unreadable input, a device or OpenCL error);
+ * 2 a check failed (a result differs from the CPU's, a weak outcome despite the fences, a
+ * barrier's data check). */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_ERROR = 1, CLI_EXIT_CHECK = 2 };
+
+/* The most work-items per group an option accepts: more than any device allows. The device's own
+ * limit is checked once the device is known, and libcoop refuses what the kernel cannot run. */
+#define CLI_MAX_LOCAL_SIZE 65536u
+
+/* A program's name and its --help text: first the usage ("Usage: NAME ...", continued on indented
+ * lines), then a one-line summary (the man page's NAME line), then the rest. */
+typedef struct cli {
+    const char *name;
+    const char *help;
+} cli;
+
+/* 1 if `arg` is --help or -h (help on standard output) or --version ("NAME (libcoop) X.Y.Z"),
+ * which the caller then exits 0 for; else 0. */
+int cli_info_option(const cli *c, const char *arg);
+
+/* Prints "NAME: <message>", the usage and where to find more on standard error; returns -1. */
+int cli_fail(const cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Option values, strictly: 0, or -1 after cli_fail with the parser's message. */
+int cli_unsigned(const cli *c, const char *option, const char *text, unsigned min, unsigned max, unsigned *value);
+int cli_positive(const cli *c, const char *option, const char *text, double max, double *value);
+int cli_choice(const cli *c, const char *option, const char *text, const char *const *choices, size_t count,
+               size_t *index);
+
+/* A group count to take, as coop_take_parse() reads it: 0, or -1 after cli_fail. */
+int cli_take(const cli *c, const char *option, const char *text, coop_take *take, unsigned *count);
+
+/* The value after option argv[*i] (advancing *i), or NULL after cli_fail when there is none. */
+const char *cli_value(const cli *c, int argc, char **argv, int *i);
+
+#endif

@@ -1,0 +1,87 @@
+/* Where the groups of a stuck kernel are, in words: for coop_kernel_run's time limit (launch.c)
+ * and the megakernel watchdog (scheduler.c). The words are the per-group states the kernel
+ * header keeps (COOP_CTRL_GROUP_STATE, COOP_WHERE_* in coop_layout.h): a group that has spun at
+ * a global barrier for a while records the barrier and its id there. */
+#include "internal.h"
+
+#include <stdio.h>
+
+static const char *where_name(uint32_t where)
+{
+    switch (where) {
+    case COOP_WHERE_IDLE: return "idle";
+    case COOP_WHERE_RUNNING: return "running";
+    case COOP_WHERE_TASK: return "running a task";
+    case COOP_WHERE_AGENT: return "serving as agent";
+    case COOP_WHERE_EXITED: return "exited";
+    default: return "not started";
+    }
+}
+
+const char *coop_where_name(uint32_t where)
+{
+    return where_name(where);
+}
+
+/* In a plain persistent kernel a group that never waited long at a barrier has written nothing
+ * (0): it is running, with the id coop_enter gives it. */
+static uint32_t group_state(const uint32_t *where, unsigned groups, unsigned physical, int plain)
+{
+    uint32_t word = where[physical];
+    if (plain && word >> 28 == 0)
+        return (COOP_WHERE_RUNNING << 28) | (groups - 1u - physical);
+    return word;
+}
+
+size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, char *text, size_t size)
+{
+    size_t used = 0;
+#define APPEND(...)                                                                                   \
+    do {                                                                                              \
+        if (used < size) {                                                                            \
+            int written_ = snprintf(text + used, size - used, __VA_ARGS__);                           \
+            used += written_ > 0 ? (size_t)written_ : 0;                                              \
+        }                                                                                             \
+    } while (0)
+    if (size)
+        text[0] = '\0';
+    /* The barrier most waiters are at, and the members that did not reach it. */
+    unsigned best_barrier = 0, best_count = 0;
+    for (unsigned g = 0; g < groups; g++) {
+        uint32_t word = group_state(where, groups, g, plain);
+        if (word >> 28 != COOP_WHERE_BARRIER)
+            continue;
+        unsigned barrier = word & 0xffffu, count = 0;
+        for (unsigned h = 0; h < groups; h++) {
+            uint32_t other = group_state(where, groups, h, plain);
+            count += other >> 28 == COOP_WHERE_BARRIER && (other & 0xffffu) == barrier;
+        }
+        if (count > best_count) {
+            best_count = count;
+            best_barrier = barrier;
+        }
+    }
+    if (best_count) {
+        APPEND("%u group%s waiting at global barrier #%u", best_count, best_count == 1 ? "" : "s", best_barrier);
+        unsigned missing = 0;
+        for (unsigned g = 0; g < groups && used + 64 < size; g++) {
+            uint32_t word = group_state(where, groups, g, plain);
+            uint32_t kind = word >> 28;
+            if (kind != COOP_WHERE_RUNNING && !(kind == COOP_WHERE_BARRIER && (word & 0xffffu) != best_barrier))
+                continue;
+            unsigned id = kind == COOP_WHERE_RUNNING ? word & 0xfffffffu : (word >> 16) & 0xfffu;
+            APPEND("%s%u", missing++ ? ", " : ", group ", id);
+        }
+        if (missing)
+            APPEND(" never arrived");
+    } else {
+        unsigned counts[8] = {0};
+        for (unsigned g = 0; g < groups; g++)
+            counts[(group_state(where, groups, g, plain) >> 28) & 7u]++;
+        for (uint32_t kind = 0; kind < 8 && used + 64 < size; kind++)
+            if (counts[kind])
+                APPEND("%s%u %s", used ? ", " : "", counts[kind], where_name(kind));
+    }
+#undef APPEND
+    return used < size ? used : size ? size - 1 : 0;
+}

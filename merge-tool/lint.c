@@ -1,0 +1,742 @@
+/* lint.c: warnings about what the cooperative kernels language leaves to the author (the rules in
+ * merge-tool/README.md, "The language"); -Werror makes them errors. Both come from data flow over
+ * the cooperative kernel's statements, before any rewriting.
+ *
+ * - The number of groups (get_num_groups, get_global_size, and get_global_id, which spreads work
+ *   over them) changes at an offer_kill() or offer_fork() of any group. A group that reads it
+ *   after an offer and before the next global barrier, or after a global barrier and before an
+ *   offer, may see another value than a group that has already passed the offer: work distributed
+ *   by it is lost or done twice. (A resizing barrier changes it only at the barrier itself.)
+ * - A forked group receives the transmit variables only: a variable a forked group reads after
+ *   its fork point before assigning it has no value there, unless the declarations it walks past
+ *   give it one again (a declaration whose initializer is plain arithmetic, and nothing else
+ *   assigns the variable). */
+#include "merge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct lint lint;
+
+/* ---- The statements ---------------------------------------------------------------------- */
+
+typedef struct children {
+    CXCursor *items;
+    size_t count, capacity;
+} children;
+
+static enum CXChildVisitResult add_child(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    children *list = data;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (!clang_isAttribute(kind) && kind != CXCursor_TypeRef)
+        MT_PUSH(list->items, list->count, list->capacity, cursor);
+    return CXChildVisit_Continue;
+}
+
+static children children_of(CXCursor cursor)
+{
+    children list = {0};
+    clang_visitChildren(cursor, add_child, &list);
+    return list;
+}
+
+/* The call under implicit conversions and parentheses. */
+static CXCursor unwrap(CXCursor expression)
+{
+    for (;;) {
+        enum CXCursorKind kind = clang_getCursorKind(expression);
+        if (kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr)
+            return expression;
+        children list = children_of(expression);
+        CXCursor inner = list.count == 1 ? list.items[0] : clang_getNullCursor();
+        free(list.items);
+        if (clang_Cursor_isNull(inner))
+            return expression;
+        expression = inner;
+    }
+}
+
+/* The primitive a statement is (`offer_kill();`, `x = global_barrier_any(f);`,
+ * `int x = global_barrier_any(f);`...), or none. */
+static enum mt_primitive statement_primitive(CXCursor statement)
+{
+    enum mt_primitive primitive = mt_primitive_of(statement);
+    enum CXCursorKind kind = clang_getCursorKind(statement);
+    if (primitive || (kind != CXCursor_BinaryOperator && kind != CXCursor_DeclStmt))
+        return primitive;
+    children list = children_of(statement);
+    if (kind == CXCursor_BinaryOperator && list.count == 2)
+        primitive = mt_primitive_of(unwrap(list.items[1]));
+    if (kind == CXCursor_DeclStmt && list.count == 1 && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(list.items[0])))
+        primitive = mt_primitive_of(unwrap(clang_Cursor_getVarDeclInitializer(list.items[0])));
+    free(list.items);
+    return primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE ? primitive : MT_PRIM_NONE;
+}
+
+static int is_fork_point(enum mt_primitive p)
+{
+    return p == MT_PRIM_FORK || p == MT_PRIM_RESIZE || p == MT_PRIM_RESIZE_VOTE;
+}
+
+static int is_barrier(enum mt_primitive p)
+{
+    return p == MT_PRIM_BARRIER || p == MT_PRIM_RESIZE || p == MT_PRIM_VOTE || p == MT_PRIM_RESIZE_VOTE;
+}
+
+static const char *primitive_name(enum mt_primitive p)
+{
+    switch (p) {
+    case MT_PRIM_KILL: return "offer_kill()";
+    case MT_PRIM_FORK: return "offer_fork()";
+    default: return "a primitive";
+    }
+}
+
+/* A for statement's parts, told apart by where its header's `;`s are. */
+typedef struct for_parts {
+    CXCursor init, cond, inc, body; /* null when absent */
+} for_parts;
+
+static for_parts for_parts_of(const mt_file *file, CXCursor statement)
+{
+    for_parts parts = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
+    unsigned begin, end;
+    mt_extent(file, statement, &begin, &end);
+    unsigned semicolons[2] = {0, 0}, close = end;
+    int depth = 0, found = 0;
+    for (size_t t = mt_token_at(file, begin) + 1; t < file->token_count && file->tokens[t].begin < end; t++) {
+        const char *text = file->tokens[t].spelling;
+        depth += !strcmp(text, "(") || !strcmp(text, "[") || !strcmp(text, "{");
+        depth -= !strcmp(text, ")") || !strcmp(text, "]") || !strcmp(text, "}");
+        if (!strcmp(text, ";") && depth == 1 && found < 2)
+            semicolons[found++] = file->tokens[t].begin;
+        if (depth == 0) {
+            close = file->tokens[t].begin;
+            break;
+        }
+    }
+    children list = children_of(statement);
+    for (size_t i = 0; i < list.count; i++) {
+        unsigned b, e;
+        mt_extent(file, list.items[i], &b, &e);
+        if (found == 2 && b < semicolons[0])
+            parts.init = list.items[i];
+        else if (found == 2 && b > semicolons[0] && b < semicolons[1])
+            parts.cond = list.items[i];
+        else if (found == 2 && b > semicolons[1] && b < close)
+            parts.inc = list.items[i];
+        else
+            parts.body = list.items[i];
+    }
+    free(list.items);
+    return parts;
+}
+
+/* ---- The analyses ------------------------------------------------------------------------- */
+
+/* The data-flow state: for the number of groups, whether an offer lies (forward: behind; backward:
+ * ahead) with no global barrier between, and which; for transmission, the variables that are
+ * live (read before they are assigned on some path ahead). */
+typedef struct state {
+    int offer;
+    CXCursor where;
+    unsigned char *live;
+} state;
+
+struct lint {
+    mt_merge *merge;
+    mt_func *func;
+    mt_file *file;
+    unsigned char *reads_groups;  /* per function: it (or what it calls) reads the number of groups */
+    unsigned *warned;             /* offsets already warned about */
+    size_t warned_count, warned_capacity;
+    CXCursor *vars;               /* the kernel's own variables a forked group does not receive */
+    unsigned char *rebuilt;       /* per variable: a walking group's declaration gives it its value again */
+    size_t var_count, var_capacity;
+    CXCursor *points;             /* fork points, and the variables live after each (the union over passes) */
+    unsigned char **live_after;
+    size_t point_count, point_capacity;
+};
+
+static state state_new(const lint *l)
+{
+    state s = {.offer = 0, .where = clang_getNullCursor(), .live = mt_alloc(l->var_count + 1)};
+    return s;
+}
+
+static state state_copy(const lint *l, const state *from)
+{
+    state s = *from;
+    s.live = mt_alloc(l->var_count + 1);
+    memcpy(s.live, from->live, l->var_count);
+    return s;
+}
+
+/* into |= other; returns whether it changed */
+static int state_join(const lint *l, state *into, const state *other)
+{
+    int changed = 0;
+    if (other->offer && !into->offer) {
+        into->offer = 1;
+        into->where = other->where;
+        changed = 1;
+    }
+    for (size_t v = 0; v < l->var_count; v++)
+        if (other->live[v] && !into->live[v])
+            changed = into->live[v] = 1;
+    return changed;
+}
+
+static void state_free(state *s)
+{
+    free(s->live);
+    s->live = NULL;
+}
+
+static int var_index(const lint *l, CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_VarDecl)
+        return -1;
+    for (size_t v = 0; v < l->var_count; v++)
+        if (clang_equalLocations(clang_getCursorLocation(l->vars[v]), clang_getCursorLocation(var)))
+            return (int)v;
+    return -1;
+}
+
+/* ---- Reads of the number of groups ---- */
+
+typedef struct group_read_walk {
+    lint *l;
+    const state *s;
+    int backward;
+} group_read_walk;
+
+static int reads_groups(lint *l, CXCursor call, const char **what, char **callee_name)
+{
+    enum mt_id_call id = mt_id_call_of(call);
+    if (id == MT_ID_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE || id == MT_ID_GLOBAL_ID) {
+        *what = id == MT_ID_NUM_GROUPS ? "get_num_groups()" : id == MT_ID_GLOBAL_SIZE ? "get_global_size()"
+                                                                                       : "get_global_id()";
+        return 1;
+    }
+    mt_func *callee = mt_callee(l->merge, l->file, call);
+    if (callee && l->reads_groups[callee - l->merge->funcs]) {
+        *callee_name = mt_strdup(callee->name);
+        return 1;
+    }
+    return 0;
+}
+
+static void warn_group_read(lint *l, CXCursor call, const state *s, int backward)
+{
+    int in_file = 0;
+    unsigned at = mt_offset(l->file, clang_getCursorLocation(call), &in_file);
+    for (size_t i = 0; i < l->warned_count; i++)
+        if (l->warned[i] == at)
+            return;
+    MT_PUSH(l->warned, l->warned_count, l->warned_capacity, at);
+    const char *what = NULL;
+    char *callee = NULL;
+    reads_groups(l, call, &what, &callee);
+    char *reader = callee ? mt_printf("the call to '%s', which reads the number of groups,", callee)
+                          : mt_printf("%s", what);
+    unsigned offer_at = mt_offset(l->file, clang_getCursorLocation(s->where), NULL), line = 1;
+    for (unsigned i = 0; i < offer_at && i < l->file->size; i++)
+        line += l->file->text[i] == '\n';
+    enum mt_primitive offer = mt_primitive_of(s->where);
+    if (backward)
+        mt_warning_at(l->merge, l->file, call,
+                      "read it only between two global barriers that no offer_kill() or offer_fork() lies "
+                      "between (merge-tool/README.md, \"The language\")",
+                      "%s comes before %s (line %u) with no global barrier between them: a group that is "
+                      "already there may be killed or forked while this one distributes work by it",
+                      reader, primitive_name(offer), line);
+    else
+        mt_warning_at(l->merge, l->file, call,
+                      "read it only between two global barriers that no offer_kill() or offer_fork() lies "
+                      "between (merge-tool/README.md, \"The language\")",
+                      "%s comes after %s (line %u) with no global barrier between them: groups killed or "
+                      "forked there change it, so the groups may distribute work by different numbers",
+                      reader, primitive_name(offer), line);
+    free(reader);
+    free(callee);
+}
+
+static enum CXChildVisitResult find_group_reads(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    group_read_walk *walk = data;
+    if (clang_getCursorKind(cursor) == CXCursor_CallExpr) {
+        const char *what = NULL;
+        char *callee = NULL;
+        int reads = reads_groups(walk->l, cursor, &what, &callee);
+        free(callee);
+        if (reads && walk->s->offer)
+            warn_group_read(walk->l, cursor, walk->s, walk->backward);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void check_group_reads(lint *l, CXCursor expression, const state *s, int backward)
+{
+    group_read_walk walk = {.l = l, .s = s, .backward = backward};
+    find_group_reads(expression, clang_getNullCursor(), &walk);
+    clang_visitChildren(expression, find_group_reads, &walk);
+}
+
+/* ---- Variables read and assigned ---- */
+
+typedef struct access_walk {
+    lint *l;
+    unsigned char *uses, *defs;
+} access_walk;
+
+/* A DeclRefExpr is a definition only as the whole left side of a plain `=`; anything else that
+ * names the variable (a member, an element, its address, ++, +=) reads it. */
+static enum CXChildVisitResult find_accesses(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    access_walk *walk = data;
+    lint *l = walk->l;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (kind == CXCursor_BinaryOperator) {
+        children list = children_of(cursor);
+        unsigned lhs_begin, lhs_end;
+        int assigns = 0;
+        if (list.count == 2) {
+            mt_extent(l->file, list.items[0], &lhs_begin, &lhs_end);
+            assigns = mt_token_is(l->file, mt_token_at(l->file, lhs_end), "=");
+        }
+        int v = assigns && clang_getCursorKind(list.items[0]) == CXCursor_DeclRefExpr
+                    ? var_index(l, clang_getCursorReferenced(list.items[0]))
+                    : -1;
+        if (v >= 0) {
+            /* the right side is read first */
+            clang_visitChildren(list.items[1], find_accesses, walk);
+            find_accesses(list.items[1], cursor, walk);
+            walk->defs[v] = 1;
+            free(list.items);
+            return CXChildVisit_Continue;
+        }
+        free(list.items);
+    } else if (kind == CXCursor_DeclRefExpr) {
+        int v = var_index(l, clang_getCursorReferenced(cursor));
+        if (v >= 0 && !walk->defs[v])
+            walk->uses[v] = 1;
+    } else if (kind == CXCursor_VarDecl) {
+        int v = var_index(l, cursor);
+        clang_visitChildren(cursor, find_accesses, walk);
+        if (v >= 0)
+            walk->defs[v] = 1; /* declared (and maybe initialized) here: nothing flows past it */
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* live_in = uses + (live_out - defs), for an expression or a simple statement. */
+static void transfer_live(lint *l, CXCursor expression, unsigned char *live)
+{
+    if (!l->var_count)
+        return;
+    unsigned char *uses = mt_alloc(l->var_count), *defs = mt_alloc(l->var_count);
+    access_walk walk = {.l = l, .uses = uses, .defs = defs};
+    if (find_accesses(expression, clang_getNullCursor(), &walk) == CXChildVisit_Recurse)
+        clang_visitChildren(expression, find_accesses, &walk);
+    for (size_t v = 0; v < l->var_count; v++)
+        live[v] = uses[v] || (live[v] && !defs[v]);
+    free(uses);
+    free(defs);
+}
+
+/* ---- One statement, either way ---- */
+
+static void flow(lint *l, CXCursor statement, state *s, int backward);
+
+static void flow_expression(lint *l, CXCursor expression, state *s, int backward)
+{
+    if (clang_Cursor_isNull(expression))
+        return;
+    check_group_reads(l, expression, s, backward);
+    if (backward)
+        transfer_live(l, expression, s->live);
+}
+
+static void record_point(lint *l, CXCursor point, const state *s)
+{
+    for (size_t i = 0; i < l->point_count; i++)
+        if (clang_equalLocations(clang_getCursorLocation(l->points[i]), clang_getCursorLocation(point))) {
+            for (size_t v = 0; v < l->var_count; v++)
+                l->live_after[i][v] |= s->live[v];
+            return;
+        }
+    unsigned char *live = mt_alloc(l->var_count + 1);
+    memcpy(live, s->live, l->var_count);
+    MT_PUSH(l->points, l->point_count, l->point_capacity, point);
+    size_t capacity = l->point_capacity;
+    l->live_after = mt_grow(l->live_after, capacity * sizeof *l->live_after);
+    l->live_after[l->point_count - 1] = live;
+}
+
+/* A simple statement: its reads, then (a primitive) its event. Backward, the other way round. */
+static void flow_simple(lint *l, CXCursor statement, state *s, int backward)
+{
+    enum mt_primitive primitive = statement_primitive(statement);
+    if (!primitive) {
+        flow_expression(l, statement, s, backward);
+        return;
+    }
+    if (!backward)
+        check_group_reads(l, statement, s, 0);
+    if (backward && is_fork_point(primitive))
+        record_point(l, statement, s);
+    /* a resizing barrier kills and forks too, but decides at the barrier itself */
+    if (is_barrier(primitive)) {
+        s->offer = 0;
+    } else if (primitive == MT_PRIM_KILL || primitive == MT_PRIM_FORK) {
+        s->offer = 1;
+        s->where = statement;
+    }
+    if (backward) {
+        check_group_reads(l, statement, s, 1);
+        transfer_live(l, statement, s->live);
+    }
+}
+
+/* A loop: `head` runs before every pass (the condition, and a for loop's increment after it),
+ * `body` in every pass, to a fixed point; `first_body` when the body comes before the head. */
+static void flow_loop(lint *l, CXCursor cond, CXCursor inc, CXCursor body, int body_first, state *s, int backward)
+{
+    state entry = state_copy(l, s);
+    for (int pass = 0; pass < 64; pass++) {
+        state at = state_copy(l, &entry);
+        if (!backward) {
+            if (!body_first)
+                flow_expression(l, cond, &at, 0);
+            flow(l, body, &at, 0);
+            flow_expression(l, inc, &at, 0);
+            if (body_first)
+                flow_expression(l, cond, &at, 0);
+        } else {
+            /* from the loop's end: the next pass's head, then the body */
+            if (body_first)
+                flow_expression(l, cond, &at, 1);
+            flow_expression(l, inc, &at, 1);
+            flow(l, body, &at, 1);
+            if (!body_first)
+                flow_expression(l, cond, &at, 1);
+        }
+        int changed = state_join(l, &entry, &at);
+        state_free(&at);
+        if (!changed && pass > 0)
+            break;
+    }
+    /* leaving: forward through the condition once more; backward the entry joins the exit */
+    if (!backward)
+        flow_expression(l, cond, &entry, 0);
+    state_join(l, s, &entry);
+    state_free(&entry);
+}
+
+static void flow(lint *l, CXCursor statement, state *s, int backward)
+{
+    if (clang_Cursor_isNull(statement))
+        return;
+    children list = children_of(statement);
+    switch (clang_getCursorKind(statement)) {
+    case CXCursor_CompoundStmt:
+        for (size_t i = 0; i < list.count; i++)
+            flow(l, list.items[backward ? list.count - 1 - i : i], s, backward);
+        break;
+    case CXCursor_IfStmt: {
+        if (list.count < 2)
+            break;
+        if (!backward)
+            flow_expression(l, list.items[0], s, 0);
+        state other = state_copy(l, s);
+        flow(l, list.items[1], s, backward);
+        if (list.count > 2)
+            flow(l, list.items[2], &other, backward);
+        state_join(l, s, &other);
+        state_free(&other);
+        if (backward)
+            flow_expression(l, list.items[0], s, 1);
+        break;
+    }
+    case CXCursor_WhileStmt:
+        if (list.count >= 2)
+            flow_loop(l, list.items[0], clang_getNullCursor(), list.items[list.count - 1], 0, s, backward);
+        break;
+    case CXCursor_DoStmt:
+        if (list.count >= 2)
+            flow_loop(l, list.items[1], clang_getNullCursor(), list.items[0], 1, s, backward);
+        break;
+    case CXCursor_ForStmt: {
+        for_parts parts = for_parts_of(l->file, statement);
+        if (!backward)
+            flow_expression(l, parts.init, s, 0);
+        flow_loop(l, parts.cond, parts.inc, parts.body, 0, s, backward);
+        if (backward)
+            flow_expression(l, parts.init, s, 1);
+        break;
+    }
+    case CXCursor_SwitchStmt: {
+        if (list.count < 2)
+            break;
+        if (!backward)
+            flow_expression(l, list.items[0], s, 0);
+        state skipped = state_copy(l, s);
+        flow(l, list.items[list.count - 1], s, backward);
+        state_join(l, s, &skipped);
+        state_free(&skipped);
+        if (backward)
+            flow_expression(l, list.items[0], s, 1);
+        break;
+    }
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+    case CXCursor_LabelStmt:
+        if (list.count)
+            flow(l, list.items[list.count - 1], s, backward);
+        break;
+    default:
+        flow_simple(l, statement, s, backward);
+        break;
+    }
+    free(list.items);
+}
+
+/* ---- Setting up ---------------------------------------------------------------------------- */
+
+typedef struct setup_walk {
+    lint *l;
+    mt_func *func;
+    int found;
+} setup_walk;
+
+static enum CXChildVisitResult find_own_group_reads(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    setup_walk *walk = data;
+    enum mt_id_call id = mt_id_call_of(cursor);
+    if (id == MT_ID_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE || id == MT_ID_GLOBAL_ID) {
+        walk->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Which helpers read the number of groups, themselves or through the functions they call. */
+static void find_group_readers(lint *l)
+{
+    mt_merge *merge = l->merge;
+    l->reads_groups = mt_alloc(merge->func_count + 1);
+    for (size_t i = 0; i < merge->func_count; i++) {
+        mt_func *func = &merge->funcs[i];
+        CXCursor body;
+        if (func->is_kernel || !func->in_user_file || !mt_function_body(func->def, &body))
+            continue;
+        setup_walk walk = {.l = l, .func = func};
+        clang_visitChildren(body, find_own_group_reads, &walk);
+        l->reads_groups[i] = (unsigned char)walk.found;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < merge->func_count; i++)
+            for (size_t c = 0; c < merge->funcs[i].call_count && !merge->funcs[i].is_kernel; c++)
+                if (l->reads_groups[merge->funcs[i].calls[c].callee] && !l->reads_groups[i])
+                    changed = l->reads_groups[i] = 1;
+    }
+}
+
+typedef struct effect_walk {
+    lint *l;
+    int pure;
+} effect_walk;
+
+/* Plain arithmetic: no memory read through a pointer, element or member, no call but built-ins. */
+static enum CXChildVisitResult find_impure(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    effect_walk *walk = data;
+    switch (clang_getCursorKind(cursor)) {
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_MemberRefExpr:
+        walk->pure = 0;
+        return CXChildVisit_Break;
+    case CXCursor_UnaryOperator: {
+        unsigned begin, end;
+        mt_extent(walk->l->file, cursor, &begin, &end);
+        size_t t = mt_token_at(walk->l->file, begin);
+        if (mt_token_is(walk->l->file, t, "*") || mt_token_is(walk->l->file, t, "++") ||
+            mt_token_is(walk->l->file, t, "--")) {
+            walk->pure = 0;
+            return CXChildVisit_Break;
+        }
+        break;
+    }
+    case CXCursor_CallExpr: {
+        CXCursor callee = clang_getCursorReferenced(cursor);
+        if (!mt_is_builtin(callee) || mt_in_prelude(callee)) {
+            walk->pure = 0;
+            return CXChildVisit_Break;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+typedef struct var_walk {
+    lint *l;
+    CXCursor body;
+} var_walk;
+
+/* The variables a forked group does not receive: the kernel's own, but its transmit and local
+ * ones, and a for loop's own variable around a fork point (transmitted for it). */
+static enum CXChildVisitResult find_vars(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    var_walk *walk = data;
+    lint *l = walk->l;
+    if (clang_getCursorKind(cursor) != CXCursor_VarDecl)
+        return CXChildVisit_Recurse;
+    (void)parent;
+    unsigned space = clang_getAddressSpace(clang_getCursorType(cursor));
+    if (mt_is_transmit(cursor) || space == 2 /* local */ || space == 3 /* constant */ ||
+        mt_is_implicit_transmit(l->merge, cursor))
+        return CXChildVisit_Continue;
+    MT_PUSH(l->vars, l->var_count, l->var_capacity, cursor);
+    return CXChildVisit_Continue;
+}
+
+typedef struct assign_walk {
+    lint *l;
+    unsigned char *assigned;
+} assign_walk;
+
+/* Variables written anywhere but in their declaration. */
+static enum CXChildVisitResult find_assignments(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    assign_walk *walk = data;
+    lint *l = walk->l;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (kind != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    int v = var_index(l, clang_getCursorReferenced(cursor));
+    if (v < 0)
+        return CXChildVisit_Continue;
+    /* a name that is followed by an assignment operator, or next to ++ / -- or & */
+    unsigned begin, end;
+    mt_extent(l->file, cursor, &begin, &end);
+    size_t at = mt_token_at(l->file, begin), after = mt_token_at(l->file, end);
+    static const char *const writes[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+                                         "++", "--"};
+    for (size_t i = 0; i < sizeof writes / sizeof *writes; i++)
+        if (mt_token_is(l->file, after, writes[i]) ||
+            (i >= 11 && at > 0 && mt_token_is(l->file, at - 1, writes[i])))
+            walk->assigned[v] = 1;
+    if (at > 0 && mt_token_is(l->file, at - 1, "&"))
+        walk->assigned[v] = 1;
+    return CXChildVisit_Continue;
+}
+
+static void find_rebuilt(lint *l, CXCursor body)
+{
+    unsigned char *assigned = mt_alloc(l->var_count + 1);
+    assign_walk walk = {.l = l, .assigned = assigned};
+    clang_visitChildren(body, find_assignments, &walk);
+    l->rebuilt = mt_alloc(l->var_count + 1);
+    for (size_t v = 0; v < l->var_count; v++) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(l->vars[v]);
+        if (assigned[v] || clang_Cursor_isNull(init))
+            continue;
+        effect_walk pure = {.l = l, .pure = 1};
+        find_impure(init, clang_getNullCursor(), &pure);
+        if (pure.pure)
+            clang_visitChildren(init, find_impure, &pure);
+        l->rebuilt[v] = (unsigned char)pure.pure;
+    }
+    free(assigned);
+}
+
+/* Whether a variable's scope holds a fork point: its declaration's block encloses the point. */
+static int in_scope(const lint *l, CXCursor var, CXCursor point)
+{
+    unsigned var_at = mt_offset(l->file, clang_getCursorLocation(var), NULL);
+    unsigned point_at = mt_offset(l->file, clang_getCursorLocation(point), NULL);
+    CXCursor scope = clang_getCursorLexicalParent(var);
+    unsigned begin = 0, end = 0;
+    if (!clang_Cursor_isNull(scope))
+        mt_extent(l->file, scope, &begin, &end);
+    return var_at < point_at && (clang_Cursor_isNull(scope) || (point_at >= begin && point_at < end));
+}
+
+/* One warning per variable, at the first fork point that needs it. */
+static void warn_untransmitted(lint *l)
+{
+    unsigned char *warned = mt_alloc(l->var_count + 1);
+    /* the points in the order they are written (the backward pass met the last first) */
+    for (size_t i = 1; i < l->point_count; i++)
+        for (size_t j = i; j > 0 && mt_offset(l->file, clang_getCursorLocation(l->points[j]), NULL) <
+                                        mt_offset(l->file, clang_getCursorLocation(l->points[j - 1]), NULL);
+             j--) {
+            CXCursor point = l->points[j];
+            unsigned char *live = l->live_after[j];
+            l->points[j] = l->points[j - 1];
+            l->live_after[j] = l->live_after[j - 1];
+            l->points[j - 1] = point;
+            l->live_after[j - 1] = live;
+        }
+    for (size_t p = 0; p < l->point_count; p++) {
+        unsigned point_at = mt_offset(l->file, clang_getCursorLocation(l->points[p]), NULL), line = 1;
+        for (unsigned i = 0; i < point_at && i < l->file->size; i++)
+            line += l->file->text[i] == '\n';
+        for (size_t v = 0; v < l->var_count; v++) {
+            if (warned[v] || !l->live_after[p][v] || l->rebuilt[v] || !in_scope(l, l->vars[v], l->points[p]))
+                continue;
+            warned[v] = 1;
+            char *name = mt_spelling(l->vars[v]);
+            mt_warning_at(l->merge, l->file, l->vars[v],
+                          "declare it 'transmit' in the kernel's root scope, or assign it after the fork point "
+                          "before reading it",
+                          "'%s' is read after the fork point at line %u before it is assigned, but a group forked "
+                          "there does not receive it (it is not transmit): it has no value there",
+                          name, line);
+            free(name);
+        }
+    }
+    free(warned);
+}
+
+void mt_lint(mt_merge *merge)
+{
+    if (merge->options.standalone || merge->errors)
+        return;
+    mt_func *func = &merge->funcs[merge->coop];
+    CXCursor body;
+    if (!mt_function_body(func->def, &body))
+        return;
+    lint l = {.merge = merge, .func = func, .file = func->file};
+    find_group_readers(&l);
+    var_walk vars = {.l = &l, .body = body};
+    clang_visitChildren(body, find_vars, &vars);
+    find_rebuilt(&l, body);
+    state forward = state_new(&l), backward = state_new(&l);
+    flow(&l, body, &forward, 0);
+    flow(&l, body, &backward, 1);
+    warn_untransmitted(&l);
+    state_free(&forward);
+    state_free(&backward);
+    for (size_t p = 0; p < l.point_count; p++)
+        free(l.live_after[p]);
+    free(l.live_after);
+    free(l.points);
+    free(l.vars);
+    free(l.rebuilt);
+    free(l.warned);
+    free(l.reads_groups);
+}

@@ -1,0 +1,234 @@
+/* test_library.c: libcoop as a library (the Makefile's lib and install targets, coop.pc.in,
+ * version.c): its version, the symbols libcoop.so exports (exactly the functions coop.h
+ * declares), its soname and links, `make install` into a temporary prefix and a program outside
+ * the tree built against it with nothing but `pkg-config --cflags --libs coop` (it calls OpenCL
+ * too), the man pages installed beside the programs, and gridsync-bench (CUDA) built only when
+ * asked. Run from the repository root after `make`. */
+#include "testutil.h"
+
+#define LIBSO "build/lib/libcoop.so"
+
+/* Runs `command` with /bin/sh and returns its output and status. */
+static tu_process shell(const char *command)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)command, NULL};
+    return tu_run_process(argv);
+}
+
+START_TEST(version_macros_and_function_agree)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", COOP_VERSION_MAJOR, COOP_VERSION_MINOR, COOP_VERSION_PATCH);
+    ck_assert_str_eq(text, COOP_VERSION_STRING);
+    ck_assert_str_eq(coop_version(), COOP_VERSION_STRING);
+}
+END_TEST
+
+/* The names of the functions coop.h declares (each declaration starts "COOP_API"), one per line
+ * and sorted, into `out`. */
+static void public_functions(char *out, size_t size)
+{
+    char *header = tu_read_file("libcoop/include/coop.h", NULL);
+    char *names[256];
+    size_t count = 0;
+    for (char *at = strstr(header, "\nCOOP_API "); at; at = strstr(at + 1, "\nCOOP_API ")) {
+        char *paren = strchr(at, '(');
+        ck_assert_ptr_nonnull(paren);
+        char *start = paren;
+        while (start > at && (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+                              (start[-1] >= '0' && start[-1] <= '9')))
+            start--;
+        ck_assert_uint_lt(count, 256);
+        names[count++] = strndup(start, (size_t)(paren - start));
+    }
+    free(header);
+    ck_assert_uint_ge(count, 30);
+    for (size_t i = 1; i < count; i++) /* insertion sort, as `sort` orders them in the C locale */
+        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *swap = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = swap;
+        }
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        used += (size_t)snprintf(out + used, size - used, "%s\n", names[i]);
+        free(names[i]);
+    }
+}
+
+/* What libcoop.so exports is the public API, no more (23 internal coop_* functions were) and no
+ * less. */
+START_TEST(exports_are_the_public_api)
+{
+    static char expected[16384];
+    public_functions(expected, sizeof expected);
+    tu_process run = shell("LC_ALL=C nm -D --defined-only " LIBSO " | awk '{print $3}' | LC_ALL=C sort");
+    ck_assert_msg(run.status == 0, "nm failed:\n%s", run.output);
+    ck_assert_msg(strcmp(run.output, expected) == 0, "libcoop.so exports:\n%s\ncoop.h declares:\n%s", run.output,
+                  expected);
+    free(run.output);
+}
+END_TEST
+
+/* libcoop.so -> libcoop.so.MAJOR -> libcoop.so.MAJOR.MINOR.PATCH, whose soname is libcoop.so.MAJOR. */
+START_TEST(soname_and_links)
+{
+    char link[64], expected[64];
+    ssize_t length = readlink(LIBSO, link, sizeof link - 1);
+    ck_assert_int_gt(length, 0);
+    link[length] = '\0';
+    snprintf(expected, sizeof expected, "libcoop.so.%d", COOP_VERSION_MAJOR);
+    ck_assert_str_eq(link, expected);
+    length = readlink("build/lib/libcoop.so.0", link, sizeof link - 1);
+    ck_assert_int_gt(length, 0);
+    link[length] = '\0';
+    ck_assert_str_eq(link, "libcoop.so." COOP_VERSION_STRING);
+    tu_process run = shell("readelf -d " LIBSO);
+    ck_assert_int_eq(run.status, 0);
+    char soname[96];
+    snprintf(soname, sizeof soname, "Library soname: [libcoop.so.%d]", COOP_VERSION_MAJOR);
+    ck_assert_msg(strstr(run.output, soname) != NULL, "readelf -d " LIBSO ":\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* Writes `text` to `path`. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    ck_assert_int_eq(fputs(text, file), strlen(text) ? 1 : 0);
+    ck_assert_int_eq(fclose(file), 0);
+}
+
+static const char outside_program[] =
+    "#include <coop.h>\n"
+    "#include <stdio.h>\n"
+    "\n"
+    "int main(void)\n"
+    "{\n"
+    "    printf(\"header %s, library %s\\n\", COOP_VERSION_STRING, coop_version());\n"
+    "    coop_context *ctx = NULL;\n"
+    "    if (coop_context_create(NULL, &ctx) != COOP_OK) {\n"
+    "        fprintf(stderr, \"%s\\n\", coop_context_message(ctx));\n"
+    "        return 1;\n"
+    "    }\n"
+    "    cl_int err = CL_SUCCESS;\n"
+    "    cl_mem buffer = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, 64, NULL, &err);\n"
+    "    if (err != CL_SUCCESS)\n"
+    "        return 1;\n"
+    "    clReleaseMemObject(buffer);\n"
+    "    coop_context_release(ctx);\n"
+    "    puts(\"context and buffer made\");\n"
+    "    return 0;\n"
+    "}\n";
+
+/* make install into a fresh prefix, then a program outside the tree that uses libcoop and OpenCL,
+ * built with pkg-config alone (`pkg-config --libs coop` gave -lcoop only, and the link failed
+ * with "DSO missing from command line"), and run against the installed library. */
+START_TEST(install_and_link_with_pkg_config)
+{
+    tu_env(2);
+    char prefix[] = "/tmp/test_library.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(prefix));
+    /* a make of its own, not a job of the make that may be running the tests */
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    char command[1024];
+    snprintf(command, sizeof command, "make -s install PREFIX=%s COOP_NO_DEPS=1 2>&1", prefix);
+    tu_process run = shell(command);
+    ck_assert_msg(run.status == 0, "%s: exit status %d:\n%s", command, run.status, run.output);
+    free(run.output);
+
+    static const char *const installed[] = {"lib/libcoop.a",
+                                            ("lib/libcoop.so." COOP_VERSION_STRING),
+                                            "lib/libcoop.so.0",
+                                            "lib/libcoop.so",
+                                            "include/coop.h",
+                                            "include/coop_kernel.h",
+                                            "lib/pkgconfig/coop.pc",
+                                            "bin/coop-info",
+                                            "bin/coop-bench",
+                                            "share/man/man1/coop-info.1",
+                                            "share/man/man1/coop-bench.1",
+                                            "share/man/man1/coop-chaos.1"};
+    for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", prefix, installed[i]);
+        struct stat info;
+        ck_assert_msg(stat(path, &info) == 0, "make install did not install %s", installed[i]);
+    }
+    /* a man page for every installed program, made from its --help */
+    snprintf(command, sizeof command,
+             "cd %s && for p in bin/*; do test -s share/man/man1/${p#bin/}.1 || echo \"no page for $p\"; done", prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && run.output[0] == '\0', "%s", run.output);
+    free(run.output);
+    char page[256];
+    snprintf(page, sizeof page, "%s/share/man/man1/coop-info.1", prefix);
+    char *text = tu_read_file(page, NULL);
+    ck_assert_msg(strstr(text, ".SH OPTIONS") && strstr(text, "\\-\\-local\\-size"), "coop-info.1:\n%s", text);
+    free(text);
+
+    char source[256];
+    snprintf(source, sizeof source, "%s/outside.c", prefix);
+    write_text(source, outside_program);
+    snprintf(command, sizeof command,
+             "cd %s && export PKG_CONFIG_PATH=%s/lib/pkgconfig && "
+             "cc -std=c11 -Wall -Wextra -Werror -o outside outside.c $(pkg-config --cflags --libs coop) && "
+             "readelf -d outside | grep NEEDED && LD_LIBRARY_PATH=%s/lib ./outside",
+             prefix, prefix, prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0, "%s: exit status %d:\n%s", command, run.status, run.output);
+    static const char *const expected[] = {"Shared library: [libcoop.so.0]", "Shared library: [libOpenCL.so.1]",
+                                           "header " COOP_VERSION_STRING ", library " COOP_VERSION_STRING "\n",
+                                           "context and buffer made\n"};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        ck_assert_msg(strstr(run.output, expected[i]) != NULL, "output lacks \"%s\":\n%s", expected[i], run.output);
+    free(run.output);
+    snprintf(command, sizeof command, "rm -rf %s", prefix);
+    run = shell(command);
+    free(run.output);
+}
+END_TEST
+
+/* gridsync-bench (CUDA) is built with make CUDA=1 only, not wherever nvcc happens to exist (this
+ * machine has one and no GPU). A dry run lists what would be built. */
+START_TEST(cuda_only_when_asked)
+{
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    tu_process run = shell("make -n -B COOP_NO_DEPS=1 programs 2>&1");
+    ck_assert_msg(run.status == 0, "make -n failed:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "gridsync") == NULL, "make builds gridsync-bench unasked:\n%s", run.output);
+    free(run.output);
+    run = shell("make -n -B COOP_NO_DEPS=1 CUDA=1 NVCC=no-such-nvcc programs 2>&1");
+    ck_assert_msg(run.status == 0, "make -n CUDA=1 failed:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "no-such-nvcc -O2") && strstr(run.output, "build/bin/gridsync-bench"),
+                  "make CUDA=1 does not build gridsync-bench:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+static Suite *library_suite(void)
+{
+    Suite *suite = suite_create("library");
+    TCase *shape = tcase_create("shape");
+    tcase_add_test(shape, version_macros_and_function_agree);
+    tcase_add_test(shape, exports_are_the_public_api);
+    tcase_add_test(shape, soname_and_links);
+    suite_add_tcase(suite, shape);
+    TCase *install = tu_tcase("install", 300);
+    tcase_add_test(install, install_and_link_with_pkg_config);
+    tcase_add_test(install, cuda_only_when_asked);
+    suite_add_tcase(suite, install);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(library_suite());
+}

@@ -1,0 +1,268 @@
+/* test_programs.c: the command lines of every program (host/, benchmarks/; host/common/cli.c):
+ * --help (status 0, every option in the usage explained, the environment and the exit status
+ * given, the usage as the README shows it) and --version; each kind of bad number or name
+ * (status 1, a message naming the option and the accepted range, the usage); and bad environment
+ * values, which the programs used to ignore (status 1, the variable named). Build the programs
+ * first (make). */
+#include "testutil.h"
+
+#define BIN "build/bin/"
+
+/* Every program `make` builds (gridsync-bench only with make CUDA=1: tested where it was). */
+static const char *const programs[] = {"coop-info", "coop-litmus", "barrier-bench", "sched-bench",
+                                       "coop-chaos", "coop-bench", "coop-demo", "coop-ws"};
+enum { PROGRAMS = sizeof programs / sizeof programs[0] };
+
+/* Runs build/bin/NAME with the arguments up to a NULL (at most 8), in this process's environment. */
+static tu_process run_named(const char *name, const char *const *args)
+{
+    char path[64];
+    snprintf(path, sizeof path, BIN "%s", name);
+    struct stat info;
+    ck_assert_msg(stat(path, &info) == 0, "%s is missing: build it with make", path);
+    char *argv[10] = {path};
+    for (size_t i = 0; args && args[i]; i++) {
+        ck_assert_uint_lt(i, 8);
+        argv[i + 1] = (char *)args[i];
+    }
+    return tu_run_process(argv);
+}
+
+/* The usage at the top of a help text: its first line and the indented ones that continue it. */
+static char *usage_of(const char *help)
+{
+    size_t length = strcspn(help, "\n");
+    while (help[length] == '\n' && help[length + 1] == ' ')
+        length += 1 + strcspn(help + length + 1, "\n");
+    char *usage = strndup(help, length);
+    ck_assert_ptr_nonnull(usage);
+    return usage;
+}
+
+/* Every "--option" of the usage has a line of its own in the options: "  --option" (or
+ * "  -h, --option"). */
+static void assert_options_explained(const char *name, const char *help, const char *usage)
+{
+    const char *options = strstr(help, "\nOptions:\n");
+    ck_assert_msg(options != NULL, "%s --help has no Options section:\n%s", name, help);
+    for (const char *at = strstr(usage, "--"); at; at = strstr(at + 2, "--")) {
+        size_t length = strspn(at + 2, "abcdefghijklmnopqrstuvwxyz-") + 2;
+        char line[64];
+        snprintf(line, sizeof line, "\n  %.*s", (int)length, at);
+        char after = '\0';
+        const char *found = strstr(options, line);
+        if (found)
+            after = found[1 + 2 + length];
+        ck_assert_msg(found && (after == ' ' || after == '\n'), "%s --help does not explain %.*s:\n%s", name,
+                      (int)length, at, help);
+    }
+}
+
+START_TEST(help_explains_every_option)
+{
+    const char *name = programs[_i];
+    static const char *const help_args[] = {"--help", NULL}, *const short_args[] = {"-h", NULL};
+    tu_process run = run_named(name, help_args);
+    ck_assert_msg(run.status == 0, "%s --help: exit status %d:\n%s", name, run.status, run.output);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "Usage: %s ", name);
+    ck_assert_msg(strncmp(run.output, prefix, strlen(prefix)) == 0, "%s --help starts:\n%s", name, run.output);
+    char *usage = usage_of(run.output);
+    assert_options_explained(name, run.output, usage);
+    static const char *const sections[] = {"\n  -h, --help ", "\n  --version ", "\nEnvironment:\n",
+                                           "\nExit status:\n  0  ", "\n  1  ", "\n  2  "};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+        ck_assert_msg(strstr(run.output, sections[i]) != NULL, "%s --help lacks \"%s\":\n%s", name, sections[i],
+                      run.output);
+    /* the README shows the same usage */
+    char *readme = tu_read_file("README.md", NULL);
+    ck_assert_msg(strstr(readme, usage) != NULL, "README.md lacks %s's usage as --help gives it:\n%s", name, usage);
+    free(readme);
+    tu_process again = run_named(name, short_args);
+    ck_assert_int_eq(again.status, 0);
+    ck_assert_str_eq(again.output, run.output);
+    free(again.output);
+    free(usage);
+    free(run.output);
+}
+END_TEST
+
+START_TEST(version)
+{
+    const char *name = programs[_i];
+    static const char *const args[] = {"--version", NULL};
+    tu_process run = run_named(name, args);
+    char expected[64];
+    snprintf(expected, sizeof expected, "%s (libcoop) %s\n", name, COOP_VERSION_STRING);
+    ck_assert_msg(run.status == 0, "%s --version: exit status %d:\n%s", name, run.status, run.output);
+    ck_assert_str_eq(run.output, expected);
+    free(run.output);
+}
+END_TEST
+
+/* A bad value: exit status 1, "NAME: <message>", the usage and the pointer to --help. */
+static const struct {
+    const char *program;
+    const char *args[8];
+    const char *message;
+} bad_values[] = {
+    {"coop-info", {"--barriers", "-1"}, "--barriers: '-1' is negative; expected a whole number from 1 to 10000000"},
+    {"coop-info", {"--barriers", "abc"}, "--barriers: 'abc' is not a whole number; expected a whole number from 1 to "
+                                         "10000000"},
+    {"coop-info", {"--rounds", "5abc"}, "--rounds: '5abc' is not a whole number; expected a whole number from 1 to "
+                                        "1000000"},
+    {"coop-info", {"--local-size", "4294967297"}, "--local-size: '4294967297' is out of range; expected a whole "
+                                                  "number from 1 to 65536"},
+    {"coop-info", {"--local-size"}, "--local-size: needs a value"},
+    {"coop-info", {"--jsn"}, "unknown option '--jsn'"},
+    {"coop-litmus", {"--iterations", "4294967297"}, "--iterations: '4294967297' is out of range; expected a whole "
+                                                    "number from 1 to 10000000"},
+    {"coop-litmus", {"--test", "MP"}, "--test: 'MP' is not a choice; expected mp, sb, lb or all"},
+    {"coop-litmus", {"--local-size", "0"}, "--local-size: '0' is out of range; expected a whole number from 1 to "
+                                           "65536"},
+    {"barrier-bench", {"--barriers", "2x"}, "--barriers: '2x' is not a whole number; expected a whole number from 1 "
+                                            "to 10000000"},
+    {"barrier-bench", {"--barriers", "0"}, "--barriers: '0' is out of range"},
+    {"sched-bench", {"--repeat", "0"}, "--repeat: '0' is out of range; expected a whole number from 1 to 1000"},
+    {"sched-bench", {"--period-ms", "-5"}, "--period-ms: '-5' is negative; expected a number greater than 0 and at "
+                                           "most 1e+06"},
+    {"sched-bench", {"--period-ms", "abc"}, "--period-ms: 'abc' is not a number"},
+    {"sched-bench", {"--take", "4096"}, "--take: '4096' is not a choice; expected one, quarter, half, all-but-one or "
+                                        "a group count from 1 to 4095"},
+    {"sched-bench", {"--local-size", "2"}, "--local-size: '2' is out of range; expected a whole number from 3 to "
+                                           "65536"},
+    {"sched-bench", {"--help-me"}, "unknown option '--help-me'"},
+    /* the case that aborted inside PoCL's compiler */
+    {"coop-chaos", {"--local-size", "1"}, "--local-size: '1' is out of range; expected a whole number from 3 to "
+                                          "65536"},
+    {"coop-chaos", {"--seeds", "abc"}, "--seeds: 'abc' is not a whole number"},
+    {"coop-chaos", {"--first", "0"}, "--first: '0' is out of range; expected a whole number from 1 to 4294967295"},
+    {"coop-chaos", {"--first", "4294967295", "--seeds", "2"}, "--first 4294967295 with --seeds 2 goes past seed "
+                                                              "4294967295"},
+    {"coop-chaos", {"--tasks", "-1"}, "--tasks: '-1' is negative; expected a whole number from 0 to 1000000"},
+    {"coop-bench", {"bfs", "--gen", "grid:3:3", "--repeat", "4294967297"}, "--repeat: '4294967297' is out of range; "
+                                                                           "expected a whole number from 1 to 100000"},
+    {"coop-bench", {"bfs", "--gen", "grid:3:3", "--chaos", "-1"}, "--chaos: '-1' is negative"},
+    {"coop-bench", {"bfs", "--gen", "grid:3:3", "--period-ms", "1e400"}, "--period-ms: '1e400' is out of range"},
+    {"coop-bench", {"bfs", "--gen", "grid:3:3", "--local-size", "65537"}, "--local-size: '65537' is out of range"},
+    {"coop-bench", {"bfs", "--gen", "grid:3:3", "--steal", "all"}, "--steal: 'all' is not a choice; expected one, "
+                                                                   "quarter, half, all-but-one or a group count"},
+    {"coop-demo", {"--frame", "10x0"}, "--frame height: '0' is out of range; expected a whole number from 1 to "
+                                       "4096"},
+    {"coop-demo", {"--seconds", "601"}, "--seconds: '601' is out of range; expected a number greater than 0 and at "
+                                        "most 600"},
+    {"coop-demo", {"--period-ms", "nan"}, "--period-ms: 'nan' is not a number"},
+    {"coop-ws", {"octree", "--points", "16777217"}, "--points: '16777217' is out of range; expected a whole number "
+                                                    "from 1 to 16777216"},
+    {"coop-ws", {"octree", "--local-size", "4"}, "--local-size: '4' is out of range; expected a whole number from 8 "
+                                                 "to 1024"},
+    {"coop-ws", {"game", "--depth", "0"}, "--depth: '0' is out of range; expected a whole number from 1 to 7"},
+    {"coop-ws", {"game", "--leaf-max", "x"}, "--leaf-max: 'x' is not a whole number"},
+};
+enum { BAD_VALUES = sizeof bad_values / sizeof bad_values[0] };
+
+START_TEST(bad_value_is_refused)
+{
+    const char *name = bad_values[_i].program;
+    tu_process run = run_named(name, bad_values[_i].args);
+    char expected[512], usage[64], more[64];
+    snprintf(expected, sizeof expected, "%s: %s", name, bad_values[_i].message);
+    snprintf(usage, sizeof usage, "\nUsage: %s ", name);
+    snprintf(more, sizeof more, "\nTry '%s --help' for more information.\n", name);
+    ck_assert_msg(run.status == 1, "%s %s: exit status %d:\n%s", name, bad_values[_i].args[0], run.status, run.output);
+    ck_assert_msg(strstr(run.output, expected) != NULL, "%s %s: output lacks \"%s\":\n%s", name,
+                  bad_values[_i].args[0], expected, run.output);
+    ck_assert_msg(strstr(run.output, usage) && strstr(run.output, more), "%s: no usage:\n%s", name, run.output);
+    free(run.output);
+}
+END_TEST
+
+/* A bad environment value: exit status 1 and the variable named (each used to be ignored). */
+static const struct {
+    const char *variable, *value, *program;
+    const char *args[8];
+    const char *message;
+} bad_environment[] = {
+    {"COOP_CHAOS", "notanumber", "coop-bench", {"bfs", "--gen", "grid:3:3"},
+     "COOP_CHAOS: 'notanumber' is not a whole number; expected a whole number from 0 to 4294967295"},
+    {"COOP_CHAOS", "-1", "coop-demo", {"--quick"}, "COOP_CHAOS: '-1' is negative"},
+    {"COOP_TIMEOUT_S", "-3", "coop-litmus", {"--iterations", "1"},
+     "COOP_TIMEOUT_S: '-3' is negative; expected a number greater than 0 and at most 1e+06"},
+    {"COOP_WATCHDOG_S", "x", "coop-bench", {"bfs", "--gen", "grid:3:3"},
+     "COOP_WATCHDOG_S: 'x' is not a number; expected a number greater than 0 and at most 1e+06"},
+    {"COOP_DISCOVERY_WINDOW_US", "-5", "coop-info", {"--barriers", "1"},
+     "COOP_DISCOVERY_WINDOW_US: '-5' is negative; expected a number greater than 0 and at most 1e+09"},
+    {"COOP_TRACE", "yes", "coop-ws", {"game", "--depth", "1"},
+     "COOP_TRACE: 'yes' is not a whole number; expected a whole number from 0 to 1"},
+    {"COOP_BUILD_LOG", "on", "sched-bench", {"--quick"},
+     "COOP_BUILD_LOG: 'on' is not a whole number; expected a whole number from 0 to 1"},
+    {"COOP_DEVICE", "99999999999", "barrier-bench", {"--barriers", "1"},
+     "COOP_DEVICE: '99999999999' is out of range; expected a whole number from 0 to 4294967295"},
+    {"COOP_CHANNEL", "pigeon", "coop-chaos", {"--seeds", "1"},
+     "COOP_CHANNEL: 'pigeon' is not a channel backend; expected svm, nvhost, queue or auto"},
+};
+enum { BAD_ENVIRONMENT = sizeof bad_environment / sizeof bad_environment[0] };
+
+START_TEST(bad_environment_is_refused)
+{
+    tu_env(2);
+    setenv(bad_environment[_i].variable, bad_environment[_i].value, 1);
+    const char *name = bad_environment[_i].program;
+    tu_process run = run_named(name, bad_environment[_i].args);
+    ck_assert_msg(run.status == 1, "%s=%s %s: exit status %d:\n%s", bad_environment[_i].variable,
+                  bad_environment[_i].value, name, run.status, run.output);
+    ck_assert_msg(strstr(run.output, bad_environment[_i].message) != NULL, "%s=%s %s: output lacks \"%s\":\n%s",
+                  bad_environment[_i].variable, bad_environment[_i].value, name, bad_environment[_i].message,
+                  run.output);
+    free(run.output);
+}
+END_TEST
+
+/* gridsync-bench, where make CUDA=1 built it (its checks need no GPU). */
+START_TEST(gridsync_bench_where_built)
+{
+    struct stat info;
+    if (stat(BIN "gridsync-bench", &info) != 0) {
+        printf("test_programs: " BIN "gridsync-bench is not built (make CUDA=1): skipped\n");
+        return;
+    }
+    static const char *const version_args[] = {"--version", NULL}, *const help_args[] = {"--help", NULL},
+                             *const bad_args[] = {"1", "32", "-1", NULL};
+    tu_process run = run_named("gridsync-bench", version_args);
+    ck_assert_int_eq(run.status, 0);
+    ck_assert_str_eq(run.output, "gridsync-bench (libcoop) " COOP_VERSION_STRING "\n");
+    free(run.output);
+    run = run_named("gridsync-bench", help_args);
+    ck_assert_int_eq(run.status, 0);
+    ck_assert_ptr_nonnull(strstr(run.output, "Usage: gridsync-bench GRID BLOCK BARRIERS\n"));
+    ck_assert_ptr_nonnull(strstr(run.output, "\nExit status:\n"));
+    free(run.output);
+    run = run_named("gridsync-bench", bad_args);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_ptr_nonnull(
+        strstr(run.output, "gridsync-bench: BARRIERS: '-1' is negative; expected a whole number from 1 to 10000000"));
+    free(run.output);
+}
+END_TEST
+
+static Suite *programs_suite(void)
+{
+    Suite *suite = suite_create("programs");
+    TCase *info = tu_tcase("help and version", 60);
+    tcase_add_loop_test(info, help_explains_every_option, 0, PROGRAMS);
+    tcase_add_loop_test(info, version, 0, PROGRAMS);
+    tcase_add_test(info, gridsync_bench_where_built);
+    suite_add_tcase(suite, info);
+    TCase *values = tu_tcase("bad values", 60);
+    tcase_add_loop_test(values, bad_value_is_refused, 0, BAD_VALUES);
+    suite_add_tcase(suite, values);
+    TCase *environment = tu_tcase("bad environment", 300);
+    tcase_add_loop_test(environment, bad_environment_is_refused, 0, BAD_ENVIRONMENT);
+    suite_add_tcase(suite, environment);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(programs_suite());
+}
