@@ -26,7 +26,8 @@ FUZZ_MERGE_SEEDS := $(FUZZ_DIR)/seeds/merge/.made
 # A cooperative kernel and its task files, as the merge tests run them (fuzz/coop_merge.c's
 # markers join them; + separates the files).
 MERGE_SEED_SETS := rounds.cl+fill.cl nested.cl+fill.cl types.cl+tasks_a.cl+tasks_b.cl \
-    rounds.cl+reject/transmit_task.cl rounds.cl+reject/task_barrier.cl \
+    relax.cl+tasks_relax.cl breaks.cl+fill.cl swap.cl+fill.cl \
+    rounds.cl+reject/task_arg_range.cl rounds.cl+reject/transmit_task.cl rounds.cl+reject/task_barrier.cl \
     rounds.cl+reject/task_helper_barrier.cl reject/calls_kernel.cl+reject/calls_kernel_task.cl \
     reject/duplicate.cl+reject/duplicate_task.cl
 
@@ -100,7 +101,8 @@ $(FUZZ_DIR)/obj/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c merge-tool/mer
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
 
-FUZZ_MERGE_OBJS := $(patsubst merge-tool/%.c,$(FUZZ_DIR)/obj/merge-tool/%.o,$(filter-out merge-tool/main.c,$(MERGE_SRCS)))
+FUZZ_MERGE_OBJS := $(patsubst merge-tool/%.c,$(FUZZ_DIR)/obj/merge-tool/%.o,\
+    $(filter-out merge-tool/main.c,$(MERGE_SRCS)))
 
 $(FUZZ_DIR)/obj/merge-tool/%.o: merge-tool/%.c merge-tool/merge.h
 	@mkdir -p $(@D)
