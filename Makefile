@@ -250,10 +250,11 @@ check: all $(TEST_BINS) $(FUZZ_REPLAYS)
 
 # ---- Sanitizers ----------------------------------------------------------------------------
 # Everything built again with AddressSanitizer and UBSan (CC carries the flags, so that every
-# link line has them too), and the tests that finish quickly: the graph readers, the API's
-# argument and error paths, and coop-merge through the fuzz replays (every input of its tests).
+# link line has them too), and the tests that finish quickly: the graph readers, the strict
+# parser and the environment, the API's argument and error paths, and coop-merge through the fuzz
+# replays (every input of its tests).
 SANITIZE_BUILD := build-sanitize
-SANITIZE_TESTS := test_graph test_errors test_device test_program test_channel test_discovery
+SANITIZE_TESTS := test_graph test_strict test_env test_errors test_device test_program test_channel test_discovery
 SANITIZE_OPTIONS := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 sanitize:
