@@ -53,9 +53,11 @@ enum mt_id_call mt_id_call_of(CXCursor call)
         return MT_ID_NONE;
     char *name = mt_spelling(callee);
     if (mt_in_prelude(callee)) {
-        enum mt_id_call task_arg = !strcmp(name, "get_task_arg") ? MT_ID_TASK_ARG : MT_ID_NONE;
+        enum mt_id_call own = !strcmp(name, "get_task_arg")        ? MT_ID_TASK_ARG
+                              : !strcmp(name, "shared_num_groups") ? MT_ID_SHARED_NUM_GROUPS
+                                                                   : MT_ID_NONE;
         free(name);
-        return task_arg;
+        return own;
     }
     enum mt_id_call found = MT_ID_NONE;
     for (int i = MT_ID_GROUP_ID; i <= MT_ID_GLOBAL_SIZE; i++)

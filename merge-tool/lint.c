@@ -216,9 +216,12 @@ typedef struct group_read_walk {
 static int reads_groups(lint *l, CXCursor call, const char **what, char **callee_name)
 {
     enum mt_id_call id = mt_id_call_of(call);
-    if (id == MT_ID_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE || id == MT_ID_GLOBAL_ID) {
-        *what = id == MT_ID_NUM_GROUPS ? "get_num_groups()" : id == MT_ID_GLOBAL_SIZE ? "get_global_size()"
-                                                                                       : "get_global_id()";
+    if (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE ||
+        id == MT_ID_GLOBAL_ID) {
+        *what = id == MT_ID_NUM_GROUPS          ? "get_num_groups()"
+                : id == MT_ID_SHARED_NUM_GROUPS ? "shared_num_groups()"
+                : id == MT_ID_GLOBAL_SIZE       ? "get_global_size()"
+                                                : "get_global_id()";
         return 1;
     }
     mt_func *callee = mt_callee(l->merge, l->file, call);
@@ -520,7 +523,7 @@ static enum CXChildVisitResult find_own_group_reads(CXCursor cursor, CXCursor pa
     (void)parent;
     setup_walk *walk = data;
     enum mt_id_call id = mt_id_call_of(cursor);
-    if (id == MT_ID_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE || id == MT_ID_GLOBAL_ID) {
+    if (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE || id == MT_ID_GLOBAL_ID) {
         walk->found = 1;
         return CXChildVisit_Break;
     }

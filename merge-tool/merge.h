@@ -121,7 +121,8 @@ enum mt_id_call {
     MT_ID_NUM_GROUPS,             /* get_num_groups */
     MT_ID_GLOBAL_ID,              /* get_global_id */
     MT_ID_GLOBAL_SIZE,            /* get_global_size */
-    MT_ID_TASK_ARG                /* get_task_arg, the language's: a task's plan argument */
+    MT_ID_TASK_ARG,               /* get_task_arg, the language's: a task's plan argument */
+    MT_ID_SHARED_NUM_GROUPS       /* shared_num_groups, the language's: M read once per group */
 };
 
 typedef struct mt_call {

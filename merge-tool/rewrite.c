@@ -148,6 +148,7 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
         [MT_ID_GLOBAL_ID] = "coop_global_id",
         [MT_ID_GLOBAL_SIZE] = "coop_global_size",
         [MT_ID_TASK_ARG] = "coop_task_arg",
+        [MT_ID_SHARED_NUM_GROUPS] = "coop_shared_num_groups",
     };
     mt_file *file = walk->func->file;
     unsigned begin, end;
@@ -168,6 +169,11 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
                         "get_task_arg(%lld): no such task argument", clang_EvalResult_getAsLongLong(value));
         if (value)
             clang_EvalResult_dispose(value);
+    }
+    if (id == MT_ID_SHARED_NUM_GROUPS) {
+        mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, names[id]);
+        mt_edit_add(file, file->tokens[open].end, file->tokens[open].end, 0, "ctx");
+        return;
     }
     if (id == MT_ID_GLOBAL_ID || id == MT_ID_GLOBAL_SIZE || id == MT_ID_TASK_ARG) {
         mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, names[id]);
@@ -244,7 +250,9 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
         enum mt_id_call id = mt_id_call_of(cursor);
         if (id) {
             rewrite_id_call(walk, cursor, id);
-            return id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS ? CXChildVisit_Continue : CXChildVisit_Recurse;
+            return id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS
+                       ? CXChildVisit_Continue
+                       : CXChildVisit_Recurse;
         }
         if (mt_primitive_of(cursor) == MT_PRIM_VOTE && !func->is_coop) {
             unsigned begin, end;

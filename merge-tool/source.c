@@ -29,6 +29,10 @@ static const char prelude[] =
     "int global_barrier_any(int flag);\n"
     "int resizing_global_barrier_any(int flag);\n"
     "uint get_task_arg(uint index);\n"
+    "uint shared_num_groups(void);\n"
+    /* libcoop's device library, callable from any kernel as written (no context) */
+    "uint coop_atomic_inc(volatile global uint *counter);\n"
+    "void coop_atomic_add_sum(volatile global uint *counter, uint value);\n"
     "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
     "#pragma clang diagnostic push\n"
     "#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n"

@@ -29,6 +29,7 @@
 #include "merge/expected/breaks.h"
 #include "merge/expected/swap.h"
 #include "merge/expected/headers.h"
+#include "merge/expected/frontier.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -171,6 +172,7 @@ static const golden_case goldens[] = {
     {"breaks", {"tests/merge/breaks.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"swap", {"tests/merge/swap.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"headers", {"tests/merge/headers.cl", "--task", "tests/merge/tasks_headers.cl", NULL}},
+    {"frontier", {"tests/merge/frontier.cl", "--task", "tests/merge/fill.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -1342,6 +1344,121 @@ START_TEST(included_helpers_and_task_arguments_under_chaos)
 }
 END_TEST
 
+
+/* frontier.cl: a W x H grid with a chord from every seventh node, in compressed rows; the CPU's
+ * breadth-first levels from node 0. */
+enum { FRONTIER_W = 40, FRONTIER_H = 30, FRONTIER_NODES = FRONTIER_W * FRONTIER_H, FRONTIER_EDGES = 5 * FRONTIER_NODES };
+
+typedef struct frontier_data {
+    rounds_data fill;
+    cl_mem level, first, targets, lists[2], counts[2];
+    cl_uint expected[FRONTIER_NODES];
+} frontier_data;
+
+static unsigned frontier_graph(cl_uint *first, cl_uint *targets)
+{
+    unsigned m = 0;
+    for (unsigned v = 0; v < FRONTIER_NODES; v++) {
+        unsigned x = v % FRONTIER_W, y = v / FRONTIER_W;
+        first[v] = m;
+        if (x > 0)
+            targets[m++] = v - 1;
+        if (x + 1 < FRONTIER_W)
+            targets[m++] = v + 1;
+        if (y > 0)
+            targets[m++] = v - FRONTIER_W;
+        if (y + 1 < FRONTIER_H)
+            targets[m++] = v + FRONTIER_W;
+        if (v % 7 == 3)
+            targets[m++] = (v * 37u + 11u) % FRONTIER_NODES;
+    }
+    first[FRONTIER_NODES] = m;
+    return m;
+}
+
+static void frontier_reference(const cl_uint *first, const cl_uint *targets, cl_uint *level)
+{
+    static cl_uint queue[FRONTIER_NODES];
+    for (unsigned v = 0; v < FRONTIER_NODES; v++)
+        level[v] = 0xffffffffu;
+    level[0] = 0;
+    queue[0] = 0;
+    for (unsigned head = 0, tail = 1; head < tail; head++)
+        for (cl_uint e = first[queue[head]]; e < first[queue[head] + 1]; e++)
+            if (level[targets[e]] == 0xffffffffu) {
+                level[targets[e]] = level[queue[head]] + 1;
+                queue[tail++] = targets[e];
+            }
+}
+
+static void frontier_prepare(chaos_runs *runs, unsigned seed)
+{
+    frontier_data *d = runs->data;
+    static cl_uint level[FRONTIER_NODES];
+    for (unsigned v = 0; v < FRONTIER_NODES; v++)
+        level[v] = v ? 0xffffffffu : 0u;
+    const cl_uint source = 0, one = 1, zero = 0;
+    tu_write(runs->ctx, d->level, level, FRONTIER_NODES);
+    tu_write(runs->ctx, d->lists[0], &source, 1);
+    tu_write(runs->ctx, d->counts[0], &one, 1);
+    tu_write(runs->ctx, d->counts[1], &zero, 1);
+    d->fill.fill_seed = 3 * seed + 1;
+    TU_ASSERT_OK(runs->ctx, coop_kernel_set_arg(runs->kernel, FRONTIER_MEGA_ARG_fill_seed, sizeof d->fill.fill_seed,
+                                                &d->fill.fill_seed));
+}
+
+static void frontier_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    frontier_data *d = runs->data;
+    check_words(runs->ctx, d->level, d->expected, FRONTIER_NODES, seed, "level");
+    check_fill(runs, &d->fill, seed);
+}
+
+/* frontier.cl + fill.cl: group scans with workgroup barriers in helpers, one called inside the
+ * edge loop, between resizing barriers (the shape of the FSE'17 artifact's Lonestar BFS, which
+ * PoCL miscompiled beside libcoop's resizing barrier until COOP_RESIZE_PREFETCH). */
+START_TEST(worklist_scans_under_chaos)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/frontier.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, FRONTIER_MEGA_NAME, &program);
+    static frontier_data d;
+    static cl_uint first[FRONTIER_NODES + 1], targets[FRONTIER_EDGES];
+    unsigned edges = frontier_graph(first, targets);
+    frontier_reference(first, targets, d.expected);
+    d.fill.out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL);
+    d.level = tu_buffer(ctx, FRONTIER_NODES);
+    d.first = tu_buffer(ctx, FRONTIER_NODES + 1);
+    d.targets = tu_buffer(ctx, edges);
+    tu_write(ctx, d.first, first, FRONTIER_NODES + 1);
+    tu_write(ctx, d.targets, targets, edges);
+    const size_t list_args[2] = {FRONTIER_MEGA_ARG_frontier_list_a, FRONTIER_MEGA_ARG_frontier_list_b};
+    const size_t count_args[2] = {FRONTIER_MEGA_ARG_frontier_count_a, FRONTIER_MEGA_ARG_frontier_count_b};
+    for (unsigned i = 0; i < 2; i++) {
+        d.lists[i] = tu_buffer(ctx, FRONTIER_NODES);
+        d.counts[i] = tu_buffer(ctx, 1);
+        TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, (unsigned)list_args[i], d.lists[i]));
+        TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, (unsigned)count_args[i], d.counts[i]));
+    }
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, FRONTIER_MEGA_ARG_frontier_level, d.level));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, FRONTIER_MEGA_ARG_frontier_first, d.first));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, FRONTIER_MEGA_ARG_frontier_targets, d.targets));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, FRONTIER_MEGA_ARG_fill_out, d.fill.out));
+    coop_task_plan plan = {.task = FRONTIER_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_QUARTER,
+                           .period_ms = 2};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = frontier_prepare, .check = frontier_check, .data = &d};
+    run_under_chaos(&runs);
+    cl_mem buffers[] = {d.fill.out, d.level, d.first, d.targets, d.lists[0], d.lists[1], d.counts[0], d.counts[1]};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        clReleaseMemObject(buffers[i]);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
 static Suite *merge_suite(void)
 {
     Suite *suite = suite_create("merge");
@@ -1371,6 +1488,7 @@ static Suite *merge_suite(void)
     tcase_add_test(end_to_end, break_out_of_endless_loop_under_chaos);
     tcase_add_test(end_to_end, swapped_pointers_under_chaos);
     tcase_add_test(end_to_end, included_helpers_and_task_arguments_under_chaos);
+    tcase_add_test(end_to_end, worklist_scans_under_chaos);
     suite_add_tcase(suite, end_to_end);
     return suite;
 }

@@ -727,6 +727,21 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
     return members + *forked;
 }
 
+/* Whether group 0's leader reads the kill and idle counts before the resizing barrier's group
+ * barrier (see below). Not on PoCL: PoCL 3.1 (Debian 12) miscompiles a kernel that has this
+ * read, in local id 0 alone, right before a group barrier, together with a user's helper that
+ * keeps work-item values across its own group barriers (the FSE'17 Lonestar BFS: every
+ * work-item's pushed node took one work-item's value, and the search stopped at level 2; right
+ * with -cl-opt-disable, with a printf in the helper, or without this read). There the leader
+ * reads them after the group barrier, where they are needed. */
+#ifndef COOP_RESIZE_PREFETCH
+#if defined(COOP_TARGET_POCL)
+#define COOP_RESIZE_PREFETCH 0
+#else
+#define COOP_RESIZE_PREFETCH 1
+#endif
+#endif
+
 /* offer_kill(); global_barrier(); offer_fork(); in one step: group 0 decides before arriving
  * and commits once after everyone arrived; with nothing to do (the usual case) it costs one read
  * more than a global barrier. Local id 0 does all the waiting and one hand-over tells the group
@@ -746,7 +761,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     volatile local uint *vote = ctx->scratch + COOP_SCRATCH_VOTE;
     if (flag && !skip)
         *vote = 1u;
-    if (ctx->id == 0 && coop_local_linear_id() == 0 && !skip) {
+    if (COOP_RESIZE_PREFETCH && ctx->id == 0 && coop_local_linear_id() == 0 && !skip) {
         kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
         idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
     }
@@ -760,6 +775,10 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         global ulong *decided = coop_resize_slot(ctrl, slot);
         uint mine = 0;
         if (ctx->id == 0) {
+            if (!COOP_RESIZE_PREFETCH) {
+                kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
+                idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
+            }
             if (kills | idle | ctx->rng) {
                 COOP_COLD_CTX(ctx);
                 mine = coop_resize_decision(cold);
