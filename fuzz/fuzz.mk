@@ -26,7 +26,7 @@ FUZZ_MERGE_SEEDS := $(FUZZ_DIR)/seeds/merge/.made
 # A cooperative kernel and its task files, as the merge tests run them (fuzz/coop_merge.c's
 # markers join them; + separates the files).
 MERGE_SEED_SETS := rounds.cl+fill.cl nested.cl+fill.cl types.cl+tasks_a.cl+tasks_b.cl \
-    relax.cl+tasks_relax.cl breaks.cl+fill.cl swap.cl+fill.cl \
+    relax.cl+tasks_relax.cl breaks.cl+fill.cl swap.cl+fill.cl frontier.cl+fill.cl \
     rounds.cl+reject/task_arg_range.cl rounds.cl+reject/transmit_task.cl rounds.cl+reject/task_barrier.cl \
     rounds.cl+reject/task_helper_barrier.cl reject/calls_kernel.cl+reject/calls_kernel_task.cl \
     reject/duplicate.cl+reject/duplicate_task.cl
