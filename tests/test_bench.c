@@ -451,8 +451,17 @@ START_TEST(test_task_sizing_frame_and_json)
     double sized_ms = json_number(json, "\"sized_ms\": "), whole_ms = json_number(json, "\"whole_device_ms\": ");
     ck_assert_msg(whole_ms > 0 && whole_ms < sized_ms, "whole device %g ms, sized %g ms:\n%s", whole_ms, sized_ms,
                   json);
-    double model = json_number(json, "\"preemption_slowdown_whole_device\": ");
-    ck_assert_msg(fabs(model - 40.0 / (40.0 - whole_ms)) < 1e-4, "whole-device model %g:\n%s", model, json);
+    /* Both numbers are written with 6 significant digits, so the model is checked through the
+     * time it implies, D = P - P / model: near D = P (a busy machine) a rounding of D moves the
+     * model itself by far more than the digits it is written with. Without D < P there is none. */
+    if (whole_ms < 40.0) {
+        double model = json_number(json, "\"preemption_slowdown_whole_device\": ");
+        ck_assert_msg(model > 1.0 && fabs(40.0 - 40.0 / model - whole_ms) < 1e-3, "whole-device model %g:\n%s",
+                      model, json);
+    } else {
+        ck_assert_msg(strstr(json, "\"preemption_slowdown_whole_device\": null") != NULL,
+                      "whole device %g ms, not within the 40 ms period, and a model:\n%s", whole_ms, json);
+    }
     free(json);
 
     run = run_bench("sssp", "--gen", "grid:20:20", "--mode", "standalone", "--task", "heavy", "--task-size", "32",
