@@ -50,7 +50,8 @@ endif
 # shared command-line handling (host/common/cli.c).
 STRICT_OBJ := $(BUILD)/obj/host/common/strict.o
 CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
-HOST_CFLAGS := -Ihost/common -Ilibcoop/src
+# Host programs bind the merged programs of kernels/generated/ by their header's names.
+HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -157,23 +158,28 @@ $(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(CLI_OBJS
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/gen/rounds_source.c: kernels/examples/rounds.cl scripts/embed.sh
+$(BUILD)/gen/rounds_source.c: kernels/generated/rounds_mega.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_rounds_source $< > $@
+
+$(BUILD)/obj/host/coop-chaos.o: kernels/generated/rounds_mega.h
 
 $(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/gen/sched_bench_source.c: benchmarks/sched/sched.cl scripts/embed.sh
+# sched-bench's programs: what coop-merge makes of benchmarks/sched/ (kernels/generated/merges.txt).
+SCHED_PROGRAMS := sched_units_mega sched_units_standalone sched_rounds_mega sched_rounds_standalone
+
+$(SCHED_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/generated/%.cl scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh sched_bench_source $< > $@
+	sh scripts/embed.sh $*_source $< > $@
 
 STATS_OBJ := $(BUILD)/obj/host/common/stats.o
 
-$(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h
+$(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h $(SCHED_PROGRAMS:%=kernels/generated/%.h)
 
-$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(BUILD)/obj/gen/sched_bench_source.o \
+$(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(SCHED_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
     $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
@@ -195,7 +201,7 @@ $(GRAPH_OBJ): host/common/graph.c host/common/graph.h
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -o $@ $< $(LIBA) $(GRAPH_OBJ) \
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -o $@ $< $(LIBA) $(GRAPH_OBJ) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(LDLIBS)
 
 include host/coop-bench.mk

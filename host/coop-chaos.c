@@ -1,9 +1,10 @@
-/* coop-chaos: runs the example megakernel (kernels/examples/rounds.cl) under chaos mode for a
- * range of seeds, with a periodic task, and checks every result against the CPU reference. A
+/* coop-chaos: runs the example megakernel (kernels/generated/rounds_mega.cl, what coop-merge makes
+ * of kernels/examples/rounds.cl and fill.cl) under chaos mode for a range of seeds, with a periodic task, and checks every result against the CPU reference. A
  * memory-model or scheduler bug shows up as a wrong element, a wrong task output or a watchdog
  * report; exit status 2 then. Options: coop_chaos_cli's help. */
 #include "cli.h"
 #include "coop.h"
+#include "rounds_mega.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ static long run_seed(coop_context *ctx, coop_kernel *kernel, const options *o, u
     clEnqueueFillBuffer(queue, data, &zero, sizeof zero, 0, o->elements * sizeof(cl_uint), 0, NULL, NULL);
     clEnqueueFillBuffer(queue, out, &zero, sizeof zero, 0, out_words * sizeof(cl_uint), 0, NULL, NULL);
     coop_mega_params params = {.launch = {.local_size = o->local_size}, .chaos_seed = seed, .watchdog_s = 10};
-    coop_task_plan plan = {.task = 0, .workgroups = o->task_groups, .take = COOP_TAKE_QUARTER, .period_ms = 1,
+    coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = o->task_groups, .take = COOP_TAKE_QUARTER, .period_ms = 1,
                            .repeats = o->tasks, .args = {seed}};
     coop_status status = coop_mega_run(kernel, &params, &plan, o->tasks ? 1 : 0, report);
     *status_out = status;
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
     if (status == COOP_OK)
         status = coop_program_create(ctx, coop_rounds_source, NULL, &program);
     if (status == COOP_OK)
-        status = coop_kernel_create(program, "rounds_mega", &kernel);
+        status = coop_kernel_create(program, ROUNDS_MEGA_NAME, &kernel);
     if (status == COOP_OK && o.local_size > coop_context_device(ctx)->max_local_size) {
         fprintf(stderr, "coop-chaos: --local-size %u is more than the device allows (%zu)\n", o.local_size,
                 coop_context_device(ctx)->max_local_size);
@@ -140,10 +141,10 @@ int main(int argc, char **argv)
         data = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, o.elements * sizeof(cl_uint), NULL, &err);
         out = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, (size_t)o.task_groups * o.local_size * 4,
                              NULL, &err);
-        coop_kernel_set_buffer(kernel, 0, data);
-        coop_kernel_set_arg(kernel, 1, sizeof o.elements, &o.elements);
-        coop_kernel_set_arg(kernel, 2, sizeof o.rounds, &o.rounds);
-        coop_kernel_set_buffer(kernel, 3, out);
+        coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_rounds_data, data);
+        coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_n, sizeof o.elements, &o.elements);
+        coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_count, sizeof o.rounds, &o.rounds);
+        coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_fill_out, out);
     }
     if (status != COOP_OK || err != CL_SUCCESS) {
         fprintf(stderr, "coop-chaos: %s: %s\n", coop_strerror(status), coop_context_message(ctx));

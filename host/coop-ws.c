@@ -1,7 +1,9 @@
-/* coop-ws: the work-stealing apps (kernels/lib/ws_deque.cl): octree partitioning of random 3-D
+/* coop-ws: the work-stealing apps (kernels/lib/ws_deque.h): octree partitioning of random 3-D
  * points (kernels/octree.cl) and a connect-four game-tree search (kernels/game.cl), each as a
  * cooperative megakernel (kill and fork offered between tasks, an optional periodic matmult task
  * beside it) or as a standalone persistent kernel, every run checked against a CPU reference.
+ * Both forms are what coop-merge makes of the kernels (kernels/generated/, bound by the names of
+ * the generated headers).
  *
  *   coop-ws octree|game [--points N] [--leaf-max K] [--depth D] [--mode cooperative|standalone]
  *                       [--chaos SEED] [--seeds S | --repeat R] [--task none|light] [--local-size L]
@@ -14,7 +16,7 @@
  * fixed opening searched D plies deep (default 5, at most 7) and the number of nodes searched,
  * both equal to the CPU's. --chaos runs the megakernel in chaos mode from seed SEED, --seeds S
  * runs S seeds from there (one line each; without --chaos, S runs; --repeat R is the same). --task
- * light submits a 64 x 64 matmult (kernels/tasks/matmult.cl) every 5 ms on a quarter of the groups
+ * light submits a 64 x 64 matmult (kernels/tasks/ws_light.cl) every 5 ms on a quarter of the groups
  * and checks it too. After several runs a summary line gives the median time; --json FILE writes
  * every run's figures. Times run from the end of discovery until the kernel ended (standalone) or
  * the host saw every member finish (cooperative).
@@ -22,7 +24,11 @@
  * from the CPU's. */
 #include "cli.h"
 #include "coop.h"
+#include "game_mega.h"
+#include "game_standalone.h"
 #include "json.h"
+#include "octree_mega.h"
+#include "octree_standalone.h"
 #include "stats.h"
 
 #include <stdint.h>
@@ -30,9 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char coop_ws_source[];
+extern const char octree_mega_source[], octree_standalone_source[], game_mega_source[], game_standalone_source[];
 
-/* kernels/lib/ws_deque.cl's layout. */
+/* kernels/lib/ws_deque.h's layout. */
 enum { WS_OUTSTANDING = 0, WS_OVERFLOWED = 1, WS_STEALS = 2, WS_SPILLS = 3, WS_HEADER_WORDS = 8, WS_TAIL = 2,
        WS_SLOTS = 4 };
 
@@ -46,8 +52,8 @@ enum { GAME_NODE_WORDS = 8, GAME_PARENT = 0, GAME_BEST = 1, GAME_DEPTH = 3, GAME
 #define GAME_NO_PARENT 0xffffffffu
 #define GAME_BIAS 0x80000000u
 
-/* The light task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
-enum { TASK_ORDER = 64, TASK_GROUPS = 8, TASK_MATMULT = 0 };
+/* The light task: ws_light.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
 #define TASK_PERIOD_MS 5.0
 
 /* Differences printed when a result is wrong. */
@@ -79,7 +85,7 @@ static const cli coop_ws_cli = {
     "Runs work-stealing apps as cooperative kernels and checks them against the CPU.\n"
     "\n"
     "octree partitions random 3-D points into an octree; game searches a connect-four opening with\n"
-    "negamax. Both steal work between groups through kernels/lib/ws_deque.cl, as a cooperative\n"
+    "negamax. Both steal work between groups through kernels/lib/ws_deque.h, as a cooperative\n"
     "megakernel (kill and fork offered between tasks) or as a standalone persistent kernel.\n"
     "\n"
     "Options:\n"
@@ -248,8 +254,8 @@ static int queue_open(ws_env *env, size_t local_size, unsigned tasks)
     return env->queue ? 0 : 1;
 }
 
-/* The light task's inputs, and its buffers (kernel arguments `first` .. first + 2). */
-static int task_open(ws_env *env, unsigned first)
+/* The light task's inputs, and its buffers (the megakernel's arguments a, b and c). */
+static int task_open(ws_env *env, unsigned arg_a, unsigned arg_b, unsigned arg_c)
 {
     uint32_t x = 12345;
     for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
@@ -265,9 +271,9 @@ static int task_open(ws_env *env, unsigned first)
     if (!env->task_a || !env->task_b || !env->task_c || write_words(env, env->task_a, 0, env->task_a_host, bytes) ||
         write_words(env, env->task_b, 0, env->task_b_host, bytes))
         return 1;
-    coop_kernel_set_buffer(env->kernel, first, env->task_a);
-    coop_kernel_set_buffer(env->kernel, first + 1, env->task_b);
-    coop_kernel_set_buffer(env->kernel, first + 2, env->task_c);
+    coop_kernel_set_buffer(env->kernel, arg_a, env->task_a);
+    coop_kernel_set_buffer(env->kernel, arg_b, env->task_b);
+    coop_kernel_set_buffer(env->kernel, arg_c, env->task_c);
     return 0;
 }
 
@@ -387,16 +393,23 @@ static int octree_open(ws_env *env, const options *o, octree_data *d)
         return 1;
     if (write_words(env, d->points_buf, 0, d->points, (size_t)o->points * 16))
         return 1;
-    cl_mem args[] = {d->points_buf, d->perm, d->scratch, d->nodes, d->node_count};
-    for (unsigned i = 0; i < 5; i++)
-        coop_kernel_set_buffer(env->kernel, i, args[i]);
-    coop_kernel_set_arg(env->kernel, 5, sizeof(cl_uint), &d->node_bound);
-    coop_kernel_set_arg(env->kernel, 6, sizeof(cl_uint), &o->leaf_max);
-    coop_kernel_set_buffer(env->kernel, 7, env->queue);
-    coop_kernel_set_arg(env->kernel, 8, sizeof(cl_uint), &env->queue_groups);
-    coop_kernel_set_arg(env->kernel, 9, sizeof(cl_uint), &env->queue_capacity);
-    coop_kernel_set_arg(env->kernel, 10, sizeof(cl_uint), &env->queue_shared);
-    return o->cooperative ? task_open(env, 11) : 0;
+#define OCTREE_ARG(name) (o->cooperative ? OCTREE_MEGA_ARG_octree_##name : OCTREE_STANDALONE_ARG_octree_##name)
+    coop_kernel *k = env->kernel;
+    coop_kernel_set_buffer(k, OCTREE_ARG(points), d->points_buf);
+    coop_kernel_set_buffer(k, OCTREE_ARG(perm), d->perm);
+    coop_kernel_set_buffer(k, OCTREE_ARG(scratch), d->scratch);
+    coop_kernel_set_buffer(k, OCTREE_ARG(nodes), d->nodes);
+    coop_kernel_set_buffer(k, OCTREE_ARG(node_count), d->node_count);
+    coop_kernel_set_arg(k, OCTREE_ARG(node_limit), sizeof(cl_uint), &d->node_bound);
+    coop_kernel_set_arg(k, OCTREE_ARG(leaf_max), sizeof(cl_uint), &o->leaf_max);
+    coop_kernel_set_buffer(k, OCTREE_ARG(queue_words), env->queue);
+    coop_kernel_set_arg(k, OCTREE_ARG(queue_groups), sizeof(cl_uint), &env->queue_groups);
+    coop_kernel_set_arg(k, OCTREE_ARG(queue_capacity), sizeof(cl_uint), &env->queue_capacity);
+    coop_kernel_set_arg(k, OCTREE_ARG(queue_shared), sizeof(cl_uint), &env->queue_shared);
+#undef OCTREE_ARG
+    return o->cooperative ? task_open(env, OCTREE_MEGA_ARG_ws_light_a, OCTREE_MEGA_ARG_ws_light_b,
+                                      OCTREE_MEGA_ARG_ws_light_c)
+                          : 0;
 }
 
 static int octree_reset(ws_env *env, const options *o, octree_data *d)
@@ -594,13 +607,18 @@ static int game_open(ws_env *env, const options *o, game_data *d)
     d->node_count = make_buffer(env, 4);
     if (!d->nodes || !d->node_count || queue_open(env, o->local_size, d->node_bound))
         return 1;
-    coop_kernel_set_buffer(env->kernel, 0, d->nodes);
-    coop_kernel_set_buffer(env->kernel, 1, d->node_count);
-    coop_kernel_set_buffer(env->kernel, 2, env->queue);
-    coop_kernel_set_arg(env->kernel, 3, sizeof(cl_uint), &env->queue_groups);
-    coop_kernel_set_arg(env->kernel, 4, sizeof(cl_uint), &env->queue_capacity);
-    coop_kernel_set_arg(env->kernel, 5, sizeof(cl_uint), &env->queue_shared);
-    return o->cooperative ? task_open(env, 6) : 0;
+#define GAME_ARG(name) (o->cooperative ? GAME_MEGA_ARG_game_##name : GAME_STANDALONE_ARG_game_##name)
+    coop_kernel *k = env->kernel;
+    coop_kernel_set_buffer(k, GAME_ARG(nodes), d->nodes);
+    coop_kernel_set_buffer(k, GAME_ARG(node_count), d->node_count);
+    coop_kernel_set_buffer(k, GAME_ARG(queue_words), env->queue);
+    coop_kernel_set_arg(k, GAME_ARG(queue_groups), sizeof(cl_uint), &env->queue_groups);
+    coop_kernel_set_arg(k, GAME_ARG(queue_capacity), sizeof(cl_uint), &env->queue_capacity);
+    coop_kernel_set_arg(k, GAME_ARG(queue_shared), sizeof(cl_uint), &env->queue_shared);
+#undef GAME_ARG
+    return o->cooperative ? task_open(env, GAME_MEGA_ARG_ws_light_a, GAME_MEGA_ARG_ws_light_b,
+                                      GAME_MEGA_ARG_ws_light_c)
+                          : 0;
 }
 
 static int game_reset(ws_env *env, const options *o, game_data *d)
@@ -645,8 +663,9 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, ru
     coop_status run;
     if (o->cooperative) {
         coop_mega_params params = {.launch = {.local_size = o->local_size}, .chaos_seed = seed, .watchdog_s = 20};
-        coop_task_plan plan = {.task = 0, .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER,
-                               .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER, TASK_MATMULT}};
+        coop_task_plan plan = {.task = o->app == APP_OCTREE ? OCTREE_MEGA_TASK_ws_light : GAME_MEGA_TASK_ws_light,
+                               .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS,
+                               .args = {TASK_ORDER}};
         if (o->task && zero_words(env, env->task_c, TASK_ORDER * TASK_ORDER))
             return 1;
         run = coop_mega_run(env->kernel, &params, &plan, o->task ? 1 : 0, &report);
@@ -733,11 +752,13 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;
     ws_env env = {0};
-    const char *kernel = o.app == APP_OCTREE ? (o.cooperative ? "octree_mega" : "octree_standalone")
-                                             : (o.cooperative ? "game_mega" : "game_standalone");
+    const char *kernel = o.app == APP_OCTREE ? (o.cooperative ? OCTREE_MEGA_NAME : OCTREE_STANDALONE_NAME)
+                                             : (o.cooperative ? GAME_MEGA_NAME : GAME_STANDALONE_NAME);
+    const char *source = o.app == APP_OCTREE ? (o.cooperative ? octree_mega_source : octree_standalone_source)
+                                             : (o.cooperative ? game_mega_source : game_standalone_source);
     coop_status status = coop_context_create(NULL, &env.ctx);
     if (status == COOP_OK)
-        status = coop_program_create(env.ctx, coop_ws_source, NULL, &env.program);
+        status = coop_program_create(env.ctx, source, NULL, &env.program);
     if (status == COOP_OK)
         status = coop_kernel_create(env.program, kernel, &env.kernel);
     if (status != COOP_OK) {

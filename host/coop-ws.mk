@@ -1,16 +1,18 @@
-# coop-ws: the work-stealing apps, octree and game (host/coop-ws.c with kernels/lib/ws_deque.cl,
-# kernels/octree.cl and kernels/game.cl; their light task is kernels/tasks/matmult.cl), and its
-# test. Included after the Makefile: make -f Makefile -f host/coop-ws.mk build/bin/coop-ws
+# coop-ws: the work-stealing apps, octree and game (host/coop-ws.c), and its test. Its programs
+# are what coop-merge makes of kernels/octree.cl and kernels/game.cl (with kernels/lib/ws_deque.h
+# and the light task kernels/tasks/ws_light.cl), committed in kernels/generated/ (merges.txt;
+# `make regenerate`). Included after the Makefile: make -f Makefile -f host/coop-ws.mk build/bin/coop-ws
 
-COOP_WS_SOURCES := kernels/tasks/render.cl kernels/tasks/matmult.cl kernels/lib/ws_deque.cl kernels/octree.cl \
-    kernels/game.cl
+COOP_WS_PROGRAMS := octree_mega octree_standalone game_mega game_standalone
 
-$(BUILD)/gen/coop_ws_source.c: $(COOP_WS_SOURCES) scripts/embed.sh
+$(COOP_WS_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/generated/%.cl scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_ws_source $(filter %.cl,$^) > $@
+	sh scripts/embed.sh $*_source $< > $@
 
-$(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(BUILD)/obj/gen/coop_ws_source.o $(JSON_OBJ) $(STATS_OBJ) \
-    $(CLI_OBJS) $(LIBA)
+$(BUILD)/obj/host/coop-ws.o: $(COOP_WS_PROGRAMS:%=kernels/generated/%.h)
+
+$(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(COOP_WS_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) $(JSON_OBJ) \
+    $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -19,4 +21,4 @@ PROGRAMS += $(BUILD)/bin/coop-ws
 programs: $(BUILD)/bin/coop-ws
 
 # The test runs the program as a subprocess.
-$(BUILD)/tests/test_ws: $(BUILD)/bin/coop-ws
+$(BUILD)/tests/test_ws: $(BUILD)/bin/coop-ws kernels/generated/ws_tree_standalone.h

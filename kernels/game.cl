@@ -1,8 +1,8 @@
-/* game.cl: connect-four game-tree search by work stealing (kernels/lib/ws_deque.cl): the
- * negamax value of a position searched to a fixed depth, as a plain persistent kernel
- * (game_standalone) and as a cooperative megakernel with a high-priority task beside it
- * (game_mega, offering kill and fork at task boundaries). Built after kernels/tasks/render.cl,
- * kernels/tasks/matmult.cl and kernels/lib/ws_deque.cl.
+/* game.cl: connect-four game-tree search by work stealing (kernels/lib/ws_deque.h): the
+ * negamax value of a position searched to a fixed depth, a cooperative kernel in the paper's
+ * language offering kill and fork at task boundaries. coop-merge makes its megakernel
+ * (game_mega, with a high-priority task beside it) and its standalone form (game_standalone):
+ * kernels/generated/merges.txt.
  *
  * Boards are bitboards: bit 7 * column + row (rows 0..5 from the bottom, row 6 a sentinel),
  * `mask` the stones on the board, `cur` those of the player to move. A task is the index of a
@@ -13,6 +13,8 @@
  * the parent's pending count to zero completes the parent in turn, up to the root (node 0,
  * seeded by the host with parent GAME_NO_PARENT). host/coop-ws.c holds the same rules for its
  * CPU search. */
+#include "lib/ws_deque.h"
+
 #define GAME_NODE_WORDS 8u
 #define GAME_PARENT 0u
 #define GAME_BEST 1u      /* the value so far, biased by GAME_BIAS so that unsigned order is signed order */
@@ -123,53 +125,21 @@ void game_process(ws_queue *q, uint id, uint node, global uint *nodes, global ui
     ws_task_done(q);
 }
 
-kernel void game_standalone(COOP_PARAMS, global uint *nodes, global uint *node_count, global uint *queue_words,
-                            uint queue_groups, uint queue_capacity, uint queue_shared)
+/* Groups take tasks until none is outstanding, and offer kill and fork between tasks. A forked
+ * group starts with the queue of the group that forked it (ws_queue: where to steal next). */
+kernel void game(global uint *nodes, global uint *node_count, global uint *queue_words, uint queue_groups,
+                 uint queue_capacity, uint queue_shared)
 {
-    COOP_ENTER(ctx);
-    ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
-    uint done = 0;
+    local uint slots[WS_SLOT_WORDS];
+    transmit ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
+    transmit uint done = 0;
     while (!done) {
         uint task;
-        uint got = ws_next_task(&ctx, &q, &task);
+        uint got = ws_next_task(&q, slots, &task);
         done = got == WS_DONE;
         if (got == WS_GOT && get_local_id(0) == 0)
-            game_process(&q, coop_group_id(&ctx), task, nodes, node_count);
-    }
-}
-
-/* The cooperative kernel: offers kill and fork between tasks; a killed group hands its deque
- * to the shared one. A forked group needs no state (transmit is empty). */
-void game_cooperative(coop_ctx *ctx, global uint *nodes, global uint *node_count, global uint *queue_words,
-                      uint queue_groups, uint queue_capacity, uint queue_shared)
-{
-    ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
-    uint done = 0, killed = 0, none = 0;
-    while (!done && !killed) {
-        uint task;
-        uint got = ws_next_task(ctx, &q, &task);
-        done = got == WS_DONE;
-        if (got == WS_GOT && get_local_id(0) == 0)
-            game_process(&q, coop_group_id(ctx), task, nodes, node_count);
-        killed = coop_offer_kill(ctx);
-        if (!killed)
-            coop_offer_fork(ctx, 1, &none, sizeof none);
-    }
-    if (killed && get_local_id(0) == 0)
-        ws_drain(&q, coop_group_id(ctx));
-}
-
-kernel void game_mega(COOP_PARAMS, global uint *nodes, global uint *node_count, global uint *queue_words,
-                      uint queue_groups, uint queue_capacity, uint queue_shared, global const uint *task_a,
-                      global const uint *task_b, global uint *task_c)
-{
-    COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
-            game_cooperative(&ctx, nodes, node_count, queue_words, queue_groups, queue_capacity,
-                             queue_shared);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
-            task_matmult(&ctx, task_a, task_b, task_c);
+            game_process(&q, get_group_id(0), task, nodes, node_count);
+        offer_kill();
+        offer_fork();
     }
 }

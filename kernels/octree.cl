@@ -1,7 +1,7 @@
-/* octree.cl: octree partitioning of 3-D points by work stealing (kernels/lib/ws_deque.cl), as a
- * plain persistent kernel (octree_standalone) and as a cooperative megakernel with a
- * high-priority task beside it (octree_mega, offering kill and fork at task boundaries). Built
- * after kernels/tasks/render.cl, kernels/tasks/matmult.cl and kernels/lib/ws_deque.cl.
+/* octree.cl: octree partitioning of 3-D points by work stealing (kernels/lib/ws_deque.h), a
+ * cooperative kernel in the paper's language offering kill and fork at task boundaries.
+ * coop-merge makes its megakernel (octree_mega, with a high-priority task beside it) and its
+ * standalone form (octree_standalone): kernels/generated/merges.txt.
  *
  * Points are float4s in the unit cube (w unused), read only; `perm` holds point indices and
  * ends up ordered so that every leaf's points are a contiguous range of it. A task is the index
@@ -13,6 +13,8 @@
  * with more than `leaf_max` points below level OCT_MAX_LEVEL is split: the group counts its
  * points per octant, writes the eight children, scatters the range through `scratch` and copies
  * it back, then pushes the non-empty children. */
+#include "lib/ws_deque.h"
+
 #define OCT_NODE_WORDS 8u
 #define OCT_FIRST 0u
 #define OCT_COUNT 1u
@@ -36,28 +38,31 @@ inline uint oct_octant(float4 p, global const uint *n)
 
 /* Splits or finishes node `node` (every work-item); local id 0 pushes its children and marks the
  * task done. Called in every iteration, `have` saying whether there is a task: PoCL cannot
- * compile workgroup barriers under a condition inside a loop. */
-void oct_process(coop_ctx *ctx, ws_queue *q, uint have, uint node, global const float4 *points, global uint *perm,
+ * compile workgroup barriers under a condition inside a loop. `share` hands local id 0's
+ * decision to the group. */
+void oct_process(ws_queue *q, uint have, uint node, global const float4 *points, global uint *perm,
                  global uint *scratch, global uint *nodes, global uint *node_count, uint node_limit,
-                 uint leaf_max, local uint *counts, local uint *cursor)
+                 uint leaf_max, local uint *counts, local uint *cursor, local uint *share)
 {
     uint lid = get_local_id(0), lsize = get_local_size(0);
     global uint *n = nodes + node * OCT_NODE_WORDS;
     uint first = have ? n[OCT_FIRST] : 0u, count = have ? n[OCT_COUNT] : 0u;
-    uint split = have && count > leaf_max && n[OCT_LEVEL] < OCT_MAX_LEVEL;
-    uint child = 0;
-    if (lid == 0 && split) {
-        child = coop_fetch_add(node_count, 8u);
-        split = child <= node_limit - 8u;
+    if (lid == 0) {
+        uint split = have && count > leaf_max && n[OCT_LEVEL] < OCT_MAX_LEVEL, child = 0;
+        if (split) {
+            child = coop_fetch_add(node_count, 8u);
+            split = child <= node_limit - 8u;
+        }
+        share[0] = child;
+        share[1] = split;
     }
-    child = coop_broadcast(ctx, child);
-    split = coop_broadcast(ctx, split);
     if (lid < 8u)
         counts[lid] = 0;
-    COOP_GROUP_SYNC();
+    coop_group_sync();
+    uint child = share[0], split = share[1];
     for (uint i = lid; i < count && split; i += lsize)
         atomic_inc(&counts[oct_octant(points[perm[first + i]], n)]);
-    COOP_GROUP_SYNC();
+    coop_group_sync();
     if (lid == 0) {
         uint offset = 0;
         for (uint o = 0; o < 8u; o++) {
@@ -65,7 +70,7 @@ void oct_process(coop_ctx *ctx, ws_queue *q, uint have, uint node, global const 
             offset += counts[o];
         }
     }
-    COOP_GROUP_SYNC();
+    coop_group_sync();
     if (lid < 8u && split) {
         global uint *c = nodes + (child + lid) * OCT_NODE_WORDS;
         c[OCT_FIRST] = first + cursor[lid];
@@ -76,83 +81,43 @@ void oct_process(coop_ctx *ctx, ws_queue *q, uint have, uint node, global const 
         c[OCT_Y] = n[OCT_Y] * 2u + ((lid >> 1) & 1u);
         c[OCT_Z] = n[OCT_Z] * 2u + (lid >> 2);
     }
-    COOP_GROUP_SYNC();
+    coop_group_sync();
     for (uint i = lid; i < count && split; i += lsize) {
         uint point = perm[first + i];
         uint at = atomic_inc(&cursor[oct_octant(points[point], n)]);
         scratch[first + at] = point;
     }
-    COOP_GROUP_SYNC();
+    coop_group_sync();
     for (uint i = lid; i < count && split; i += lsize)
         perm[first + i] = scratch[first + i];
-    COOP_GROUP_SYNC();
+    coop_group_sync();   /* the children and perm before the push */
     if (lid == 0 && have) {
         if (split) {
             n[OCT_CHILD] = child;
             for (uint o = 0; o < 8u; o++)
                 if (counts[o])
-                    ws_push(q, coop_group_id(ctx), child + o);
+                    ws_push(q, get_group_id(0), child + o);
         }
         ws_task_done(q);
     }
 }
 
-kernel void octree_standalone(COOP_PARAMS, global const float4 *points, global uint *perm, global uint *scratch,
-                              global uint *nodes, global uint *node_count, uint node_limit, uint leaf_max,
-                              global uint *queue_words,
-                              uint queue_groups, uint queue_capacity, uint queue_shared)
+/* Groups take tasks until none is outstanding, and offer kill and fork between tasks. A forked
+ * group starts with the queue of the group that forked it (ws_queue: where to steal next). */
+kernel void octree(global const float4 *points, global uint *perm, global uint *scratch, global uint *nodes,
+                   global uint *node_count, uint node_limit, uint leaf_max, global uint *queue_words,
+                   uint queue_groups, uint queue_capacity, uint queue_shared)
 {
-    COOP_ENTER(ctx);
-    local uint counts[8], cursor[8];
-    ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
-    uint done = 0;
+    local uint counts[8], cursor[8], share[2], slots[WS_SLOT_WORDS];
+    transmit ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
+    transmit uint done = 0;
     while (!done) {
         uint task;
-        uint got = ws_next_task(&ctx, &q, &task);
+        uint got = ws_next_task(&q, slots, &task);
         done = got == WS_DONE;
-        oct_process(&ctx, &q, got == WS_GOT, task, points, perm, scratch, nodes, node_count, node_limit, leaf_max,
-                    counts, cursor);
-    }
-}
-
-/* The cooperative kernel: offers kill and fork between tasks; a killed group hands its deque
- * to the shared one. A forked group needs no state (transmit is empty). */
-void octree_cooperative(coop_ctx *ctx, global const float4 *points, global uint *perm, global uint *scratch,
-                        global uint *nodes, global uint *node_count, uint node_limit, uint leaf_max,
-                              global uint *queue_words,
-                        uint queue_groups, uint queue_capacity, uint queue_shared, local uint *counts,
-                        local uint *cursor)
-{
-    ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
-    uint done = 0, killed = 0, none = 0;
-    while (!done && !killed) {
-        uint task;
-        uint got = ws_next_task(ctx, &q, &task);
-        done = got == WS_DONE;
-        oct_process(ctx, &q, got == WS_GOT, task, points, perm, scratch, nodes, node_count, node_limit, leaf_max,
-                    counts, cursor);
-        killed = coop_offer_kill(ctx);
-        if (!killed)
-            coop_offer_fork(ctx, 1, &none, sizeof none);
-    }
-    if (killed && get_local_id(0) == 0)
-        ws_drain(&q, coop_group_id(ctx));
-}
-
-kernel void octree_mega(COOP_PARAMS, global const float4 *points, global uint *perm, global uint *scratch,
-                        global uint *nodes, global uint *node_count, uint node_limit, uint leaf_max,
-                              global uint *queue_words,
-                        uint queue_groups, uint queue_capacity, uint queue_shared, global const uint *task_a,
-                        global const uint *task_b, global uint *task_c)
-{
-    COOP_ENTER(ctx);
-    local uint counts[8], cursor[8];
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
-            octree_cooperative(&ctx, points, perm, scratch, nodes, node_count, node_limit, leaf_max, queue_words,
-                               queue_groups, queue_capacity, queue_shared, counts, cursor);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
-            task_matmult(&ctx, task_a, task_b, task_c);
+        oct_process(&q, got == WS_GOT, task, points, perm, scratch, nodes, node_count, node_limit, leaf_max,
+                    counts, cursor, share);
+        offer_kill();
+        offer_fork();
     }
 }

@@ -188,16 +188,21 @@ int mt_is_implicit_transmit(mt_merge *merge, CXCursor var)
     return search.found;
 }
 
-/* Whether a call is one of OpenCL's workgroup barriers or collectives (which hold one). */
+/* Whether a call is one of OpenCL's workgroup barriers or collectives (which hold one), or
+ * libcoop's coop_group_sync(). */
 int mt_is_group_barrier(CXCursor call)
 {
     if (clang_getCursorKind(call) != CXCursor_CallExpr)
         return 0;
     CXCursor callee = clang_getCursorReferenced(call);
-    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || !mt_is_builtin(callee))
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl)
+        return 0;
+    int builtin = mt_is_builtin(callee), prelude = !builtin && mt_in_prelude(callee);
+    if (!builtin && !prelude)
         return 0;
     char *name = mt_spelling(callee);
-    int barrier = !strcmp(name, "barrier") || !strncmp(name, "work_group_", 11);
+    int barrier = builtin ? !strcmp(name, "barrier") || !strncmp(name, "work_group_", 11)
+                          : !strcmp(name, "coop_group_sync");
     free(name);
     return barrier;
 }

@@ -456,7 +456,8 @@ static enum CXChildVisitResult find_effects(CXCursor cursor, CXCursor parent, CX
         if (!mt_id_call_of(cursor)) {
             CXCursor callee = clang_getCursorReferenced(cursor);
             char *name = mt_spelling(callee);
-            if (mt_callee(e->merge, file, cursor) || builtin_has_effects(name))
+            /* libcoop's device library, declared in the prelude, is atomics and barriers */
+            if (mt_callee(e->merge, file, cursor) || builtin_has_effects(name) || mt_in_prelude(callee))
                 e->writes = 1;
             free(name);
         }

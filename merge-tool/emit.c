@@ -108,7 +108,7 @@ static void emit_entry(mt_merge *merge, mt_buf *out)
     }
     const mt_func *coop = &merge->funcs[merge->coop];
     if (merge->options.standalone) {
-        mt_buf_add(out, "    ");
+        mt_buf_add(out, "    coop_fix_num_groups(&ctx);\n    ");
         add_call(out, coop);
         mt_buf_add(out, "}\n");
         return;

@@ -150,6 +150,12 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
         [MT_ID_TASK_ARG] = "coop_task_arg",
         [MT_ID_SHARED_NUM_GROUPS] = "coop_shared_num_groups",
     };
+    /* The standalone form never resizes: M is the group's copy from its start. */
+    const char *target = names[id];
+    if (walk->merge->options.standalone && id == MT_ID_NUM_GROUPS)
+        target = "coop_fixed_num_groups";
+    else if (walk->merge->options.standalone && id == MT_ID_GLOBAL_SIZE)
+        target = "coop_fixed_global_size";
     mt_file *file = walk->func->file;
     unsigned begin, end;
     char *name = mt_spelling(call);
@@ -171,12 +177,12 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
             clang_EvalResult_dispose(value);
     }
     if (id == MT_ID_SHARED_NUM_GROUPS) {
-        mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, names[id]);
+        mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, target);
         mt_edit_add(file, file->tokens[open].end, file->tokens[open].end, 0, "ctx");
         return;
     }
     if (id == MT_ID_GLOBAL_ID || id == MT_ID_GLOBAL_SIZE || id == MT_ID_TASK_ARG) {
-        mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, names[id]);
+        mt_edit_add(file, begin, file->tokens[open - 1].end, MT_RANK_REPLACE, target);
         mt_edit_add(file, file->tokens[open].end, file->tokens[open].end, 0, "ctx, ");
         return;
     }
@@ -194,7 +200,7 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
     }
     if (dimension != 0)
         return; /* persistent groups are one-dimensional: 0 and 1 stay right */
-    char *text = mt_printf("((size_t)%s(ctx))", names[id]);
+    char *text = mt_printf("((size_t)%s(ctx))", target);
     mt_edit_add(file, begin, end, MT_RANK_REPLACE, text);
     free(text);
 }
@@ -231,10 +237,13 @@ static void rewrite_local_use(body_walk *walk, CXCursor ref, const mt_local *loc
     free(text);
 }
 
+/* By the declarator's location alone: libclang gives the second and later declarators of one
+ * declaration (`local uint a[4], b[4];`) another extent when they are reached from a use. */
 static const mt_local *local_of(const mt_func *func, CXCursor var)
 {
     for (size_t i = 0; i < func->local_count; i++)
-        if (mt_same(func->locals[i].decl, var))
+        if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+            clang_equalLocations(clang_getCursorLocation(func->locals[i].decl), clang_getCursorLocation(var)))
             return &func->locals[i];
     return NULL;
 }

@@ -33,6 +33,15 @@ static const char prelude[] =
     /* libcoop's device library, callable from any kernel as written (no context) */
     "uint coop_atomic_inc(volatile global uint *counter);\n"
     "void coop_atomic_add_sum(volatile global uint *counter, uint value);\n"
+    /* libcoop's memory model (coop_kernel.h): atomics between groups, correct on PoCL and NVIDIA */
+    "uint coop_load_relaxed(global uint *p);\n"
+    "uint coop_load_acquire(global uint *p);\n"
+    "void coop_store_relaxed(global uint *p, uint v);\n"
+    "void coop_store_release(global uint *p, uint v);\n"
+    "uint coop_fetch_add(global uint *p, uint v);\n"
+    "void coop_fetch_add_relaxed(global uint *p, uint v);\n"
+    "uint coop_cas(global uint *p, uint expected, uint desired);\n"
+    "void coop_group_sync(void);\n"
     "#define transmit __attribute__((annotate(\"coop_transmit\")))\n"
     "#pragma clang diagnostic push\n"
     "#pragma clang diagnostic ignored \"-Wkeyword-macro\"\n"

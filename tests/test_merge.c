@@ -273,6 +273,10 @@ static const rejection rejections[] = {
     {{REJECT "fork_loop_private.cl"},
      REJECT "fork_loop_private.cl:8:9: error: offer_fork() in a loop whose control variable 'r' is not transmit",
      "declare 'r' with 'transmit'"},
+    {{REJECT "fork_loop_atomic.cl"},
+     REJECT "fork_loop_atomic.cl:6:9: error: offer_fork() in a loop whose condition has side effects: a forked group "
+            "would repeat them",
+     "into a transmit variable"},
     {{REJECT "recursion.cl"}, REJECT "recursion.cl:10:12: error: recursive call: 'depth' calls 'climb'", "loop"},
     {{"tests/merge/rounds.cl", "--task", REJECT "task_barrier.cl"},
      REJECT "task_barrier.cl:4:5: error: task kernel 'waits' calls global_barrier()", "only the cooperative kernel"},

@@ -1,4 +1,4 @@
-/* test_ws.c: coop-ws (host/coop-ws.c with kernels/lib/ws_deque.cl, kernels/octree.cl and
+/* test_ws.c: coop-ws (host/coop-ws.c with kernels/lib/ws_deque.h, kernels/octree.cl and
  * kernels/game.cl), run as a subprocess on PoCL with two workers: octree and game, standalone
  * and cooperative, equal their CPU references; the cooperative megakernels stay right under 20
  * chaos seeds each with a periodic task, and kills and forks happen over the seeds; bad
@@ -9,7 +9,9 @@
  * status 0 is the equality check. Build it first (the lead's Makefile includes host/coop-ws.mk):
  * make -f Makefile -f host/coop-ws.mk build/bin/coop-ws. Run from the repository root. */
 #include "testutil.h"
+#include "ws_tree_standalone.h"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #define WS "build/bin/coop-ws"
@@ -180,46 +182,17 @@ END_TEST
 
 /* ---- The deque on its own --------------------------------------------------------------------- */
 
-/* A binary tree of tasks: task t < limit pushes 2t + 1 and 2t + 2; every task counts itself.
- * Group deques of 8 slots make pushes spill to the shared deque too. */
-static const char tree_kernel[] =
-    "kernel void tree(COOP_PARAMS, global uint *queue_words, uint queue_groups, uint limit, global uint *seen)\n"
-    "{\n"
-    "    COOP_ENTER(ctx);\n"
-    "    ws_queue q = ws_queue_make(queue_words, queue_groups, 8u, limit);\n"
-    "    uint done = 0;\n"
-    "    while (!done) {\n"
-    "        uint task;\n"
-    "        uint got = ws_next_task(&ctx, &q, &task);\n"
-    "        done = got == WS_DONE;\n"
-    "        if (got == WS_GOT && get_local_id(0) == 0) {\n"
-    "            coop_fetch_add(&seen[task], 1u);\n"
-    "            for (uint c = 2u * task + 1u; c <= 2u * task + 2u; c++)\n"
-    "                if (c < limit)\n"
-    "                    ws_push(&q, coop_group_id(&ctx), c);\n"
-    "            ws_task_done(&q);\n"
-    "        }\n"
-    "    }\n"
-    "}\n";
-
-/* The deque library without the apps, read from its file (run from the repository root). */
-static char *deque_source(void)
-{
-    FILE *file = fopen("kernels/lib/ws_deque.cl", "rb");
-    ck_assert_ptr_nonnull(file);
-    static char text[1 << 16];
-    size_t length = fread(text, 1, sizeof text - sizeof tree_kernel, file);
-    fclose(file);
-    memcpy(text + length, tree_kernel, sizeof tree_kernel);
-    return text;
-}
-
+/* A binary tree of tasks (tests/kernels/ws_tree.cl, its standalone form as coop-merge makes it):
+ * every task must run once. */
 START_TEST(deque_counts_every_task_once)
 {
     enum { NODES = 4095, LOCAL = 16 };
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
-    coop_kernel *kernel = tu_kernel(ctx, deque_source(), NULL, "tree", &program);
+    size_t size = 0;
+    char *source = tu_read_file("kernels/generated/ws_tree_standalone.cl", &size);
+    ck_assert_ptr_nonnull(source);
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, WS_TREE_STANDALONE_NAME, &program);
     cl_uint groups = coop_launch_groups(ctx, LOCAL), limit = NODES;
     size_t words = 8 + (size_t)groups * (4 + 8) + 4 + NODES;
     cl_mem queue = tu_buffer(ctx, words), seen = tu_buffer(ctx, NODES);
@@ -228,10 +201,11 @@ START_TEST(deque_counts_every_task_once)
     clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, 0, 4, &one, 0, NULL, NULL);
     clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, (8 + (size_t)groups * (4 + 8) + 2) * 4, 4, &one,
                          0, NULL, NULL);
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, queue));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 1, sizeof groups, &groups));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 2, sizeof limit, &limit));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 3, seen));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_TREE_STANDALONE_ARG_ws_tree_queue_words, queue));
+    TU_ASSERT_OK(ctx,
+                 coop_kernel_set_arg(kernel, WS_TREE_STANDALONE_ARG_ws_tree_queue_groups, sizeof groups, &groups));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, WS_TREE_STANDALONE_ARG_ws_tree_limit, sizeof limit, &limit));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_TREE_STANDALONE_ARG_ws_tree_seen, seen));
     coop_launch launch = {.local_size = LOCAL};
     TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, NULL));
     static cl_uint counts[NODES], header[8];
@@ -247,6 +221,7 @@ START_TEST(deque_counts_every_task_once)
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
+    free(source);
 }
 END_TEST
 

@@ -9,9 +9,16 @@
  *    at the default 2000 iterations; printed as measured) while a short task asks for groups
  *    every period; gather, execution and response times.
  * Times are medians over R runs, from the end of discovery until the host saw the kernel end
- * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc. */
+ * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc.
+ * The kernels are benchmarks/sched/units.cl and rounds.cl in the cooperative language, with the
+ * task task.cl: their megakernels and standalone forms (the plain baselines) are what coop-merge
+ * makes of them (kernels/generated/sched_*), bound by the names of the generated headers. */
 #include "cli.h"
 #include "coop.h"
+#include "sched_rounds_mega.h"
+#include "sched_rounds_standalone.h"
+#include "sched_units_mega.h"
+#include "sched_units_standalone.h"
 #include "stats.h"
 
 #include <stdint.h>
@@ -58,7 +65,11 @@ static const cli sched_bench_cli = {
     "  2  a unit of the gather run did not run exactly once\n",
 };
 
-extern const char sched_bench_source[];
+extern const char sched_units_mega_source[], sched_units_standalone_source[], sched_rounds_mega_source[],
+    sched_rounds_standalone_source[];
+
+/* The four programs, built once each. */
+enum { UNITS_PLAIN, UNITS_MEGA, ROUNDS_PLAIN, ROUNDS_MEGA, PROGRAMS };
 
 typedef struct settings {
     int quick;
@@ -72,7 +83,7 @@ typedef struct settings {
 
 typedef struct bench {
     coop_context *ctx;
-    coop_program *program;
+    coop_program *programs[PROGRAMS];
     cl_mem next, sink, task_sink, done;
     settings s;
     unsigned groups_bound;
@@ -112,41 +123,67 @@ static coop_status zero_next(bench *b)
     return err == CL_SUCCESS ? COOP_OK : COOP_ERR_OPENCL;
 }
 
-/* Sets the arguments shared by the kernels: units kernels take (next, units, iters, sink, done),
- * rounds kernels (rounds, iters, sink); megakernels add (task_iters, task_sink). */
-static coop_status set_args(bench *b, coop_kernel *k, int units, int mega)
+/* Binds the arguments of program `which`: the unit loop's (next, units, iters, sink, done) or the
+ * round loop's (rounds, iters, sink); megakernels add the task's (task_iters, task_sink). */
+static coop_status set_args(bench *b, coop_kernel *k, int which)
 {
-    unsigned index = 0;
-    cl_uint count = units ? b->s.units_per_group * b->groups_bound : b->s.rounds;
+    cl_uint units = b->s.units_per_group * b->groups_bound;
     coop_status status = COOP_OK;
-    if (units)
-        status = coop_kernel_set_buffer(k, index++, b->next);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(k, index++, sizeof count, &count);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(k, index++, sizeof b->s.iters, &b->s.iters);
-    if (status == COOP_OK)
-        status = coop_kernel_set_buffer(k, index++, b->sink);
-    if (status == COOP_OK && units)
-        status = coop_kernel_set_buffer(k, index++, b->done);
-    if (status == COOP_OK && mega)
-        status = coop_kernel_set_arg(k, index++, sizeof b->s.task_iters, &b->s.task_iters);
-    if (status == COOP_OK && mega)
-        status = coop_kernel_set_buffer(k, index++, b->task_sink);
+#define SET_BUFFER(index, buffer) (status == COOP_OK ? (status = coop_kernel_set_buffer(k, index, buffer)) : status)
+#define SET_UINT(index, value) (status == COOP_OK ? (status = coop_kernel_set_arg(k, index, sizeof(cl_uint), &value)) : status)
+    switch (which) {
+    case UNITS_PLAIN:
+        SET_BUFFER(SCHED_UNITS_STANDALONE_ARG_sched_units_next, b->next);
+        SET_UINT(SCHED_UNITS_STANDALONE_ARG_sched_units_units, units);
+        SET_UINT(SCHED_UNITS_STANDALONE_ARG_sched_units_iters, b->s.iters);
+        SET_BUFFER(SCHED_UNITS_STANDALONE_ARG_sched_units_sink, b->sink);
+        SET_BUFFER(SCHED_UNITS_STANDALONE_ARG_sched_units_done, b->done);
+        break;
+    case UNITS_MEGA:
+        SET_BUFFER(SCHED_UNITS_MEGA_ARG_sched_units_next, b->next);
+        SET_UINT(SCHED_UNITS_MEGA_ARG_sched_units_units, units);
+        SET_UINT(SCHED_UNITS_MEGA_ARG_sched_units_iters, b->s.iters);
+        SET_BUFFER(SCHED_UNITS_MEGA_ARG_sched_units_sink, b->sink);
+        SET_BUFFER(SCHED_UNITS_MEGA_ARG_sched_units_done, b->done);
+        SET_UINT(SCHED_UNITS_MEGA_ARG_task_short_task_iters, b->s.task_iters);
+        SET_BUFFER(SCHED_UNITS_MEGA_ARG_task_short_task_sink, b->task_sink);
+        break;
+    case ROUNDS_PLAIN:
+        SET_UINT(SCHED_ROUNDS_STANDALONE_ARG_sched_rounds_rounds, b->s.rounds);
+        SET_UINT(SCHED_ROUNDS_STANDALONE_ARG_sched_rounds_iters, b->s.iters);
+        SET_BUFFER(SCHED_ROUNDS_STANDALONE_ARG_sched_rounds_sink, b->sink);
+        break;
+    default:
+        SET_UINT(SCHED_ROUNDS_MEGA_ARG_sched_rounds_rounds, b->s.rounds);
+        SET_UINT(SCHED_ROUNDS_MEGA_ARG_sched_rounds_iters, b->s.iters);
+        SET_BUFFER(SCHED_ROUNDS_MEGA_ARG_sched_rounds_sink, b->sink);
+        SET_UINT(SCHED_ROUNDS_MEGA_ARG_task_short_task_iters, b->s.task_iters);
+        SET_BUFFER(SCHED_ROUNDS_MEGA_ARG_task_short_task_sink, b->task_sink);
+        break;
+    }
+#undef SET_BUFFER
+#undef SET_UINT
     return status;
 }
 
+static const char *const kernel_names[PROGRAMS] = {SCHED_UNITS_STANDALONE_NAME, SCHED_UNITS_MEGA_NAME,
+                                                    SCHED_ROUNDS_STANDALONE_NAME, SCHED_ROUNDS_MEGA_NAME};
+
+/* The kernel of program `which`, its arguments bound. */
+static coop_status make_kernel(bench *b, int which, coop_kernel **kernel)
+{
+    coop_status status = coop_kernel_create(b->programs[which], kernel_names[which], kernel);
+    return status == COOP_OK ? set_args(b, *kernel, which) : status;
+}
+
 /* Median run time (ms, after discovery) of a plain and of a cooperative kernel. */
-static int overhead(bench *b, const char *plain_name, const char *mega_name, int units)
+static int overhead(bench *b, int units)
 {
     coop_kernel *plain = NULL, *mega = NULL;
-    coop_status status = coop_kernel_create(b->program, plain_name, &plain);
+    const char *mega_name = kernel_names[units ? UNITS_MEGA : ROUNDS_MEGA];
+    coop_status status = make_kernel(b, units ? UNITS_PLAIN : ROUNDS_PLAIN, &plain);
     if (status == COOP_OK)
-        status = coop_kernel_create(b->program, mega_name, &mega);
-    if (status == COOP_OK)
-        status = set_args(b, plain, units, 0);
-    if (status == COOP_OK)
-        status = set_args(b, mega, units, 1);
+        status = make_kernel(b, units ? UNITS_MEGA : ROUNDS_MEGA, &mega);
     double *plain_ms = calloc(b->s.repeat, sizeof *plain_ms), *mega_ms = calloc(b->s.repeat, sizeof *mega_ms);
     unsigned groups = 0, members = 0;
     coop_launch launch = {.local_size = b->s.local_size};
@@ -184,12 +221,10 @@ static int overhead(bench *b, const char *plain_name, const char *mega_name, int
 static int gather(bench *b)
 {
     coop_kernel *mega = NULL;
-    coop_status status = coop_kernel_create(b->program, "units_mega", &mega);
-    if (status == COOP_OK)
-        status = set_args(b, mega, 1, 1);
+    coop_status status = make_kernel(b, UNITS_MEGA, &mega);
     if (status == COOP_OK)
         status = zero_next(b);
-    coop_task_plan plan = {.task = 0, .take = b->s.take, .take_count = b->s.take_count,
+    coop_task_plan plan = {.task = SCHED_UNITS_MEGA_TASK_task_short, .take = b->s.take, .take_count = b->s.take_count,
                            .period_ms = b->s.period_ms, .repeats = b->s.tasks};
     coop_mega_params params = {.launch = {.local_size = b->s.local_size}};
     /* one workgroup per group taken: the plan's workgroups follow the take */
@@ -340,22 +375,26 @@ int main(int argc, char **argv)
         fprintf(stderr, "sched-bench: buffers: %s\n", coop_cl_error_name(err));
         return CLI_EXIT_ERROR;
     }
-    status = coop_program_create(b.ctx, sched_bench_source, b.s.options, &b.program);
+    const char *const sources[PROGRAMS] = {sched_units_standalone_source, sched_units_mega_source,
+                                           sched_rounds_standalone_source, sched_rounds_mega_source};
+    for (int i = 0; i < PROGRAMS && status == COOP_OK; i++)
+        status = coop_program_create(b.ctx, sources[i], b.s.options, &b.programs[i]);
     if (status != COOP_OK)
         return fail(&b, status, "build");
     printf("sched-bench on %s (%s), channel %s, local size %u, unit %u iterations, %u runs per figure%s%s\n",
            info->name, info->platform, coop_channel_name(coop_context_channel(b.ctx)), b.s.local_size, b.s.iters,
            b.s.repeat, b.s.options ? ", options " : "", b.s.options ? b.s.options : "");
-    rc = overhead(&b, "units_plain", "units_mega", 1);
+    rc = overhead(&b, 1);
     if (!rc)
-        rc = overhead(&b, "rounds_plain", "rounds_mega", 0);
+        rc = overhead(&b, 0);
     if (!rc)
         rc = gather(&b);
     clReleaseMemObject(b.next);
     clReleaseMemObject(b.sink);
     clReleaseMemObject(b.task_sink);
     clReleaseMemObject(b.done);
-    coop_program_release(b.program);
+    for (int i = 0; i < PROGRAMS; i++)
+        coop_program_release(b.programs[i]);
     coop_context_release(b.ctx);
     return rc;
 }

@@ -412,6 +412,14 @@ inline uint coop_local_linear_size(void)
 #define COOP_GROUP_SYNC() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
 
+/* COOP_GROUP_SYNC() as a function, for kernels in the cooperative language (coop-merge knows it
+ * as a workgroup barrier): orders what the group wrote before it, in global and local memory,
+ * before what any of its work-items does after it. */
+inline void coop_group_sync(void)
+{
+    COOP_GROUP_SYNC();
+}
+
 /* ---- Global barrier -----------------------------------------------------------------------
  * Barrier number b (1, 2, ...) uses counter b % 4. A counter rests at COOP_BAR_IDLE; every member
  * of barrier b "arms" it (subtracts one) before anyone can arrive, and arriving adds one with
@@ -688,6 +696,25 @@ inline size_t coop_global_id(const coop_ctx *ctx, uint dim)
 inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
 {
     return dim == 0 ? (size_t)coop_num_groups(ctx) * get_local_size(0) : get_local_size(dim);
+}
+
+/* A persistent kernel without kill and fork (coop-merge's --standalone form) keeps M in the
+ * group's scratch from its start (coop_fix_num_groups, a group barrier, once after COOP_ENTER),
+ * so that spreading a round's work by M reads local memory rather than the scheduler's hot word
+ * in every work-item after every barrier (H200, sssp on USA-road-NY: 8.36 ms against 7.45 ms
+ * with M read once at the start by hand). No global barrier of such a kernel changes it. */
+inline void coop_fix_num_groups(coop_ctx *ctx)
+{
+    if (coop_local_linear_id() == 0)
+        ctx->scratch[COOP_SCRATCH_M] = coop_num_groups(ctx);
+    COOP_GROUP_SYNC();
+}
+
+inline uint coop_fixed_num_groups(const coop_ctx *ctx) { return ctx->scratch[COOP_SCRATCH_M]; }
+
+inline size_t coop_fixed_global_size(const coop_ctx *ctx, uint dim)
+{
+    return dim == 0 ? (size_t)coop_fixed_num_groups(ctx) * get_local_size(0) : get_local_size(dim);
 }
 
 /* The paper's spelling, for code that names its context `ctx`. */

@@ -3,10 +3,10 @@
  *   merge-bench [--quick] [--repeat R] [--rounds N] [--iters N] [--local-size L]
  *               [--hand FILE:KERNEL] [--merged FILE:KERNEL]
  *
- * Runs the rounds kernel (work, then a resizing barrier, N times) as sched.cl's hand-written
- * megakernel (benchmarks/sched/sched.cl:rounds_mega) and as coop-merge's megakernel of the same
- * kernel written in the cooperative language (build/merge-bench/rounds.cl:rounds_coop_mega, made
- * from merge-tool/bench/rounds.cl and task.cl), alternately, R times each, with no task and no
+ * Runs the rounds kernel (work, then a resizing barrier, N times) as a megakernel written by hand
+ * (merge-tool/bench/hand.cl:rounds_mega) and as coop-merge's megakernel of the same kernel written
+ * in the cooperative language (kernels/generated/sched_rounds_mega.cl:sched_rounds_mega, made from
+ * sched-bench's benchmarks/sched/rounds.cl and task.cl), alternately, R times each, with no task and no
  * chaos. Both take (rounds, iters, sink, task_iters, task_sink) after COOP_PARAMS. Prints the
  * median time from the end of discovery to the end of the run, and the merged one's overhead;
  * every run's sink is checked against the CPU (exit status 2 on a difference).
@@ -42,8 +42,8 @@ static int usage(void)
 static int parse(int argc, char **argv, settings *s)
 {
     *s = (settings){.repeat = 11, .rounds = 400, .iters = 3000, .local_size = 256,
-                    .hand = "benchmarks/sched/sched.cl:rounds_mega",
-                    .merged = "build/merge-bench/rounds.cl:rounds_coop_mega"};
+                    .hand = "merge-tool/bench/hand.cl:rounds_mega",
+                    .merged = "kernels/generated/sched_rounds_mega.cl:sched_rounds_mega"};
     for (int i = 1; i < argc; i++) {
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--quick")) {

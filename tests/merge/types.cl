@@ -18,7 +18,8 @@ kernel void types(global float *out, uint n, uint rounds)
     transmit float4 acc = (float4)(0.0f);
     transmit tally t = {0, 0.25f};
     transmit struct { uint steps; float bonus; } extra;
-    local float stage[64];
+    /* two declarators: both move to the megakernel */
+    local float stage[64], zero[1];
     extra.steps = 0;
     extra.bonus = 2.0f;
     while (round < rounds) {
@@ -26,11 +27,13 @@ kernel void types(global float *out, uint n, uint rounds)
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
         for (uint base = get_group_id(0) * width; base < n; base += groups * width) {
+            if (lid == 0)
+                zero[0] = 0.0f;
             stage[lid % 64] = scale + acc.x + acc.y + acc.z + acc.w + t.weight + (float)t.count + (float)delta +
                               extra.bonus * (float)extra.steps;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (base + lid < n)
-                out[round * n + base + lid] = stage[(lid + 1) % 64 % width];
+                out[round * n + base + lid] = stage[(lid + 1) % 64 % width] + zero[0];
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         round++;

@@ -14,7 +14,7 @@ uint first_item(coop_ctx *ctx)
 
 uint stride(coop_ctx *ctx)
 {
-    return ((size_t)coop_num_groups(ctx)) * get_local_size(0);
+    return ((size_t)coop_fixed_num_groups(ctx)) * get_local_size(0);
 }
 
 void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, global uint *last_round, __local uint (*round)[1])
@@ -42,5 +42,6 @@ kernel void nested_standalone(COOP_PARAMS, global uint *data, uint n, uint outer
 {
     COOP_ENTER(ctx);
     __local uint coop_local_nested_round[1];
+    coop_fix_num_groups(&ctx);
     nested(&ctx, data, n, outer, inner, last_round, &coop_local_nested_round);
 }

@@ -18,7 +18,7 @@ float4 step(float4 v)
     return v * 0.5f + (float4)(1.0f, 2.0f, 3.0f, 4.0f);
 }
 
-void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float (*stage)[64])
+void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float (*stage)[64], __local float (*zero)[1])
 {
     struct { uint round; int delta; float scale; float4 acc; tally t; struct { uint steps; float bonus; } extra; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
@@ -30,6 +30,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.scale = 1.0f;
         coop_transmit_.acc = (float4)(0.0f);
         coop_transmit_.t = (tally){0, 0.25f};
+        /* two declarators: both move to the megakernel */
         coop_transmit_.extra.steps = 0;
         coop_transmit_.extra.bonus = 2.0f;
     }
@@ -39,11 +40,13 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
         for (uint base = ((size_t)coop_group_id(ctx)) * width; base < n; base += groups * width) {
+            if (lid == 0)
+                (*zero)[0] = 0.0f;
             (*stage)[lid % 64] = coop_transmit_.scale + coop_transmit_.acc.x + coop_transmit_.acc.y + coop_transmit_.acc.z + coop_transmit_.acc.w + coop_transmit_.t.weight + (float)coop_transmit_.t.count + (float)coop_transmit_.delta +
                               coop_transmit_.extra.bonus * (float)coop_transmit_.extra.steps;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (base + lid < n)
-                out[coop_transmit_.round * n + base + lid] = (*stage)[(lid + 1) % 64 % width];
+                out[coop_transmit_.round * n + base + lid] = (*stage)[(lid + 1) % 64 % width] + (*zero)[0];
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         coop_transmit_.round++;
@@ -90,6 +93,7 @@ kernel void types_mega(COOP_PARAMS, global float *out, uint n, uint rounds, glob
 {
     COOP_ENTER(ctx);
     __local float coop_local_types_stage[64];
+    __local float coop_local_types_zero[1];
     __local float coop_local_scale_tile[64];
     for (;;) {
         uint role = coop_schedule(&ctx);
@@ -97,7 +101,7 @@ kernel void types_mega(COOP_PARAMS, global float *out, uint n, uint rounds, glob
             break;
         if (role == COOP_ROLE_COOP) {
             COOP_GROUP_SYNC();
-            types(&ctx, out, n, rounds, &coop_local_types_stage);
+            types(&ctx, out, n, rounds, &coop_local_types_stage, &coop_local_types_zero);
         } else if (ctx.task == 0) {
             COOP_GROUP_SYNC();
             scale(&ctx, scale_out, factor, &coop_local_scale_tile);

@@ -1,4 +1,4 @@
-/* sched.cl's high-priority task: a short computation per workgroup. */
+/* sched-bench's high-priority task: a short computation per workgroup. */
 #include "work.h"
 
 kernel void task_short(uint task_iters, global uint *task_sink)

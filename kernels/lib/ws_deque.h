@@ -1,14 +1,19 @@
-/* ws_deque.cl: work-stealing deques and a task queue for persistent and cooperative kernels
- * (OpenCL C, built after libcoop's kernel header, before the kernels that use it).
+/* ws_deque.h: work-stealing deques and a task queue for cooperative kernels written in the
+ * paper's language (#include it; coop-merge pastes it into the merged program, and threads the
+ * context through the functions that read ids). kernels/octree.cl and kernels/game.cl use it.
  *
- * A task is one 32-bit word that the application gives its meaning (kernels/octree.cl and
- * kernels/game.cl: the index of a node in their own node array). Every virtual group g owns
- * deque g: it pushes and pops at the bottom, thieves take from the top (the split of Cederman
- * and Tsigas); one more deque, WS_SHARED(q), is shared by all: the host seeds it with the first
- * tasks, a push that finds its deque full spills there, and a group that is killed moves its
- * deque there (ws_drain) before it leaves, so no task is lost when the deques are indexed by
- * virtual ids that come and go. Each deque is a ring under a spin lock (coop_cas): correctness
- * first; the lock is held for a few words only and never while waiting for anything else.
+ * A task is one 32-bit word that the application gives its meaning (octree.cl and game.cl: the
+ * index of a node in their own node array). Every group g (get_group_id(0)) owns deque g: it
+ * pushes and pops at the bottom, thieves take from the top (the split of Cederman and Tsigas);
+ * one more deque, WS_SHARED(q), is shared by all: the host seeds it with the first tasks, and a
+ * push that finds its deque full spills there. Each deque is a ring under a spin lock
+ * (coop_cas): correctness first; the lock is held for a few words only and never while waiting
+ * for anything else.
+ *
+ * Groups come and go (offer_kill, offer_fork), so a thief looks in every deque there can be, not
+ * only in those of the groups there are now: a group killed with tasks in its deque leaves them
+ * there, and they are stolen (or popped by the group forked later with its id). A killed group
+ * holds no task and no lock when it leaves at an offer between tasks.
  *
  * Termination: a count of outstanding tasks. ws_push counts a task before it is visible;
  * ws_task_done uncounts it once the task, and every push it made, is complete. The count
@@ -17,50 +22,45 @@
  * Rules: every ws_* function is called by local id 0 only (PoCL runs the work-items of a group
  * one after another, so only one work-item may wait for another group); ws_next_task is the
  * exception, called by every work-item, and hands the task to the whole group. Writes the group
- * made for a task (its children's data) must be ordered before the push that publishes them: a
- * COOP_GROUP_SYNC() before local id 0 pushes does that (the push releases, the taker acquires).
+ * made for a task (its children's data) must be ordered before the push that publishes them:
+ * coop_group_sync() before local id 0 pushes does that (the push releases, the taker acquires).
  *
  * Memory: one buffer of ws_queue_words(groups, capacity, shared_capacity) words, zero-filled by
  * the host, then seeded: words[WS_OUTSTANDING] = n, and n tasks in the shared deque (its slots
  * 0..n-1 and its tail = n; host-side offsets: ws_deque_base(groups, capacity, groups) + WS_SLOTS
- * + i and + WS_TAIL). `groups` is the most virtual groups the kernel can have
- * (coop_launch_groups on the host); `capacity` the slots of a group's deque (a push beyond it
- * spills to the shared deque: any capacity is correct, a small one spills more);
- * `shared_capacity` the slots of the shared deque, which must hold every task that can be
- * outstanding at once (beyond that a push sets words[WS_OVERFLOWED] and drops the task,
- * uncounted, so that the run ends and the host can say so).
+ * + i and + WS_TAIL). `groups` is the most groups the kernel can have (coop_launch_groups on
+ * the host); `capacity` the slots of a group's deque (a push beyond it spills to the shared
+ * deque: any capacity is correct, a small one spills more); `shared_capacity` the slots of the
+ * shared deque, which must hold every task that can be outstanding at once (beyond that a push
+ * sets words[WS_OVERFLOWED] and drops the task, uncounted, so that the run ends and the host can
+ * say so).
  *
- * A cooperative work-stealing kernel (the megakernel's COOP_ROLE_COOP branch) looks like this:
+ * A cooperative work-stealing kernel looks like this (its standalone form, coop-merge
+ * --standalone, is the same loop without the offers):
  *
- *   void my_steal(coop_ctx *ctx, global uint *queue_words, uint groups, uint capacity, uint shared_capacity)
+ *   kernel void steal(global uint *queue_words, uint groups, uint capacity, uint shared_capacity)
  *   {
- *       ws_queue q = ws_queue_make(queue_words, groups, capacity, shared_capacity);
- *       uint killed = 0, done = 0, none = 0;
- *       while (!done && !killed) {
+ *       local uint slots[WS_SLOT_WORDS];              // ws_next_task's hand-over
+ *       transmit ws_queue q = ws_queue_make(queue_words, groups, capacity, shared_capacity);
+ *       transmit uint done = 0;
+ *       while (!done) {
  *           uint task;
- *           uint got = ws_next_task(ctx, &q, &task);     // all work-items; WS_GOT / WS_EMPTY / WS_DONE
+ *           uint got = ws_next_task(&q, slots, &task); // all work-items; WS_GOT / WS_EMPTY / WS_DONE
  *           done = got == WS_DONE;
- *           if (got == WS_GOT)
- *               my_process(ctx, &q, task);               // pushes children (local id 0), then
- *                                                        // ws_task_done (local id 0)
- *           killed = coop_offer_kill(ctx);               // a task boundary: the group holds no task
- *           if (!killed)
- *               coop_offer_fork(ctx, 1, &none, sizeof none);   // new groups start with empty deques
+ *           if (got == WS_GOT && get_local_id(0) == 0) {
+ *               ... ws_push(&q, get_group_id(0), child) for each child ...
+ *               ws_task_done(&q);
+ *           }
+ *           offer_kill();                             // a task boundary: the group holds no task
+ *           offer_fork();                             // new groups start with their own deques
  *       }
- *       if (killed && get_local_id(0) == 0)
- *           ws_drain(&q, coop_group_id(ctx));             // its deque goes to the shared one
  *   }
- *
- * The standalone form is the same loop without the offers. A forked group needs no state: it
- * resumes at the loop and steals. A group killed as virtual id k may still be draining deque k
- * when a fork brings in a new member with id k; both then use deque k under its lock, which is
- * harmless: every task in it is still taken by someone. */
-
+ */
 /* Header words. */
 #define WS_OUTSTANDING 0u   /* tasks pushed (or seeded) and not yet done */
 #define WS_OVERFLOWED 1u    /* non-zero: a push found its deque and the shared one full */
 #define WS_STEALS 2u        /* tasks taken from another group's deque (statistics) */
-#define WS_SPILLS 3u        /* tasks that went to the shared deque: spills and drains (statistics) */
+#define WS_SPILLS 3u        /* pushes that found their deque full and went to the shared one (statistics) */
 #define WS_HEADER_WORDS 8u
 
 /* A deque's words: lock, head (next to steal), tail (next free slot at the bottom), then slots.
@@ -75,15 +75,19 @@
 #define WS_EMPTY 2u   /* nothing found this time, but tasks are outstanding: try again */
 #define WS_DONE 3u    /* no task is outstanding: the work is finished */
 
+/* Local words a group gives ws_next_task to hand the task over (two turns of two words). */
+#define WS_SLOT_WORDS 4u
+
 typedef struct ws_queue {
     global uint *words;
-    uint groups;      /* deques 0 .. groups - 1 belong to virtual groups, deque `groups` is shared */
+    uint groups;      /* deques 0 .. groups - 1 belong to the groups, deque `groups` is shared */
     uint capacity;    /* slots of a group's deque */
     uint shared_capacity; /* slots of the shared deque */
     uint victim;      /* where this group's next steal attempt starts */
+    uint turn;        /* which half of the slots ws_next_task hands over through next */
 } ws_queue;
 
-/* Words in a queue buffer for `groups` virtual groups (the host has the same formula). */
+/* Words in a queue buffer for `groups` groups (the host has the same formula). */
 inline uint ws_queue_words(uint groups, uint capacity, uint shared_capacity)
 {
     return WS_HEADER_WORDS + groups * (WS_SLOTS + capacity) + WS_SLOTS + shared_capacity;
@@ -99,7 +103,7 @@ inline uint ws_deque_base(uint groups, uint capacity, uint deque)
 
 inline ws_queue ws_queue_make(global uint *words, uint groups, uint capacity, uint shared_capacity)
 {
-    ws_queue q = {words, groups, capacity, shared_capacity, 0u};
+    ws_queue q = {words, groups, capacity, shared_capacity, 0u, 0u};
     return q;
 }
 
@@ -189,15 +193,14 @@ inline int ws_steal(const ws_queue *q, uint deque, uint *task)
     return got;
 }
 
-/* Group `id` of `members` looks for a task: its own deque, then the shared one, then one pass
- * over the others' deques from a rotating victim. */
-inline uint ws_acquire(ws_queue *q, uint id, uint members, uint *task)
+/* Group `id` looks for a task: its own deque, then the shared one, then one pass over every
+ * other group's deque from a rotating victim (also those of groups killed since: see above). */
+inline uint ws_acquire(ws_queue *q, uint id, uint *task)
 {
     if (ws_pop(q, id, task) || ws_steal(q, WS_SHARED(q), task))
         return WS_GOT;
-    members = min(members, q->groups);
-    for (uint i = 0; i < members; i++) {
-        uint victim = (q->victim + i) % members;
+    for (uint i = 0; i < q->groups; i++) {
+        uint victim = (q->victim + i) % q->groups;
         if (victim != id && ws_steal(q, victim, task)) {
             q->victim = victim;
             coop_fetch_add_relaxed(&q->words[WS_STEALS], 1u);
@@ -214,27 +217,22 @@ inline void ws_task_done(const ws_queue *q)
     coop_fetch_add(&q->words[WS_OUTSTANDING], 0u - 1u);
 }
 
-/* A killed group moves every task left in its deque `id` to the shared deque. */
-inline void ws_drain(const ws_queue *q, uint id)
+/* Every work-item: the group's next task. Local id 0 looks (ws_acquire) and hands the answer and
+ * the task to every work-item through `slots` (WS_SLOT_WORDS local words, used by nothing else),
+ * which takes one workgroup barrier (coop_group_sync: it orders global memory too, so that every
+ * work-item sees the task's data that local id 0 acquired with it): the halves alternate, so
+ * that local id 0 never overwrites a half that another work-item may still read. Returns WS_GOT,
+ * WS_EMPTY or WS_DONE. */
+inline uint ws_next_task(ws_queue *q, local uint *slots, uint *task)
 {
-    uint task;
-    while (ws_steal(q, id, &task)) {
-        coop_fetch_add_relaxed(&q->words[WS_SPILLS], 1u);
-        if (!ws_insert(q, WS_SHARED(q), task)) {
-            coop_store_relaxed(&q->words[WS_OVERFLOWED], 1u);
-            coop_fetch_add(&q->words[WS_OUTSTANDING], 0u - 1u);
-        }
+    local uint *slot = slots + 2u * q->turn;
+    q->turn ^= 1u;
+    if (get_local_id(0) == 0) {
+        uint found = 0;
+        slot[0] = ws_acquire(q, get_group_id(0), &found);
+        slot[1] = found;
     }
-}
-
-/* Every work-item: the group's next task. Local id 0 looks (ws_acquire) and the answer and the
- * task reach every work-item. Returns WS_GOT, WS_EMPTY or WS_DONE. */
-inline uint ws_next_task(coop_ctx *ctx, ws_queue *q, uint *task)
-{
-    uint found = 0, status = 0;
-    if (get_local_id(0) == 0)
-        status = ws_acquire(q, coop_group_id(ctx), coop_num_groups(ctx), &found);
-    status = coop_broadcast(ctx, status);
-    *task = coop_broadcast(ctx, found);
-    return status;
+    coop_group_sync();
+    *task = slot[1];
+    return slot[0];
 }
