@@ -204,6 +204,9 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA) $(GRAPH_OBJ)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -o $@ $< $(LIBA) $(GRAPH_OBJ) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(LDLIBS)
 
+# What coop-merge made of the project's kernels (merges.txt there; `make regenerate`).
+GENERATED := kernels/generated
+
 include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk

@@ -23,10 +23,6 @@
  * group, beyond the watchdog). */
 #define SIZING_MAX_STEP 4.0
 
-/* What task argument 1 selects in kernels/tasks/matmult.cl. */
-#define DISPATCH_MATMULT 0u
-#define DISPATCH_RENDER 1u
-
 enum {
     SIZE_STEP = 16,             /* sizes are multiples of this */
     FIRST_SIZE = 64,            /* where the sizing starts */
@@ -180,12 +176,14 @@ static int time_in_megakernel(bench_task *t, const bench_sizing *sizing, unsigne
     for (unsigned i = 0; i < 3 && err == CL_SUCCESS; i++)
         buffers[i] = clCreateBuffer(cl, CL_MEM_READ_WRITE, i < 2 && is_render(t) ? sizeof(cl_uint) : bytes, NULL,
                                     &err);
+    const int indices[3] = {sizing->binding.a, sizing->binding.b, sizing->binding.c};
     coop_status status = COOP_OK;
     for (unsigned i = 0; i < 3 && err == CL_SUCCESS && status == COOP_OK; i++)
-        status = coop_kernel_set_buffer(sizing->mega, sizing->task_arg + i, buffers[i]);
+        if (indices[i] >= 0)
+            status = coop_kernel_set_buffer(sizing->mega, (unsigned)indices[i], buffers[i]);
     coop_task_plan plans[SIZING_RUNS + 1];
     for (unsigned i = 0; i <= SIZING_RUNS; i++)
-        plans[i] = bench_task_plan(t, COOP_TAKE_QUARTER, 0, 0.0, 0);
+        plans[i] = bench_task_plan(t, sizing->binding, COOP_TAKE_QUARTER, 0, 0.0, 0);
     coop_mega_params params = {.launch = {.local_size = t->local_size}};
     coop_mega_report report = {0};
     if (err == CL_SUCCESS && status == COOP_OK)
@@ -360,19 +358,17 @@ void bench_task_describe(const bench_task *t, char *text, size_t size)
                  t->workgroups);
 }
 
-coop_task_plan bench_task_plan(const bench_task *t, coop_take take, unsigned take_count, double period_ms,
-                               unsigned frame)
+coop_task_plan bench_task_plan(const bench_task *t, bench_binding binding, coop_take take, unsigned take_count,
+                               double period_ms, unsigned frame)
 {
-    coop_task_plan plan = {.task = 0, .workgroups = t->workgroups, .take = take, .take_count = take_count,
+    coop_task_plan plan = {.task = binding.task, .workgroups = t->workgroups, .take = take, .take_count = take_count,
                            .period_ms = period_ms};
     if (is_render(t)) {
         plan.args[0] = frame;
-        plan.args[1] = DISPATCH_RENDER;
-        plan.args[2] = t->width;
-        plan.args[3] = t->height;
+        plan.args[1] = t->width;
+        plan.args[2] = t->height;
     } else {
         plan.args[0] = t->size;
-        plan.args[1] = DISPATCH_MATMULT;
     }
     return plan;
 }

@@ -1,4 +1,5 @@
-/* bench_task.h: coop-bench's high-priority tasks (kernels/tasks/matmult.cl, kernels/tasks/render.cl):
+/* bench_task.h: coop-bench's high-priority tasks (kernels/tasks/matmult.cl, kernels/tasks/render.cl,
+ * and as ordinary kernels kernels/tasks/plain.cl):
  * the task kinds, their size on this device, their buffers, their plan in a megakernel, the check
  * of their result, and the no-cooperation baseline, where the task runs as an ordinary kernel on a
  * second queue while a standalone persistent kernel holds the device.
@@ -47,19 +48,25 @@ typedef struct bench_task {
     uint32_t *a_host, *b_host;  /* matmult's inputs, for the check */
 } bench_task;
 
-/* The megakernel the start-up sizing runs the task in: its task parameters (a, b, c) are its
- * arguments task_arg .. task_arg + 2; every other argument is set, and its cooperative kernel
- * ends at once (e.g. an empty worklist), so that the task runs on a quarter of the groups while
- * the others idle. */
+/* Where a megakernel holds the task (its host header's names): its index (coop_task_plan.task)
+ * and the indices of its parameters: matmult's a, b and c; render's frame in c (a and b -1). */
+typedef struct bench_binding {
+    unsigned task;
+    int a, b, c;
+} bench_binding;
+
+/* The megakernel the start-up sizing runs the task in: every argument but the task's is set, and
+ * its cooperative kernel ends at once (e.g. an empty worklist), so that the task runs on a
+ * quarter of the groups while the others idle. */
 typedef struct bench_sizing {
     coop_kernel *mega;
-    unsigned task_arg;
+    bench_binding binding;
 } bench_sizing;
 
 /* Sizes a task of `kind` so that it runs about its target time on a quarter of the device's
  * groups inside `sizing`'s megakernel (or takes `size`, when non-zero: the matrix order or the
  * frame's width; `sizing` is then unused), creates its queue, plain kernel (from `program`,
- * which holds matmult.cl and render.cl) and buffers, and times it alone on the whole device.
+ * built from kernels/tasks/plain.cl) and buffers, and times it alone on the whole device.
  * Close it even after a failure. */
 int bench_task_open(bench_task *t, bench_task_kind kind, coop_context *ctx, coop_program *program,
                     size_t local_size, unsigned size, const bench_sizing *sizing);
@@ -69,9 +76,10 @@ void bench_task_close(bench_task *t);
 /* One line saying what the task is, e.g. "heavy: 1424x1424 matmult on 1188 workgroups". */
 void bench_task_describe(const bench_task *t, char *text, size_t size);
 
-/* The megakernel's plan (task 0, matmult.cl's dispatch arguments); render draws frame `frame`. */
-coop_task_plan bench_task_plan(const bench_task *t, coop_take take, unsigned take_count, double period_ms,
-                               unsigned frame);
+/* The plan of the task `binding` names: its size in the task arguments (matmult.cl, render.cl);
+ * render draws frame `frame`. */
+coop_task_plan bench_task_plan(const bench_task *t, bench_binding binding, coop_take take, unsigned take_count,
+                               double period_ms, unsigned frame);
 
 /* Zeroes the result (render: alpha 0 marks a pixel never written) and waits. */
 int bench_task_clear(const bench_task *t);

@@ -32,11 +32,71 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char coop_bench_bfs_source[];
-extern const char coop_bench_sssp_source[];
-extern const char coop_bench_color_source[];
-extern const char coop_bench_mis_source[];
-extern const char coop_bench_sssp_bf_source[];
+/* The programs coop-merge made of the apps (kernels/generated/, one per form and task set), their
+ * host headers, and the plain kernels: the multikernel steps and the tasks as ordinary kernels. */
+#include "bfs_standalone.h"
+#include "bfs_mega.h"
+#include "bfs_matmult_mega.h"
+#include "bfs_render_mega.h"
+#include "bfs_searches_standalone.h"
+#include "bfs_searches_mega.h"
+#include "bfs_searches_matmult_mega.h"
+#include "bfs_searches_render_mega.h"
+#include "sssp_standalone.h"
+#include "sssp_mega.h"
+#include "sssp_matmult_mega.h"
+#include "sssp_render_mega.h"
+#include "sssp_searches_standalone.h"
+#include "sssp_searches_mega.h"
+#include "sssp_searches_matmult_mega.h"
+#include "sssp_searches_render_mega.h"
+#include "color_standalone.h"
+#include "color_mega.h"
+#include "color_matmult_mega.h"
+#include "color_render_mega.h"
+#include "mis_standalone.h"
+#include "mis_mega.h"
+#include "mis_matmult_mega.h"
+#include "mis_render_mega.h"
+#include "sssp_bf_standalone.h"
+#include "sssp_bf_mega.h"
+#include "sssp_bf_matmult_mega.h"
+#include "sssp_bf_render_mega.h"
+
+extern const char bfs_standalone_source[];
+extern const char bfs_mega_source[];
+extern const char bfs_matmult_mega_source[];
+extern const char bfs_render_mega_source[];
+extern const char bfs_searches_standalone_source[];
+extern const char bfs_searches_mega_source[];
+extern const char bfs_searches_matmult_mega_source[];
+extern const char bfs_searches_render_mega_source[];
+extern const char sssp_standalone_source[];
+extern const char sssp_mega_source[];
+extern const char sssp_matmult_mega_source[];
+extern const char sssp_render_mega_source[];
+extern const char sssp_searches_standalone_source[];
+extern const char sssp_searches_mega_source[];
+extern const char sssp_searches_matmult_mega_source[];
+extern const char sssp_searches_render_mega_source[];
+extern const char color_standalone_source[];
+extern const char color_mega_source[];
+extern const char color_matmult_mega_source[];
+extern const char color_render_mega_source[];
+extern const char mis_standalone_source[];
+extern const char mis_mega_source[];
+extern const char mis_matmult_mega_source[];
+extern const char mis_render_mega_source[];
+extern const char sssp_bf_standalone_source[];
+extern const char sssp_bf_mega_source[];
+extern const char sssp_bf_matmult_mega_source[];
+extern const char sssp_bf_render_mega_source[];
+extern const char bfs_step_source[];
+extern const char sssp_step_source[];
+extern const char color_step_source[];
+extern const char mis_step_source[];
+extern const char sssp_bf_step_source[];
+extern const char bench_tasks_plain_source[];
 
 /* The device's "unreached" distance (also uncolored, color.cl, and undecided, mis.cl), and the
  * largest distance it can hold (sssp.cl, sssp_bf.cl). */
@@ -61,10 +121,8 @@ typedef enum app_kind { APP_BFS, APP_SSSP, APP_COLOR, APP_MIS, APP_SSSP_BF, APPS
 typedef enum run_mode { MODE_COOPERATIVE, MODE_STANDALONE, MODE_MULTIKERNEL } run_mode;
 
 static const char *const app_names[] = {"bfs", "sssp", "color", "mis", "sssp-bf"};
-/* The prefix of the app's kernels and the program it is built from. */
-static const char *const kernel_prefixes[] = {"bfs", "sssp", "color", "mis", "sssp_bf"};
 
-/* The app's kernels take the arcs' weights (set_graph_args). */
+/* The app's kernels take the arcs' weights. */
 static int app_weighted(app_kind app)
 {
     return app == APP_SSSP || app == APP_SSSP_BF;
@@ -82,6 +140,65 @@ static int app_distances(app_kind app)
     return app == APP_BFS || app == APP_SSSP || app == APP_SSSP_BF;
 }
 static const char *const mode_names[] = {"cooperative", "standalone", "multikernel"};
+
+/* A kernel coop-bench runs: its program's text, its name, and the indices of its parameters by
+ * role (-1: it has none), from the host header coop-merge wrote for it. `dist` is bfs's level,
+ * color's color and mis's in_set; `mark` is sssp's mark, color's colored and mis's decided. */
+typedef struct app_kernel {
+    const char *source, *name;
+    int row, col, weight, dist, mark, wl0, wl1, counts, n;
+    int task;                     /* the task's index in the megakernel (coop_task_plan.task), -1: none */
+    int task_a, task_b, task_c;   /* matmult's a, b and c; render's frame is task_c */
+} app_kernel;
+
+#define BFS_ARGS(P, K)                                                                                          \
+    .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = -1, .dist = P##_ARG_##K##_level, .mark = -1,  \
+    .wl0 = P##_ARG_##K##_wl0, .wl1 = P##_ARG_##K##_wl1, .counts = P##_ARG_##K##_counts, .n = -1
+#define SSSP_ARGS(P, K)                                                                                         \
+    .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = P##_ARG_##K##_weight,                         \
+    .dist = P##_ARG_##K##_dist, .mark = P##_ARG_##K##_mark, .wl0 = P##_ARG_##K##_wl0, .wl1 = P##_ARG_##K##_wl1, \
+    .counts = P##_ARG_##K##_counts, .n = -1
+#define COLOR_ARGS(P, K)                                                                                        \
+    .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = -1, .dist = P##_ARG_##K##_color,              \
+    .mark = P##_ARG_##K##_colored, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n
+#define MIS_ARGS(P, K)                                                                                          \
+    .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = -1, .dist = P##_ARG_##K##_in_set,             \
+    .mark = P##_ARG_##K##_decided, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n
+#define SSSP_BF_ARGS(P, K)                                                                                      \
+    .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = P##_ARG_##K##_weight,                         \
+    .dist = P##_ARG_##K##_dist, .mark = -1, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n
+#define NO_TASK(P) .task = -1, .task_a = -1, .task_b = -1, .task_c = -1
+#define MATMULT_TASK(P)                                                                                         \
+    .task = P##_TASK_matmult, .task_a = P##_ARG_matmult_a, .task_b = P##_ARG_matmult_b, .task_c = P##_ARG_matmult_c
+#define RENDER_TASK(P) .task = P##_TASK_render, .task_a = -1, .task_b = -1, .task_c = P##_ARG_render_frame
+#define APP_KERNEL(P, LOWER, ARGS, K, TASK) {.source = LOWER##_source, .name = P##_NAME, ARGS(P, K), TASK(P)}
+
+/* The forms of a cooperative kernel K (host-header prefix P, generated files p_...) that
+ * kernels/generated/merges.txt lists. */
+enum { FORM_STANDALONE, FORM_MEGA, FORM_MATMULT_MEGA, FORM_RENDER_MEGA, FORMS };
+#define APP_FORMS(P, p, ARGS, K)                                                                              \
+    {                                                                                                         \
+        APP_KERNEL(P##_STANDALONE, p##_standalone, ARGS, K, NO_TASK),                                         \
+        APP_KERNEL(P##_MEGA, p##_mega, ARGS, K, NO_TASK),                                                     \
+        APP_KERNEL(P##_MATMULT_MEGA, p##_matmult_mega, ARGS, K, MATMULT_TASK),                                \
+        APP_KERNEL(P##_RENDER_MEGA, p##_render_mega, ARGS, K, RENDER_TASK)                                    \
+    }
+
+/* app_kernels[app][searches][form]: searches 1 is the --searches K kernel (bfs and sssp). */
+static const app_kernel app_kernels[APPS][2][FORMS] = {
+    [APP_BFS] = {APP_FORMS(BFS, bfs, BFS_ARGS, bfs), APP_FORMS(BFS_SEARCHES, bfs_searches, BFS_ARGS, bfs_searches)},
+    [APP_SSSP] = {APP_FORMS(SSSP, sssp, SSSP_ARGS, sssp),
+                  APP_FORMS(SSSP_SEARCHES, sssp_searches, SSSP_ARGS, sssp_searches)},
+    [APP_COLOR] = {APP_FORMS(COLOR, color, COLOR_ARGS, color)},
+    [APP_MIS] = {APP_FORMS(MIS, mis, MIS_ARGS, mis)},
+    [APP_SSSP_BF] = {APP_FORMS(SSSP_BF, sssp_bf, SSSP_BF_ARGS, sssp_bf)},
+};
+
+/* The multikernel steps (kernels/APP_step.cl), plain kernels: their parameters are the
+ * cooperative kernel's, in its order, then round and in_count. */
+static const char *const step_sources[APPS] = {bfs_step_source, sssp_step_source, color_step_source, mis_step_source,
+                                               sssp_bf_step_source};
+static const char *const step_names[APPS] = {"bfs_step", "sssp_step", "color_step", "mis_step", "sssp_bf_step"};
 
 typedef struct settings {
     app_kind app;
@@ -127,15 +244,17 @@ typedef struct bench {
     int64_t *expected;
     uint32_t *result;
     coop_context *ctx;
-    coop_program *program;
+    const app_kernel *form;       /* the kernel the mode runs */
+    app_kernel step;              /* multikernel: the step kernel */
+    coop_program *program;        /* form's */
     coop_kernel *kernel;
+    coop_program *task_program;   /* with a task: its plain kernels (kernels/tasks/plain.cl) */
+    coop_program *sizing_program; /* standalone with a task sized at start-up: the megakernel with the task */
     cl_mem row, col, weight, dist, mark, wl[2], counts;   /* color, mis: color / in_set in dist, sweep in mark */
-    cl_mem no_task;               /* the megakernel's task parameters when there is no task */
     bench_task task;
     size_t local_size;
     unsigned multikernel_bound;   /* most groups a multikernel round launches */
     int symmetrized;              /* color, mis: a directed input, read as undirected (g is the result) */
-    unsigned after_graph_args;    /* the kernel's first parameter after the graph's (set_graph_args) */
     FILE *output;
 } bench;
 
@@ -377,57 +496,82 @@ static cl_mem make_buffer(bench *b, size_t words, const void *data, cl_int *err)
     return clCreateBuffer(coop_context_cl(b->ctx), flags, (words ? words : 1) * sizeof(cl_uint), (void *)data, err);
 }
 
-/* The kernels' parameters, in order, after COOP_PARAMS: row, col, [weight], dist, [mark], then
- * wl0, wl1, counts (worklist apps) or counts, n (sweep apps); then the task's a, b and c
- * (megakernel) or round and in_count (step kernel). Sets the graph's and leaves in *next the
- * index of the first one after them. */
-static coop_status set_graph_args(bench *b, coop_kernel *kernel, unsigned *next)
+/* Sets `form`'s graph parameters (every one it has) on `kernel`. */
+static coop_status set_graph_args(bench *b, coop_kernel *kernel, const app_kernel *form)
 {
-    cl_mem buffers[8];
-    unsigned count = 0;
-    buffers[count++] = b->row;
-    buffers[count++] = b->col;
-    if (app_weighted(b->s.app))
-        buffers[count++] = b->weight;
-    buffers[count++] = b->dist;
-    if (b->mark)
-        buffers[count++] = b->mark;
-    if (!app_sweeps(b->s.app)) {
-        buffers[count++] = b->wl[0];
-        buffers[count++] = b->wl[1];
-    }
-    buffers[count++] = b->counts;
+    const struct {
+        int index;
+        cl_mem buffer;
+    } buffers[] = {{form->row, b->row},       {form->col, b->col},     {form->weight, b->weight},
+                   {form->dist, b->dist},     {form->mark, b->mark},   {form->wl0, b->wl[0]},
+                   {form->wl1, b->wl[1]},     {form->counts, b->counts}};
     coop_status status = COOP_OK;
-    for (unsigned i = 0; i < count && status == COOP_OK; i++)
-        status = coop_kernel_set_buffer(kernel, i, buffers[i]);
-    if (app_sweeps(b->s.app) && status == COOP_OK) {
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0] && status == COOP_OK; i++)
+        if (buffers[i].index >= 0)
+            status = coop_kernel_set_buffer(kernel, (unsigned)buffers[i].index, buffers[i].buffer);
+    if (form->n >= 0 && status == COOP_OK) {
         const cl_uint n = b->g.n;
-        status = coop_kernel_set_arg(kernel, count++, sizeof n, &n);
+        status = coop_kernel_set_arg(kernel, (unsigned)form->n, sizeof n, &n);
     }
-    *next = count;
     return status;
 }
 
-/* The app's kernel of form `form` (mega, standalone, step); with --searches, the persistent
- * forms of kernels/lib/searches.cl. */
-static void kernel_name(const bench *b, const char *form, char *name, size_t size)
+/* The step kernel's parameters: the cooperative kernel's, in order (its megakernel without a
+ * task lists exactly them), then round and in_count. */
+static app_kernel step_kernel(app_kind app)
 {
-    int searches = b->s.searches > 1 && strcmp(form, "step") != 0;
-    snprintf(name, size, "%s_%s%s", kernel_prefixes[b->s.app], form, searches ? "_searches" : "");
+    const app_kernel *mega = &app_kernels[app][0][FORM_MEGA];
+    app_kernel step = *mega;
+    step.source = step_sources[app];
+    step.name = step_names[app];
+    return step;
 }
 
-/* Sizes the task in the app's megakernel with an empty worklist (its search ends at once; reset()
- * restores the worklist before each run) unless --task-size gives the size, and says what it is. */
+/* The generated kernel of `form` for this run (--searches K: the searches kernel). */
+static const app_kernel *app_form(const bench *b, int form)
+{
+    return &app_kernels[b->s.app][b->s.searches > 1][form];
+}
+
+/* The megakernel holding the run's task. */
+static int task_form(const bench *b)
+{
+    return b->s.task == BENCH_TASK_RENDER ? FORM_RENDER_MEGA : FORM_MATMULT_MEGA;
+}
+
+/* Builds `source` into *program; 0, or 1 after saying why. */
+static int build(bench *b, const char *source, const char *what, coop_program **program)
+{
+    coop_status status = coop_program_create(b->ctx, source, NULL, program);
+    return status == COOP_OK ? 0 : device_error(b, status, what);
+}
+
+/* The task's binding in `form`'s megakernel, for bench_task.c. */
+static bench_binding task_binding(const app_kernel *form)
+{
+    return (bench_binding){.task = (unsigned)form->task, .a = form->task_a, .b = form->task_b, .c = form->task_c};
+}
+
+/* Sizes the task in the app's megakernel with the task, with an empty worklist (its search ends
+ * at once; reset() restores the worklist before each run), unless --task-size gives the size,
+ * and says what it is. Standalone runs build that megakernel for the sizing alone. */
 static int open_task(bench *b)
 {
-    bench_sizing sizing = {0};
+    const app_kernel *mega = app_form(b, task_form(b));
+    bench_sizing sizing = {.binding = task_binding(mega)};
     coop_status status = COOP_OK;
+    if (build(b, bench_tasks_plain_source, "the task's plain kernels", &b->task_program) != 0)
+        return 1;
     if (!b->s.task_size) {
-        char name[32];
-        kernel_name(b, "mega", name, sizeof name);
-        status = coop_kernel_create(b->program, name, &sizing.mega);
+        coop_program *program = b->program;
+        if (b->form != mega) {
+            if (build(b, mega->source, "the task's sizing megakernel", &b->sizing_program) != 0)
+                return 1;
+            program = b->sizing_program;
+        }
+        status = coop_kernel_create(program, mega->name, &sizing.mega);
         if (status == COOP_OK)
-            status = set_graph_args(b, sizing.mega, &sizing.task_arg);
+            status = set_graph_args(b, sizing.mega, mega);
         const cl_uint empty = 0;
         cl_int err = status == COOP_OK ? clEnqueueFillBuffer(coop_context_queue(b->ctx), b->counts, &empty,
                                                              sizeof empty, 0, COUNT_WORDS * sizeof empty, 0,
@@ -440,7 +584,7 @@ static int open_task(bench *b)
             return cl_error(err, "emptying the worklist for the task's sizing");
         }
     }
-    int rc = status == COOP_OK ? bench_task_open(&b->task, b->s.task, b->ctx, b->program, b->local_size,
+    int rc = status == COOP_OK ? bench_task_open(&b->task, b->s.task, b->ctx, b->task_program, b->local_size,
                                                  b->s.task_size, &sizing)
                                : device_error(b, status, "the task's sizing kernel");
     coop_kernel_release(sizing.mega);
@@ -474,21 +618,16 @@ static int open_device(bench *b)
     b->multikernel_bound = coop_launch_groups(b->ctx, b->local_size);
     if (b->s.max_groups && b->s.max_groups < b->multikernel_bound)
         b->multikernel_bound = b->s.max_groups;
-    static const char *const sources[] = {coop_bench_bfs_source, coop_bench_sssp_source, coop_bench_color_source,
-                                          coop_bench_mis_source, coop_bench_sssp_bf_source};
-    const char *source = sources[b->s.app];
-    /* only the tasks this run may run (kernels/tasks/matmult.cl) */
-    char options[64];
-    snprintf(options, sizeof options, "-DBENCH_TASKS=%d%s",
-             b->s.task == BENCH_TASK_NONE ? 0 : b->s.task == BENCH_TASK_RENDER ? 2 : 1,
-             b->s.searches > 1 ? " -DBENCH_SEARCHES" : "");
-    status = coop_program_create(b->ctx, source, options, &b->program);
-    if (status != COOP_OK)
-        return device_error(b, status, "build");
-    static const char *const forms[] = {"mega", "standalone", "step"};
-    char name[32];
-    kernel_name(b, forms[b->s.mode], name, sizeof name);
-    status = coop_kernel_create(b->program, name, &b->kernel);
+    /* a megakernel holds only the task this run may run (kernels/generated/merges.txt) */
+    if (b->s.mode == MODE_MULTIKERNEL) {
+        b->step = step_kernel(b->s.app);
+        b->form = &b->step;
+    } else {
+        b->form = app_form(b, b->s.mode == MODE_STANDALONE ? FORM_STANDALONE : b->s.task ? task_form(b) : FORM_MEGA);
+    }
+    if (build(b, b->form->source, "build", &b->program) != 0)
+        return 1;
+    status = coop_kernel_create(b->program, b->form->name, &b->kernel);
     if (status != COOP_OK)
         return device_error(b, status, "kernel");
 
@@ -506,20 +645,19 @@ static int open_device(bench *b)
         b->wl[1] = make_buffer(b, g->n, NULL, &err);
     }
     b->counts = make_buffer(b, COUNT_WORDS, NULL, &err);
-    if (b->s.mode == MODE_COOPERATIVE && !b->s.task)
-        b->no_task = make_buffer(b, 1, NULL, &err);
     if (err != CL_SUCCESS)
         return cl_error(err, "buffers");
     if (b->s.task && open_task(b) != 0)
         return 1;
-    unsigned next = 0;
-    status = set_graph_args(b, b->kernel, &next);
-    b->after_graph_args = next;
-    if (b->s.mode == MODE_COOPERATIVE) {
-        cl_mem task_buffers[3] = {b->s.task ? b->task.a : b->no_task, b->s.task ? b->task.b : b->no_task,
-                                  b->s.task ? b->task.c : b->no_task};
+    status = set_graph_args(b, b->kernel, b->form);
+    if (b->form->task >= 0) {
+        const struct {
+            int index;
+            cl_mem buffer;
+        } task_buffers[] = {{b->form->task_a, b->task.a}, {b->form->task_b, b->task.b}, {b->form->task_c, b->task.c}};
         for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
-            status = coop_kernel_set_buffer(b->kernel, next + i, task_buffers[i]);
+            if (task_buffers[i].index >= 0)
+                status = coop_kernel_set_buffer(b->kernel, (unsigned)task_buffers[i].index, task_buffers[i].buffer);
     }
     return status == COOP_OK ? 0 : device_error(b, status, "kernel arguments");
 }
@@ -527,12 +665,14 @@ static int open_device(bench *b)
 static void close_device(bench *b)
 {
     bench_task_close(&b->task);
-    cl_mem buffers[] = {b->row, b->col, b->weight, b->dist, b->mark, b->wl[0], b->wl[1], b->counts, b->no_task};
+    cl_mem buffers[] = {b->row, b->col, b->weight, b->dist, b->mark, b->wl[0], b->wl[1], b->counts};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         if (buffers[i])
             clReleaseMemObject(buffers[i]);
     coop_kernel_release(b->kernel);
     coop_program_release(b->program);
+    coop_program_release(b->task_program);
+    coop_program_release(b->sizing_program);
     coop_context_release(b->ctx);
 }
 
@@ -634,7 +774,7 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
                                .chaos_seed = b->s.chaos_seed};
     coop_task_plan plan = {0};
     if (b->s.task)
-        plan = bench_task_plan(&b->task, b->s.take, b->s.take_count, b->s.period_ms, run);
+        plan = bench_task_plan(&b->task, task_binding(b->form), b->s.take, b->s.take_count, b->s.period_ms, run);
     coop_mega_report report;
     coop_status status = coop_mega_run(b->kernel, &params, &plan, b->s.task ? 1 : 0, &report);
     if (status == COOP_ERR_TIMEOUT)
@@ -671,7 +811,8 @@ static int run_multikernel(bench *b, run_result *r)
 {
     cl_command_queue queue = coop_context_queue(b->ctx);
     cl_kernel kernel = coop_kernel_cl(b->kernel);
-    cl_uint round_index = b->after_graph_args;
+    /* the step kernel's round and in_count follow the cooperative kernel's parameters */
+    cl_uint round_index = app_sweeps(b->s.app) ? (cl_uint)b->step.n + 1 : (cl_uint)b->step.counts + 1;
     cl_uint round = 0, in_count = 1;
     unsigned search = 1;
     double start_ms = bench_now_ms();

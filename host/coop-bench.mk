@@ -1,41 +1,41 @@
 # coop-bench: BFS, SSSP, coloring, MIS and Bellman-Ford as cooperative, standalone and
-# multikernel runs (host/coop-bench.c, kernels/bfs.cl, kernels/sssp.cl, kernels/lib/searches.cl,
-# kernels/color.cl, kernels/mis.cl, kernels/sssp_bf.cl), its high-priority tasks (host/bench_task.c
-# with kernels/tasks/matmult.cl and kernels/tasks/render.cl), and its test.
+# multikernel runs (host/coop-bench.c), its high-priority tasks (host/bench_task.c), and its test.
+# Its kernels: the programs coop-merge made of kernels/bfs.cl, bfs_searches.cl, sssp.cl,
+# sssp_searches.cl, color.cl, mis.cl and sssp_bf.cl with kernels/tasks/matmult.cl and render.cl
+# (kernels/generated/, listed in merges.txt), the multikernel steps kernels/*_step.cl, and the
+# tasks as ordinary kernels, kernels/tasks/plain.cl.
 # Included after the Makefile: make -f Makefile -f host/coop-bench.mk build/bin/coop-bench
 
+COOP_BENCH_GENERATED := $(foreach app,bfs bfs_searches sssp sssp_searches color mis sssp_bf,\
+    $(foreach form,standalone mega matmult_mega render_mega,$(app)_$(form)))
+COOP_BENCH_STEPS := bfs sssp color mis sssp_bf
+
 COOP_BENCH_OBJS := $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o \
-    $(BUILD)/obj/host/common/reference.o $(BUILD)/obj/gen/coop_bench_bfs_source.o \
-    $(BUILD)/obj/gen/coop_bench_sssp_source.o $(BUILD)/obj/gen/coop_bench_color_source.o \
-    $(BUILD)/obj/gen/coop_bench_mis_source.o $(BUILD)/obj/gen/coop_bench_sssp_bf_source.o
+    $(BUILD)/obj/host/common/reference.o $(COOP_BENCH_GENERATED:%=$(BUILD)/obj/gen/%_source.o) \
+    $(COOP_BENCH_STEPS:%=$(BUILD)/obj/gen/%_step_source.o) $(BUILD)/obj/gen/bench_tasks_plain_source.o
 # host/render.mk is included after this file: its objects are named here.
 COOP_BENCH_RENDER_OBJS := $(BUILD)/obj/host/common/render_ref.o $(BUILD)/obj/host/common/image.o
 
-# Each app's program is the tasks followed by the app.
-COOP_BENCH_TASKS := kernels/tasks/render.cl kernels/tasks/matmult.cl
-
-$(BUILD)/gen/coop_bench_bfs_source.c: $(COOP_BENCH_TASKS) kernels/lib/searches.cl kernels/bfs.cl scripts/embed.sh
+# A merged program's text, from kernels/generated/ (no coop-merge needed).
+$(COOP_BENCH_GENERATED:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: $(GENERATED)/%.cl scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_bench_bfs_source $(filter %.cl,$^) > $@
+	sh scripts/embed.sh $*_source $< > $@
 
-$(BUILD)/gen/coop_bench_sssp_source.c: $(COOP_BENCH_TASKS) kernels/lib/searches.cl kernels/sssp.cl scripts/embed.sh
+# The plain kernels, with the headers they include pasted in.
+$(COOP_BENCH_STEPS:%=$(BUILD)/gen/%_step_source.c): $(BUILD)/gen/%_step_source.c: kernels/%_step.cl \
+    $(wildcard kernels/lib/*.h) scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_bench_sssp_source $(filter %.cl,$^) > $@
+	sh scripts/embed.sh -i $*_step_source $< > $@
 
-$(BUILD)/gen/coop_bench_color_source.c: $(COOP_BENCH_TASKS) kernels/lib/sweep_app.cl kernels/color.cl scripts/embed.sh
+$(BUILD)/gen/bench_tasks_plain_source.c: kernels/tasks/plain.cl kernels/tasks/matmult.h kernels/tasks/render.h \
+    scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_bench_color_source $(filter %.cl,$^) > $@
-
-$(BUILD)/gen/coop_bench_mis_source.c: $(COOP_BENCH_TASKS) kernels/lib/sweep_app.cl kernels/mis.cl scripts/embed.sh
-	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_bench_mis_source $(filter %.cl,$^) > $@
-
-$(BUILD)/gen/coop_bench_sssp_bf_source.c: $(COOP_BENCH_TASKS) kernels/lib/sweep_app.cl kernels/sssp_bf.cl scripts/embed.sh
-	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_bench_sssp_bf_source $(filter %.cl,$^) > $@
+	sh scripts/embed.sh -i bench_tasks_plain_source $< > $@
 
 $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/common/reference.o: host/common/graph.h host/common/reference.h
 $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o: host/bench_task.h
+$(BUILD)/obj/host/coop-bench.o: $(COOP_BENCH_GENERATED:%=$(GENERATED)/%.h)
+$(BUILD)/obj/host/coop-bench.o: HOST_CFLAGS += -I$(GENERATED)
 $(BUILD)/obj/host/bench_task.o: host/common/image.h host/common/render_ref.h
 
 $(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) $(JSON_OBJ) $(STATS_OBJ) \

@@ -44,7 +44,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-extern const char coop_demo_source[];
+/* What coop-merge made of kernels/demo.cl (kernels/generated/), and the render task as an
+ * ordinary kernel (kernels/tasks/plain.cl). */
+#include "demo_mega.h"
+#include "demo_standalone.h"
+
+extern const char demo_mega_source[];
+extern const char demo_standalone_source[];
+extern const char bench_tasks_plain_source[];
 
 #define DEFAULT_GRAPH "../shared/graphs/USA-road-NY.pace16.gr.xz"
 #define FALLBACK_GEN "grid:512:512"
@@ -54,167 +61,13 @@ extern const char coop_demo_source[];
 enum {
     MAX_SEARCHES = 4096,     /* sources prepared; the cooperative run stops at S seconds first */
     CAMERA_FRAMES = 128,     /* frames per turn of render.cl's camera */
-    TASK_RENDER = 0,         /* the megakernel's task indices */
-    TASK_STOP = 1,
-    PROGRESS_SEARCHES = 0,   /* progress buffer: searches completed */
+    PROGRESS_SEARCHES = 0,   /* progress buffer (kernels/lib/demo.h): searches completed */
     PROGRESS_STOP = 1,       /* set by the stop task */
     PROGRESS_WORDS = 2,
     RENDER_TIMINGS = 3       /* render_plain runs timed, best taken */
 };
 
-/* The megakernel and the persistent baseline, built after render.cl, matmult.cl and bfs.cl.
- *
- * Searches run one after another in one kernel: search s starts from sources[s] with the state
- * bfs.cl expects (level[] unreached but the source, wl0 = {source}, counts = {1, 0, 0}). Each step
- * between two global barriers is one of:
- *   a BFS round (bfs.cl's bfs_round) while the worklist is not empty;
- *   the fingerprint: when the worklist is empty, every group folds its share of level[] into
- *     prints[2s], prints[2s + 1] and resets it to unreached, and group 0 records the rounds;
- *   the setup: group 0 sets up search s + 1, or leaves counts[0] at 0 when there is none (the
- *     stop flag is set or max_searches are done), which every group reads after the barrier.
- * The setup writes counts and level[] one barrier after everyone has read them, so no group can
- * see the next search's state while it still works on the previous one.
- * A step is one code path whose loops have zero trips when they are not its kind (bfs_round with
- * an empty worklist only clears a count, which the setup then rewrites): branching on the kind
- * right after the barrier makes PoCL 5 abort while forming parallel regions (an ordinary branch
- * after a barrier that reconverges before the next one, pocl/pocl pull request 2281). */
-static const char demo_glue[] =
-    "#define DEMO_ROUNDS 0u\n"
-    "#define DEMO_SETUP 1u\n"
-    "\n"
-    "/* What a forked group needs to join: the search, its round and the step to take next. */\n"
-    "typedef struct demo_state {\n"
-    "    uint search, round, phase;\n"
-    "} demo_state;\n"
-    "\n"
-    "/* murmur3's finaliser: a bijection, so each term below changes whenever a level does. */\n"
-    "inline uint demo_mix(uint x)\n"
-    "{\n"
-    "    x ^= x >> 16;\n"
-    "    x *= 0x85ebca6bu;\n"
-    "    x ^= x >> 13;\n"
-    "    x *= 0xc2b2ae35u;\n"
-    "    x ^= x >> 16;\n"
-    "    return x;\n"
-    "}\n"
-    "\n"
-    "inline uint demo_print_a(uint v, uint level) { return demo_mix(demo_mix(v) ^ level); }\n"
-    "inline uint demo_print_b(uint v, uint level) { return demo_mix(demo_mix(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u); }\n"
-    "\n"
-    "/* No search left: the setup started none. */\n"
-    "inline int demo_finished(const demo_state *t, global uint *counts)\n"
-    "{\n"
-    "    return t->phase == DEMO_ROUNDS && t->round == 0 && counts[0] == 0;\n"
-    "}\n"
-    "\n"
-    "/* One step of the searches by group `group` of `groups`: a round, the fingerprint or the setup\n"
-    " * (see coop-demo.c). */\n"
-    "inline void demo_step(uint group, uint groups, demo_state *t, global const uint *row, global const uint *col,\n"
-    "                      global uint *level, uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
-    "                      global const uint *sources, global uint *rounds, global uint *prints,\n"
-    "                      global uint *progress, uint max_searches)\n"
-    "{\n"
-    "    uint lid = get_local_id(0), local_size = get_local_size(0);\n"
-    "    uint setup = t->phase == DEMO_SETUP;\n"
-    "    uint in_count = setup ? 0u : counts[t->round % 3u];\n"
-    "    uint finishing = (1u - setup) & (in_count == 0u);\n"
-    "    bfs_round(group, groups, t->round, in_count, row, col, level, wl0, wl1, counts);\n"
-    "    uint a = 0, b = 0, end = finishing * nodes;\n"
-    "    for (uint v = group * local_size + lid; v < end; v += groups * local_size) {\n"
-    "        a += demo_print_a(v, level[v]);\n"
-    "        b += demo_print_b(v, level[v]);\n"
-    "        level[v] = BFS_UNREACHED;\n"
-    "    }\n"
-    "    if (finishing) {\n"
-    "        coop_fetch_add_relaxed(&prints[2u * t->search], a);\n"
-    "        coop_fetch_add_relaxed(&prints[2u * t->search + 1u], b);\n"
-    "    }\n"
-    "    if (group == 0 && lid == 0) {\n"
-    "        if (finishing)\n"
-    "            rounds[t->search] = t->round;\n"
-    "        if (setup) {\n"
-    "            uint next = t->search + 1u;\n"
-    "            uint more = next < max_searches && !coop_load_relaxed(&progress[DEMO_PROGRESS_STOP]);\n"
-    "            if (more) {\n"
-    "                level[sources[next]] = 0;\n"
-    "                wl0[0] = sources[next];\n"
-    "            }\n"
-    "            counts[0] = more;\n"
-    "            counts[1] = 0;\n"
-    "            counts[2] = 0;\n"
-    "            progress[DEMO_PROGRESS_SEARCHES] = next;\n"
-    "        }\n"
-    "    }\n"
-    "    t->search += setup;\n"
-    "    t->round = setup ? 0u : t->round + (in_count != 0u);\n"
-    "    t->phase = finishing ? DEMO_SETUP : DEMO_ROUNDS;\n"
-    "}\n"
-    "\n"
-    "/* The cooperative kernel: the steps with resizing barriers, so groups may be killed (for a\n"
-    " * frame) or forked back at any of them. */\n"
-    "void demo_bfs_cooperative(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *level,\n"
-    "                          uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
-    "                          global const uint *sources, global uint *rounds, global uint *prints,\n"
-    "                          global uint *progress, uint max_searches)\n"
-    "{\n"
-    "    demo_state t;\n"
-    "    if (coop_resume_point(ctx) == 1) {\n"
-    "        coop_transmit_restore(ctx, &t, sizeof t);\n"
-    "    } else {\n"
-    "        t.search = 0;\n"
-    "        t.round = 0;\n"
-    "        t.phase = DEMO_ROUNDS;\n"
-    "    }\n"
-    "    uint killed = 0;\n"
-    "    while (!killed && !demo_finished(&t, counts)) {\n"
-    "        demo_step(coop_group_id(ctx), coop_num_groups(ctx), &t, row, col, level, nodes, wl0, wl1, counts,\n"
-    "                  sources, rounds, prints, progress, max_searches);\n"
-    "        killed = coop_resizing_barrier(ctx, 1, &t, sizeof t);\n"
-    "    }\n"
-    "}\n"
-    "\n"
-    "/* The stop task: no search starts after this. */\n"
-    "void demo_task_stop(coop_ctx *ctx, global uint *progress)\n"
-    "{\n"
-    "    if (coop_group_id(ctx) == 0 && get_local_id(0) == 0)\n"
-    "        coop_store_relaxed(&progress[DEMO_PROGRESS_STOP], 1u);\n"
-    "}\n"
-    "\n"
-    "kernel void demo_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level,\n"
-    "                      uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
-    "                      global const uint *sources, global uint *rounds, global uint *prints,\n"
-    "                      global uint *progress, uint max_searches, global uchar4 *frame, uint width, uint height)\n"
-    "{\n"
-    "    COOP_ENTER(ctx);\n"
-    "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {\n"
-    "        if (role == COOP_ROLE_COOP)\n"
-    "            demo_bfs_cooperative(&ctx, row, col, level, nodes, wl0, wl1, counts, sources, rounds, prints,\n"
-    "                                 progress, max_searches);\n"
-    "        COOP_GROUP_SYNC();\n"
-    "        if (role == COOP_ROLE_TASK && ctx.task == DEMO_TASK_RENDER)\n"
-    "            task_render(&ctx, frame, width, height);\n"
-    "        COOP_GROUP_SYNC();\n"
-    "        if (role == COOP_ROLE_TASK && ctx.task == DEMO_TASK_STOP)\n"
-    "            demo_task_stop(&ctx, progress);\n"
-    "    }\n"
-    "}\n"
-    "\n"
-    "/* The baseline: the same steps with plain global barriers, max_searches of them. */\n"
-    "kernel void demo_standalone(COOP_PARAMS, global const uint *row, global const uint *col, global uint *level,\n"
-    "                            uint nodes, global uint *wl0, global uint *wl1, global uint *counts,\n"
-    "                            global const uint *sources, global uint *rounds, global uint *prints,\n"
-    "                            global uint *progress, uint max_searches)\n"
-    "{\n"
-    "    COOP_ENTER(ctx);\n"
-    "    demo_state t = {0, 0, DEMO_ROUNDS};\n"
-    "    while (!demo_finished(&t, counts)) {\n"
-    "        demo_step(coop_group_id(&ctx), coop_num_groups(&ctx), &t, row, col, level, nodes, wl0, wl1, counts,\n"
-    "                  sources, rounds, prints, progress, max_searches);\n"
-    "        coop_global_barrier(&ctx);\n"
-    "    }\n"
-    "}\n";
-
-/* The host's copy of demo_mix and the fingerprint terms above. */
+/* The host's copy of kernels/demo.cl's demo_mix and fingerprint terms. */
 static uint32_t demo_mix(uint32_t x)
 {
     x ^= x >> 16;
@@ -272,7 +125,7 @@ typedef struct demo {
     graph g;
     uint32_t *sources;            /* internal ids */
     coop_context *ctx;
-    coop_program *program;
+    coop_program *mega_program, *standalone_program, *render_program;
     coop_kernel *mega, *standalone, *render;
     cl_command_queue frame_queue; /* the baseline's frames, with profiling */
     cl_mem row, col, level, wl[2], counts, source_buffer, rounds, prints, progress, frame;
@@ -493,27 +346,20 @@ static cl_mem make_buffer(demo *d, size_t bytes, const void *data, cl_int *err)
 
 static int build(demo *d)
 {
-    size_t length = strlen(coop_demo_source);
-    char *source = malloc(length + sizeof demo_glue + 1);
-    if (!source) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
+    const struct {
+        const char *source, *name;
+        coop_program **program;
+        coop_kernel **kernel;
+    } kernels[] = {{demo_mega_source, DEMO_MEGA_NAME, &d->mega_program, &d->mega},
+                   {demo_standalone_source, DEMO_STANDALONE_NAME, &d->standalone_program, &d->standalone},
+                   {bench_tasks_plain_source, "render_plain", &d->render_program, &d->render}};
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        coop_status status = coop_program_create(d->ctx, kernels[i].source, NULL, kernels[i].program);
+        if (status != COOP_OK)
+            return device_error(d, status, "build");
+        if ((status = coop_kernel_create(*kernels[i].program, kernels[i].name, kernels[i].kernel)) != COOP_OK)
+            return device_error(d, status, "kernel");
     }
-    memcpy(source, coop_demo_source, length);
-    source[length] = '\n';
-    memcpy(source + length + 1, demo_glue, sizeof demo_glue);
-    char options[256];
-    snprintf(options, sizeof options,
-             "-DDEMO_TASK_RENDER=%uu -DDEMO_TASK_STOP=%uu -DDEMO_PROGRESS_SEARCHES=%u -DDEMO_PROGRESS_STOP=%u",
-             TASK_RENDER, TASK_STOP, PROGRESS_SEARCHES, PROGRESS_STOP);
-    coop_status status = coop_program_create(d->ctx, source, options, &d->program);
-    free(source);
-    if (status != COOP_OK)
-        return device_error(d, status, "build");
-    if ((status = coop_kernel_create(d->program, "demo_mega", &d->mega)) != COOP_OK ||
-        (status = coop_kernel_create(d->program, "demo_standalone", &d->standalone)) != COOP_OK ||
-        (status = coop_kernel_create(d->program, "render_plain", &d->render)) != COOP_OK)
-        return device_error(d, status, "kernel");
     return 0;
 }
 
@@ -557,36 +403,47 @@ static int open_device(demo *d)
     if (err != CL_SUCCESS)
         return cl_error(err, "buffers");
 
-    /* demo_mega and demo_standalone share their first parameters; the frame follows in both the
-     * megakernel and render_plain. */
-    const cl_uint nodes = g->n;
-    coop_kernel *searchers[2] = {d->mega, d->standalone};
-    for (int k = 0; k < 2 && status == COOP_OK; k++) {
-        coop_kernel *kernel = searchers[k];
-        const cl_mem before[3] = {d->row, d->col, d->level};
-        const cl_mem after[7] = {d->wl[0], d->wl[1], d->counts, d->source_buffer, d->rounds, d->prints, d->progress};
-        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
-            status = coop_kernel_set_buffer(kernel, i, before[i]);
-        if (status == COOP_OK)
-            status = coop_kernel_set_arg(kernel, 3, sizeof nodes, &nodes);
-        for (unsigned i = 0; i < 7 && status == COOP_OK; i++)
-            status = coop_kernel_set_buffer(kernel, 4 + i, after[i]);
-    }
-    const cl_uint width = d->s.width, height = d->s.height, tiles = d->tiles;
-    if (status == COOP_OK)
-        status = coop_kernel_set_buffer(d->mega, 12, d->frame);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(d->mega, 13, sizeof width, &width);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(d->mega, 14, sizeof height, &height);
-    if (status == COOP_OK)
-        status = coop_kernel_set_buffer(d->render, 0, d->frame);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(d->render, 1, sizeof width, &width);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(d->render, 2, sizeof height, &height);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(d->render, 4, sizeof tiles, &tiles);
+    const cl_uint nodes = g->n, width = d->s.width, height = d->s.height, tiles = d->tiles;
+    const struct {
+        coop_kernel *kernel;
+        unsigned index;
+        cl_mem buffer;   /* NULL: the value */
+        cl_uint value;
+    } args[] = {
+        {d->mega, DEMO_MEGA_ARG_demo_row, d->row, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_col, d->col, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_level, d->level, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_nodes, NULL, nodes},
+        {d->mega, DEMO_MEGA_ARG_demo_wl0, d->wl[0], 0},
+        {d->mega, DEMO_MEGA_ARG_demo_wl1, d->wl[1], 0},
+        {d->mega, DEMO_MEGA_ARG_demo_counts, d->counts, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_sources, d->source_buffer, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_rounds, d->rounds, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_prints, d->prints, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_progress, d->progress, 0},
+        {d->mega, DEMO_MEGA_ARG_render_frame, d->frame, 0},
+        {d->mega, DEMO_MEGA_ARG_demo_stop_progress, d->progress, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_row, d->row, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_col, d->col, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_level, d->level, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_nodes, NULL, nodes},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_wl0, d->wl[0], 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_wl1, d->wl[1], 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_counts, d->counts, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_sources, d->source_buffer, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_rounds, d->rounds, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_prints, d->prints, 0},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_progress, d->progress, 0},
+        /* render_plain(frame, width, height, frame_index, tiles) (kernels/tasks/plain.cl) */
+        {d->render, 0, d->frame, 0},
+        {d->render, 1, NULL, width},
+        {d->render, 2, NULL, height},
+        {d->render, 4, NULL, tiles},
+    };
+    for (size_t i = 0; i < sizeof args / sizeof args[0] && status == COOP_OK; i++)
+        status = args[i].buffer ? coop_kernel_set_buffer(args[i].kernel, args[i].index, args[i].buffer)
+                                : coop_kernel_set_arg(args[i].kernel, args[i].index, sizeof args[i].value,
+                                                      &args[i].value);
     return status == COOP_OK ? 0 : device_error(d, status, "kernel arguments");
 }
 
@@ -602,11 +459,13 @@ static void close_device(demo *d)
     coop_kernel_release(d->mega);
     coop_kernel_release(d->standalone);
     coop_kernel_release(d->render);
-    coop_program_release(d->program);
+    coop_program_release(d->mega_program);
+    coop_program_release(d->standalone_program);
+    coop_program_release(d->render_program);
     coop_context_release(d->ctx);
 }
 
-/* The state the kernels expect before search 0 (see demo_glue), allowing `searches` searches. */
+/* The state the kernels expect before search 0 (kernels/demo.cl), allowing `searches` searches. */
 static int reset(demo *d, cl_uint searches)
 {
     cl_command_queue queue = coop_context_queue(d->ctx);
@@ -633,9 +492,10 @@ static int reset(demo *d, cl_uint searches)
         err = clFinish(queue);
     if (err != CL_SUCCESS)
         return cl_error(err, "resetting the buffers");
-    coop_status status = coop_kernel_set_arg(d->mega, 11, sizeof searches, &searches);
+    coop_status status = coop_kernel_set_arg(d->mega, DEMO_MEGA_ARG_demo_max_searches, sizeof searches, &searches);
     if (status == COOP_OK)
-        status = coop_kernel_set_arg(d->standalone, 11, sizeof searches, &searches);
+        status = coop_kernel_set_arg(d->standalone, DEMO_STANDALONE_ARG_demo_max_searches, sizeof searches,
+                                     &searches);
     return status == COOP_OK ? 0 : device_error(d, status, "kernel arguments");
 }
 
@@ -748,10 +608,10 @@ static int write_frame_png(demo *d, const char *path)
 static void plan_tasks(const demo *d, coop_task_plan *plans)
 {
     for (unsigned k = 0; k < CAMERA_FRAMES; k++)
-        plans[k] = (coop_task_plan){.task = TASK_RENDER, .workgroups = d->tiles, .take = COOP_TAKE_QUARTER,
-                                    .start_ms = k * d->s.period_ms,
-                                    .period_ms = CAMERA_FRAMES * d->s.period_ms, .args = {k}};
-    plans[CAMERA_FRAMES] = (coop_task_plan){.task = TASK_STOP, .workgroups = 1, .take = COOP_TAKE_ONE,
+        plans[k] = (coop_task_plan){.task = DEMO_MEGA_TASK_render, .workgroups = d->tiles, .take = COOP_TAKE_QUARTER,
+                                    .start_ms = k * d->s.period_ms, .period_ms = CAMERA_FRAMES * d->s.period_ms,
+                                    .args = {k, d->s.width, d->s.height}};   /* kernels/tasks/render.cl */
+    plans[CAMERA_FRAMES] = (coop_task_plan){.task = DEMO_MEGA_TASK_demo_stop, .workgroups = 1, .take = COOP_TAKE_ONE,
                                             .start_ms = d->s.seconds * 1e3};
 }
 

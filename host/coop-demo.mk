@@ -1,17 +1,22 @@
-# coop-demo: `make demo`'s program (host/coop-demo.c): BFS (kernels/bfs.cl) beside the render task
-# (kernels/tasks/render.cl), cooperative and not, and its test. scripts/demo-plot draws its CSV.
+# coop-demo: `make demo`'s program (host/coop-demo.c): BFS from one source after another
+# (kernels/demo.cl) beside the render task (kernels/tasks/render.cl), cooperative and not, and its
+# test. Its kernels are the programs coop-merge made of them (kernels/generated/demo_mega.cl and
+# demo_standalone.cl, listed in merges.txt) and the render task as an ordinary kernel
+# (kernels/tasks/plain.cl, which coop-bench.mk embeds). scripts/demo-plot draws its CSV.
 # Included after the Makefile: make -f Makefile -f host/coop-demo.mk build/bin/coop-demo
 
+COOP_DEMO_GENERATED := demo_mega demo_standalone
 COOP_DEMO_OBJS := $(BUILD)/obj/host/coop-demo.o $(BUILD)/obj/host/common/reference.o \
-    $(BUILD)/obj/host/common/image.o $(BUILD)/obj/gen/coop_demo_source.o
+    $(BUILD)/obj/host/common/image.o $(COOP_DEMO_GENERATED:%=$(BUILD)/obj/gen/%_source.o) \
+    $(BUILD)/obj/gen/bench_tasks_plain_source.o
 
-# In coop-bench's order (bfs.cl's own megakernel calls matmult.cl's task, which calls render.cl's);
-# the program's glue (the searches and the megakernel) is in coop-demo.c.
-$(BUILD)/gen/coop_demo_source.c: kernels/tasks/render.cl kernels/tasks/matmult.cl kernels/bfs.cl scripts/embed.sh
+$(COOP_DEMO_GENERATED:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: $(GENERATED)/%.cl scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_demo_source $(filter %.cl,$^) > $@
+	sh scripts/embed.sh $*_source $< > $@
 
-$(BUILD)/obj/host/coop-demo.o: host/common/graph.h host/common/reference.h host/common/image.h
+$(BUILD)/obj/host/coop-demo.o: host/common/graph.h host/common/reference.h host/common/image.h \
+    $(COOP_DEMO_GENERATED:%=$(GENERATED)/%.h)
+$(BUILD)/obj/host/coop-demo.o: HOST_CFLAGS += -I$(GENERATED)
 
 $(BUILD)/bin/coop-demo: $(COOP_DEMO_OBJS) $(GRAPH_OBJ) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)

@@ -3,8 +3,6 @@
 # Its program is kernels/generated/components_mega.cl, what coop-merge makes of
 # kernels/examples/components.cl and tick.cl (kernels/generated/merges.txt; `make regenerate`).
 
-GENERATED := kernels/generated
-
 $(BUILD)/gen/components_mega_source.c: $(GENERATED)/components_mega.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh components_mega_source $< > $@

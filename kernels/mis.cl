@@ -1,67 +1,19 @@
-/* mis.cl: a maximal independent set, Luby-style with fixed hashed priorities, in the style of
- * Pannotia (barrier-separated sweeps over all nodes), in the three forms coop-bench runs: a plain
- * persistent kernel (mis_standalone), a cooperative megakernel with a high-priority task beside
- * it (mis_mega), and one launch per sweep from the host (mis_step). Built after
- * kernels/tasks/matmult.cl and kernels/lib/sweep_app.cl, whose SWEEP_APP makes the forms from
- * the sweep function.
- *
- * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
- * undecided node with a neighbour in the set leaves it (MIS_OUT); otherwise, when it outranks all
- * its undecided neighbours, it joins (MIS_IN). decided[v] is the sweep in which v was decided
- * (MIS_UNDECIDED before), so a node decided during sweep r still counts as undecided in sweep r:
- * two neighbours never join in the same sweep, and the states a node reads were all set before
- * the last barrier. The graph must be symmetric (the host symmetrizes directed inputs).
- *   counts[0..2]  sweep r runs when counts[r % 3] != 0 and counts the nodes it leaves undecided
- *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
- *   counts[3]     sweeps run, written at the end.
- * The host starts with in_set[] = decided[] = MIS_UNDECIDED and counts = {1, 0, 0, 0}. */
-#define MIS_UNDECIDED 0xffffffffu
-#define MIS_OUT 0u
-#define MIS_IN 1u
+/* mis.cl: the sweeps of lib/mis.h, a cooperative kernel in the paper's language. coop-merge
+ * makes coop-bench's megakernels of it, beside no task, tasks/matmult.cl or tasks/render.cl, and
+ * its standalone form (kernels/generated/merges.txt); mis_step.cl is the multikernel baseline.
+ * Sweep r runs while counts[r % 3] is not zero; each splits the nodes over the groups the kernel
+ * has now, read once per group, and ends with a resizing barrier. */
+#include "lib/mis.h"
 
-/* A node's priority: murmur3's 32-bit finaliser of its id. */
-inline uint mis_priority(uint v)
+kernel void mis(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
+                global uint *counts, uint n)
 {
-    v ^= v >> 16;
-    v *= 0x85ebca6bu;
-    v ^= v >> 13;
-    v *= 0xc2b2ae35u;
-    v ^= v >> 16;
-    return v;
-}
-
-/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
-inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
-                      volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts)
-{
-    uint local_size = get_local_size(0);
-    for (uint v = group * local_size + get_local_id(0); v < n; v += groups * local_size) {
-        if (decided[v] != MIS_UNDECIDED)
-            continue;
-        uint priority = mis_priority(v), covered = 0, top = 1;
-        for (uint e = row[v]; e < row[v + 1] && !covered; e++) {
-            uint u = col[e];
-            uint when = decided[u];
-            if (when < round) {
-                covered = in_set[u] == MIS_IN;
-            } else {
-                uint other = mis_priority(u);
-                if (other > priority || (other == priority && u > v))
-                    top = 0;
-            }
-        }
-        if (covered || top) {
-            in_set[v] = covered ? MIS_OUT : MIS_IN;
-            decided[v] = round;
-        } else {
-            coop_atomic_inc(&counts[(round + 1u) % 3u]);
-        }
+    transmit uint round = 0;
+    while (counts[round % 3u]) {
+        mis_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, in_set, decided, counts);
+        round++;
+        resizing_global_barrier();
     }
-    if (group == 0 && get_local_id(0) == 0)
-        counts[(round + 2u) % 3u] = 0;
+    if (get_group_id(0) == 0 && get_local_id(0) == 0)
+        counts[3] = round;
 }
-
-#define SWEEP_NAME mis
-#define SWEEP_PARAMS global const uint *row, global const uint *col, global uint *in_set, global uint *decided
-#define SWEEP_ARGS row, col, in_set, decided
-SWEEP_APP

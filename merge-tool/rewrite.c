@@ -152,7 +152,7 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
     };
     /* The standalone form never resizes: M is the group's copy from its start. */
     const char *target = names[id];
-    if (walk->merge->options.standalone && id == MT_ID_NUM_GROUPS)
+    if (walk->merge->options.standalone && (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS))
         target = "coop_fixed_num_groups";
     else if (walk->merge->options.standalone && id == MT_ID_GLOBAL_SIZE)
         target = "coop_fixed_global_size";

@@ -30,6 +30,7 @@
 #include "merge/expected/swap.h"
 #include "merge/expected/headers.h"
 #include "merge/expected/frontier.h"
+#include "merge/expected/frontier_standalone.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -173,6 +174,7 @@ static const golden_case goldens[] = {
     {"swap", {"tests/merge/swap.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"headers", {"tests/merge/headers.cl", "--task", "tests/merge/tasks_headers.cl", NULL}},
     {"frontier", {"tests/merge/frontier.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"frontier_standalone", {"tests/merge/frontier.cl", "--standalone", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */

@@ -1,4 +1,4 @@
-/* test_render.c: the `render` task (kernels/tasks/render.cl) against its CPU reference
+/* test_render.c: the `render` task (kernels/tasks/render.h, render.cl, plain.cl) against its CPU reference
  * (host/common/render_ref.c), as an ordinary kernel and as a task beside a cooperative kernel in
  * a megakernel; how its tiles cover a frame; and the image writers (host/common/image.c), whose
  * PNG files are decoded back here with zlib.
@@ -15,7 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define RENDER_FILE "kernels/tasks/render.cl"
+/* The tracer and render_plain, found through this include path (tests run in the repository). */
+#define RENDER_OPTIONS "-I kernels/tasks"
 
 enum {
     WORKERS = 2,
@@ -27,13 +28,15 @@ enum {
     MAX_ROUNDS = 1000000
 };
 
-/* Built after render.cl: a kernel that counts how often each pixel falls in a tile, with the
- * tracer's own tile arithmetic, and a megakernel whose cooperative kernel runs rounds with a
+/* With plain.cl (render.h's tracer and render_plain): a kernel that counts how often each pixel
+ * falls in a tile, with the tracer's own tile arithmetic, and a megakernel whose cooperative kernel runs rounds with a
  * resizing barrier (adding one to every data word per round) until the task's tiles are done,
  * so that the task always runs beside it. Group 0, never killed, decides each round whether it
  * is the last one: it writes the decision before the barrier into a slot that the members, and
  * the groups forked at that barrier, read after it, and that is next written two rounds later. */
 static const char test_source[] =
+    "#include \"plain.cl\"\n"
+    "\n"
     "kernel void count_tile_pixels(global uint *counts, uint pixels, uint tiles)\n"
     "{\n"
     "    for (uint tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {\n"
@@ -41,6 +44,13 @@ static const char test_source[] =
     "        for (uint i = render_tile_begin(tile, tiles, pixels) + get_local_id(0); i < end; i += get_local_size(0))\n"
     "            coop_fetch_add(&counts[i], 1u);\n"
     "    }\n"
+    "}\n"
+    "\n"
+    "/* kernels/tasks/render.cl's task as coop-merge writes it: frame task argument 0 (the size is in\n"
+    " * this megakernel's arguments), a tile per task workgroup */\n"
+    "void task_render(coop_ctx *ctx, global uchar4 *frame, uint width, uint height)\n"
+    "{\n"
+    "    render_tile(frame, width, height, coop_task_arg(ctx, 0), coop_group_id(ctx), coop_num_groups(ctx));\n"
     "}\n"
     "\n"
     "#define PROGRESS_TILES 0\n"
@@ -97,7 +107,7 @@ enum { PROGRESS_TILES, PROGRESS_ROUNDS, PROGRESS_STOP, PROGRESS_WORDS = PROGRESS
 
 /* ---- Helpers ------------------------------------------------------------------------------- */
 
-/* A PoCL context with render.cl and the test kernels built. */
+/* A PoCL context with the tracer and the test kernels built. */
 typedef struct render_env {
     coop_context *ctx;
     coop_program *program;
@@ -107,15 +117,7 @@ static render_env env_open(void)
 {
     render_env env = {0};
     env.ctx = tu_context(WORKERS);
-    char *tracer = tu_read_file(RENDER_FILE, NULL);
-    char *source = malloc(strlen(tracer) + sizeof test_source + 1);
-    ck_assert_ptr_nonnull(source);
-    strcpy(source, tracer);
-    strcat(source, "\n");
-    strcat(source, test_source);
-    TU_ASSERT_OK(env.ctx, coop_program_create(env.ctx, source, NULL, &env.program));
-    free(source);
-    free(tracer);
+    TU_ASSERT_OK(env.ctx, coop_program_create(env.ctx, test_source, RENDER_OPTIONS, &env.program));
     return env;
 }
 

@@ -6,8 +6,8 @@
  * kill point at the end of every loop, a local array with a workgroup barrier at every depth,
  * and a task beside them; then every merged program kernels/generated/merges.txt lists. Each
  * is merged by build/bin/coop-merge, built (coop_program_create) and launched once through
- * coop_mega_run with every buffer zeroed and every number 0 (loops do not run; the launch is
- * the compile). Prints one line per case and the slowest.
+ * coop_mega_run (a --standalone program through coop_kernel_run) with every buffer zeroed and
+ * every number 0 (loops do not run; the launch is the compile). Prints one line per case and the slowest.
  *
  * A device without coop-merge (its machine has no libclang) builds programs merged elsewhere:
  * --save DIR writes every merged program to DIR with an index, --merged DIR reads them back.
@@ -161,7 +161,7 @@ static int save(const char *path, const char *data)
     return ok ? 0 : -1;
 }
 
-/* The megakernel's name: the one `kernel void NAME(COOP_PARAMS` of the merged program. */
+/* The kernel's name: the one `kernel void NAME(COOP_PARAMS` of the merged program. */
 static char *megakernel_name(const char *program)
 {
     const char *at = strstr(program, "\nkernel void ");
@@ -228,9 +228,14 @@ static result run_case(coop_context *ctx, const char *program, size_t local_size
         goto done;
     }
     coop_mega_params params = {.launch = {.local_size = local_size, .timeout_s = 600}, .watchdog_s = 60};
-    coop_mega_report report;
+    size_t name_length = strlen(name);
+    int standalone = name_length > 11 && !strcmp(name + name_length - 11, "_standalone");
+    coop_mega_report report = {0};
+    coop_run_stats stats;
     start = now_s();
-    if (coop_mega_run(kernel, &params, NULL, 0, &report) != COOP_OK) {
+    coop_status status = standalone ? coop_kernel_run(kernel, &params.launch, &stats)
+                                    : coop_mega_run(kernel, &params, NULL, 0, &report);
+    if (status != COOP_OK) {
         fprintf(stderr, "compile-bench: %s\n", coop_context_message(ctx));
         goto done;
     }

@@ -1,0 +1,10 @@
+/* color_step.cl: one sweep of color.cl (lib/color.h) as an ordinary kernel, coop-bench's
+ * multikernel baseline (in_count unused: every app's step kernel takes the same trailing
+ * arguments). */
+#include "lib/color.h"
+
+kernel void color_step(global const uint *row, global const uint *col, global uint *color, global uint *colored,
+                       global uint *counts, uint n, uint round, uint in_count)
+{
+    color_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, color, colored, counts);
+}

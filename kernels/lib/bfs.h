@@ -1,0 +1,43 @@
+/* bfs.h: one round of breadth-first search, worklist-driven in the style of Lonestar-GPU, shared
+ * by the cooperative kernels (bfs.cl, bfs_searches.cl, demo.cl) and the multikernel baseline
+ * (bfs_step.cl).
+ *
+ * Round r expands the worklist of the nodes at level r into the nodes at level r + 1. The
+ * worklists alternate between wl0 (even rounds read it) and wl1; `counts` holds
+ *   counts[0..2]  worklist sizes: round r reads counts[r % 3] and pushes into counts[(r + 1) % 3];
+ *                 group 0 clears counts[(r + 2) % 3] for round r + 1: it was round r - 1's
+ *                 input, which nobody reads any more;
+ *   counts[3]     rounds run, written at the end;
+ *   counts[4]     worklist items processed over all rounds (group 0 adds each round's size).
+ * A global barrier ends each round; the search ends when a round pushed nothing. The host
+ * starts with level[] = BFS_UNREACHED except level[source] = 0, wl0 = {source} and
+ * counts = {1, 0, 0, 0}. */
+#ifndef KERNELS_LIB_BFS_H
+#define KERNELS_LIB_BFS_H
+
+#define BFS_UNREACHED 0xffffffffu
+
+/* Round `round` of the search, this group's share: worklist items group * L + l, stepping by
+ * groups * L. A node is pushed once, by whoever sets its level. */
+inline void bfs_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
+                      global const uint *col, volatile global uint *level, global uint *wl0, global uint *wl1,
+                      volatile global uint *counts)
+{
+    global const uint *in = round & 1u ? wl1 : wl0;
+    global uint *out = round & 1u ? wl0 : wl1;
+    uint local_size = get_local_size(0);
+    for (uint i = group * local_size + get_local_id(0); i < in_count; i += groups * local_size) {
+        uint u = in[i];
+        for (uint e = row[u]; e < row[u + 1]; e++) {
+            uint v = col[e];
+            if (level[v] == BFS_UNREACHED && atomic_cmpxchg(&level[v], BFS_UNREACHED, round + 1u) == BFS_UNREACHED)
+                out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
+        }
+    }
+    if (group == 0 && get_local_id(0) == 0) {
+        counts[(round + 2u) % 3u] = 0;
+        atomic_add(&counts[4], in_count); /* no result used: not waited for */
+    }
+}
+
+#endif

@@ -1,0 +1,50 @@
+/* sssp.h: one round of single-source shortest paths by worklist-driven Bellman-Ford relaxation
+ * in the style of Lonestar-GPU, shared by the cooperative kernels (sssp.cl, sssp_searches.cl)
+ * and the multikernel baseline (sssp_step.cl).
+ *
+ * Round r relaxes the arcs leaving the nodes of its worklist with atomic_min on their heads'
+ * distances; a node whose distance dropped is pushed for round r + 1 unless it is there already
+ * (mark[v] == r + 1 says so; marks start at 0, the source's round). A node whose distance drops
+ * while it is being relaxed is pushed again, so the rounds converge on the shortest distances.
+ * Sums saturate at SSSP_CAP (the host rejects graphs whose distances reach it).
+ * The worklists and `counts` work as in bfs.h:
+ *   counts[0..2]  worklist sizes: round r reads counts[r % 3] and pushes into counts[(r + 1) % 3];
+ *                 group 0 clears counts[(r + 2) % 3] for round r + 1;
+ *   counts[3]     rounds run, written at the end;
+ *   counts[4]     worklist items processed over all rounds (group 0 adds each round's size).
+ * The host starts with dist[] = SSSP_UNREACHED except dist[source] = 0, mark[] = 0,
+ * wl0 = {source} and counts = {1, 0, 0, 0}. */
+#ifndef KERNELS_LIB_SSSP_H
+#define KERNELS_LIB_SSSP_H
+
+#define SSSP_UNREACHED 0xffffffffu
+#define SSSP_CAP 0xfffffffeu
+
+/* Round `round`, this group's share: worklist items group * L + l, stepping by groups * L. */
+inline void sssp_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
+                       global const uint *col, global const uint *weight, volatile global uint *dist,
+                       volatile global uint *mark, global uint *wl0, global uint *wl1, volatile global uint *counts)
+{
+    global const uint *in = round & 1u ? wl1 : wl0;
+    global uint *out = round & 1u ? wl0 : wl1;
+    uint local_size = get_local_size(0);
+    for (uint i = group * local_size + get_local_id(0); i < in_count; i += groups * local_size) {
+        uint u = in[i];
+        uint du = dist[u];
+        for (uint e = row[u]; e < row[u + 1]; e++) {
+            uint v = col[e];
+            uint through = du + weight[e];
+            if (through < du || through > SSSP_CAP)
+                through = SSSP_CAP;
+            if (through < dist[v] && atomic_min(&dist[v], through) > through &&
+                atomic_xchg(&mark[v], round + 1u) != round + 1u)
+                out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
+        }
+    }
+    if (group == 0 && get_local_id(0) == 0) {
+        counts[(round + 2u) % 3u] = 0;
+        atomic_add(&counts[4], in_count); /* no result used: not waited for */
+    }
+}
+
+#endif
