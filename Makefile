@@ -1,6 +1,8 @@
 # Cooperative kernels for OpenCL: libcoop, coop-merge, programs, tests.
 #   make            build everything into build/
-#   make check      build and run the Check test suite (on PoCL)
+#   make check      build and run the Check test suite (on PoCL), then replay the fuzz inputs
+#   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
+#   make fuzz       fuzz the graph readers and coop-merge (FUZZ_SECONDS=N each; fuzz/fuzz.mk)
 #   make demo       build and run the main job on the default device
 #   make install PREFIX=/usr/local
 #   make clean
@@ -54,11 +56,12 @@ HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps lib programs man check demo install clean regenerate
+.PHONY: all deps lib programs man check sanitize sanitize-check demo install clean regenerate
 .DELETE_ON_ERROR:
 
 # The Debian package step runs while the Makefile is read, before any rule, so that a parallel
-# build (make -j) never compiles ahead of the headers it installs. Not for `make clean`.
+# build (make -j) never compiles ahead of the headers it installs. Not for `make clean` (nor for
+# the build inside `make sanitize`, which passes COOP_NO_DEPS=1 after its own step ran).
 ifeq ($(COOP_NO_DEPS),)
 ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
 DEPS_STATUS := $(shell sh scripts/install-deps.sh >&2; echo $$?)
@@ -213,6 +216,7 @@ include host/coop-demo.mk
 include host/coop-ws.mk
 include host/examples.mk
 include merge-tool/Makefile.inc
+include fuzz/fuzz.mk
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
 # everything else.
 ifneq ($(wildcard $(LLVM_INCLUDEDIR)/clang-c/Index.h),)
@@ -251,8 +255,27 @@ $(BUILD)/man/man1/%.1: $(BUILD)/bin/%
 	    sub(/\.$$/, ""); print tolower(substr($$0, 1, 1)) substr($$0, 2); exit }'); \
 	$(HELP2MAN) --no-info --no-discard-stderr $(HELP2MAN_VERSION_$*) --name="$$name" --output=$@ $<
 
-check: all $(TEST_BINS)
-	@sh tests/run-tests.sh $(TEST_BINS)
+# The test binaries, then the fuzz targets on their seeds and past crashes; both run either way.
+check: all $(TEST_BINS) $(FUZZ_REPLAYS)
+	@status=0; sh tests/run-tests.sh $(TEST_BINS) || status=1; \
+	$(MAKE) --no-print-directory COOP_NO_DEPS=1 fuzz-replay || status=1; exit $$status
+
+# ---- Sanitizers ----------------------------------------------------------------------------
+# Everything built again with AddressSanitizer and UBSan (CC carries the flags, so that every
+# link line has them too), and the tests that finish quickly: the graph readers, the strict
+# parser and the environment, the API's argument and error paths, and coop-merge through the fuzz
+# replays (every input of its tests).
+SANITIZE_BUILD := build-sanitize
+SANITIZE_TESTS := test_graph test_strict test_env test_errors test_device test_program test_channel test_discovery
+SANITIZE_OPTIONS := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=$(SANITIZE_BUILD) CC='$(CC) $(SANITIZE)' CFLAGS='-O1 -g' COOP_NO_DEPS=1 \
+	    sanitize-check
+
+sanitize-check: all $(SANITIZE_TESTS:%=$(BUILD)/tests/%) $(FUZZ_REPLAYS)
+	@status=0; $(SANITIZE_OPTIONS) sh tests/run-tests.sh $(SANITIZE_TESTS:%=$(BUILD)/tests/%) || status=1; \
+	$(SANITIZE_OPTIONS) $(MAKE) --no-print-directory fuzz-replay || status=1; exit $$status
 
 # ---- Main job ------------------------------------------------------------------------------
 demo: all
@@ -277,4 +300,4 @@ install: lib programs man
 	    @echo "note: no man pages installed (help2man is missing)" >&2)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

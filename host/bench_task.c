@@ -16,6 +16,13 @@
 /* Close enough to the target time to stop sizing. */
 #define SIZING_TOLERANCE 0.1
 
+/* The most one refinement step scales the size by, either way. Without a device clock (PoCL) a
+ * task's execution time is what the host saw between its start and its end, 0 when the host
+ * was not scheduled in between, which on a busy machine can be most of the runs: the cost law
+ * alone would then take the size to the maximum (a 3392-pixel frame, minutes of tracing on one
+ * group, beyond the watchdog). */
+#define SIZING_MAX_STEP 4.0
+
 enum {
     SIZE_STEP = 16,             /* sizes are multiples of this */
     FIRST_SIZE = 64,            /* where the sizing starts */
@@ -227,7 +234,8 @@ static int size_for_target(bench_task *t, const bench_sizing *sizing)
             return 1;
     }
     for (unsigned i = 0; i < SIZING_REFINEMENTS && fabs(ms / target - 1.0) > SIZING_TOLERANCE; i++) {
-        unsigned next = round_size(size * pow(target / ms, 1.0 / exponent), max);
+        double step = fmin(fmax(pow(target / ms, 1.0 / exponent), 1.0 / SIZING_MAX_STEP), SIZING_MAX_STEP);
+        unsigned next = round_size(size * step, max);
         if (next == size)
             break;
         size = next;

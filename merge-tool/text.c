@@ -57,7 +57,9 @@ void mt_buf_add(mt_buf *buf, const char *text)
     mt_buf_addn(buf, text, strlen(text));
 }
 
-static void buf_vprintf(mt_buf *buf, const char *format, va_list args)
+/* nonnull: gcc 12 with -fsanitize=undefined (which keeps a null path for `format` open) otherwise
+ * stops -Werror builds at vsnprintf with "null format string". */
+__attribute__((nonnull(2))) static void buf_vprintf(mt_buf *buf, const char *format, va_list args)
 {
     va_list copy;
     va_copy(copy, args);

@@ -27,6 +27,9 @@
 #define BENCH "build/bin/coop-bench"
 #define REAL "../shared/graphs/"
 #define BAD "tests/data/graphs/bad/"
+/* The light task's matrix order where its size does not matter: given, so that coop-bench makes
+ * no sizing run (whose launch takes every group it finds, see run_argv_on). */
+#define CHAOS_TASK_SIZE "64"
 
 enum {
     WORKERS = 2,
@@ -48,21 +51,45 @@ static void run_free(bench_run *run)
     run->output = NULL;
 }
 
-/* Runs coop-bench with the NULL-terminated argument list `args`. */
-static bench_run run_argv(const char *const *args)
+/* Runs coop-bench with the NULL-terminated argument list `args`; with `pinned`, on both groups
+ * even on a busy machine (--groups 2 closes discovery once both registered, and the window is
+ * long enough for both workers to get a time slice first: see tu_pin_groups), for runs whose
+ * checks need two groups (kills, forks, a task that takes a group). A task's sizing run is not
+ * capped by --groups, so it waits out the whole window: pinned runs give --task-size where they
+ * can. */
+static bench_run run_argv_on(const char *const *args, int pinned)
 {
     struct stat info;
     ck_assert_msg(stat(BENCH, &info) == 0,
                   BENCH " is missing: build it with make -f Makefile -f host/coop-bench.mk " BENCH);
     tu_env(WORKERS);
-    char *argv[MAX_ARGS + 2] = {BENCH};
+    char *argv[MAX_ARGS + 4] = {BENCH};
     size_t argc = 1;
     for (; args[argc - 1]; argc++) {
         ck_assert_uint_lt(argc, MAX_ARGS);
         argv[argc] = (char *)args[argc - 1];
     }
+    char window[32], groups[16];
+    if (pinned) {
+        snprintf(window, sizeof window, "%d", TU_PINNED_WINDOW_US);
+        setenv("COOP_DISCOVERY_WINDOW_US", window, 1);
+        snprintf(groups, sizeof groups, "%d", WORKERS);
+        argv[argc++] = "--groups";
+        argv[argc++] = groups;
+    }
     argv[argc] = NULL;
     return tu_run_process(argv);
+}
+
+static bench_run run_argv(const char *const *args)
+{
+    return run_argv_on(args, 0);
+}
+
+/* A run on both groups (run_argv_on). */
+static bench_run run_pinned(const char *const *args)
+{
+    return run_argv_on(args, 1);
 }
 
 /* Runs coop-bench with the arguments given (NULL-terminated). */
@@ -229,18 +256,27 @@ END_TEST
 
 /* ---- Chaos: the megakernels under random kills and forks with a periodic task -------------- */
 
+/* Whether a chaos test runs seed `seed` (seeds count from 1): the `seeds` it asks for, and more
+ * (up to four times as many) until chaos has done everything it must show (`all_seen`). Whether
+ * a fork happens depends on a killed group being idle again when a fork is offered, which is
+ * timing on PoCL (20 seeds of sssp-bf once saw 20 kills and no fork). */
+static int more_seeds(unsigned seed, unsigned seeds, int all_seen)
+{
+    return seed <= seeds || (!all_seen && seed <= 4 * seeds);
+}
+
 START_TEST(test_chaos_with_task)
 {
     const char *app = apps[_i];
-    unsigned kills = 0, forks = 0, tasks = 0;
-    for (unsigned seed = 1; seed <= CHAOS_SEEDS; seed++) {
+    unsigned kills = 0, forks = 0, tasks = 0, seed = 1;
+    for (; more_seeds(seed, CHAOS_SEEDS, kills && forks && tasks); seed++) {
         char seed_text[16];
         snprintf(seed_text, sizeof seed_text, "%u", seed);
-        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--period-ms", "1", "--steal", "one",
-                              "--chaos", seed_text, NULL};
+        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--task-size", CHAOS_TASK_SIZE,
+                              "--period-ms", "1", "--steal", "one", "--chaos", seed_text, NULL};
         char what[256];
         describe(args, what, sizeof what);
-        bench_run run = run_argv(args);
+        bench_run run = run_pinned(args);
         assert_run(&run, what, 0, "equals the CPU reference");
         assert_run(&run, what, 0, "chaos mode");
         kills += summary_number(run.output, "kills ");
@@ -250,30 +286,32 @@ START_TEST(test_chaos_with_task)
     }
     /* The seeds must have exercised what they are for. */
     ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
-                  forks, tasks, CHAOS_SEEDS);
+                  forks, tasks, seed - 1);
 }
 END_TEST
 
-/* The restarts between searches under chaos: groups killed and forked across them. */
+/* The restarts between searches under chaos: groups killed and forked across them. No task: a
+ * killed group is then idle for chaos to fork again at the next resizing barrier, where a task
+ * every millisecond keeps it busy to the end of a run this short on a busy machine (bfs beside 8
+ * CPU hogs: one kill and no fork per seed, over 20 seeds). Tasks under chaos are
+ * test_chaos_with_task's. */
 START_TEST(test_searches_under_chaos)
 {
     const char *app = apps[_i];
-    unsigned kills = 0, forks = 0;
-    for (unsigned seed = 1; seed <= SEARCH_CHAOS_SEEDS; seed++) {
+    unsigned kills = 0, forks = 0, seed = 1;
+    for (; more_seeds(seed, SEARCH_CHAOS_SEEDS, kills && forks); seed++) {
         char seed_text[16];
         snprintf(seed_text, sizeof seed_text, "%u", seed);
-        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--period-ms", "1", "--steal", "one",
-                              "--chaos", seed_text, "--searches", "3", NULL};
+        const char *args[] = {app, "--gen", "grid:30:30", "--chaos", seed_text, "--searches", "3", NULL};
         char what[256];
         describe(args, what, sizeof what);
-        bench_run run = run_argv(args);
+        bench_run run = run_pinned(args);
         assert_run(&run, what, 0, "equals the CPU reference");
         kills += summary_number(run.output, "kills ");
         forks += summary_number(run.output, "forks ");
         run_free(&run);
     }
-    ck_assert_msg(kills > 0 && forks > 0, "%s: %u kills, %u forks over %u seeds", app, kills, forks,
-                  SEARCH_CHAOS_SEEDS);
+    ck_assert_msg(kills > 0 && forks > 0, "%s: %u kills, %u forks over %u seeds", app, kills, forks, seed - 1);
 }
 END_TEST
 
@@ -329,8 +367,9 @@ START_TEST(test_json_and_summary)
 {
     char json_path[2 * PATH_BYTES];
     scratch_path(json_path, sizeof json_path, "run.json");
-    bench_run run = run_bench("sssp", "--gen", "grid:20:20", "--task", "light", "--period-ms", "1", "--repeat", "3",
-                              "--json", json_path, NULL);
+    const char *args[] = {"sssp",      "--gen", "grid:20:20", "--task",   "light", "--task-size", CHAOS_TASK_SIZE,
+                          "--period-ms", "1",    "--repeat",   "3",        "--json", json_path,     NULL};
+    bench_run run = run_pinned(args);
     const char *summary[] = {"cooperative mode", "groups ", "time median ", "over 3 runs", "rounds ", "kills ",
                              "forks ", "tasks ", "response median", "p99", "deadlines met", "equals the CPU reference"};
     for (size_t i = 0; i < sizeof summary / sizeof summary[0]; i++)
@@ -374,7 +413,7 @@ START_TEST(test_task_results)
                           "--period-ms", "2", "--repeat", "2", NULL};
     char what[256];
     describe(args, what, sizeof what);
-    bench_run run = run_argv(args);
+    bench_run run = run_pinned(args);
     assert_run(&run, what, 0, "equals the CPU reference");
     assert_run(&run, what, 0, strcmp(task, "render") ? "every product computed equals the CPU's"
                                                       : "every frame drawn matches the CPU's");
@@ -395,8 +434,9 @@ START_TEST(test_task_sizing_frame_and_json)
     char json_path[2 * PATH_BYTES], frame_path[2 * PATH_BYTES];
     scratch_path(json_path, sizeof json_path, "run.json");
     scratch_path(frame_path, sizeof frame_path, "frame.png");
-    bench_run run = run_bench("bfs", "--gen", "grid:150:150", "--task", "render", "--output-frame", frame_path,
-                              "--json", json_path, NULL);
+    const char *args[] = {"bfs", "--gen", "grid:150:150", "--task", "render", "--output-frame", frame_path,
+                          "--json", json_path, NULL};
+    bench_run run = run_pinned(args);
     assert_run(&run, "render sizing", 0, "sized for 5.0 ms on a quarter of the groups");
     assert_run(&run, "render sizing", 0, "; alone on the whole device ");
     assert_run(&run, "render sizing", 0, "every frame drawn matches the CPU's");
@@ -415,8 +455,17 @@ START_TEST(test_task_sizing_frame_and_json)
     double sized_ms = json_number(json, "\"sized_ms\": "), whole_ms = json_number(json, "\"whole_device_ms\": ");
     ck_assert_msg(whole_ms > 0 && whole_ms < sized_ms, "whole device %g ms, sized %g ms:\n%s", whole_ms, sized_ms,
                   json);
-    double model = json_number(json, "\"preemption_slowdown_whole_device\": ");
-    ck_assert_msg(fabs(model - 40.0 / (40.0 - whole_ms)) < 1e-4, "whole-device model %g:\n%s", model, json);
+    /* Both numbers are written with 6 significant digits, so the model is checked through the
+     * time it implies, D = P - P / model: near D = P (a busy machine) a rounding of D moves the
+     * model itself by far more than the digits it is written with. Without D < P there is none. */
+    if (whole_ms < 40.0) {
+        double model = json_number(json, "\"preemption_slowdown_whole_device\": ");
+        ck_assert_msg(model > 1.0 && fabs(40.0 - 40.0 / model - whole_ms) < 1e-3, "whole-device model %g:\n%s",
+                      model, json);
+    } else {
+        ck_assert_msg(strstr(json, "\"preemption_slowdown_whole_device\": null") != NULL,
+                      "whole device %g ms, not within the 40 ms period, and a model:\n%s", whole_ms, json);
+    }
     free(json);
 
     run = run_bench("sssp", "--gen", "grid:20:20", "--mode", "standalone", "--task", "heavy", "--task-size", "32",
@@ -573,16 +622,16 @@ START_TEST(test_sweeps_chaos_with_task)
     const char *app = sweep_apps[_i];
     char out_path[2 * PATH_BYTES];
     scratch_path(out_path, sizeof out_path, "sweep.txt");
-    unsigned kills = 0, forks = 0, tasks = 0;
-    for (unsigned seed = 1; seed <= CHAOS_SEEDS; seed++) {
+    unsigned kills = 0, forks = 0, tasks = 0, seed = 1;
+    for (; more_seeds(seed, CHAOS_SEEDS, kills && forks && tasks); seed++) {
         char seed_text[16];
         snprintf(seed_text, sizeof seed_text, "%u", seed);
-        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--period-ms", "1", "--steal", "one",
-                              "--chaos", seed_text, "--output", out_path, NULL};
+        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--task-size", CHAOS_TASK_SIZE,
+                              "--period-ms", "1", "--steal", "one", "--chaos", seed_text, "--output", out_path, NULL};
         char what[640];
         describe(args, what, sizeof what);
         unlink(out_path);
-        bench_run run = run_argv(args);
+        bench_run run = run_pinned(args);
         assert_run(&run, what, 0, sweep_check(app));
         assert_run(&run, what, 0, "chaos mode");
         kills += summary_number(run.output, "kills ");
@@ -592,7 +641,7 @@ START_TEST(test_sweeps_chaos_with_task)
         assert_sweep_output(app, "--gen", "grid:30:30", out_path, what);
     }
     ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
-                  forks, tasks, CHAOS_SEEDS);
+                  forks, tasks, seed - 1);
 }
 END_TEST
 

@@ -146,15 +146,17 @@ static const char record_groups_source[] =
     "        coop_fetch_add(&groups[0], 1);\n"
     "}\n";
 
-/* Runs record_groups on a context with `workers` workers and checks that `expected` groups ran. */
-static void assert_persistent_run(coop_channel_kind channel, unsigned workers, unsigned max_groups, unsigned expected)
+/* Runs record_groups on a context with `workers` workers, discovery pinned to `expected` groups
+ * (tu_pin_groups), and checks that they ran. */
+static void assert_persistent_run(coop_channel_kind channel, unsigned workers, unsigned expected)
 {
     coop_context *ctx = tu_context_channel(workers, channel);
     coop_program *program = NULL;
     coop_kernel *kernel = tu_kernel(ctx, record_groups_source, NULL, "record_groups", &program);
     cl_mem groups = tu_buffer(ctx, 1);
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, groups));
-    coop_launch launch = {.local_size = 16, .max_groups = max_groups, .timeout_s = 20};
+    coop_launch launch = {.local_size = 16, .timeout_s = 20};
+    tu_pin_groups(&launch, ctx, expected);
     coop_run_stats stats = {0};
     TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, &stats));
     cl_uint ran = 0;
@@ -169,7 +171,7 @@ static void assert_persistent_run(coop_channel_kind channel, unsigned workers, u
 
 START_TEST(persistent_kernel_over_svm)
 {
-    assert_persistent_run(COOP_CHANNEL_SVM, 2, 0, 2);
+    assert_persistent_run(COOP_CHANNEL_SVM, 2, 2);
 }
 END_TEST
 
@@ -177,7 +179,7 @@ END_TEST
  * groups, so one worker is kept free for them. */
 START_TEST(persistent_kernel_over_queue)
 {
-    assert_persistent_run(COOP_CHANNEL_QUEUE, 3, 2, 2);
+    assert_persistent_run(COOP_CHANNEL_QUEUE, 3, 2);
 }
 END_TEST
 

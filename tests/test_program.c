@@ -47,7 +47,8 @@ START_TEST(build_error_gives_the_log_with_user_lines)
 {
     coop_context *ctx = tu_context(2);
     coop_program *program = (coop_program *)1;
-    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, broken_source, NULL, &program), COOP_ERR_BUILD, "<source>:3:");
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create(ctx, broken_source, NULL, &program)), COOP_ERR_BUILD,
+                     "<source>:3:");
     const char *message = coop_context_message(ctx);
     ck_assert_ptr_nonnull(strstr(message, "undeclared_name"));
     ck_assert_ptr_nonnull(strstr(message, "CL_BUILD_PROGRAM_FAILURE"));
@@ -60,7 +61,7 @@ START_TEST(bad_build_option)
 {
     coop_context *ctx = tu_context(2);
     coop_program *program = NULL;
-    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, two_kernels_source, "-cl-no-such-option", &program),
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create(ctx, two_kernels_source, "-cl-no-such-option", &program)),
                      COOP_ERR_BUILD, "-cl-no-such-option");
     ck_assert_ptr_null(program);
     coop_context_release(ctx);
@@ -80,7 +81,7 @@ START_TEST(build_options_reach_the_compiler)
         "kernel void flagged(global uint *out) { out[0] = USER_FLAG; }\n";
     coop_context *ctx = tu_context(2);
     coop_program *program = NULL;
-    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, source, NULL, &program), COOP_ERR_BUILD,
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create(ctx, source, NULL, &program)), COOP_ERR_BUILD,
                      "USER_FLAG is not defined");
     ck_assert_ptr_null(strstr(coop_context_message(ctx), "the target is not PoCL"));
     TU_ASSERT_OK(ctx, coop_program_create(ctx, source, "-DUSER_FLAG=7", &program));
@@ -103,10 +104,10 @@ START_TEST(build_options_from_the_environment)
     coop_context *ctx = tu_context(2);
     coop_program *program = NULL;
     unsetenv("COOP_BUILD_OPTIONS");
-    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, source, "-DUSER_FLAG=1", &program), COOP_ERR_BUILD,
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create(ctx, source, "-DUSER_FLAG=1", &program)), COOP_ERR_BUILD,
                      "ENV_FLAG is not defined");
     setenv("COOP_BUILD_OPTIONS", "-DENV_FLAG=5", 1);
-    TU_ASSERT_STATUS(ctx, coop_program_create(ctx, source, NULL, &program), COOP_ERR_BUILD,
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create(ctx, source, NULL, &program)), COOP_ERR_BUILD,
                      "USER_FLAG is not defined");
     TU_ASSERT_OK(ctx, coop_program_create(ctx, source, "-DUSER_FLAG=1", &program));
     unsetenv("COOP_BUILD_OPTIONS");
@@ -160,7 +161,8 @@ static unsigned char *program_binary(coop_kernel *kernel, size_t *size)
 }
 
 /* COOP_BUILD_DUMP writes every build's binary to the next free program-<n>.bin of the directory,
- * byte for byte what OpenCL holds; a directory that does not exist fails the build with COOP_ERR_IO. */
+ * byte for byte what OpenCL holds, and says where on standard error; a directory that does not
+ * exist fails the build with COOP_ERR_IO. */
 START_TEST(build_dump_from_the_environment)
 {
     char directory[PATH_BYTES];
@@ -169,12 +171,16 @@ START_TEST(build_dump_from_the_environment)
     coop_context *ctx = tu_context(2);
     coop_program *first = NULL, *second = NULL;
     setenv("COOP_BUILD_DUMP", directory, 1);
+    tu_stderr_capture();
     coop_kernel *alpha = tu_kernel(ctx, two_kernels_source, NULL, "alpha", &first);
     coop_kernel *store = tu_kernel(ctx, persistent_source, NULL, "store", &second);
+    char *said = tu_stderr_take();
     coop_kernel *kernels[] = {alpha, store};
     for (unsigned n = 0; n < 2; n++) {
         char path[PATH_BYTES + 32];
         snprintf(path, sizeof path, "%s/program-%u.bin", directory, n);
+        ck_assert_msg(strstr(said, "libcoop: binary of '<source>' for '") && strstr(said, path),
+                      "standard error does not name %s:\n%s", path, said);
         size_t dumped_size = 0, size = 0;
         char *dumped = tu_read_file(path, &dumped_size);
         unsigned char *binary = program_binary(kernels[n], &size);
@@ -185,6 +191,7 @@ START_TEST(build_dump_from_the_environment)
         free(dumped);
         unlink(path);
     }
+    free(said);
     rmdir(directory);
     char expected[PATH_BYTES + 96];
     snprintf(expected, sizeof expected, "COOP_BUILD_DUMP: cannot create a file in '%s': No such file or directory",
@@ -293,7 +300,8 @@ START_TEST(build_error_in_file_names_the_file)
     coop_context *ctx = tu_context(2);
     coop_program *program = NULL;
     snprintf(expected, sizeof expected, "%s:3:", path);
-    TU_ASSERT_STATUS(ctx, coop_program_create_from_file(ctx, path, NULL, &program), COOP_ERR_BUILD, expected);
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create_from_file(ctx, path, NULL, &program)), COOP_ERR_BUILD,
+                     expected);
     ck_assert_ptr_null(program);
     coop_context_release(ctx);
     unlink(path);
@@ -475,7 +483,8 @@ START_TEST(run_with_an_argument_unset)
 }
 END_TEST
 
-/* Argument 0 of coop_kernel_set_arg is the first parameter after COOP_PARAMS. */
+/* Argument 0 of coop_kernel_set_arg is the first parameter after COOP_PARAMS; the kernel sees the
+ * group count discovery found (1 or 2 on two workers, 2 on a quiet machine). */
 START_TEST(persistent_arguments_follow_coop_params)
 {
     coop_context *ctx = tu_context(2);
@@ -490,8 +499,8 @@ START_TEST(persistent_arguments_follow_coop_params)
     cl_uint words[2] = {0, 0};
     tu_read(ctx, out, words, 2);
     ck_assert_uint_eq(words[0], value);
-    ck_assert_uint_eq(words[1], 2);
-    ck_assert_uint_eq(stats.groups, 2);
+    ck_assert_msg(stats.groups >= 1 && stats.groups <= 2, "%u groups on 2 workers", stats.groups);
+    ck_assert_uint_eq(words[1], stats.groups);
     clReleaseMemObject(out);
     coop_kernel_release(kernel);
     coop_program_release(program);

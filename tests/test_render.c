@@ -277,7 +277,9 @@ static void task_once(render_env *env, unsigned workgroups, cl_uint frame_index,
     set_uint(env, kernel, 7, HEIGHT);
 
     coop_task_plan plan = {.task = 0, .workgroups = workgroups, .take = COOP_TAKE_ONE, .args = {frame_index}};
+    /* The task takes one of the two groups, so discovery is pinned to both. */
     coop_mega_params params = {.launch = {.local_size = LOCAL_SIZE}, .chaos_seed = seed, .watchdog_s = 20};
+    tu_pin_groups(&params.launch, env->ctx, WORKERS);
     coop_mega_report report;
     TU_ASSERT_OK(env->ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
 

@@ -6,7 +6,8 @@
  * Two PoCL workers on the two cores of the test machine: with more workers than cores every
  * barrier waits for time slices, so only two tests use more: the agent path (a group for the
  * agent and a worker kept free for the queue channel: four workers, a few seeds) and a task that
- * takes two of three members at their offer_kill (three workers). */
+ * takes two of three members at their offer_kill (three workers). Every run pins discovery to
+ * all of its groups (mega_launch), so that a busy machine cannot leave chaos nothing to kill. */
 #include "testutil.h"
 
 #include "kernels/scheduler_checks.h"
@@ -68,6 +69,15 @@ static coop_kernel *env_kernel(mega_env *env, const char *name)
 static unsigned expected_groups(const mega_env *env, unsigned workers)
 {
     return env->agent ? workers - 1 : workers;
+}
+
+/* A launch of groups of `local_size` that finds every group a run on `workers` workers has, even
+ * on a busy machine: kills, forks and tasks need them all (see tu_pin_groups). */
+static coop_launch mega_launch(const mega_env *env, size_t local_size, unsigned workers)
+{
+    coop_launch launch = {.local_size = local_size};
+    tu_pin_groups(&launch, env->ctx, expected_groups(env, workers));
+    return launch;
 }
 
 static void set_uint(mega_env *env, coop_kernel *kernel, unsigned index, cl_uint value)
@@ -200,7 +210,8 @@ static void reduce_once(reduce_run *run, unsigned seed, unsigned workers, coop_m
     clear(env, run->round_groups, REDUCE_ROUNDS);
     clear(env, run->round_ids, REDUCE_ROUNDS);
     clear(env, run->checks, CHK_WORDS);
-    coop_mega_params params = {.launch = {.local_size = REDUCE_LOCAL_SIZE}, .chaos_seed = seed, .watchdog_s = 20};
+    coop_mega_params params = {.launch = mega_launch(env, REDUCE_LOCAL_SIZE, workers), .chaos_seed = seed,
+                               .watchdog_s = 20};
     TU_ASSERT_OK(env->ctx, coop_mega_run(run->kernel, &params, NULL, 0, report));
     assert_report_shape(env, report, workers, what);
 
@@ -318,7 +329,7 @@ static void offers_seeds(unsigned first, unsigned seeds)
         snprintf(what, sizeof what, "offer rounds, chaos seed %u", seed);
         clear(&env, data, OFFERS_N);
         clear(&env, checks_buffer, CHK_WORDS);
-        coop_mega_params params = {.launch = {.local_size = OFFERS_LOCAL_SIZE}, .chaos_seed = seed,
+        coop_mega_params params = {.launch = mega_launch(&env, OFFERS_LOCAL_SIZE, OFFERS_WORKERS), .chaos_seed = seed,
                                    .watchdog_s = 20};
         coop_mega_report report;
         TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, NULL, 0, &report));
@@ -414,8 +425,8 @@ static void steal_once(steal_run *run, unsigned seed, unsigned workers, unsigned
     clear(env, run->counter, 1);
     clear(env, run->out, STEAL_TASK_GROUPS * STEAL_LOCAL_SIZE);
     clear(env, run->checks, CHK_WORDS);
-    coop_mega_params params = {.launch = {.local_size = STEAL_LOCAL_SIZE}, .members = members, .chaos_seed = seed,
-                               .watchdog_s = 20};
+    coop_mega_params params = {.launch = mega_launch(env, STEAL_LOCAL_SIZE, workers), .members = members,
+                               .chaos_seed = seed, .watchdog_s = 20};
     TU_ASSERT_OK(env->ctx, coop_mega_run(run->kernel, &params, task, task ? 1 : 0, report));
     assert_report_shape(env, report, workers, what);
 
@@ -679,7 +690,8 @@ static void tasks_once(tasks_run *run, unsigned workers, const coop_task_plan *p
     clear(env, run->out, TASK_GROUPS_MAX * TASK_LOCAL_SIZE);
     clear(env, run->sums, TASK_GROUPS_MAX);
     clear(env, run->checks, CHK_WORDS);
-    coop_mega_params params = {.launch = {.local_size = TASK_LOCAL_SIZE}, .chaos_seed = seed, .watchdog_s = 20};
+    coop_mega_params params = {.launch = mega_launch(env, TASK_LOCAL_SIZE, workers), .chaos_seed = seed,
+                               .watchdog_s = 20};
     TU_ASSERT_OK(env->ctx, coop_mega_run(run->kernel, &params, plans, plan_count, report));
     assert_report_shape(env, report, workers, what);
 
@@ -861,7 +873,7 @@ START_TEST(watchdog_names_the_missing_group)
     coop_kernel *kernel = env_kernel(&env, "stall_mega");
     cl_mem flag = tu_buffer(env.ctx, 1);
     set_buffer(&env, kernel, 0, flag);
-    coop_mega_params params = {.launch = {.local_size = 16}, .watchdog_s = 1};
+    coop_mega_params params = {.launch = mega_launch(&env, 16, WORKERS), .watchdog_s = 1};
     coop_mega_report report;
     double start_s = seconds_now();
     TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, &params, NULL, 0, &report), COOP_ERR_TIMEOUT,
@@ -871,12 +883,13 @@ START_TEST(watchdog_names_the_missing_group)
     ck_assert_msg(strstr(message, "group 1 never arrived"), "message: %s", message);
     ck_assert_msg(strstr(message, "'stall_mega'"), "message: %s", message);
     /* The quiet time it reports is the configured one (polls add a little); the whole call also
-     * includes the launch, PoCL's compilation of the kernel and discovery. */
+     * includes the launch, PoCL's compilation of the kernel and discovery, which take seconds on a
+     * busy machine. */
     const char *quiet = strstr(message, "no progress for ");
     ck_assert_msg(quiet != NULL, "message: %s", message);
     double quiet_s = atof(quiet + strlen("no progress for "));
     ck_assert_msg(quiet_s >= 1.0 && quiet_s < 2.0, "the watchdog fired after %.2f s without progress", quiet_s);
-    ck_assert_msg(elapsed_s >= 1.0 && elapsed_s < 10.0, "coop_mega_run returned after %.2f s", elapsed_s);
+    ck_assert_msg(elapsed_s >= 1.0 && elapsed_s < 40.0, "coop_mega_run returned after %.2f s", elapsed_s);
     _exit(0);
 }
 END_TEST
@@ -906,7 +919,8 @@ START_TEST(plan_without_workgroups)
 }
 END_TEST
 
-/* A persistent kernel whose groups never loop over coop_schedule() just ends. */
+/* A persistent kernel whose groups never loop over coop_schedule() just ends (on the groups the
+ * default launch found: every worker on a quiet machine, maybe fewer on a busy one). */
 START_TEST(kernel_that_is_not_a_megakernel)
 {
     mega_env env = env_open(WORKERS, NULL);
@@ -918,7 +932,7 @@ START_TEST(kernel_that_is_not_a_megakernel)
                      "does every group loop over coop_schedule()?");
     cl_uint groups = 0;
     tu_read(env.ctx, out, &groups, 1);
-    ck_assert_uint_eq(groups, WORKERS);
+    ck_assert_msg(groups >= 1 && groups <= WORKERS, "%u groups ran on %u workers", groups, WORKERS);
     clReleaseMemObject(out);
     coop_kernel_release(kernel);
     env_close(&env);

@@ -4,6 +4,11 @@
  * platform is first initialised, so each test sets it (tu_env) before its own first OpenCL
  * call, and nothing in the parent process (main, suite construction, unchecked fixtures) may
  * call OpenCL. Run the binaries from the repository root.
+ *
+ * The tests must hold on a machine whose cores are busy with other work. Discovery may then
+ * find fewer co-resident groups than there are PoCL workers, which is correct (a worker that
+ * gets no time slice within the window is not co-resident); only more groups than workers
+ * would be wrong. A test asserts a range, or pins the groups it needs with tu_pin_groups().
  */
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
@@ -17,9 +22,65 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TU_POCL_PLATFORM "Portable Computing Language"
+
+/* ---- Progress ------------------------------------------------------------------------------
+ * Check reports nothing until the whole suite has run, so every test prints a line on standard
+ * output as it starts, with the seconds since the binary started, and a second line when it
+ * passes after TU_SLOW_TEST_S or more (a failure is reported by Check at the end):
+ *     [   12.3 s] reduce_under_chaos:2
+ *     [   31.0 s] reduce_under_chaos:2 passed in 18.7 s
+ * START_TEST below is Check's own with these two calls around the test's body. */
+
+enum { TU_SLOW_TEST_S = 5 };
+
+static double tu_binary_start_s;
+
+static inline double tu_now_s(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + now.tv_nsec / 1e9;
+}
+
+/* Before main: the forked tests inherit it. */
+__attribute__((constructor)) static void tu_mark_binary_start(void)
+{
+    tu_binary_start_s = tu_now_s();
+}
+
+static inline double tu_test_started(const char *name, int loop_index)
+{
+    double now_s = tu_now_s();
+    printf("[%7.1f s] %s:%d\n", now_s - tu_binary_start_s, name, loop_index);
+    fflush(stdout);
+    return now_s;
+}
+
+static inline void tu_test_passed(const char *name, int loop_index, double start_s)
+{
+    double now_s = tu_now_s();
+    if (now_s - start_s >= TU_SLOW_TEST_S) {
+        printf("[%7.1f s] %s:%d passed in %.1f s\n", now_s - tu_binary_start_s, name, loop_index, now_s - start_s);
+        fflush(stdout);
+    }
+}
+
+#undef START_TEST
+#define START_TEST(name)                                                                             \
+    static void name##_body(int _i);                                                                 \
+    static void name##_fn(int _i)                                                                    \
+    {                                                                                                \
+        double tu_start_s_ = tu_test_started(#name, _i);                                             \
+        name##_body(_i);                                                                             \
+        tu_test_passed(#name, _i, tu_start_s_);                                                      \
+    }                                                                                                \
+    static const TTest name##_ttest = {"" #name, name##_fn, __FILE__, __LINE__};                    \
+    static const TTest *name = &name##_ttest;                                                        \
+    static void name##_body(int _i CK_ATTRIBUTE_UNUSED)
 
 /* Sets PoCL's worker count (its compute units) and clears every variable libcoop reads that a
  * user's environment may hold, so that only what a test sets itself applies. */
@@ -55,6 +116,20 @@ static inline void tu_env(unsigned workers)
         ck_assert_msg(tu_status_ == COOP_OK, "%s returned '%s': %s", #call, coop_strerror(tu_status_), \
                       coop_context_message(ctx));                                                    \
     } while (0)
+
+/* Discovery of `groups` co-resident groups even on a busy machine: the default launch (so late
+ * groups still leave), the poll closed as soon as `groups` registered, and a window long enough
+ * for every worker to be given a time slice before then. Tests whose checks need that many
+ * groups (a fork into an idle group, kills, exact members) use it; other tests accept any
+ * count from 1 to the workers. */
+enum { TU_PINNED_WINDOW_US = 5000000 };
+
+static inline void tu_pin_groups(coop_launch *launch, const coop_context *ctx, unsigned groups)
+{
+    launch->launch_groups = coop_launch_groups(ctx, launch->local_size);
+    launch->max_groups = groups;
+    launch->discovery_window_us = TU_PINNED_WINDOW_US;
+}
 
 /* A context on PoCL with `workers` worker threads and channel backend `channel`. */
 static inline coop_context *tu_context_channel(unsigned workers, coop_channel_kind channel)
@@ -151,6 +226,71 @@ static inline char *tu_read_file(const char *path, size_t *size)
         *size = (size_t)length;
     return text;
 }
+
+/* ---- Standard error of expected build failures ----------------------------------------------
+ * PoCL builds programs with clang's CompilerInstance, which prints "1 error generated." to the
+ * process's standard error for a program that does not compile, besides the build log that
+ * libcoop returns. TU_QUIETLY(call) evaluates `call` with standard error captured in a
+ * temporary file, then drops those lines and passes anything else on, so that a test of a build
+ * error prints nothing on success and hides nothing else. A test that checks what a call prints
+ * brackets it with tu_stderr_capture() and tu_stderr_take(). */
+
+static struct {
+    int saved_fd;     /* the real standard error while it is captured */
+    char path[32];
+} tu_captured;
+
+static inline void tu_stderr_capture(void)
+{
+    snprintf(tu_captured.path, sizeof tu_captured.path, "/tmp/tu_stderr.XXXXXX");
+    int fd = mkstemp(tu_captured.path);
+    ck_assert_int_ge(fd, 0);
+    fflush(stderr);
+    tu_captured.saved_fd = dup(STDERR_FILENO);
+    ck_assert_int_ge(tu_captured.saved_fd, 0);
+    ck_assert_int_eq(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+    close(fd);
+}
+
+/* "N error(s) generated." or "N warning(s) and N error(s) generated.": clang's summary line. */
+static inline int tu_is_diagnostic_count(const char *line, size_t length)
+{
+    static const char tail[] = " generated.";
+    return length > sizeof tail && line[0] >= '0' && line[0] <= '9' &&
+           !memcmp(line + length - (sizeof tail - 1), tail, sizeof tail - 1);
+}
+
+/* Ends the capture and returns what was written (malloc'ed, NUL-terminated). */
+static inline char *tu_stderr_take(void)
+{
+    fflush(stderr);
+    ck_assert_int_eq(dup2(tu_captured.saved_fd, STDERR_FILENO), STDERR_FILENO);
+    close(tu_captured.saved_fd);
+    char *text = tu_read_file(tu_captured.path, NULL);
+    unlink(tu_captured.path);
+    return text;
+}
+
+/* Ends the capture and passes on every line but clang's counts of diagnostics. */
+static inline void tu_stderr_release(void)
+{
+    char *text = tu_stderr_take();
+    for (char *line = text; *line;) {
+        size_t length = strcspn(line, "\n");
+        if (!tu_is_diagnostic_count(line, length))
+            fprintf(stderr, "%.*s\n", (int)length, line);
+        line += length + (line[length] == '\n');
+    }
+    free(text);
+}
+
+static inline coop_status tu_stderr_release_status(coop_status status)
+{
+    tu_stderr_release();
+    return status;
+}
+
+#define TU_QUIETLY(call) (tu_stderr_capture(), tu_stderr_release_status(call))
 
 /* A program run by tu_run_process: its exit status (-1 if it did not exit normally) and everything
  * it wrote to standard output and standard error (malloc'ed, NUL-terminated). */
