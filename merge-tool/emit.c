@@ -132,6 +132,9 @@ static void emit_entry(mt_merge *merge, mt_buf *out)
     mt_buf_add(out, "\n        COOP_GROUP_SYNC();\n    }\n}\n");
 }
 
+/* The host header's names start with the entry's name in capitals (RELAX_MEGA_..., or
+ * RELAX_STANDALONE_... for --standalone) or with --prefix, so that the headers of several
+ * programs can be included in one file. */
 static void emit_header(mt_merge *merge, mt_buf *out)
 {
     const mt_options *o = &merge->options;

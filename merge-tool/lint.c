@@ -69,8 +69,11 @@ static enum mt_primitive statement_primitive(CXCursor statement)
     children list = children_of(statement);
     if (kind == CXCursor_BinaryOperator && list.count == 2)
         primitive = mt_primitive_of(unwrap(list.items[1]));
-    if (kind == CXCursor_DeclStmt && list.count == 1 && !clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(list.items[0])))
-        primitive = mt_primitive_of(unwrap(clang_Cursor_getVarDeclInitializer(list.items[0])));
+    if (kind == CXCursor_DeclStmt && list.count == 1) {
+        CXCursor init = clang_Cursor_getVarDeclInitializer(list.items[0]);
+        if (!clang_Cursor_isNull(init))
+            primitive = mt_primitive_of(unwrap(init));
+    }
     free(list.items);
     return primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE ? primitive : MT_PRIM_NONE;
 }
@@ -213,11 +216,17 @@ typedef struct group_read_walk {
     int backward;
 } group_read_walk;
 
+/* Whether an id call reads M (directly, or through the global size or a global id). */
+static int reads_m(enum mt_id_call id)
+{
+    return id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE ||
+           id == MT_ID_GLOBAL_ID;
+}
+
 static int reads_groups(lint *l, CXCursor call, const char **what, char **callee_name)
 {
     enum mt_id_call id = mt_id_call_of(call);
-    if (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE ||
-        id == MT_ID_GLOBAL_ID) {
+    if (reads_m(id)) {
         *what = id == MT_ID_NUM_GROUPS          ? "get_num_groups()"
                 : id == MT_ID_SHARED_NUM_GROUPS ? "shared_num_groups()"
                 : id == MT_ID_GLOBAL_SIZE       ? "get_global_size()"
@@ -522,8 +531,7 @@ static enum CXChildVisitResult find_own_group_reads(CXCursor cursor, CXCursor pa
 {
     (void)parent;
     setup_walk *walk = data;
-    enum mt_id_call id = mt_id_call_of(cursor);
-    if (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS || id == MT_ID_GLOBAL_SIZE || id == MT_ID_GLOBAL_ID) {
+    if (reads_m(mt_id_call_of(cursor))) {
         walk->found = 1;
         return CXChildVisit_Break;
     }

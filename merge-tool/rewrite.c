@@ -152,10 +152,12 @@ static void rewrite_id_call(body_walk *walk, CXCursor call, enum mt_id_call id)
     };
     /* The standalone form never resizes: M is the group's copy from its start. */
     const char *target = names[id];
-    if (walk->merge->options.standalone && (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS))
-        target = "coop_fixed_num_groups";
-    else if (walk->merge->options.standalone && id == MT_ID_GLOBAL_SIZE)
-        target = "coop_fixed_global_size";
+    if (walk->merge->options.standalone) {
+        if (id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS)
+            target = "coop_fixed_num_groups";
+        else if (id == MT_ID_GLOBAL_SIZE)
+            target = "coop_fixed_global_size";
+    }
     mt_file *file = walk->func->file;
     unsigned begin, end;
     char *name = mt_spelling(call);

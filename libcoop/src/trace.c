@@ -297,16 +297,25 @@ typedef struct intervals {
     size_t count, capacity;
 } intervals;
 
+/* A growing array's items with room for one more of `size` bytes (the same block, or a larger
+ * one: *capacity then grows); NULL when out of memory, the array left as it was. */
+static void *reserve(void *items, size_t *capacity, size_t count, size_t size)
+{
+    if (count < *capacity)
+        return items;
+    size_t more = *capacity ? 2 * *capacity : 256;
+    void *grown = realloc(items, more * size);
+    if (grown)
+        *capacity = more;
+    return grown;
+}
+
 static int add_interval(intervals *list, double start, double end)
 {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? 2 * list->capacity : 256;
-        interval *grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown)
-            return -1;
-        list->items = grown;
-        list->capacity = capacity;
-    }
+    interval *items = reserve(list->items, &list->capacity, list->count, sizeof *items);
+    if (!items)
+        return -1;
+    list->items = items;
     list->items[list->count++] = (interval){start, end};
     return 0;
 }
@@ -372,14 +381,10 @@ typedef struct samples {
 
 static int add_sample(samples *list, double ts, unsigned value)
 {
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? 2 * list->capacity : 256;
-        sample *grown = realloc(list->items, capacity * sizeof *grown);
-        if (!grown)
-            return -1;
-        list->items = grown;
-        list->capacity = capacity;
-    }
+    sample *items = reserve(list->items, &list->capacity, list->count, sizeof *items);
+    if (!items)
+        return -1;
+    list->items = items;
     list->items[list->count++] = (sample){ts, value};
     return 0;
 }
