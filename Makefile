@@ -227,6 +227,10 @@ endif
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
 $(BUILD)/tests/test_examples: $(BUILD)/bin/components
+$(BUILD)/tests/test_trace: $(BUILD)/tests/trace-verify
+# tests/trace_check.h's checks on trace files from elsewhere (the GPU machine has no Check).
+$(BUILD)/tests/trace-verify: tests/tools/trace-verify.c tests/testutil.h tests/trace_check.h $(LIBA)
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -o $@ $< $(LIBA) $(CHECK_LIBS) $(TEST_LIBS) $(LDLIBS)
 
 # ---- Man pages -----------------------------------------------------------------------------
 # Each page's NAME line is the summary in the program's --help: its first line after the usage

@@ -450,11 +450,11 @@ START_TEST(test_task_sizing_frame_and_json)
                             "\"missed_periods\"", "\"preemption_slowdown\"", "\"gather_us_p99\"", "\"task_runs\": [{"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         ck_assert_msg(strstr(json, fields[i]) != NULL, "--json lacks %s:\n%s", fields[i], json);
-    /* The frame alone on the whole device (two workers) is faster than on the quarter (one group)
-     * it was sized on, and the whole-device model is P / (P - that). */
+    /* The frame was timed on the quarter (one group) it was sized on and alone on the whole device
+     * (which need not be faster on a busy machine: no comparison), and the whole-device model is
+     * P / (P - that). */
     double sized_ms = json_number(json, "\"sized_ms\": "), whole_ms = json_number(json, "\"whole_device_ms\": ");
-    ck_assert_msg(whole_ms > 0 && whole_ms < sized_ms, "whole device %g ms, sized %g ms:\n%s", whole_ms, sized_ms,
-                  json);
+    ck_assert_msg(whole_ms > 0 && sized_ms > 0, "whole device %g ms, sized %g ms:\n%s", whole_ms, sized_ms, json);
     /* Both numbers are written with 6 significant digits, so the model is checked through the
      * time it implies, D = P - P / model: near D = P (a busy machine) a rounding of D moves the
      * model itself by far more than the digits it is written with. Without D < P there is none. */

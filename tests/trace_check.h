@@ -300,18 +300,96 @@ static inline unsigned tc_count_flows(const tc_trace *t, unsigned request)
     return count;
 }
 
-/* A complete trace a program wrote (--trace): it parses, passes the checks above, and its kills,
- * forks and tasks are those of the report it holds. */
+/* The trace's counts and task times are the report's. */
+static inline void tc_check_report(const tc_trace *t, const coop_mega_report *report, const char *what)
+{
+    json_t *counts = tc_member(t->other, "report", "otherData");
+    ck_assert_uint_eq(tc_number(counts, "kills", what), report->kills);
+    ck_assert_uint_eq(tc_number(counts, "forks", what), report->forks);
+    ck_assert_uint_eq(tc_number(t->other, "dropped_events", what), report->trace_dropped);
+    ck_assert_uint_eq(tc_number(t->other, "events", what), report->trace_events);
+    unsigned kills = tc_count_spans(t, "killed", 0), forks = tc_count_spans(t, "member", 1);
+    unsigned resizes = tc_count_instants(t, "resize", 0, NULL), tasks = tc_count_instants(t, "done", 0, NULL);
+    ck_assert_msg(kills == report->kills && forks == report->forks && resizes == report->resizes &&
+                      tasks == report->tasks,
+                  "%s: the trace has %u kills, %u forks, %u resizes, %u tasks; the report %u, %u, %u, %u", what, kills,
+                  forks, resizes, tasks, report->kills, report->forks, report->resizes, report->tasks);
+    /* member 0 is never killed or forked: one group's, counting every barrier it arrived at */
+    unsigned barriers = 0;
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t k = 0; k < t->tracks[tid].count; k++)
+            if (t->tracks[tid].spans[k].id == 0 && !strcmp(t->tracks[tid].spans[k].cat, "member"))
+                barriers = t->tracks[tid].barriers;
+    ck_assert_msg(barriers == report->barriers, "%s: member 0's track has %u barriers, the report %u", what, barriers,
+                  report->barriers);
+    unsigned taken = 0;
+    for (size_t k = 0; k < report->record_count; k++)
+        taken += report->records[k].groups;
+    ck_assert_uint_eq(tc_count_spans(t, "gathering", 0), taken);
+    for (size_t k = 0; k < report->record_count; k++) {
+        const coop_task_record *r = &report->records[k];
+        unsigned request = (unsigned)k + 1;
+        double requested = 0, gathered = 0, done = 0;
+        ck_assert_uint_eq(tc_count_instants(t, "request", request, &requested), 1);
+        ck_assert_uint_eq(tc_count_instants(t, "gathered", request, &gathered), 1);
+        ck_assert_uint_eq(tc_count_instants(t, "done", request, &done), 1);
+        ck_assert_int_eq(r->device_timed, 1);
+        ck_assert_msg(fabs(gathered - requested - r->gather_us) < TIME_TOLERANCE_US &&
+                          fabs(done - gathered - r->exec_us) < TIME_TOLERANCE_US,
+                      "%s: task %zu: gather %.4f us and execution %.4f us in the trace, %.4f and %.4f in the report",
+                      what, k, gathered - requested, done - gathered, r->gather_us, r->exec_us);
+        ck_assert_msg(tc_count_flows(t, request) == r->groups, "%s: task %zu took %u groups, the trace has %u arrows",
+                      what, k, r->groups, tc_count_flows(t, request));
+    }
+}
+
+/* The report a file holds: otherData's counts, and a record per task (the host's task spans,
+ * by request) in records[0 .. max-1]. */
+static inline coop_mega_report tc_report_of(const tc_trace *t, coop_task_record *records, size_t max,
+                                            const char *what)
+{
+    json_t *counts = tc_member(t->other, "report", "otherData");
+    coop_mega_report report = {
+        .kills = (unsigned)tc_number(counts, "kills", what), .forks = (unsigned)tc_number(counts, "forks", what),
+        .resizes = (unsigned)tc_number(counts, "resizes", what), .tasks = (unsigned)tc_number(counts, "tasks", what),
+        .barriers = (unsigned)tc_number(counts, "barriers", what), .records = records,
+        .trace_events = (unsigned long)tc_number(t->other, "events", what),
+        .trace_dropped = (unsigned long)tc_number(t->other, "dropped_events", what)};
+    json_t *events = json_object_get(t->root, "traceEvents");
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        json_t *c = json_object_get(e, "cat");
+        if (strcmp(json_string_value(json_object_get(e, "ph")), "X") || !c || strcmp(json_string_value(c), "task") ||
+            tc_number(e, "tid", what) != 0)
+            continue;
+        json_t *args = tc_member(e, "args", "a task span");
+        size_t k = (size_t)tc_number(args, "request", "a task span") - 1;
+        ck_assert_msg(k < max, "%s: request %zu, more than %zu", what, k + 1, max);
+        records[k] = (coop_task_record){
+            .plan = (unsigned)tc_number(args, "plan", what), .groups = (unsigned)tc_number(args, "groups", what),
+            .gather_us = tc_number(args, "gather_us", what), .exec_us = tc_number(args, "exec_us", what),
+            .response_us = tc_number(args, "response_us", what),
+            .deadline_met = json_is_true(tc_member(args, "deadline_met", what)),
+            .device_timed = json_is_true(tc_member(args, "device_timed", what))};
+        report.record_count = k + 1 > report.record_count ? k + 1 : report.record_count;
+    }
+    return report;
+}
+
+/* A complete trace a program wrote (--trace): it parses, passes the checks above, and agrees with
+ * the report it holds (counts, and each task's groups, gather and execution times). */
 static inline void tc_check_file(const char *path, const char *what)
 {
+    enum { MAX_TASKS = 1 << 16 };
     tc_trace t = tc_load(path);
     ck_assert_msg(isinf(t.complete_until), "%s: events were dropped", what);
     tc_check_spans(&t, what);
     ck_assert_uint_gt(tc_check_members(&t, what), 0);
-    json_t *report = tc_member(t.other, "report", "otherData");
-    ck_assert_uint_eq(tc_count_spans(&t, "killed", 0), tc_number(report, "kills", what));
-    ck_assert_uint_eq(tc_count_spans(&t, "member", 1), tc_number(report, "forks", what));
-    ck_assert_uint_eq(tc_count_instants(&t, "done", 0, NULL), tc_number(report, "tasks", what));
+    coop_task_record *records = calloc(MAX_TASKS, sizeof *records);
+    ck_assert_ptr_nonnull(records);
+    coop_mega_report report = tc_report_of(&t, records, MAX_TASKS, what);
+    tc_check_report(&t, &report, what);
+    free(records);
     tc_free(&t);
 }
 
