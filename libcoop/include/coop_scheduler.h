@@ -229,6 +229,12 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
     }
 }
 #define COOP_TRACE_MEMBERS_CHANGE(ctx, delta) coop_trace_members((ctx), (delta))
+
+/* Trace mode: the groups the trace counts as members now. */
+inline uint coop_trace_member_count(const coop_ctx *ctx)
+{
+    return (uint)(coop_load_relaxed64((global ulong *)&coop_trace_area(ctx->dev)[COOP_TRACE_MEMBERS]) & 0xfffu);
+}
 #define COOP_TRACE_T0(ctx) coop_trace_load64(&coop_trace_area((ctx)->dev)[COOP_TRACE_T0])
 #else
 #define COOP_TRACE_MEMBERS_CHANGE(ctx, delta) 0ul
@@ -276,6 +282,12 @@ COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state)
 {
     if (COOP_STATE_MEMBERS(state) != ctx->id + 1u)
         return 0;
+#if COOP_TRACING
+    /* trace mode: not before the members above it are counted out of the trace's members (it
+     * may decline: a chaos kill is only offered), so that those are 0 .. M-1 at every moment */
+    if (coop_trace_member_count(ctx) != ctx->id + 1u)
+        return 0;
+#endif
     if (coop_cas(&ctx->ctrl[COOP_CTRL_STATE], state, state - 1u) != state)
         return 0;
     COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, -1), COOP_EV_KILLED, COOP_KILLED_CHAOS, ctx->id);
@@ -1263,15 +1275,26 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
     for (;;) {
         uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
-            uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
-            ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + size - left;
+            uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]), turn = size - left;
+            ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + turn;
             ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
             ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);
             for (uint i = 0; i < COOP_TRANSMIT_WORDS; i++)
                 ctx->scratch[COOP_SCRATCH_TRANSMIT + i] = coop_load_relaxed(&ctrl[COOP_CTRL_TRANSMIT + i]);
-            COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, 1), COOP_EV_FORKED, ctx->resume, ctx->id);
+#if COOP_TRACING
+            /* trace mode: the new groups count themselves into the trace's members in id order
+             * (FORK_READ as the ticket), so that those are 0 .. M-1 at every moment; the groups
+             * that took the slots before this one are past their CAS on FORK_LEFT, and go on */
+            while (coop_load_acquire(&ctrl[COOP_CTRL_FORK_READ]) != turn)
+                coop_pause();
+            COOP_TRACE_EVENT(ctx, coop_trace_members(ctx, 1), COOP_EV_FORKED, ctx->resume, ctx->id);
+            coop_store_release(&ctrl[COOP_CTRL_FORK_READ], turn + 1u);
+            if (turn + 1u == size)
+                coop_fork_unlock(ctrl);
+#else
             if (coop_fetch_add(&ctrl[COOP_CTRL_FORK_READ], 1u) + 1u == size)
                 coop_fork_unlock(ctrl);
+#endif
             return COOP_ROLE_COOP;
         }
         if (coop_join_task(ctx)) {
