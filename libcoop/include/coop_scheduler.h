@@ -1275,8 +1275,8 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
     for (;;) {
         uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
-            uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]), turn = size - left;
-            ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + turn;
+            uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
+            ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + size - left;
             ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
             ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);
             for (uint i = 0; i < COOP_TRANSMIT_WORDS; i++)
@@ -1285,6 +1285,7 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
             /* trace mode: the new groups count themselves into the trace's members in id order
              * (FORK_READ as the ticket), so that those are 0 .. M-1 at every moment; the groups
              * that took the slots before this one are past their CAS on FORK_LEFT, and go on */
+            uint turn = size - left;
             while (coop_load_acquire(&ctrl[COOP_CTRL_FORK_READ]) != turn)
                 coop_pause();
             COOP_TRACE_EVENT(ctx, coop_trace_members(ctx, 1), COOP_EV_FORKED, ctx->resume, ctx->id);
