@@ -222,6 +222,7 @@ typedef struct settings {
     const char *output_path;
     size_t local_size;            /* 0: the device's default */
     unsigned max_groups;          /* 0: every co-resident group */
+    int groups_auto;              /* --groups auto: max_groups from calibration runs */
     unsigned searches;            /* searches per run (bfs, sssp) */
 } settings;
 
@@ -266,7 +267,7 @@ static const cli coop_bench_cli = {
     "                  [--source N] [--mode cooperative|standalone|multikernel]\n"
     "                  [--task none|light|medium|heavy|render] [--period-ms P] [--task-size N]\n"
     "                  [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]\n"
-    "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N] [--searches K]\n"
+    "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N|auto] [--searches K]\n"
     "                  [--trace FILE] [--trace-events N]\n"
     "Runs a blocking graph algorithm on libcoop and checks every run against the CPU.\n"
     "\n"
@@ -309,8 +310,11 @@ static const cli coop_bench_cli = {
     "  --output-frame FILE.png  write the last rendered frame (--task render)\n"
     "  --local-size L      work-items per group, 1 to 65536 and at most what the device allows\n"
     "                      (default 256 on a GPU, 64 on a CPU; megakernels need 3 on PoCL)\n"
-    "  --groups N          run on at most N groups, 1 to 16777216 (persistent modes: of the\n"
-    "                      co-resident ones; multikernel: per launch)\n"
+    "  --groups N|auto     run on at most N groups, 1 to 16777216 (persistent modes: of the\n"
+    "                      co-resident ones; multikernel: per launch); auto (persistent modes):\n"
+    "                      the fastest of one run (without the task) on each multiple of the\n"
+    "                      compute units up to the co-resident groups, after one that compiles\n"
+    "                      and counts them\n"
     "  --searches K        bfs, sssp: search K times from the source in each run, 1 to 100000\n"
     "                      (default 1); the last search is checked\n"
     "  -h, --help          print this help and exit\n"
@@ -404,7 +408,9 @@ static int parse(int argc, char **argv, settings *s)
             bad = number_option(option, value, 1, CLI_MAX_LOCAL_SIZE, &number);
             s->local_size = number;
         } else if (!strcmp(option, "--groups")) {
-            bad = number_option(option, value, 1, 1u << 24, &s->max_groups);
+            s->groups_auto = !strcmp(value, "auto");
+            if (!s->groups_auto)
+                bad = number_option(option, value, 1, 1u << 24, &s->max_groups);
         } else if (!strcmp(option, "--searches")) {
             bad = number_option(option, value, 1, 100000, &s->searches);
         } else {
@@ -415,6 +421,8 @@ static int parse(int argc, char **argv, settings *s)
     }
     if (!s->graph_path == !s->gen_spec)
         return bad_argument("input", NULL, "give exactly one of --graph FILE and --gen SPEC");
+    if (s->groups_auto && s->mode == MODE_MULTIKERNEL)
+        return bad_argument("--groups", "auto", "calibration needs --mode cooperative or standalone");
     if (s->task && s->mode == MODE_MULTIKERNEL)
         return bad_argument("--task", bench_task_name(s->task), "tasks run only in --mode cooperative or standalone");
     if (s->output_frame && s->task != BENCH_TASK_RENDER)
@@ -1236,6 +1244,60 @@ static int write_output(bench *b)
 
 /* ---- Main --------------------------------------------------------------------------------- */
 
+/* One run of the mode, checked; `run` is its index for the task's frames and the messages. */
+static int run_checked(bench *b, run_result *r, unsigned run, double first_ms)
+{
+    int rc = reset(b);
+    if (rc == 0)
+        rc = b->s.mode == MODE_COOPERATIVE  ? run_cooperative(b, r, run)
+             : b->s.mode == MODE_STANDALONE ? run_standalone(b, r, run, first_ms)
+                                            : run_multikernel(b, r);
+    if (rc == 0)
+        rc = check_result(b, run);
+    if (rc == 0)
+        rc = check_task(b, r, run);
+    return rc;
+}
+
+/* --groups auto: one run without the task on all co-resident groups (it compiles the kernel and
+ * counts them), then one on each multiple of the compute units below that count and one on all
+ * of them again; the fastest sets max_groups for the runs that follow. */
+static int calibrate(bench *b)
+{
+    unsigned units = coop_context_device(b->ctx)->compute_units;
+    bench_task_kind task = b->s.task;
+    const char *trace = b->s.trace_path;
+    b->s.task = BENCH_TASK_NONE;
+    b->s.trace_path = NULL;
+    b->s.max_groups = 0;
+    run_result r = {0};
+    int rc = run_checked(b, &r, 0, 0.0);
+    unsigned all = r.groups, best = all;
+    double best_ms = INFINITY;
+    if (rc == 0)
+        printf("calibration (one run each, no task):");
+    for (unsigned k = 1; rc == 0 && units && (k - 1) * units < all; k++) {
+        b->s.max_groups = k * units < all ? k * units : all;
+        free(r.records);
+        r = (run_result){0};
+        rc = run_checked(b, &r, 0, 0.0);
+        if (rc == 0) {
+            printf(" %u groups %.3f ms%s", r.groups, r.time_ms, b->s.max_groups == all ? "" : ",");
+            if (r.time_ms < best_ms) {
+                best_ms = r.time_ms;
+                best = b->s.max_groups;
+            }
+        }
+    }
+    free(r.records);
+    if (rc == 0)
+        printf("; runs on %u groups\n", best);
+    b->s.max_groups = best;
+    b->s.task = task;
+    b->s.trace_path = trace;
+    return rc;
+}
+
 static int run_all(bench *b)
 {
     int rc = load_graph(b);
@@ -1245,6 +1307,8 @@ static int run_all(bench *b)
     }
     if (rc == 0)
         rc = open_device(b);
+    if (rc == 0 && b->s.groups_auto)
+        rc = calibrate(b);
     if (rc != 0)
         return rc;
     unsigned count = b->s.repeat + 1;
@@ -1253,17 +1317,8 @@ static int run_all(bench *b)
         fprintf(stderr, "coop-bench: out of memory\n");
         return 1;
     }
-    for (unsigned i = 0; i < count && rc == 0; i++) {
-        rc = reset(b);
-        if (rc == 0)
-            rc = b->s.mode == MODE_COOPERATIVE  ? run_cooperative(b, &runs[i], i)
-                 : b->s.mode == MODE_STANDALONE ? run_standalone(b, &runs[i], i, runs[0].discovery_ms)
-                                                : run_multikernel(b, &runs[i]);
-        if (rc == 0)
-            rc = check_result(b, i);
-        if (rc == 0)
-            rc = check_task(b, &runs[i], i);
-    }
+    for (unsigned i = 0; i < count && rc == 0; i++)
+        rc = run_checked(b, &runs[i], i, runs[0].discovery_ms);
     /* A wrong result is written too: it is what one wants to look at. */
     if ((rc == 0 || rc == 2) && b->output && write_output(b) != 0 && rc == 0)
         rc = 1;

@@ -761,6 +761,44 @@ START_TEST(test_groups_and_items)
 }
 END_TEST
 
+/* --groups auto: the calibration lists one run per multiple of the compute units, ending with all
+ * the co-resident groups, and the timed runs use its fastest count; multikernel mode refuses it. */
+START_TEST(test_groups_auto)
+{
+    static const char *const modes[] = {"standalone", "cooperative"};
+    for (int m = 0; m < 2; m++) {
+        bench_run run = run_bench("sssp", "--gen", "grid:20:20", "--mode", modes[m], "--groups", "auto", "--repeat",
+                                  "2", NULL);
+        assert_run(&run, modes[m], 0, "equals the CPU reference");
+        const char *list = strstr(run.output, "calibration (one run each, no task):");
+        ck_assert_msg(list != NULL, "%s: no calibration line:\n%s", modes[m], run.output);
+        unsigned best = 0, last = 0, groups;
+        double best_ms = INFINITY, ms;
+        int used;
+        const char *at = list + strlen("calibration (one run each, no task):");
+        while (sscanf(at, " %u groups %lf ms%n", &groups, &ms, &used) == 2) {
+            ck_assert_msg(groups > last, "%s: calibration counts not rising:\n%s", modes[m], run.output);
+            if (ms < best_ms) {
+                best_ms = ms;
+                best = groups;
+            }
+            last = groups;
+            at += used + (*(at + used) == ',');
+        }
+        ck_assert_msg(best > 0 && summary_number(at, "; runs on ") == best, "%s: the fastest was %u groups:\n%s",
+                      modes[m], best, run.output);
+        ck_assert_uint_eq(summary_number(run.output, "\ngroups "), best);
+        run_free(&run);
+    }
+    bench_run run = run_bench("bfs", "--gen", "grid:5:5", "--mode", "multikernel", "--groups", "auto", NULL);
+    assert_run(&run, "multikernel", 1, "--groups 'auto': calibration needs --mode cooperative or standalone");
+    run_free(&run);
+    run = run_bench("bfs", "--gen", "grid:5:5", "--groups", "automatic", NULL);
+    assert_run(&run, "automatic", 1, "--groups");
+    run_free(&run);
+}
+END_TEST
+
 /* Distances the device's 32-bit words cannot hold are refused, not computed wrong. */
 START_TEST(test_distances_beyond_32_bits)
 {
@@ -843,6 +881,7 @@ static Suite *bench_suite(void)
     tcase_add_checked_fixture(errors, scratch_create, scratch_remove);
     tcase_add_loop_test(errors, test_bad_arguments, 0, BAD_ARGUMENTS);
     tcase_add_test(errors, test_groups_and_items);
+    tcase_add_test(errors, test_groups_auto);
     tcase_add_test(errors, test_distances_beyond_32_bits);
     tcase_add_test(errors, test_truncated_graph);
     tcase_add_test(errors, test_help);

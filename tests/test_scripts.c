@@ -240,6 +240,11 @@ START_TEST(bad_options)
     assert_status(&run, "scripts/overhead --fast", 2, "unrecognized arguments: --fast");
     free(run.output);
 
+    char *bad_groups[] = {"scripts/overhead", "--quick", "--groups", "0", "--out", scratch, NULL};
+    run = run_script(bad_groups);
+    assert_status(&run, "scripts/overhead --groups 0", 2, "--groups: '0' is neither a count above 0 nor auto");
+    free(run.output);
+
     char *no_bench[] = {"scripts/responsiveness", "--quick", "--bench", "/nonexistent/coop-bench", "--out", scratch,
                         NULL};
     run = run_script(no_bench);
