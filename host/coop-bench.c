@@ -223,6 +223,7 @@ typedef struct settings {
     size_t local_size;            /* 0: the device's default */
     unsigned max_groups;          /* 0: every co-resident group */
     int groups_auto;              /* --groups auto: max_groups from calibration runs */
+    unsigned calibration_runs;    /* --calibration-runs: runs at each count (0: 1) */
     unsigned searches;            /* searches per run (bfs, sssp) */
 } settings;
 
@@ -239,6 +240,12 @@ typedef struct run_result {
     coop_task_record *records;
     size_t record_count;
 } run_result;
+
+/* --groups auto: the median time at one group count. */
+typedef struct calibration_point {
+    unsigned groups, members;     /* co-resident groups; cooperative: members at the start */
+    double time_ms;
+} calibration_point;
 
 typedef struct bench {
     settings s;
@@ -257,6 +264,8 @@ typedef struct bench {
     bench_task task;
     size_t local_size;
     unsigned multikernel_bound;   /* most groups a multikernel round launches */
+    calibration_point *calibration;  /* --groups auto: each count's time */
+    size_t calibration_count;
     int symmetrized;              /* color, mis: a directed input, read as undirected (g is the result) */
     FILE *output;
 } bench;
@@ -267,8 +276,8 @@ static const cli coop_bench_cli = {
     "                  [--source N] [--mode cooperative|standalone|multikernel]\n"
     "                  [--task none|light|medium|heavy|render] [--period-ms P] [--task-size N]\n"
     "                  [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]\n"
-    "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N|auto] [--searches K]\n"
-    "                  [--trace FILE] [--trace-events N]\n"
+    "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N|auto]\n"
+    "                  [--calibration-runs C] [--searches K] [--trace FILE] [--trace-events N]\n"
     "Runs a blocking graph algorithm on libcoop and checks every run against the CPU.\n"
     "\n"
     "Apps: bfs and sssp (Lonestar-style worklists), color (graph coloring), mis (maximal\n"
@@ -315,6 +324,8 @@ static const cli coop_bench_cli = {
     "                      the fastest of one run (without the task) on each multiple of the\n"
     "                      compute units up to the co-resident groups, after one that compiles\n"
     "                      and counts them\n"
+    "  --calibration-runs C  --groups auto: runs at each group count, 1 to 1000 (default 1); its\n"
+    "                      time is their median (--json lists every count's)\n"
     "  --searches K        bfs, sssp: search K times from the source in each run, 1 to 100000\n"
     "                      (default 1); the last search is checked\n"
     "  -h, --help          print this help and exit\n"
@@ -394,6 +405,8 @@ static int parse(int argc, char **argv, settings *s)
             s->steal = value;
         } else if (!strcmp(option, "--chaos")) {
             bad = number_option(option, value, 1, UINT32_MAX, &s->chaos_seed);
+        } else if (!strcmp(option, "--calibration-runs")) {
+            bad = number_option(option, value, 1, 1000, &s->calibration_runs);
         } else if (!strcmp(option, "--repeat")) {
             bad = number_option(option, value, 1, 100000, &s->repeat);
         } else if (!strcmp(option, "--json")) {
@@ -421,6 +434,8 @@ static int parse(int argc, char **argv, settings *s)
     }
     if (!s->graph_path == !s->gen_spec)
         return bad_argument("input", NULL, "give exactly one of --graph FILE and --gen SPEC");
+    if (s->calibration_runs && !s->groups_auto)
+        return bad_argument("--calibration-runs", NULL, "needs --groups auto");
     if (s->groups_auto && s->mode == MODE_MULTIKERNEL)
         return bad_argument("--groups", "auto", "calibration needs --mode cooperative or standalone");
     if (s->task && s->mode == MODE_MULTIKERNEL)
@@ -1190,6 +1205,11 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
         write_json_task(out, b, sum);
     else
         fprintf(out, "  \"task\": null,\n");
+    fprintf(out, "  \"calibration\": %s", b->s.groups_auto ? "[" : "null");
+    for (size_t i = 0; i < b->calibration_count; i++)
+        fprintf(out, "%s{\"groups\": %u, \"members\": %u, \"time_ms\": %.6f}", i ? ", " : "",
+                b->calibration[i].groups, b->calibration[i].members, b->calibration[i].time_ms);
+    fprintf(out, "%s,\n", b->s.groups_auto ? "]" : "");
     fprintf(out, "  \"time_ms_median\": %.6f,\n  \"time_ms_min\": %.6f,\n  \"time_ms_max\": %.6f,\n"
             "  \"kills\": %u,\n  \"forks\": %u,\n  \"resizes\": %u,\n  \"tasks\": %u,\n  \"task_records\": %zu,\n"
             "  \"response_us_median\": %.3f,\n  \"response_us_p99\": %.3f,\n  \"gather_us_median\": %.3f,\n"
@@ -1260,11 +1280,11 @@ static int run_checked(bench *b, run_result *r, unsigned run, double first_ms)
 }
 
 /* --groups auto: one run without the task on all co-resident groups (it compiles the kernel and
- * counts them), then one on each multiple of the compute units below that count and one on all
- * of them again; the fastest sets max_groups for the runs that follow. */
+ * counts them), then --calibration-runs on each multiple of the compute units below that count and
+ * on all of them; the count with the fastest median sets max_groups for the runs that follow. */
 static int calibrate(bench *b)
 {
-    unsigned units = coop_context_device(b->ctx)->compute_units;
+    unsigned units = coop_context_device(b->ctx)->compute_units, runs = b->s.calibration_runs ? b->s.calibration_runs : 1;
     bench_task_kind task = b->s.task;
     const char *trace = b->s.trace_path;
     b->s.task = BENCH_TASK_NONE;
@@ -1272,24 +1292,35 @@ static int calibrate(bench *b)
     b->s.max_groups = 0;
     run_result r = {0};
     int rc = run_checked(b, &r, 0, 0.0);
-    unsigned all = r.groups, best = all;
-    double best_ms = INFINITY;
+    unsigned all = r.groups, best = all, counts = units ? (all + units - 1) / units : 0;
+    double best_ms = INFINITY, *times = malloc(runs * sizeof *times);
+    b->calibration = calloc(counts ? counts : 1, sizeof *b->calibration);
+    if (rc == 0 && (!times || !b->calibration)) {
+        fprintf(stderr, "coop-bench: out of memory for the calibration\n");
+        rc = 1;
+    }
     if (rc == 0)
-        printf("calibration (one run each, no task):");
-    for (unsigned k = 1; rc == 0 && units && (k - 1) * units < all; k++) {
+        printf("calibration (median of %u run%s each, no task):", runs, runs == 1 ? "" : "s");
+    for (unsigned k = 1; rc == 0 && k <= counts; k++) {
         b->s.max_groups = k * units < all ? k * units : all;
-        free(r.records);
-        r = (run_result){0};
-        rc = run_checked(b, &r, 0, 0.0);
-        if (rc == 0) {
-            printf(" %u groups %.3f ms%s", r.groups, r.time_ms, b->s.max_groups == all ? "" : ",");
-            if (r.time_ms < best_ms) {
-                best_ms = r.time_ms;
-                best = b->s.max_groups;
-            }
+        for (unsigned i = 0; rc == 0 && i < runs; i++) {
+            free(r.records);
+            r = (run_result){0};
+            rc = run_checked(b, &r, 0, 0.0);
+            times[i] = r.time_ms;
+        }
+        if (rc != 0)
+            break;
+        calibration_point *p = &b->calibration[b->calibration_count++];
+        *p = (calibration_point){r.groups, r.members_start, stats_quantile(times, runs, 0.5)};
+        printf(" %u groups %.3f ms%s", p->groups, p->time_ms, k < counts ? "," : "");
+        if (p->time_ms < best_ms) {
+            best_ms = p->time_ms;
+            best = b->s.max_groups;
         }
     }
     free(r.records);
+    free(times);
     if (rc == 0)
         printf("; runs on %u groups\n", best);
     b->s.max_groups = best;
@@ -1358,5 +1389,6 @@ int main(int argc, char **argv)
     graph_free(&b.g);
     free(b.expected);
     free(b.result);
+    free(b.calibration);
     return rc;
 }

@@ -765,36 +765,58 @@ END_TEST
  * the co-resident groups, and the timed runs use its fastest count; multikernel mode refuses it. */
 START_TEST(test_groups_auto)
 {
+    enum { MAX_POINTS = 64 };
     static const char *const modes[] = {"standalone", "cooperative"};
+    static const char prefix[] = "calibration (median of 3 runs each, no task):";
+    bench_run run;
     for (int m = 0; m < 2; m++) {
-        bench_run run = run_bench("sssp", "--gen", "grid:20:20", "--mode", modes[m], "--groups", "auto", "--repeat",
-                                  "2", NULL);
+        char json_path[2 * PATH_BYTES];
+        scratch_path(json_path, sizeof json_path, "auto.json");
+        run = run_bench("sssp", "--gen", "grid:20:20", "--mode", modes[m], "--groups", "auto", "--repeat", "2",
+                        "--calibration-runs", "3", "--json", json_path, NULL);
         assert_run(&run, modes[m], 0, "equals the CPU reference");
-        const char *list = strstr(run.output, "calibration (one run each, no task):");
-        ck_assert_msg(list != NULL, "%s: no calibration line:\n%s", modes[m], run.output);
-        unsigned best = 0, last = 0, groups;
-        double best_ms = INFINITY, ms;
+        const char *at = strstr(run.output, prefix);
+        ck_assert_msg(at != NULL, "%s: no calibration line:\n%s", modes[m], run.output);
+        at += strlen(prefix);
+        unsigned groups[MAX_POINTS], points = 0, best = 0;
+        double ms[MAX_POINTS];
         int used;
-        const char *at = list + strlen("calibration (one run each, no task):");
-        while (sscanf(at, " %u groups %lf ms%n", &groups, &ms, &used) == 2) {
-            ck_assert_msg(groups > last, "%s: calibration counts not rising:\n%s", modes[m], run.output);
-            if (ms < best_ms) {
-                best_ms = ms;
-                best = groups;
-            }
-            last = groups;
-            at += used + (*(at + used) == ',');
+        while (points < MAX_POINTS && sscanf(at, " %u groups %lf ms%n", &groups[points], &ms[points], &used) == 2) {
+            ck_assert_msg(!points || groups[points] > groups[points - 1], "%s: counts not rising:\n%s", modes[m],
+                          run.output);
+            if (!points || ms[points] < ms[best])
+                best = points;
+            points++;
+            at += used + (at[used] == ',');
         }
-        ck_assert_msg(best > 0 && summary_number(at, "; runs on ") == best, "%s: the fastest was %u groups:\n%s",
-                      modes[m], best, run.output);
-        ck_assert_uint_eq(summary_number(run.output, "\ngroups "), best);
+        ck_assert_msg(points > 0 && summary_number(at, "; runs on ") == groups[best],
+                      "%s: the fastest count was %u:\n%s", modes[m], points ? groups[best] : 0, run.output);
+        ck_assert_uint_eq(summary_number(run.output, "\ngroups "), groups[best]);
         run_free(&run);
+        /* --json lists the same counts and times */
+        char *json = tu_read_file(json_path, NULL);
+        const char *entry = strstr(json, "\"calibration\": [");
+        ck_assert_msg(entry != NULL, "%s: --json lacks the calibration:\n%s", modes[m], json);
+        for (unsigned k = 0; k < points; k++) {
+            unsigned g = 0, members = 0;
+            double t = 0;
+            entry = strstr(entry, "{\"groups\": ");
+            int read = entry ? sscanf(entry, "{\"groups\": %u, \"members\": %u, \"time_ms\": %lf", &g, &members, &t) : 0;
+            ck_assert_msg(read == 3 && g == groups[k] && members >= 1 && members <= g && fabs(t - ms[k]) < 1e-3,
+                          "%s: --json's calibration point %u is not the printed %u groups %.3f ms:\n%s", modes[m], k,
+                          groups[k], ms[k], json);
+            entry++;
+        }
+        free(json);
     }
-    bench_run run = run_bench("bfs", "--gen", "grid:5:5", "--mode", "multikernel", "--groups", "auto", NULL);
+    run = run_bench("bfs", "--gen", "grid:5:5", "--mode", "multikernel", "--groups", "auto", NULL);
     assert_run(&run, "multikernel", 1, "--groups 'auto': calibration needs --mode cooperative or standalone");
     run_free(&run);
     run = run_bench("bfs", "--gen", "grid:5:5", "--groups", "automatic", NULL);
     assert_run(&run, "automatic", 1, "--groups");
+    run_free(&run);
+    run = run_bench("sssp", "--gen", "grid:5:5", "--calibration-runs", "3", NULL);
+    assert_run(&run, "--calibration-runs alone", 1, "--calibration-runs: needs --groups auto");
     run_free(&run);
 }
 END_TEST

@@ -244,6 +244,10 @@ START_TEST(bad_options)
     run = run_script(bad_groups);
     assert_status(&run, "scripts/overhead --groups 0", 2, "--groups: '0' is neither a count above 0 nor auto");
     free(run.output);
+    char *sweep_groups[] = {"scripts/overhead", "--quick", "--sweep", "--groups", "3", "--out", scratch, NULL};
+    run = run_script(sweep_groups);
+    assert_status(&run, "scripts/overhead --sweep --groups 3", 2, "--sweep: --groups is auto");
+    free(run.output);
 
     char *no_bench[] = {"scripts/responsiveness", "--quick", "--bench", "/nonexistent/coop-bench", "--out", scratch,
                         NULL};
