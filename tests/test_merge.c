@@ -677,6 +677,15 @@ END_TEST
 
 enum { WORKERS = 2, CHAOS_SEEDS = 6 };
 
+/* Whether a chaos test runs seed `seed`: all of 0 .. last, then more (up to 4 times as many) until
+ * chaos has both killed and forked. On a busy machine a kernel can end while its killed groups
+ * still run the task, before any is idle to fork back (a clean clone's make check beside 8 busy
+ * processes: 21 kills and no fork over 21 seeds; 7 and none over 7). */
+static int more_seeds(unsigned seed, unsigned last, unsigned kills, unsigned forks)
+{
+    return seed <= last || ((!kills || !forks) && seed < 4 * (last + 1));
+}
+
 /* PoCL compiles a kernel when it is first launched, inside the launch's time limit. */
 #define COMPILE_TIMEOUT_S 1200.0
 
@@ -712,7 +721,7 @@ START_TEST(nested_megakernel_under_chaos)
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NESTED_MEGA_ARG_fill_out, out));
     unsigned kills = 0, forks = 0;
     static cl_uint values[N];
-    for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
+    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
         cl_uint zero[N] = {0}, task_seed = 100 + seed;
         tu_write(ctx, data, zero, N);
         tu_write(ctx, out, zero, TASK_GROUPS * LOCAL);
@@ -767,7 +776,7 @@ START_TEST(rounds_megakernel_under_chaos)
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_fill_out, out));
     unsigned kills = 0, forks = 0;
     static cl_uint values[N], zero[N];
-    for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
+    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
         cl_uint task_seed = 7 * seed;
         tu_write(ctx, data, zero, N);
         TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_fill_seed, sizeof task_seed, &task_seed));
@@ -846,7 +855,7 @@ START_TEST(types_megakernel_under_chaos)
     unsigned kills = 0, forks = 0;
     static float values[N * ROUNDS];
     static cl_uint words[TASK_GROUPS * LOCAL];
-    for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
+    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
         static cl_uint zero[N * ROUNDS];
         cl_uint stamp_seed = 1000 + seed;
         tu_write(ctx, out, zero, N * ROUNDS);
@@ -909,7 +918,7 @@ START_TEST(phases_megakernel_under_chaos)
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, PHASES_MEGA_ARG_phases_steps, sizeof steps, &steps));
     unsigned kills = 0, forks = 0;
     static cl_uint values[N + 1], zero[N + 1];
-    for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
+    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
         tu_write(ctx, data, zero, N + 1);
         coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
@@ -952,7 +961,7 @@ START_TEST(sweep_megakernel_under_chaos)
             expected[i] = expected[i] * 0.5f + (float)s;
     }
     unsigned kills = 0, forks = 0;
-    for (unsigned seed = 0; seed <= CHAOS_SEEDS; seed++) {
+    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
         tu_write(ctx, data, (const cl_uint *)start, N);
         coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
@@ -1010,11 +1019,9 @@ END_TEST
 
 enum { USER_SEEDS = 20 };
 
-/* One merged megakernel run for each chaos seed 0 .. USER_SEEDS with the plans: `prepare` resets
- * the inputs before each run, `check` compares the results with the CPU's after it. Chaos must
- * have killed and forked over the runs; on a busy machine a kernel can end before a killed group
- * is idle again (it runs the task first), so more seeds run, up to 4 times as many, until both
- * happened (make check under load: 21 kills and no fork in the first 21 seeds). */
+/* One merged megakernel run for each chaos seed 0 .. USER_SEEDS (and more: more_seeds) with the
+ * plans: `prepare` resets the inputs before each run, `check` compares the results with the CPU's
+ * after it. Chaos must have killed and forked over the runs. */
 typedef struct chaos_runs {
     coop_context *ctx;
     coop_kernel *kernel;
@@ -1029,7 +1036,7 @@ typedef struct chaos_runs {
 static void run_under_chaos(chaos_runs *runs)
 {
     unsigned kills = 0, forks = 0;
-    for (unsigned seed = 0; seed <= USER_SEEDS || ((!kills || !forks) && seed <= 4 * USER_SEEDS); seed++) {
+    for (unsigned seed = 0; more_seeds(seed, USER_SEEDS, kills, forks); seed++) {
         runs->prepare(runs, seed);
         coop_mega_params params = {.launch = {.local_size = runs->local_size, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
