@@ -9,9 +9,10 @@ kernel void sssp(global const uint *row, global const uint *col, global const ui
 {
     transmit uint round = 0;
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
-        /* M read by every work-item, not shared_num_groups() as bfs does: with the shared read
-         * this megakernel fits in 40 registers and runs on 791 members instead of 659, and its
-         * barrier-bound rounds got slower (H100, 1000x1000 grid: +10% over standalone, not +1%) */
+        /* M read by every work-item, not shared_num_groups() as bfs does: the hand-written form
+         * did so to keep 659 members instead of 791 (its barrier-bound rounds were slower on
+         * more). The generated megakernel fits 791 either way; sssp is fastest on far fewer
+         * groups on the grid (264 on the H200), which coop-bench --groups auto finds. */
         sssp_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts);
         round++;
