@@ -773,10 +773,10 @@ static int run_standalone(demo *d, cl_uint searches, int frames, double discover
         fprintf(stderr, "coop-demo: cannot start the frame thread\n");
         return 1;
     }
-    /* Well beyond the time the cooperative run took for these searches: on PoCL the plain kernel's
-     * spinning global barriers slow down far more on a busy CPU than the megakernel does (2 groups
-     * on 2 cores beside 8 busy processes and make check: 0.7 to 6.7 s against 0.14 to 0.20 s for
-     * the same searches, once more than 60 s), so the limit is generous and counts a hang only. */
+    /* Well beyond the time the cooperative run took for these searches: on PoCL this run, its
+     * frames queued beside it, slows down far more on a busy CPU than the megakernel's run does (2
+     * groups on 2 cores beside 8 busy processes and make check: 0.7 to 6.7 s against 0.14 to 0.20
+     * s for the same searches, once more than 60 s), so the limit is generous: it counts hangs. */
     coop_launch launch = {.local_size = d->local_size, .timeout_s = fmax(300.0, 100 * expected_ms / 1e3)};
     coop_run_stats stats;
     coop_status status = coop_kernel_run(d->standalone, &launch, &stats);
