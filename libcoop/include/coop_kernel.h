@@ -447,6 +447,7 @@ typedef struct coop_ctx {
     uint rng;              /* chaos mode's random state (0: chaos off) */
     uint toggle;           /* alternates the broadcast slot */
     uint started;          /* the scheduler has handed this group its first role */
+    uint fixed_groups;     /* a standalone form's M, read once at its start (coop_fix_num_groups) */
 } coop_ctx;
 
 /* The two parameters libcoop passes first to every persistent kernel. */
@@ -780,19 +781,15 @@ inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
     return dim == 0 ? (size_t)coop_num_groups(ctx) * get_local_size(0) : get_local_size(dim);
 }
 
-/* A persistent kernel without kill and fork (coop-merge's --standalone form) keeps M in the
- * group's scratch from its start (coop_fix_num_groups, a group barrier, once after COOP_ENTER),
- * so that spreading a round's work by M reads local memory rather than the scheduler's hot word
- * in every work-item after every barrier (H200, sssp on USA-road-NY: 8.36 ms against 7.45 ms
- * with M read once at the start by hand). No global barrier of such a kernel changes it. */
-inline void coop_fix_num_groups(coop_ctx *ctx)
-{
-    if (coop_local_linear_id() == 0)
-        ctx->scratch[COOP_SCRATCH_M] = coop_num_groups(ctx);
-    COOP_GROUP_SYNC();
-}
+/* A persistent kernel without kill and fork (coop-merge's --standalone form) reads M once per
+ * work-item at its start (coop_fix_num_groups, after COOP_ENTER) and keeps it in a register: no
+ * global barrier of such a kernel changes it. Reading the scheduler's hot word in every work-item
+ * after every barrier cost sssp on USA-road-NY 8.36 ms against 7.45 (H200); keeping M in the
+ * group's local memory and reading it there after every barrier still cost sssp-bf on
+ * USA-road-FLA 31.1 ms against 28.3 (H200, benchmarks/results/h200/REPORT.md, runs 20-22). */
+inline void coop_fix_num_groups(coop_ctx *ctx) { ctx->fixed_groups = coop_num_groups(ctx); }
 
-inline uint coop_fixed_num_groups(const coop_ctx *ctx) { return ctx->scratch[COOP_SCRATCH_M]; }
+inline uint coop_fixed_num_groups(const coop_ctx *ctx) { return ctx->fixed_groups; }
 
 inline size_t coop_fixed_global_size(const coop_ctx *ctx, uint dim)
 {
