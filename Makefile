@@ -1,6 +1,7 @@
 # Cooperative kernels for OpenCL: libcoop, coop-merge, programs, tests.
 #   make            build everything into build/
-#   make check      build and run the Check test suite (on PoCL), then replay the fuzz inputs
+#   make check      build and run the Check test suite (on PoCL; test_nvptx compiles every kernel
+#                   for NVIDIA's PTX target with clang), then replay the fuzz inputs
 #   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
 #   make fuzz       fuzz the graph readers and coop-merge (FUZZ_SECONDS=N each; fuzz/fuzz.mk)
 #   make demo       build and run the main job on the default device
