@@ -1,12 +1,10 @@
 /* test_selftest.c: the global barrier, through coop_measure_barrier() (libcoop/src/selftest.c
- * and selftest.cl) and through a persistent kernel of our own, with both barrier algorithms of
- * coop_kernel.h. With more PoCL workers than cores every barrier waits for time slices
+ * and selftest.cl) and through a persistent kernel of our own (coop_kernel.h has one barrier
+ * algorithm; docs/DESIGN.md, section 6). With more PoCL workers than cores every barrier waits for time slices
  * (milliseconds), so those runs are kept short. */
 #include "testutil.h"
 
 #include <unistd.h>
-
-#define COUNTER_BARRIER "-DCOOP_BARRIER_COUNTER"
 
 /* coop_measure_barrier on `groups` groups even on a busy machine: it closes discovery once
  * max_groups registered, and the window (from the environment) is long enough for every
@@ -28,9 +26,6 @@ static const struct {
     {2, 1, 3000, NULL},
     {2, 256, 3000, NULL},
     {4, 256, 200, NULL},
-    {2, 1, 3000, COUNTER_BARRIER},
-    {2, 256, 3000, COUNTER_BARRIER},
-    {4, 64, 200, COUNTER_BARRIER},
 };
 
 /* On a busy machine a plain kernel's spinning barrier takes about a time slice of the OS each
@@ -78,7 +73,7 @@ END_TEST
 START_TEST(measure_barrier_build_error)
 {
     coop_context *ctx = tu_context(2);
-    coop_barrier_params params = {.barriers = 10, .build_options = COUNTER_BARRIER " -cl-no-such-option"};
+    coop_barrier_params params = {.barriers = 10, .build_options = "-cl-no-such-option"};
     coop_barrier_result result;
     TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_measure_barrier(ctx, &params, &result)), COOP_ERR_BUILD,
                      "-cl-no-such-option");
@@ -126,10 +121,8 @@ static const struct {
     const char *build_options;
 } rounds_cases[] = {
     {2, 64, 2000, NULL},
-    {2, 64, 2000, COUNTER_BARRIER},
     {2, 1, 500, NULL},
     {4, 32, 60, NULL},
-    {4, 32, 60, COUNTER_BARRIER},
 };
 
 START_TEST(rounds_match_the_cpu)

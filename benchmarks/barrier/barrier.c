@@ -26,7 +26,7 @@ static const cli barrier_bench_cli = {
     "  --barriers N      barriers per point, 1 to 10000000 (default 10000)\n"
     "  --quick           1000 barriers per point\n"
     "  --vote            every barrier a vote (coop_global_barrier_any), its outcome checked\n"
-    "  --options \"...\"  extra kernel build options (e.g. -DCOOP_BARRIER_FLAGS)\n"
+    "  --options \"...\"  extra kernel build options (e.g. -cl-nv-maxrregcount=32)\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
