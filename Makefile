@@ -50,6 +50,9 @@ endif
 # shared command-line handling (host/common/cli.c).
 STRICT_OBJ := $(BUILD)/obj/host/common/strict.o
 CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
+# The rest of the programs' shared layer (host/common/, a file per concern): $(call common,errors
+# buffers) names the objects of the parts a program links.
+common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
 # Host programs bind the merged programs of kernels/generated/ by their header's names.
 HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
 
@@ -110,7 +113,7 @@ $(STRICT_OBJ): libcoop/src/strict.c libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilibcoop/src -c $< -o $@
 
-$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) host/common/cli.h libcoop/src/strict.h
+$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
@@ -141,7 +144,7 @@ $(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
 
 JSON_OBJ := $(BUILD)/obj/host/common/json.o
 
-$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) host/common/json.h host/common/cli.h libcoop/src/strict.h
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
