@@ -51,6 +51,9 @@ endif
 # shared command-line handling (host/common/cli.c).
 STRICT_OBJ := $(BUILD)/obj/host/common/strict.o
 CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
+# The rest of the programs' shared layer (host/common/, a file per concern): $(call common,errors
+# buffers) names the objects of the parts a program links.
+common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
 # Host programs bind the merged programs of kernels/generated/ by their header's names.
 HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
 
@@ -111,7 +114,7 @@ $(STRICT_OBJ): libcoop/src/strict.c libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilibcoop/src -c $< -o $@
 
-$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) host/common/cli.h libcoop/src/strict.h
+$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
@@ -140,22 +143,20 @@ $(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
 	@mkdir -p $(@D)
 	$(call coop_pc,$(abspath $(BUILD))) | sed -e 's|^includedir=.*|includedir=$(abspath libcoop/include)|' > $@
 
-JSON_OBJ := $(BUILD)/obj/host/common/json.o
-
-$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) host/common/json.h host/common/cli.h libcoop/src/strict.h
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
-$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(JSON_OBJ) $(CLI_OBJS) $(LIBA)
+$(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(call common,json) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o $(JSON_OBJ) $(CLI_OBJS) \
-    $(LIBA)
+$(BUILD)/bin/coop-litmus: $(BUILD)/obj/host/coop-litmus.o $(BUILD)/obj/gen/litmus_source.o \
+    $(call common,errors buffers device json) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(CLI_OBJS) $(LIBA)
+$(BUILD)/bin/barrier-bench: $(BUILD)/obj/benchmarks/barrier/barrier.o $(call common,errors device) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -165,7 +166,8 @@ $(BUILD)/gen/rounds_source.c: kernels/generated/rounds_mega.cl scripts/embed.sh
 
 $(BUILD)/obj/host/coop-chaos.o: kernels/generated/rounds_mega.h
 
-$(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o $(CLI_OBJS) $(LIBA)
+$(BUILD)/bin/coop-chaos: $(BUILD)/obj/host/coop-chaos.o $(BUILD)/obj/gen/rounds_source.o \
+    $(call common,errors buffers device) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 
@@ -176,12 +178,10 @@ $(SCHED_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/ge
 	@mkdir -p $(@D)
 	sh scripts/embed.sh $*_source $< > $@
 
-STATS_OBJ := $(BUILD)/obj/host/common/stats.o
-
-$(BUILD)/obj/benchmarks/sched/sched-bench.o: host/common/stats.h $(SCHED_PROGRAMS:%=kernels/generated/%.h)
+$(BUILD)/obj/benchmarks/sched/sched-bench.o: $(SCHED_PROGRAMS:%=kernels/generated/%.h)
 
 $(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(SCHED_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
-    $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
+    $(call common,errors buffers device stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

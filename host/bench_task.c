@@ -2,8 +2,14 @@
  * no-cooperation baseline (see bench_task.h). */
 #include "bench_task.h"
 
+#include "buffers.h"
+#include "clock.h"
+#include "device.h"
+#include "errors.h"
 #include "image.h"
+#include "matmult_ref.h"
 #include "render_ref.h"
+#include "stats.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -11,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Close enough to the target time to stop sizing. */
 #define SIZING_TOLERANCE 0.1
@@ -61,23 +66,19 @@ double bench_task_target_ms(bench_task_kind kind)
     return kinds[kind].target_ms;
 }
 
-double bench_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
+/* The task's failures are coop-bench's, "coop-bench: task: ...". */
 static int cl_failed(cl_int err, const char *what)
 {
-    fprintf(stderr, "coop-bench: task: %s: %s\n", what, coop_cl_error_name(err));
-    return 1;
+    char task_what[128];
+    snprintf(task_what, sizeof task_what, "task: %s", what);
+    return error_cl(BENCH_TASK_PROGRAM, err, task_what);
 }
 
 static int coop_failed(const bench_task *t, coop_status status, const char *what)
 {
-    fprintf(stderr, "coop-bench: task: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(t->ctx));
-    return 1;
+    char task_what[128];
+    snprintf(task_what, sizeof task_what, "task: %s", what);
+    return error_coop(BENCH_TASK_PROGRAM, t->ctx, status, task_what);
 }
 
 static int is_render(const bench_task *t)
@@ -123,32 +124,20 @@ static int set_plain_args(bench_task *t, unsigned frame)
 
 static cl_int launch_plain(const bench_task *t, unsigned groups, cl_event *event)
 {
-    size_t global = (size_t)groups * t->local_size, local = t->local_size;
-    cl_int err = clEnqueueNDRangeKernel(t->queue, coop_kernel_cl(t->plain), 1, NULL, &global, &local, 0, NULL, event);
-    return err == CL_SUCCESS ? clFlush(t->queue) : err;
+    return device_enqueue_plain(t->queue, t->plain, groups, t->local_size, event);
 }
 
 /* Nanoseconds between two profiling points of an ended command; -1 if the device has none. */
 static double profiled_ns(cl_event event, cl_profiling_info from, cl_profiling_info to)
 {
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(event, from, sizeof start, &start, NULL) != CL_SUCCESS ||
-        clGetEventProfilingInfo(event, to, sizeof end, &end, NULL) != CL_SUCCESS || end < start)
-        return -1.0;
-    return (double)(end - start);
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    double ns = 0.0;
+    return device_event_ns(event, from, to, &ns) == CL_SUCCESS ? ns : -1.0;
 }
 
 /* The median of SIZING_RUNS timings (sorts them). */
 static double median_of_runs(double *times)
 {
-    qsort(times, SIZING_RUNS, sizeof times[0], compare_doubles);
-    return times[SIZING_RUNS / 2];
+    return stats_quantile(times, SIZING_RUNS, 0.5);
 }
 
 /* Sets the task's size: the frame's height and the workgroups follow from it. */
@@ -170,12 +159,10 @@ static int time_in_megakernel(bench_task *t, const bench_sizing *sizing, unsigne
 {
     set_size(t, size);
     size_t bytes = result_words(t, size) * sizeof(cl_uint);
-    cl_context cl = coop_context_cl(t->ctx);
     cl_int err = CL_SUCCESS;
     cl_mem buffers[3] = {NULL, NULL, NULL};
-    for (unsigned i = 0; i < 3 && err == CL_SUCCESS; i++)
-        buffers[i] = clCreateBuffer(cl, CL_MEM_READ_WRITE, i < 2 && is_render(t) ? sizeof(cl_uint) : bytes, NULL,
-                                    &err);
+    for (unsigned i = 0; i < 3; i++)
+        buffers[i] = buffer_create(t->ctx, i < 2 && is_render(t) ? sizeof(cl_uint) : bytes, NULL, &err);
     const int indices[3] = {sizing->binding.a, sizing->binding.b, sizing->binding.c};
     coop_status status = COOP_OK;
     for (unsigned i = 0; i < 3 && err == CL_SUCCESS && status == COOP_OK; i++)
@@ -188,17 +175,13 @@ static int time_in_megakernel(bench_task *t, const bench_sizing *sizing, unsigne
     coop_mega_report report = {0};
     if (err == CL_SUCCESS && status == COOP_OK)
         status = coop_mega_run(sizing->mega, &params, plans, SIZING_RUNS + 1, &report);
-    for (unsigned i = 0; i < 3; i++)
-        if (buffers[i])
-            clReleaseMemObject(buffers[i]);
+    buffers_release(buffers, 3);
     int rc = err != CL_SUCCESS ? cl_failed(err, "sizing buffers") : 0;
     if (rc == 0 && status != COOP_OK)
         rc = coop_failed(t, status, "sizing run");
-    if (rc == 0 && report.record_count != SIZING_RUNS + 1) {
-        fprintf(stderr, "coop-bench: task: the sizing run did %zu of its %u tasks\n", report.record_count,
-                SIZING_RUNS + 1);
-        rc = 1;
-    }
+    if (rc == 0 && report.record_count != SIZING_RUNS + 1)
+        rc = error_report(BENCH_TASK_PROGRAM, "task: the sizing run did %zu of its %u tasks", report.record_count,
+                          SIZING_RUNS + 1);
     if (rc == 0) {
         double times[SIZING_RUNS];
         for (unsigned i = 0; i < SIZING_RUNS; i++)
@@ -256,16 +239,13 @@ static int make_buffers(bench_task *t)
     size_t words = result_words(t, t->size);
     if (is_render(t)) {
         const cl_uint unused = 0;
-        t->a = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof unused, (void *)&unused, &err);
-        if (err == CL_SUCCESS)
-            t->b = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof unused, (void *)&unused, &err);
+        t->a = buffer_create(t->ctx, sizeof unused, &unused, &err);
+        t->b = buffer_create(t->ctx, sizeof unused, &unused, &err);
     } else {
         t->a_host = malloc(words * sizeof *t->a_host);
         t->b_host = malloc(words * sizeof *t->b_host);
-        if (!t->a_host || !t->b_host) {
-            fprintf(stderr, "coop-bench: out of memory for the task's %ux%u matrices\n", t->size, t->size);
-            return 1;
-        }
+        if (!t->a_host || !t->b_host)
+            return error_report(BENCH_TASK_PROGRAM, "out of memory for the task's %ux%u matrices", t->size, t->size);
         for (size_t i = 0; i < words; i++) {
             t->a_host[i] = (uint32_t)(i * 2654435761u) >> 20;
             t->b_host[i] = (uint32_t)((i + 7) * 40503u) >> 4;
@@ -275,8 +255,7 @@ static int make_buffers(bench_task *t)
             t->b = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, words * sizeof(cl_uint), t->b_host,
                                   &err);
     }
-    if (err == CL_SUCCESS)
-        t->c = clCreateBuffer(cl, CL_MEM_READ_WRITE, words * sizeof(cl_uint), NULL, &err);
+    t->c = buffer_create(t->ctx, words * sizeof(cl_uint), NULL, &err);
     if (err != CL_SUCCESS)
         return cl_failed(err, "task buffers");
     return set_plain_args(t, 0);
@@ -290,11 +269,11 @@ static int time_whole_device(bench_task *t)
     double times[SIZING_RUNS];
     for (unsigned i = 0; i <= SIZING_RUNS; i++) {
         cl_event event = NULL;
-        double start_ms = bench_now_ms();
+        double start_ms = clock_now_ms();
         cl_int err = launch_plain(t, t->workgroups, &event);
         if (err == CL_SUCCESS)
             err = clWaitForEvents(1, &event);
-        double host_ms = bench_now_ms() - start_ms;
+        double host_ms = clock_now_ms() - start_ms;
         double device_ns = err == CL_SUCCESS ? profiled_ns(event, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END)
                                              : -1.0;
         if (event)
@@ -314,11 +293,8 @@ int bench_task_open(bench_task *t, bench_task_kind kind, coop_context *ctx, coop
     *t = (bench_task){.kind = kind, .ctx = ctx, .local_size = local_size};
     if (kind == BENCH_TASK_NONE)
         return 0;
-    cl_device_id device = NULL;
-    cl_int err = clGetContextInfo(coop_context_cl(ctx), CL_CONTEXT_DEVICES, sizeof device, &device, NULL);
-    const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-    if (err == CL_SUCCESS)
-        t->queue = clCreateCommandQueueWithProperties(coop_context_cl(ctx), device, properties, &err);
+    cl_int err = CL_SUCCESS;
+    t->queue = device_profiling_queue(ctx, &err);
     if (err != CL_SUCCESS)
         return cl_failed(err, "second queue");
     coop_status status = coop_kernel_create(program, is_render(t) ? "render_plain" : "matmult_plain", &t->plain);
@@ -337,10 +313,8 @@ int bench_task_open(bench_task *t, bench_task_kind kind, coop_context *ctx, coop
 
 void bench_task_close(bench_task *t)
 {
-    cl_mem buffers[3] = {t->a, t->b, t->c};
-    for (unsigned i = 0; i < 3; i++)
-        if (buffers[i])
-            clReleaseMemObject(buffers[i]);
+    const cl_mem buffers[3] = {t->a, t->b, t->c};
+    buffers_release(buffers, 3);
     coop_kernel_release(t->plain);
     if (t->queue)
         clReleaseCommandQueue(t->queue);
@@ -375,9 +349,7 @@ coop_task_plan bench_task_plan(const bench_task *t, bench_binding binding, coop_
 
 int bench_task_clear(const bench_task *t)
 {
-    const cl_uint zero = 0;
-    cl_int err = clEnqueueFillBuffer(t->queue, t->c, &zero, sizeof zero, 0, result_words(t, t->size) * sizeof zero,
-                                     0, NULL, NULL);
+    cl_int err = buffer_fill_words(t->queue, t->c, 0, result_words(t, t->size));
     if (err == CL_SUCCESS)
         err = clFinish(t->queue);
     return err == CL_SUCCESS ? 0 : cl_failed(err, "clearing the task's result");
@@ -390,7 +362,7 @@ static uint32_t *read_result(const bench_task *t)
     size_t words = result_words(t, t->size);
     uint32_t *c = malloc(words * sizeof *c);
     if (!c) {
-        fprintf(stderr, "coop-bench: out of memory reading the task's result\n");
+        error_report(BENCH_TASK_PROGRAM, "out of memory reading the task's result");
         return NULL;
     }
     cl_int err = clEnqueueReadBuffer(t->queue, t->c, CL_TRUE, 0, words * sizeof *c, c, 0, NULL, NULL);
@@ -406,21 +378,13 @@ static int check_matmult(const bench_task *t, const uint32_t *c, unsigned run)
 {
     unsigned n = t->size, rows = n <= FULL_CHECK_ORDER ? n : CHECKED_ROWS;
     uint32_t *expected = malloc((size_t)n * sizeof *expected);
-    if (!expected) {
-        fprintf(stderr, "coop-bench: out of memory checking the task\n");
-        return 1;
-    }
+    if (!expected)
+        return error_report(BENCH_TASK_PROGRAM, "out of memory checking the task");
     size_t wrong = 0, first_row = 0, first_col = 0;
     uint32_t first_got = 0, first_expected = 0;
     for (unsigned r = 0; r < rows; r++) {
         size_t i = rows == n ? r : (size_t)r * (n - 1) / (rows - 1);
-        memset(expected, 0, (size_t)n * sizeof *expected);
-        for (size_t k = 0; k < n; k++) {
-            uint32_t aik = t->a_host[i * n + k];
-            const uint32_t *bk = t->b_host + k * n;
-            for (size_t j = 0; j < n; j++)
-                expected[j] += aik * bk[j];
-        }
+        matmult_ref_row(t->a_host, t->b_host, n, i, expected);
         for (size_t j = 0; j < n; j++)
             if (c[i * n + j] != expected[j] && wrong++ == 0) {
                 first_row = i;
@@ -483,9 +447,7 @@ int bench_task_write_frame(const bench_task *t, const char *path)
     int rc = ppm ? image_write_ppm(path, (const uint8_t *)c, t->width, t->height, 4, err, sizeof err)
                  : image_write_png(path, (const uint8_t *)c, t->width, t->height, 4, err, sizeof err);
     free(c);
-    if (rc != 0)
-        fprintf(stderr, "coop-bench: %s\n", err);
-    return rc != 0;
+    return rc != 0 ? error_report(BENCH_TASK_PROGRAM, "%s", err) : 0;
 }
 
 /* ---- The no-cooperation baseline ------------------------------------------------------------ */
@@ -513,12 +475,10 @@ static int wait_until(bench_baseline *baseline, double when_ms)
     for (;;) {
         if (atomic_load(&baseline->stop))
             return 0;
-        double left_ms = when_ms - bench_now_ms();
+        double left_ms = when_ms - clock_now_ms();
         if (left_ms <= 0)
             return 1;
-        double nap_ms = left_ms < 1.0 ? left_ms : 1.0;
-        struct timespec nap = {0, (long)(nap_ms * 1e6)};
-        nanosleep(&nap, NULL);
+        clock_sleep_ms(left_ms < 1.0 ? left_ms : 1.0);
     }
 }
 
@@ -527,10 +487,8 @@ static int add_record(bench_baseline *baseline, const coop_task_record *record)
     if (baseline->count == baseline->capacity) {
         size_t capacity = baseline->capacity ? 2 * baseline->capacity : 64;
         coop_task_record *grown = realloc(baseline->records, capacity * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "coop-bench: out of memory recording tasks\n");
-            return 1;
-        }
+        if (!grown)
+            return error_report(BENCH_TASK_PROGRAM, "out of memory recording tasks");
         baseline->records = grown;
         baseline->capacity = capacity;
     }
@@ -544,7 +502,7 @@ static void CL_CALLBACK task_ended(cl_event event, cl_int status, void *argument
 {
     (void)event;
     bench_baseline *baseline = argument;
-    double now_ms = bench_now_ms();
+    double now_ms = clock_now_ms();
     pthread_mutex_lock(&baseline->lock);
     baseline->done = 1;
     baseline->status = status;
@@ -579,7 +537,7 @@ static void *baseline_loop(void *argument)
         double due_ms = sent * baseline->period_ms;
         if (!wait_until(baseline, baseline->start_ms + due_ms))
             break;
-        double request_ms = bench_now_ms(), done_ms = 0.0;
+        double request_ms = clock_now_ms(), done_ms = 0.0;
         cl_event event = NULL;
         cl_int err = run_task(baseline, &event, &done_ms);
         if (err != CL_SUCCESS) {
@@ -610,13 +568,11 @@ int bench_baseline_start(bench_task *t, double period_ms, double first_ms, unsig
     if (is_render(t) && set_plain_args(t, frame) != 0)
         return 1;
     bench_baseline *baseline = calloc(1, sizeof *baseline);
-    if (!baseline) {
-        fprintf(stderr, "coop-bench: out of memory\n");
-        return 1;
-    }
+    if (!baseline)
+        return error_report(BENCH_TASK_PROGRAM, "out of memory");
     baseline->task = t;
     baseline->period_ms = period_ms;
-    baseline->start_ms = bench_now_ms() + first_ms;
+    baseline->start_ms = clock_now_ms() + first_ms;
     atomic_init(&baseline->stop, 0);
     pthread_mutex_init(&baseline->lock, NULL);
     pthread_cond_init(&baseline->ended, NULL);
@@ -624,8 +580,7 @@ int bench_baseline_start(bench_task *t, double period_ms, double first_ms, unsig
         pthread_cond_destroy(&baseline->ended);
         pthread_mutex_destroy(&baseline->lock);
         free(baseline);
-        fprintf(stderr, "coop-bench: cannot start the baseline's task thread\n");
-        return 1;
+        return error_report(BENCH_TASK_PROGRAM, "cannot start the baseline's task thread");
     }
     *out = baseline;
     return 0;

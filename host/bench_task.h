@@ -13,6 +13,9 @@
 
 #include <stdint.h>
 
+/* The program whose tasks these are, in its failure messages. */
+#define BENCH_TASK_PROGRAM "coop-bench"
+
 typedef enum bench_task_kind {
     BENCH_TASK_NONE,
     BENCH_TASK_LIGHT,   /* matmult sized for 3 ms, every 70 ms */
@@ -27,9 +30,6 @@ const char *bench_task_name(bench_task_kind kind);
 /* The period a kind is meant for, and the execution time it is sized for, in ms. */
 double bench_task_period_ms(bench_task_kind kind);
 double bench_task_target_ms(bench_task_kind kind);
-
-/* The host's monotonic clock in ms. */
-double bench_now_ms(void);
 
 typedef struct bench_task {
     bench_task_kind kind;

@@ -18,11 +18,17 @@
  * the first launch; the baseline's warm-up has no task) precedes R timed runs; every run is
  * checked. The device is chosen with COOP_DEVICE etc. as in every libcoop program. */
 #include "bench_task.h"
+#include "buffers.h"
 #include "cli.h"
+#include "clock.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 #include "graph.h"
+#include "graph_input.h"
 #include "json.h"
 #include "reference.h"
+#include "run.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -331,9 +337,7 @@ static const cli coop_bench_cli = {
     "  -h, --help          print this help and exit\n"
     "  --version           print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  every run's result (and every task's) equals the CPU reference\n"
@@ -342,13 +346,6 @@ static const cli coop_bench_cli = {
 };
 
 /* ---- Arguments ---------------------------------------------------------------------------- */
-
-static int bad_argument(const char *option, const char *value, const char *why)
-{
-    if (value)
-        return cli_fail(&coop_bench_cli, "%s '%s': %s", option, value, why);
-    return cli_fail(&coop_bench_cli, "%s: %s", option, why);
-}
 
 /* The value of a number option, strictly; -1 after saying why. */
 static int number_option(const char *option, const char *value, unsigned min, unsigned max, unsigned *out)
@@ -362,7 +359,7 @@ static int parse(int argc, char **argv, settings *s)
     *s = (settings){.mode = MODE_COOPERATIVE, .take = COOP_TAKE_QUARTER, .steal = "quarter",
                     .repeat = 1, .searches = 1};
     if (argc < 2)
-        return bad_argument("APP", NULL, "missing (bfs, sssp, color, mis or sssp-bf)");
+        return cli_bad_argument(c, "APP", NULL, "missing (bfs, sssp, color, mis or sssp-bf)");
     size_t app = 0;
     if (cli_choice(c, "APP", argv[1], app_names, APPS, &app) != 0)
         return -1;
@@ -373,7 +370,7 @@ static int parse(int argc, char **argv, settings *s)
     for (int i = 2; i < argc; i++) {
         const char *option = argv[i];
         if (strncmp(option, "--", 2) != 0)
-            return bad_argument("argument", option, "unexpected");
+            return cli_bad_argument(c, "argument", option, "unexpected");
         const char *value = cli_value(c, argc, argv, &i);
         if (!value)
             return -1;
@@ -427,29 +424,30 @@ static int parse(int argc, char **argv, settings *s)
         } else if (!strcmp(option, "--searches")) {
             bad = number_option(option, value, 1, 100000, &s->searches);
         } else {
-            return bad_argument("option", option, "unknown");
+            return cli_bad_argument(c, "option", option, "unknown");
         }
         if (bad)
             return -1;
     }
     if (!s->graph_path == !s->gen_spec)
-        return bad_argument("input", NULL, "give exactly one of --graph FILE and --gen SPEC");
+        return cli_bad_argument(c, "input", NULL, "give exactly one of --graph FILE and --gen SPEC");
     if (s->calibration_runs && !s->groups_auto)
-        return bad_argument("--calibration-runs", NULL, "needs --groups auto");
+        return cli_bad_argument(c, "--calibration-runs", NULL, "needs --groups auto");
     if (s->groups_auto && s->mode == MODE_MULTIKERNEL)
-        return bad_argument("--groups", "auto", "calibration needs --mode cooperative or standalone");
+        return cli_bad_argument(c, "--groups", "auto", "calibration needs --mode cooperative or standalone");
     if (s->task && s->mode == MODE_MULTIKERNEL)
-        return bad_argument("--task", bench_task_name(s->task), "tasks run only in --mode cooperative or standalone");
+        return cli_bad_argument(c, "--task", bench_task_name(s->task),
+                                "tasks run only in --mode cooperative or standalone");
     if (s->output_frame && s->task != BENCH_TASK_RENDER)
-        return bad_argument("--output-frame", s->output_frame, "needs --task render");
+        return cli_bad_argument(c, "--output-frame", s->output_frame, "needs --task render");
     if (!s->period_ms)
         s->period_ms = s->task ? bench_task_period_ms(s->task) : 70.0;
     if (s->chaos_seed && s->mode != MODE_COOPERATIVE)
-        return bad_argument("--chaos", NULL, "chaos mode needs --mode cooperative");
+        return cli_bad_argument(c, "--chaos", NULL, "chaos mode needs --mode cooperative");
     if (s->trace_path && s->mode != MODE_COOPERATIVE)
-        return bad_argument("--trace", s->trace_path, "traces need --mode cooperative");
+        return cli_bad_argument(c, "--trace", s->trace_path, "traces need --mode cooperative");
     if (s->searches > 1 && s->app != APP_BFS && s->app != APP_SSSP)
-        return bad_argument("--searches", NULL, "only bfs and sssp search from a source");
+        return cli_bad_argument(c, "--searches", NULL, "only bfs and sssp search from a source");
     return 0;
 }
 
@@ -457,79 +455,46 @@ static int parse(int argc, char **argv, settings *s)
 
 static int load_graph(bench *b)
 {
-    char err[512];
-    int rc = b->s.graph_path ? graph_read(b->s.graph_path, &b->g, err, sizeof err)
-                             : graph_parse_gen(b->s.gen_spec, &b->g, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "coop-bench: %s\n", err);
+    if (graph_input_load(coop_bench_cli.name, b->s.graph_path, b->s.gen_spec, &b->g) != 0)
         return 1;
-    }
-    if (b->g.n == 0) {
-        fprintf(stderr, "coop-bench: %s: the graph has no nodes\n", b->s.graph_path ? b->s.graph_path : b->s.gen_spec);
-        return 1;
-    }
     if (b->g.directed && !app_distances(b->s.app)) {
         graph undirected;
-        if (reference_undirected(&b->g, &undirected) != 0) {
-            fprintf(stderr, "coop-bench: out of memory for the undirected graph\n");
-            return 1;
-        }
+        if (reference_undirected(&b->g, &undirected) != 0)
+            return error_report(coop_bench_cli.name, "out of memory for the undirected graph");
         graph_free(&b->g);
         b->g = undirected;
         b->symmetrized = 1;
     }
     uint32_t first = b->g.first_id;
     uint64_t last = (uint64_t)first + b->g.n - 1;
-    if (b->s.source_given && (b->s.source_id < first || b->s.source_id > last)) {
-        fprintf(stderr, "coop-bench: --source %" PRIu32 " is not a node of the graph (ids %" PRIu32 "..%" PRIu64 ")\n",
-                b->s.source_id, first, last);
-        return 1;
-    }
+    if (b->s.source_given && (b->s.source_id < first || b->s.source_id > last))
+        return error_report(coop_bench_cli.name, "--source %" PRIu32 " is not a node of the graph (ids %" PRIu32
+                            "..%" PRIu64 ")", b->s.source_id, first, last);
     b->source = b->s.source_given ? b->s.source_id - first : 0;
     b->expected = malloc((size_t)b->g.n * sizeof *b->expected);
     b->result = malloc((size_t)b->g.n * sizeof *b->result);
-    if (!b->expected || !b->result) {
-        fprintf(stderr, "coop-bench: out of memory for %" PRIu32 " nodes\n", b->g.n);
-        return 1;
-    }
+    if (!b->expected || !b->result)
+        return error_report(coop_bench_cli.name, "out of memory for %" PRIu32 " nodes", b->g.n);
     if (!app_distances(b->s.app))
         return 0;
-    rc = b->s.app == APP_BFS ? reference_bfs(&b->g, b->source, b->expected)
+    int rc = b->s.app == APP_BFS ? reference_bfs(&b->g, b->source, b->expected)
                              : reference_sssp(&b->g, b->source, b->expected);
-    if (rc != 0) {
-        fprintf(stderr, "coop-bench: out of memory in the CPU reference\n");
-        return 1;
-    }
+    if (rc != 0)
+        return error_report(coop_bench_cli.name, "out of memory in the CPU reference");
     for (uint32_t v = 0; v < b->g.n; v++)
-        if (b->expected[v] >= (int64_t)DEVICE_CAP) {
-            fprintf(stderr, "coop-bench: node %" PRIu64 " is at distance %" PRId64 ", beyond the device's 32-bit "
-                    "distances (at most %u)\n", (uint64_t)v + first, b->expected[v], DEVICE_CAP - 1);
-            return 1;
-        }
+        if (b->expected[v] >= (int64_t)DEVICE_CAP)
+            return error_report(coop_bench_cli.name, "node %" PRIu64 " is at distance %" PRId64 ", beyond the "
+                                "device's 32-bit distances (at most %u)", (uint64_t)v + first, b->expected[v],
+                                DEVICE_CAP - 1);
     return 0;
 }
 
 /* ---- Device ------------------------------------------------------------------------------- */
 
-static int device_error(bench *b, coop_status status, const char *what)
+/* A buffer of `words` 32-bit words, as buffer_create() makes it. */
+static cl_mem make_buffer(bench *b, size_t words, cl_int *err)
 {
-    fprintf(stderr, "coop-bench: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(b->ctx));
-    return 1;
-}
-
-static int cl_error(cl_int err, const char *what)
-{
-    fprintf(stderr, "coop-bench: %s: %s\n", what, coop_cl_error_name(err));
-    return 1;
-}
-
-/* A buffer of `words` 32-bit words (at least one), filled from `data` if not NULL. */
-static cl_mem make_buffer(bench *b, size_t words, const void *data, cl_int *err)
-{
-    if (*err != CL_SUCCESS)
-        return NULL;
-    cl_mem_flags flags = CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0);
-    return clCreateBuffer(coop_context_cl(b->ctx), flags, (words ? words : 1) * sizeof(cl_uint), (void *)data, err);
+    return buffer_create(b->ctx, words * sizeof(cl_uint), NULL, err);
 }
 
 /* Sets `form`'s graph parameters (every one it has) on `kernel`. */
@@ -579,7 +544,7 @@ static int task_form(const bench *b)
 static int build(bench *b, const char *source, const char *what, coop_program **program)
 {
     coop_status status = coop_program_create(b->ctx, source, NULL, program);
-    return status == COOP_OK ? 0 : device_error(b, status, what);
+    return status == COOP_OK ? 0 : error_coop(coop_bench_cli.name, b->ctx, status, what);
 }
 
 /* The task's binding in `form`'s megakernel, for bench_task.c. */
@@ -608,21 +573,18 @@ static int open_task(bench *b)
         status = coop_kernel_create(program, mega->name, &sizing.mega);
         if (status == COOP_OK)
             status = set_graph_args(b, sizing.mega, mega);
-        const cl_uint empty = 0;
-        cl_int err = status == COOP_OK ? clEnqueueFillBuffer(coop_context_queue(b->ctx), b->counts, &empty,
-                                                             sizeof empty, 0, COUNT_WORDS * sizeof empty, 0,
-                                                             NULL, NULL)
+        cl_int err = status == COOP_OK ? buffer_fill_words(coop_context_queue(b->ctx), b->counts, 0, COUNT_WORDS)
                                        : CL_SUCCESS;
         if (err == CL_SUCCESS)
             err = clFinish(coop_context_queue(b->ctx));
         if (err != CL_SUCCESS) {
             coop_kernel_release(sizing.mega);
-            return cl_error(err, "emptying the worklist for the task's sizing");
+            return error_cl(coop_bench_cli.name, err, "emptying the worklist for the task's sizing");
         }
     }
     int rc = status == COOP_OK ? bench_task_open(&b->task, b->s.task, b->ctx, b->task_program, b->local_size,
                                                  b->s.task_size, &sizing)
-                               : device_error(b, status, "the task's sizing kernel");
+                               : error_coop(coop_bench_cli.name, b->ctx, status, "the task's sizing kernel");
     coop_kernel_release(sizing.mega);
     if (rc != 0)
         return rc;
@@ -641,16 +603,12 @@ static int open_task(bench *b)
 
 static int open_device(bench *b)
 {
-    coop_status status = coop_context_create(NULL, &b->ctx);
-    if (status != COOP_OK)
-        return device_error(b, status, "device");
-    const coop_device_info *info = coop_context_device(b->ctx);
-    b->local_size = b->s.local_size ? b->s.local_size : info->is_gpu ? 256 : 64;
-    if (b->local_size > info->max_local_size) {
-        fprintf(stderr, "coop-bench: --local-size %zu is more than the device allows (%zu)\n", b->local_size,
-                info->max_local_size);
+    if (device_open(coop_bench_cli.name, "device", &b->ctx) != 0)
         return 1;
-    }
+    const coop_device_info *info = coop_context_device(b->ctx);
+    b->local_size = b->s.local_size ? b->s.local_size : device_default_local_size(info);
+    if (device_check_local_size(coop_bench_cli.name, info, b->local_size) != 0)
+        return 1;
     b->multikernel_bound = coop_launch_groups(b->ctx, b->local_size);
     if (b->s.max_groups && b->s.max_groups < b->multikernel_bound)
         b->multikernel_bound = b->s.max_groups;
@@ -661,31 +619,25 @@ static int open_device(bench *b)
     } else {
         b->form = app_form(b, b->s.mode == MODE_STANDALONE ? FORM_STANDALONE : b->s.task ? task_form(b) : FORM_MEGA);
     }
-    if (build(b, b->form->source, "build", &b->program) != 0)
+    if (device_build(coop_bench_cli.name, b->ctx, b->form->source, b->form->name, &b->program, &b->kernel) != 0)
         return 1;
-    status = coop_kernel_create(b->program, b->form->name, &b->kernel);
-    if (status != COOP_OK)
-        return device_error(b, status, "kernel");
 
     const graph *g = &b->g;
     cl_int err = CL_SUCCESS;
-    b->row = make_buffer(b, (size_t)g->n + 1, g->row, &err);
-    b->col = make_buffer(b, g->m, g->m ? g->col : NULL, &err);
-    if (app_weighted(b->s.app))
-        b->weight = make_buffer(b, g->m, g->m ? g->weight : NULL, &err);
+    graph_input_buffers(b->ctx, g, &b->row, &b->col, app_weighted(b->s.app) ? &b->weight : NULL, &err);
     if (b->s.app == APP_SSSP || b->s.app == APP_COLOR || b->s.app == APP_MIS)
-        b->mark = make_buffer(b, g->n, NULL, &err);
-    b->dist = make_buffer(b, g->n, NULL, &err);
+        b->mark = make_buffer(b, g->n, &err);
+    b->dist = make_buffer(b, g->n, &err);
     if (!app_sweeps(b->s.app)) {
-        b->wl[0] = make_buffer(b, g->n, NULL, &err);
-        b->wl[1] = make_buffer(b, g->n, NULL, &err);
+        b->wl[0] = make_buffer(b, g->n, &err);
+        b->wl[1] = make_buffer(b, g->n, &err);
     }
-    b->counts = make_buffer(b, COUNT_WORDS, NULL, &err);
+    b->counts = make_buffer(b, COUNT_WORDS, &err);
     if (err != CL_SUCCESS)
-        return cl_error(err, "buffers");
+        return error_cl(coop_bench_cli.name, err, "buffers");
     if (b->s.task && open_task(b) != 0)
         return 1;
-    status = set_graph_args(b, b->kernel, b->form);
+    coop_status status = set_graph_args(b, b->kernel, b->form);
     if (b->form->task >= 0) {
         const struct {
             int index;
@@ -695,16 +647,14 @@ static int open_device(bench *b)
             if (task_buffers[i].index >= 0)
                 status = coop_kernel_set_buffer(b->kernel, (unsigned)task_buffers[i].index, task_buffers[i].buffer);
     }
-    return status == COOP_OK ? 0 : device_error(b, status, "kernel arguments");
+    return status == COOP_OK ? 0 : error_coop(coop_bench_cli.name, b->ctx, status, "kernel arguments");
 }
 
 static void close_device(bench *b)
 {
     bench_task_close(&b->task);
-    cl_mem buffers[] = {b->row, b->col, b->weight, b->dist, b->mark, b->wl[0], b->wl[1], b->counts};
-    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
-        if (buffers[i])
-            clReleaseMemObject(buffers[i]);
+    const cl_mem buffers[] = {b->row, b->col, b->weight, b->dist, b->mark, b->wl[0], b->wl[1], b->counts};
+    buffers_release(buffers, sizeof buffers / sizeof buffers[0]);
     coop_kernel_release(b->kernel);
     coop_program_release(b->program);
     coop_program_release(b->task_program);
@@ -719,15 +669,13 @@ static void close_device(bench *b)
 static cl_int enqueue_start(bench *b, const cl_uint *rest, size_t rest_words)
 {
     cl_command_queue queue = coop_context_queue(b->ctx);
-    static const cl_uint unreached = DEVICE_UNREACHED, zero = 0, sizes[3] = {1, 0, 0};
-    const cl_uint *mark_start = b->s.app == APP_SSSP ? &zero : &unreached;
-    size_t bytes = (size_t)b->g.n * sizeof(cl_uint);
-    cl_int err = clEnqueueFillBuffer(queue, b->dist, &unreached, sizeof unreached, 0, bytes, 0, NULL, NULL);
+    static const cl_uint zero = 0, sizes[3] = {1, 0, 0};
+    cl_int err = buffer_fill_words(queue, b->dist, DEVICE_UNREACHED, b->g.n);
     if (err == CL_SUCCESS && app_distances(b->s.app))
         err = clEnqueueWriteBuffer(queue, b->dist, CL_FALSE, b->source * sizeof(cl_uint), sizeof zero, &zero, 0,
                                    NULL, NULL);
     if (err == CL_SUCCESS && b->mark)
-        err = clEnqueueFillBuffer(queue, b->mark, mark_start, sizeof *mark_start, 0, bytes, 0, NULL, NULL);
+        err = buffer_fill_words(queue, b->mark, b->s.app == APP_SSSP ? 0 : DEVICE_UNREACHED, b->g.n);
     if (err == CL_SUCCESS && b->wl[0])
         err = clEnqueueWriteBuffer(queue, b->wl[0], CL_FALSE, 0, sizeof(cl_uint), &b->source, 0, NULL, NULL);
     if (err == CL_SUCCESS)
@@ -748,7 +696,7 @@ static int reset(bench *b)
     if (err == CL_SUCCESS)
         err = clFinish(coop_context_queue(b->ctx));
     if (err != CL_SUCCESS)
-        return cl_error(err, "resetting the buffers");
+        return error_cl(coop_bench_cli.name, err, "resetting the buffers");
     return b->s.task ? bench_task_clear(&b->task) : 0;
 }
 
@@ -756,7 +704,7 @@ static int read_counts(bench *b, size_t first, size_t words, cl_uint *values)
 {
     cl_int err = clEnqueueReadBuffer(coop_context_queue(b->ctx), b->counts, CL_TRUE, first * sizeof(cl_uint),
                                      words * sizeof(cl_uint), values, 0, NULL, NULL);
-    return err == CL_SUCCESS ? 0 : cl_error(err, "reading the worklist size");
+    return err == CL_SUCCESS ? 0 : error_cl(coop_bench_cli.name, err, "reading the worklist size");
 }
 
 /* A persistent run's rounds (without the restarts between searches) and worklist items. */
@@ -770,14 +718,6 @@ static int read_figures(bench *b, run_result *r)
     return 0;
 }
 
-/* A failure while a persistent kernel may still be running: the process must exit now. */
-static void abandon(bench *b, coop_status status, const char *what)
-{
-    device_error(b, status, what);
-    fflush(NULL);
-    _Exit(1);
-}
-
 /* With a task, the no-cooperation baseline: a timed run submits the task from `first_ms` after
  * the launch on (the warm-up's discovery time, about when the groups start the search), and the
  * run's index is the frame that render draws. */
@@ -788,14 +728,12 @@ static int run_standalone(bench *b, run_result *r, unsigned run, double first_ms
         return 1;
     coop_launch launch = {.local_size = b->local_size, .max_groups = b->s.max_groups};
     coop_run_stats stats;
-    coop_status status = coop_kernel_run(b->kernel, &launch, &stats);
-    if (status == COOP_ERR_TIMEOUT)
-        abandon(b, status, "standalone run");
+    coop_status status = run_persistent(coop_bench_cli.name, b->ctx, b->kernel, &launch, &stats, "standalone run");
     if (baseline && bench_baseline_stop(baseline, &r->records, &r->record_count) != 0)
         return 1;
     r->tasks = (unsigned)r->record_count;
     if (status != COOP_OK)
-        return device_error(b, status, "standalone run");
+        return 1;
     r->time_ms = stats.run_ms - stats.discovery_ms;
     r->discovery_ms = stats.discovery_ms;
     r->groups = r->members_start = stats.groups;
@@ -814,11 +752,10 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
     if (b->s.task)
         plan = bench_task_plan(&b->task, task_binding(b->form), b->s.take, b->s.take_count, b->s.period_ms, run);
     coop_mega_report report;
-    coop_status status = coop_mega_run(b->kernel, &params, &plan, b->s.task ? 1 : 0, &report);
-    if (status == COOP_ERR_TIMEOUT)
-        abandon(b, status, "cooperative run");
+    coop_status status = run_megakernel(coop_bench_cli.name, b->ctx, b->kernel, &params, &plan, b->s.task ? 1 : 0,
+                                        &report, "cooperative run");
     if (status != COOP_OK)
-        return device_error(b, status, "cooperative run");
+        return 1;
     r->time_ms = report.cooperative_ms;
     r->discovery_ms = report.discovery_ms;
     r->groups = report.groups;
@@ -836,8 +773,7 @@ static int run_cooperative(bench *b, run_result *r, unsigned run)
         r->records = malloc(report.record_count * sizeof *r->records);
         if (!r->records) {
             coop_mega_report_free(&report);
-            fprintf(stderr, "coop-bench: out of memory for task records\n");
-            return 1;
+            return error_report(coop_bench_cli.name, "out of memory for task records");
         }
         memcpy(r->records, report.records, report.record_count * sizeof *r->records);
         r->record_count = report.record_count;
@@ -856,12 +792,12 @@ static int run_multikernel(bench *b, run_result *r)
     cl_uint round_index = app_sweeps(b->s.app) ? (cl_uint)b->step.n + 1 : (cl_uint)b->step.counts + 1;
     cl_uint round = 0, in_count = 1;
     unsigned search = 1;
-    double start_ms = bench_now_ms();
+    double start_ms = clock_now_ms();
     while (in_count || search < b->s.searches) {
         if (!in_count) {
             cl_int err = enqueue_start(b, NULL, 0);
             if (err != CL_SUCCESS)
-                return cl_error(err, "restarting the search");
+                return error_cl(coop_bench_cli.name, err, "restarting the search");
             r->rounds += round;
             round = 0;
             in_count = 1;
@@ -880,13 +816,13 @@ static int run_multikernel(bench *b, run_result *r)
         if (err == CL_SUCCESS)
             err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global_size, &b->local_size, 0, NULL, NULL);
         if (err != CL_SUCCESS)
-            return cl_error(err, "multikernel launch");
+            return error_cl(coop_bench_cli.name, err, "multikernel launch");
         round++;
         r->items += in_count;
         if (read_counts(b, round % 3, 1, &in_count) != 0)
             return 1;
     }
-    r->time_ms = bench_now_ms() - start_ms;
+    r->time_ms = clock_now_ms() - start_ms;
     r->rounds += round;
     r->members_start = r->groups;
     r->mean_members = r->groups;
@@ -946,7 +882,7 @@ static int check_result(bench *b, unsigned run)
     cl_int err = clEnqueueReadBuffer(coop_context_queue(b->ctx), b->dist, CL_TRUE, 0,
                                      (size_t)b->g.n * sizeof(cl_uint), b->result, 0, NULL, NULL);
     if (err != CL_SUCCESS)
-        return cl_error(err, "reading the result");
+        return error_cl(coop_bench_cli.name, err, "reading the result");
     if (!app_distances(b->s.app))
         return check_property(b, run);
     if (b->s.app == APP_BFS) {
@@ -1148,15 +1084,6 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
         printf("\n");
 }
 
-/* A number, or null for NAN. */
-static void json_number(FILE *out, double value)
-{
-    if (isnan(value))
-        fprintf(out, "null");
-    else
-        fprintf(out, "%.6g", value);
-}
-
 static void write_json_task(FILE *out, const bench *b, const summary *sum)
 {
     const bench_task *t = &b->task;
@@ -1184,10 +1111,8 @@ static void write_json_task(FILE *out, const bench *b, const summary *sum)
 static int write_json(const bench *b, const run_result *runs, unsigned count, const summary *sum)
 {
     FILE *out = fopen(b->s.json_path, "w");
-    if (!out) {
-        fprintf(stderr, "coop-bench: %s: %s\n", b->s.json_path, strerror(errno));
-        return 1;
-    }
+    if (!out)
+        return error_report(coop_bench_cli.name, "%s: %s", b->s.json_path, strerror(errno));
     const coop_device_info *info = coop_context_device(b->ctx);
     fprintf(out, "{\n  \"app\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": ", app_names[b->s.app],
             mode_names[b->s.mode]);
@@ -1236,10 +1161,8 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
         fprintf(out, "]}%s\n", i + 1 < count ? "," : "");
     }
     fprintf(out, "  ]\n}\n");
-    if (fclose(out) != 0) {
-        fprintf(stderr, "coop-bench: %s: %s\n", b->s.json_path, strerror(errno));
-        return 1;
-    }
+    if (fclose(out) != 0)
+        return error_report(coop_bench_cli.name, "%s: %s", b->s.json_path, strerror(errno));
     return 0;
 }
 
@@ -1255,11 +1178,7 @@ static int write_output(bench *b)
     if (fclose(b->output) != 0)
         failed = 1;
     b->output = NULL;
-    if (failed) {
-        fprintf(stderr, "coop-bench: %s: write failed\n", b->s.output_path);
-        return 1;
-    }
-    return 0;
+    return failed ? error_report(coop_bench_cli.name, "%s: write failed", b->s.output_path) : 0;
 }
 
 /* ---- Main --------------------------------------------------------------------------------- */
@@ -1295,10 +1214,8 @@ static int calibrate(bench *b)
     unsigned all = r.groups, best = all, counts = units ? (all + units - 1) / units : 0;
     double best_ms = INFINITY, *times = malloc(runs * sizeof *times);
     b->calibration = calloc(counts ? counts : 1, sizeof *b->calibration);
-    if (rc == 0 && (!times || !b->calibration)) {
-        fprintf(stderr, "coop-bench: out of memory for the calibration\n");
-        rc = 1;
-    }
+    if (rc == 0 && (!times || !b->calibration))
+        rc = error_report(coop_bench_cli.name, "out of memory for the calibration");
     if (rc == 0)
         printf("calibration (median of %u run%s each, no task):", runs, runs == 1 ? "" : "s");
     for (unsigned k = 1; rc == 0 && k <= counts; k++) {
@@ -1332,10 +1249,8 @@ static int calibrate(bench *b)
 static int run_all(bench *b)
 {
     int rc = load_graph(b);
-    if (rc == 0 && b->s.output_path && !(b->output = fopen(b->s.output_path, "w"))) {
-        fprintf(stderr, "coop-bench: %s: %s\n", b->s.output_path, strerror(errno));
-        rc = 1;
-    }
+    if (rc == 0 && b->s.output_path && !(b->output = fopen(b->s.output_path, "w")))
+        rc = error_report(coop_bench_cli.name, "%s: %s", b->s.output_path, strerror(errno));
     if (rc == 0)
         rc = open_device(b);
     if (rc == 0 && b->s.groups_auto)
@@ -1344,10 +1259,8 @@ static int run_all(bench *b)
         return rc;
     unsigned count = b->s.repeat + 1;
     run_result *runs = calloc(count, sizeof *runs);
-    if (!runs) {
-        fprintf(stderr, "coop-bench: out of memory\n");
-        return 1;
-    }
+    if (!runs)
+        return error_report(coop_bench_cli.name, "out of memory");
     for (unsigned i = 0; i < count && rc == 0; i++)
         rc = run_checked(b, &runs[i], i, runs[0].discovery_ms);
     /* A wrong result is written too: it is what one wants to look at. */
@@ -1355,9 +1268,8 @@ static int run_all(bench *b)
         rc = 1;
     if (rc == 0 && b->s.output_frame) {
         if (!runs[count - 1].record_count) {
-            fprintf(stderr, "coop-bench: %s: the last run drew no frame (no task was due while the kernel ran)\n",
-                    b->s.output_frame);
-            rc = 1;
+            rc = error_report(coop_bench_cli.name, "%s: the last run drew no frame (no task was due while the kernel "
+                              "ran)", b->s.output_frame);
         } else {
             rc = bench_task_write_frame(&b->task, b->s.output_frame);
         }

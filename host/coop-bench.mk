@@ -38,8 +38,8 @@ $(BUILD)/obj/host/coop-bench.o: $(COOP_BENCH_GENERATED:%=$(GENERATED)/%.h)
 $(BUILD)/obj/host/coop-bench.o: HOST_CFLAGS += -I$(GENERATED)
 $(BUILD)/obj/host/bench_task.o: host/common/image.h host/common/render_ref.h
 
-$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) $(JSON_OBJ) $(STATS_OBJ) \
-    $(CLI_OBJS) $(LIBA)
+$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) \
+    $(call common,errors buffers device run graph_input clock json matmult_ref stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)
 

@@ -2,8 +2,11 @@
  * of kernels/examples/rounds.cl and fill.cl) under chaos mode for a range of seeds, with a periodic task, and checks every result against the CPU reference. A
  * memory-model or scheduler bug shows up as a wrong element, a wrong task output or a watchdog
  * report; exit status 2 then. Options: coop_chaos_cli's help. */
+#include "buffers.h"
 #include "cli.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 #include "rounds_mega.h"
 
 #include <stdint.h>
@@ -34,9 +37,7 @@ static const cli coop_chaos_cli = {
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  every seed's results equal the CPU's\n"
@@ -85,17 +86,18 @@ static long run_seed(coop_context *ctx, coop_kernel *kernel, const options *o, u
                      cl_mem out, coop_mega_report *report, coop_status *status_out)
 {
     cl_command_queue queue = coop_context_queue(ctx);
-    cl_uint zero = 0;
     size_t out_words = (size_t)o->task_groups * o->local_size;
-    clEnqueueFillBuffer(queue, data, &zero, sizeof zero, 0, o->elements * sizeof(cl_uint), 0, NULL, NULL);
-    clEnqueueFillBuffer(queue, out, &zero, sizeof zero, 0, out_words * sizeof(cl_uint), 0, NULL, NULL);
+    buffer_fill_words(queue, data, 0, o->elements);
+    buffer_fill_words(queue, out, 0, out_words);
     coop_mega_params params = {.launch = {.local_size = o->local_size}, .chaos_seed = seed, .watchdog_s = 10};
     coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = o->task_groups, .take = COOP_TAKE_QUARTER, .period_ms = 1,
                            .repeats = o->tasks, .args = {seed}};
     coop_status status = coop_mega_run(kernel, &params, &plan, o->tasks ? 1 : 0, report);
     *status_out = status;
     if (status != COOP_OK) {
-        fprintf(stderr, "coop-chaos: seed %u: %s: %s\n", seed, coop_strerror(status), coop_context_message(ctx));
+        char what[32];
+        snprintf(what, sizeof what, "seed %u", seed);
+        error_coop(coop_chaos_cli.name, ctx, status, what);
         return -1;
     }
     cl_uint *values = malloc((o->elements > out_words ? o->elements : out_words) * sizeof *values);
@@ -122,14 +124,12 @@ int main(int argc, char **argv)
     coop_context *ctx = NULL;
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;
-    coop_status status = coop_context_create(NULL, &ctx);
-    if (status == COOP_OK)
-        status = coop_program_create(ctx, coop_rounds_source, NULL, &program);
+    if (device_open(coop_chaos_cli.name, NULL, &ctx) != 0)
+        return CLI_EXIT_ERROR;
+    coop_status status = coop_program_create(ctx, coop_rounds_source, NULL, &program);
     if (status == COOP_OK)
         status = coop_kernel_create(program, ROUNDS_MEGA_NAME, &kernel);
-    if (status == COOP_OK && o.local_size > coop_context_device(ctx)->max_local_size) {
-        fprintf(stderr, "coop-chaos: --local-size %u is more than the device allows (%zu)\n", o.local_size,
-                coop_context_device(ctx)->max_local_size);
+    if (status == COOP_OK && device_check_local_size(coop_chaos_cli.name, coop_context_device(ctx), o.local_size)) {
         coop_kernel_release(kernel);
         coop_program_release(program);
         coop_context_release(ctx);
@@ -138,16 +138,15 @@ int main(int argc, char **argv)
     cl_int err = CL_SUCCESS;
     cl_mem data = NULL, out = NULL;
     if (status == COOP_OK) {
-        data = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, o.elements * sizeof(cl_uint), NULL, &err);
-        out = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, (size_t)o.task_groups * o.local_size * 4,
-                             NULL, &err);
+        data = buffer_create(ctx, o.elements * sizeof(cl_uint), NULL, &err);
+        out = buffer_create(ctx, (size_t)o.task_groups * o.local_size * 4, NULL, &err);
         coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_rounds_data, data);
         coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_n, sizeof o.elements, &o.elements);
         coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_count, sizeof o.rounds, &o.rounds);
         coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_fill_out, out);
     }
     if (status != COOP_OK || err != CL_SUCCESS) {
-        fprintf(stderr, "coop-chaos: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
+        error_coop(coop_chaos_cli.name, ctx, status, NULL);
         coop_context_release(ctx);
         return CLI_EXIT_ERROR;
     }
@@ -172,8 +171,8 @@ int main(int argc, char **argv)
     }
     printf("%u of %u seeds wrong; %u kills, %u forks, %u resizes, %u tasks in all\n", failed, o.seeds, kills, forks,
            resizes, tasks);
-    clReleaseMemObject(data);
-    clReleaseMemObject(out);
+    const cl_mem buffers[] = {data, out};
+    buffers_release(buffers, 2);
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);

@@ -27,11 +27,18 @@
  *
  * Exit status: 0; 1 for an error (bad arguments, unreadable graph, device failure); 2 when a
  * search differs from the CPU reference. The device is chosen with COOP_DEVICE etc. */
+#include "buffers.h"
 #include "cli.h"
+#include "clock.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 #include "graph.h"
+#include "graph_input.h"
 #include "image.h"
 #include "reference.h"
+#include "run.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -42,7 +49,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* What coop-merge made of kernels/demo.cl (kernels/generated/), and the render task as an
  * ordinary kernel (kernels/tasks/plain.cl). */
@@ -162,9 +168,7 @@ static const cli coop_demo_cli = {
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  both runs done and every search equals the CPU reference\n"
@@ -172,44 +176,7 @@ static const cli coop_demo_cli = {
     "  2  a search differs from the CPU reference\n",
 };
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static void sleep_ms(double ms)
-{
-    if (ms <= 0)
-        return;
-    struct timespec nap = {(time_t)(ms / 1e3), (long)(fmod(ms, 1e3) * 1e6)};
-    nanosleep(&nap, NULL);
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The q-quantile (0..1) of sorted values (nearest rank); 0 for none. */
-static double quantile(const double *sorted, size_t n, double q)
-{
-    if (!n)
-        return 0.0;
-    size_t rank = (size_t)ceil(q * (double)n);
-    return sorted[rank ? rank - 1 : 0];
-}
-
 /* ---- Arguments ---------------------------------------------------------------------------- */
-
-static int bad_argument(const char *option, const char *value, const char *why)
-{
-    if (value)
-        return cli_fail(&coop_demo_cli, "%s '%s': %s", option, value, why);
-    return cli_fail(&coop_demo_cli, "%s: %s", option, why);
-}
 
 /* WIDTHxHEIGHT, each strictly a number from 1 to 4096. */
 static int parse_frame(const char *value, settings *s)
@@ -218,7 +185,7 @@ static int parse_frame(const char *value, settings *s)
     const char *cross = strchr(value, 'x');
     size_t length = cross ? (size_t)(cross - value) : 0;
     if (!cross || length >= sizeof width)
-        return bad_argument("--frame", value, "is not WIDTHxHEIGHT");
+        return cli_bad_argument(&coop_demo_cli, "--frame", value, "is not WIDTHxHEIGHT");
     memcpy(width, value, length);
     width[length] = '\0';
     if (cli_unsigned(&coop_demo_cli, "--frame width", width, 1, 4096, &s->width) != 0 ||
@@ -239,11 +206,11 @@ static int parse(int argc, char **argv, settings *s)
             continue;
         }
         if (strncmp(option, "--", 2) != 0)
-            return bad_argument("argument", option, "unexpected");
+            return cli_bad_argument(&coop_demo_cli, "argument", option, "unexpected");
         if (strcmp(option, "--graph") && strcmp(option, "--gen") && strcmp(option, "--seconds") &&
             strcmp(option, "--period-ms") && strcmp(option, "--frame") && strcmp(option, "--out") &&
             strcmp(option, "--trace"))
-            return bad_argument("option", option, "unknown");
+            return cli_bad_argument(&coop_demo_cli, "option", option, "unknown");
         const char *value = cli_value(c, argc, argv, &i);
         if (!value)
             return -1;
@@ -268,7 +235,7 @@ static int parse(int argc, char **argv, settings *s)
         }
     }
     if (s->graph_path && s->gen_spec)
-        return bad_argument("input", NULL, "give at most one of --graph FILE and --gen SPEC");
+        return cli_bad_argument(&coop_demo_cli, "input", NULL, "give at most one of --graph FILE and --gen SPEC");
     if (s->quick && !seconds_given)
         s->seconds = 2.5 * s->period_ms / 1e3;
     return 0;
@@ -299,22 +266,11 @@ static int load_graph(demo *d)
             d->s.gen_spec = FALLBACK_GEN;
         }
     }
-    char err[512];
-    int rc = d->s.graph_path ? graph_read(d->s.graph_path, &d->g, err, sizeof err)
-                             : graph_parse_gen(d->s.gen_spec, &d->g, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "coop-demo: %s\n", err);
+    if (graph_input_load(coop_demo_cli.name, d->s.graph_path, d->s.gen_spec, &d->g) != 0)
         return 1;
-    }
-    if (d->g.n == 0) {
-        fprintf(stderr, "coop-demo: %s: the graph has no nodes\n", input_name(d));
-        return 1;
-    }
     d->sources = malloc(MAX_SEARCHES * sizeof *d->sources);
-    if (!d->sources) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
-    }
+    if (!d->sources)
+        return error_report(coop_demo_cli.name, "out of memory");
     /* Sources spread over the graph, the same in every run. */
     for (uint32_t i = 0; i < MAX_SEARCHES; i++)
         d->sources[i] = (uint32_t)(((uint64_t)demo_mix(i + 1u) * d->g.n) >> 32);
@@ -322,34 +278,6 @@ static int load_graph(demo *d)
 }
 
 /* ---- Device ------------------------------------------------------------------------------- */
-
-static int device_error(const demo *d, coop_status status, const char *what)
-{
-    fprintf(stderr, "coop-demo: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(d->ctx));
-    return 1;
-}
-
-static int cl_error(cl_int err, const char *what)
-{
-    fprintf(stderr, "coop-demo: %s: %s\n", what, coop_cl_error_name(err));
-    return 1;
-}
-
-/* A failure while a persistent kernel may still be running: the process must exit now. */
-static void abandon(const demo *d, coop_status status, const char *what)
-{
-    device_error(d, status, what);
-    fflush(NULL);
-    _Exit(1);
-}
-
-static cl_mem make_buffer(demo *d, size_t bytes, const void *data, cl_int *err)
-{
-    if (*err != CL_SUCCESS)
-        return NULL;
-    cl_mem_flags flags = CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0);
-    return clCreateBuffer(coop_context_cl(d->ctx), flags, bytes ? bytes : 4, (void *)data, err);
-}
 
 static int build(demo *d)
 {
@@ -360,23 +288,19 @@ static int build(demo *d)
     } kernels[] = {{demo_mega_source, DEMO_MEGA_NAME, &d->mega_program, &d->mega},
                    {demo_standalone_source, DEMO_STANDALONE_NAME, &d->standalone_program, &d->standalone},
                    {bench_tasks_plain_source, "render_plain", &d->render_program, &d->render}};
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
-        coop_status status = coop_program_create(d->ctx, kernels[i].source, NULL, kernels[i].program);
-        if (status != COOP_OK)
-            return device_error(d, status, "build");
-        if ((status = coop_kernel_create(*kernels[i].program, kernels[i].name, kernels[i].kernel)) != COOP_OK)
-            return device_error(d, status, "kernel");
-    }
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+        if (device_build(coop_demo_cli.name, d->ctx, kernels[i].source, kernels[i].name, kernels[i].program,
+                         kernels[i].kernel) != 0)
+            return 1;
     return 0;
 }
 
 static int open_device(demo *d)
 {
-    coop_status status = coop_context_create(NULL, &d->ctx);
-    if (status != COOP_OK)
-        return device_error(d, status, "device");
+    if (device_open(coop_demo_cli.name, "device", &d->ctx) != 0)
+        return 1;
     const coop_device_info *info = coop_context_device(d->ctx);
-    d->local_size = info->is_gpu ? 256 : 64;
+    d->local_size = device_default_local_size(info);
     if (d->local_size > info->max_local_size)
         d->local_size = info->max_local_size;
     /* Enough tiles that a frame spreads over the groups a task takes. */
@@ -384,31 +308,25 @@ static int open_device(demo *d)
     if (build(d) != 0)
         return 1;
 
-    cl_device_id device = NULL;
-    cl_int err = clGetCommandQueueInfo(coop_context_queue(d->ctx), CL_QUEUE_DEVICE, sizeof device, &device, NULL);
+    cl_int err = CL_SUCCESS;
+    d->frame_queue = device_profiling_queue(d->ctx, &err);
     if (err != CL_SUCCESS)
-        return cl_error(err, "clGetCommandQueueInfo");
-    const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-    d->frame_queue = clCreateCommandQueueWithProperties(coop_context_cl(d->ctx), device, properties, &err);
-    if (err != CL_SUCCESS)
-        return cl_error(err, "clCreateCommandQueueWithProperties (frame queue)");
+        return error_cl(coop_demo_cli.name, err, "the frame queue");
 
     const graph *g = &d->g;
     size_t node_bytes = (size_t)g->n * sizeof(cl_uint);
-    err = CL_SUCCESS;
-    d->row = make_buffer(d, node_bytes + sizeof(cl_uint), g->row, &err);
-    d->col = make_buffer(d, g->m * sizeof(cl_uint), g->m ? g->col : NULL, &err);
-    d->level = make_buffer(d, node_bytes, NULL, &err);
-    d->wl[0] = make_buffer(d, node_bytes, NULL, &err);
-    d->wl[1] = make_buffer(d, node_bytes, NULL, &err);
-    d->counts = make_buffer(d, 4 * sizeof(cl_uint), NULL, &err);
-    d->source_buffer = make_buffer(d, MAX_SEARCHES * sizeof(cl_uint), d->sources, &err);
-    d->rounds = make_buffer(d, MAX_SEARCHES * sizeof(cl_uint), NULL, &err);
-    d->prints = make_buffer(d, 2 * MAX_SEARCHES * sizeof(cl_uint), NULL, &err);
-    d->progress = make_buffer(d, PROGRESS_WORDS * sizeof(cl_uint), NULL, &err);
-    d->frame = make_buffer(d, (size_t)d->s.width * d->s.height * 4, NULL, &err);
+    graph_input_buffers(d->ctx, g, &d->row, &d->col, NULL, &err);
+    d->level = buffer_create(d->ctx, node_bytes, NULL, &err);
+    d->wl[0] = buffer_create(d->ctx, node_bytes, NULL, &err);
+    d->wl[1] = buffer_create(d->ctx, node_bytes, NULL, &err);
+    d->counts = buffer_create(d->ctx, 4 * sizeof(cl_uint), NULL, &err);
+    d->source_buffer = buffer_create(d->ctx, MAX_SEARCHES * sizeof(cl_uint), d->sources, &err);
+    d->rounds = buffer_create(d->ctx, MAX_SEARCHES * sizeof(cl_uint), NULL, &err);
+    d->prints = buffer_create(d->ctx, 2 * MAX_SEARCHES * sizeof(cl_uint), NULL, &err);
+    d->progress = buffer_create(d->ctx, PROGRESS_WORDS * sizeof(cl_uint), NULL, &err);
+    d->frame = buffer_create(d->ctx, (size_t)d->s.width * d->s.height * 4, NULL, &err);
     if (err != CL_SUCCESS)
-        return cl_error(err, "buffers");
+        return error_cl(coop_demo_cli.name, err, "buffers");
 
     const cl_uint nodes = g->n, width = d->s.width, height = d->s.height, tiles = d->tiles;
     const struct {
@@ -447,20 +365,19 @@ static int open_device(demo *d)
         {d->render, 2, NULL, height},
         {d->render, 4, NULL, tiles},
     };
+    coop_status status = COOP_OK;
     for (size_t i = 0; i < sizeof args / sizeof args[0] && status == COOP_OK; i++)
         status = args[i].buffer ? coop_kernel_set_buffer(args[i].kernel, args[i].index, args[i].buffer)
                                 : coop_kernel_set_arg(args[i].kernel, args[i].index, sizeof args[i].value,
                                                       &args[i].value);
-    return status == COOP_OK ? 0 : device_error(d, status, "kernel arguments");
+    return status == COOP_OK ? 0 : error_coop(coop_demo_cli.name, d->ctx, status, "kernel arguments");
 }
 
 static void close_device(demo *d)
 {
-    cl_mem buffers[] = {d->row, d->col, d->level, d->wl[0], d->wl[1], d->counts, d->source_buffer, d->rounds,
-                        d->prints, d->progress, d->frame};
-    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
-        if (buffers[i])
-            clReleaseMemObject(buffers[i]);
+    const cl_mem buffers[] = {d->row, d->col, d->level, d->wl[0], d->wl[1], d->counts, d->source_buffer, d->rounds,
+                              d->prints, d->progress, d->frame};
+    buffers_release(buffers, sizeof buffers / sizeof buffers[0]);
     if (d->frame_queue)
         clReleaseCommandQueue(d->frame_queue);
     coop_kernel_release(d->mega);
@@ -476,9 +393,8 @@ static void close_device(demo *d)
 static int reset(demo *d, cl_uint searches)
 {
     cl_command_queue queue = coop_context_queue(d->ctx);
-    const cl_uint unreached = DEVICE_UNREACHED, zero = 0, counts[4] = {1, 0, 0, 0};
-    cl_int err = clEnqueueFillBuffer(queue, d->level, &unreached, sizeof unreached, 0,
-                                     (size_t)d->g.n * sizeof(cl_uint), 0, NULL, NULL);
+    const cl_uint zero = 0, counts[4] = {1, 0, 0, 0};
+    cl_int err = buffer_fill_words(queue, d->level, DEVICE_UNREACHED, d->g.n);
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(queue, d->level, CL_FALSE, d->sources[0] * sizeof(cl_uint), sizeof zero, &zero,
                                    0, NULL, NULL);
@@ -487,23 +403,20 @@ static int reset(demo *d, cl_uint searches)
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(queue, d->counts, CL_FALSE, 0, sizeof counts, counts, 0, NULL, NULL);
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(queue, d->prints, &zero, sizeof zero, 0, 2 * MAX_SEARCHES * sizeof(cl_uint), 0,
-                                  NULL, NULL);
+        err = buffer_fill_words(queue, d->prints, 0, 2 * MAX_SEARCHES);
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(queue, d->rounds, &zero, sizeof zero, 0, MAX_SEARCHES * sizeof(cl_uint), 0, NULL,
-                                  NULL);
+        err = buffer_fill_words(queue, d->rounds, 0, MAX_SEARCHES);
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(queue, d->progress, &zero, sizeof zero, 0, PROGRESS_WORDS * sizeof(cl_uint), 0,
-                                  NULL, NULL);
+        err = buffer_fill_words(queue, d->progress, 0, PROGRESS_WORDS);
     if (err == CL_SUCCESS)
         err = clFinish(queue);
     if (err != CL_SUCCESS)
-        return cl_error(err, "resetting the buffers");
+        return error_cl(coop_demo_cli.name, err, "resetting the buffers");
     coop_status status = coop_kernel_set_arg(d->mega, DEMO_MEGA_ARG_demo_max_searches, sizeof searches, &searches);
     if (status == COOP_OK)
         status = coop_kernel_set_arg(d->standalone, DEMO_STANDALONE_ARG_demo_max_searches, sizeof searches,
                                      &searches);
-    return status == COOP_OK ? 0 : device_error(d, status, "kernel arguments");
+    return status == COOP_OK ? 0 : error_coop(coop_demo_cli.name, d->ctx, status, "kernel arguments");
 }
 
 /* Reads back how many searches completed, their fingerprints and rounds. */
@@ -513,24 +426,20 @@ static int read_searches(demo *d, run_result *r)
     cl_uint progress[PROGRESS_WORDS];
     cl_int err = clEnqueueReadBuffer(queue, d->progress, CL_TRUE, 0, sizeof progress, progress, 0, NULL, NULL);
     if (err != CL_SUCCESS)
-        return cl_error(err, "reading the progress");
+        return error_cl(coop_demo_cli.name, err, "reading the progress");
     r->searches = progress[PROGRESS_SEARCHES];
-    if (r->searches == 0 || r->searches > MAX_SEARCHES) {
-        fprintf(stderr, "coop-demo: the kernel reports %u searches completed\n", r->searches);
-        return 1;
-    }
+    if (r->searches == 0 || r->searches > MAX_SEARCHES)
+        return error_report(coop_demo_cli.name, "the kernel reports %u searches completed", r->searches);
     r->prints = malloc(2 * (size_t)r->searches * sizeof *r->prints);
     r->rounds = malloc((size_t)r->searches * sizeof *r->rounds);
-    if (!r->prints || !r->rounds) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
-    }
+    if (!r->prints || !r->rounds)
+        return error_report(coop_demo_cli.name, "out of memory");
     err = clEnqueueReadBuffer(queue, d->prints, CL_TRUE, 0, 2 * (size_t)r->searches * sizeof(cl_uint), r->prints, 0,
                               NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(queue, d->rounds, CL_TRUE, 0, (size_t)r->searches * sizeof(cl_uint), r->rounds, 0,
                                   NULL, NULL);
-    return err == CL_SUCCESS ? 0 : cl_error(err, "reading the fingerprints");
+    return err == CL_SUCCESS ? 0 : error_cl(coop_demo_cli.name, err, "reading the fingerprints");
 }
 
 /* ---- Frames ------------------------------------------------------------------------------- */
@@ -539,23 +448,15 @@ static int read_searches(demo *d, run_result *r)
  * NULL) receives its event. */
 static cl_int enqueue_frame(demo *d, cl_uint frame_index, size_t groups, cl_event *event)
 {
-    cl_kernel kernel = coop_kernel_cl(d->render);
-    size_t global_size = groups * d->local_size;
-    cl_int err = clSetKernelArg(kernel, 3, sizeof frame_index, &frame_index);
-    if (err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(d->frame_queue, kernel, 1, NULL, &global_size, &d->local_size, 0, NULL, event);
-    if (err == CL_SUCCESS)
-        err = clFlush(d->frame_queue);
-    return err;
+    cl_int err = clSetKernelArg(coop_kernel_cl(d->render), 3, sizeof frame_index, &frame_index);
+    return err == CL_SUCCESS ? device_enqueue_plain(d->frame_queue, d->render, groups, d->local_size, event) : err;
 }
 
 static cl_int event_ms(cl_event event, cl_profiling_info from, cl_profiling_info to, double *ms)
 {
-    cl_ulong start_ns = 0, end_ns = 0;
-    cl_int err = clGetEventProfilingInfo(event, from, sizeof start_ns, &start_ns, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetEventProfilingInfo(event, to, sizeof end_ns, &end_ns, NULL);
-    *ms = (double)(end_ns - start_ns) / 1e6;
+    double ns = 0;
+    cl_int err = device_event_ns(event, from, to, &ns);
+    *ms = ns / 1e6;
     return err;
 }
 
@@ -578,7 +479,7 @@ static int time_frames(demo *d)
             if (event)
                 clReleaseEvent(event);
             if (err != CL_SUCCESS)
-                return cl_error(err, "timing a frame");
+                return error_cl(coop_demo_cli.name, err, "timing a frame");
             if (ms < *best[k])
                 *best[k] = ms;
         }
@@ -590,19 +491,15 @@ static int write_frame_png(demo *d, const char *path)
 {
     size_t bytes = (size_t)d->s.width * d->s.height * 4;
     uint8_t *pixels = malloc(bytes);
-    if (!pixels) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
-    }
+    if (!pixels)
+        return error_report(coop_demo_cli.name, "out of memory");
     cl_int err = clEnqueueReadBuffer(coop_context_queue(d->ctx), d->frame, CL_TRUE, 0, bytes, pixels, 0, NULL, NULL);
     char message[512];
     int rc = 0;
     if (err != CL_SUCCESS)
-        rc = cl_error(err, "reading the frame");
-    else if (image_write_png(path, pixels, d->s.width, d->s.height, 4, message, sizeof message) != 0) {
-        fprintf(stderr, "coop-demo: %s\n", message);
-        rc = 1;
-    }
+        rc = error_cl(coop_demo_cli.name, err, "reading the frame");
+    else if (image_write_png(path, pixels, d->s.width, d->s.height, 4, message, sizeof message) != 0)
+        rc = error_report(coop_demo_cli.name, "%s", message);
     free(pixels);
     return rc;
 }
@@ -626,17 +523,14 @@ static void plan_tasks(const demo *d, coop_task_plan *plans)
 static int collect_task_frames(const demo *d, const coop_mega_report *report, run_result *r)
 {
     r->frames = calloc(report->record_count ? report->record_count : 1, sizeof *r->frames);
-    if (!r->frames) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
-    }
+    if (!r->frames)
+        return error_report(coop_demo_cli.name, "out of memory");
     double *gather_ms = calloc(report->record_count ? report->record_count : 1, sizeof *gather_ms);
     double *exec_ms = calloc(report->record_count ? report->record_count : 1, sizeof *exec_ms);
     if (!gather_ms || !exec_ms) {
         free(gather_ms);
         free(exec_ms);
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
+        return error_report(coop_demo_cli.name, "out of memory");
     }
     unsigned sent[CAMERA_FRAMES] = {0};
     for (size_t i = 0; i < report->record_count; i++) {
@@ -650,10 +544,8 @@ static int collect_task_frames(const demo *d, const coop_mega_report *report, ru
             (frame_time){.due_ms = due_ms, .response_ms = record->request_ms + record->response_us / 1e3 - due_ms};
         r->last_frame_index = record->plan;
     }
-    qsort(gather_ms, r->frame_count, sizeof *gather_ms, compare_doubles);
-    qsort(exec_ms, r->frame_count, sizeof *exec_ms, compare_doubles);
-    r->gather_median_ms = quantile(gather_ms, r->frame_count, 0.5);
-    r->exec_median_ms = quantile(exec_ms, r->frame_count, 0.5);
+    r->gather_median_ms = stats_quantile(gather_ms, r->frame_count, 0.5);
+    r->exec_median_ms = stats_quantile(exec_ms, r->frame_count, 0.5);
     free(gather_ms);
     free(exec_ms);
     return 0;
@@ -668,11 +560,10 @@ static int run_cooperative(demo *d, cl_uint searches, int tasks, run_result *r)
     plan_tasks(d, plans);
     coop_mega_params params = {.launch = {.local_size = d->local_size}, .trace_file = tasks ? d->s.trace_path : NULL};
     coop_mega_report report;
-    coop_status status = coop_mega_run(d->mega, &params, plans, tasks ? CAMERA_FRAMES + 1 : 0, &report);
-    if (status == COOP_ERR_TIMEOUT)
-        abandon(d, status, "cooperative run");
+    coop_status status = run_megakernel(coop_demo_cli.name, d->ctx, d->mega, &params, plans,
+                                        tasks ? CAMERA_FRAMES + 1 : 0, &report, "cooperative run");
     if (status != COOP_OK)
-        return device_error(d, status, "cooperative run");
+        return 1;
     r->bfs_ms = report.cooperative_ms;
     r->discovery_ms = report.discovery_ms;
     r->groups = report.groups;
@@ -712,7 +603,7 @@ static void *feed_frames(void *arg)
     for (unsigned i = 0;; i++) {
         double due_ms = i * period_ms;
         /* One wake-up per frame: on a CPU device every wake-up takes a core from a worker. */
-        sleep_ms(feed->start_ms + due_ms - now_ms());
+        clock_sleep_ms(feed->start_ms + due_ms - clock_now_ms());
         if (i && atomic_load(&feed->stop))
             break;
         if (feed->count == feed->capacity) {
@@ -727,7 +618,7 @@ static void *feed_frames(void *arg)
         }
         pending_frame *frame = &feed->frames[feed->count];
         frame->due_ms = due_ms;
-        frame->enqueued_ms = now_ms() - feed->start_ms;
+        frame->enqueued_ms = clock_now_ms() - feed->start_ms;
         frame->event = NULL;
         if ((feed->error = enqueue_frame(feed->d, i % CAMERA_FRAMES, feed->d->tiles, &frame->event)) != CL_SUCCESS)
             break;
@@ -742,10 +633,8 @@ static int collect_queued_frames(frame_feed *feed, double late_ms, run_result *r
 {
     cl_int err = clFinish(feed->d->frame_queue);
     r->frames = calloc(feed->count ? feed->count : 1, sizeof *r->frames);
-    if (!r->frames) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
-    }
+    if (!r->frames)
+        return error_report(coop_demo_cli.name, "out of memory");
     for (size_t i = 0; i < feed->count && err == CL_SUCCESS; i++) {
         const pending_frame *frame = &feed->frames[i];
         double queued_ms = 0;
@@ -754,7 +643,7 @@ static int collect_queued_frames(frame_feed *feed, double late_ms, run_result *r
                                     .response_ms = frame->enqueued_ms - frame->due_ms + queued_ms};
         r->frame_count++;
     }
-    return err == CL_SUCCESS ? 0 : cl_error(err, "timing the queued frames");
+    return err == CL_SUCCESS ? 0 : error_cl(coop_demo_cli.name, err, "timing the queued frames");
 }
 
 /* `searches` searches as a plain persistent kernel, with frames enqueued beside it from
@@ -767,27 +656,23 @@ static int run_standalone(demo *d, cl_uint searches, int frames, double discover
     frame_feed feed = {.d = d};
     atomic_init(&feed.stop, 0);
     pthread_t feeder;
-    double launch_ms = now_ms();
+    double launch_ms = clock_now_ms();
     feed.start_ms = launch_ms + discovery_ms;
-    if (frames && pthread_create(&feeder, NULL, feed_frames, &feed) != 0) {
-        fprintf(stderr, "coop-demo: cannot start the frame thread\n");
-        return 1;
-    }
+    if (frames && pthread_create(&feeder, NULL, feed_frames, &feed) != 0)
+        return error_report(coop_demo_cli.name, "cannot start the frame thread");
     /* Well beyond the time the cooperative run took for these searches: on PoCL this run, its
      * frames queued beside it, slows down far more on a busy CPU than the megakernel's run does (2
      * groups on 2 cores beside 8 busy processes and make check: 0.7 to 6.7 s against 0.14 to 0.20
      * s for the same searches, once more than 60 s), so the limit is generous: it counts hangs. */
     coop_launch launch = {.local_size = d->local_size, .timeout_s = fmax(300.0, 100 * expected_ms / 1e3)};
     coop_run_stats stats;
-    coop_status status = coop_kernel_run(d->standalone, &launch, &stats);
-    if (status == COOP_ERR_TIMEOUT)
-        abandon(d, status, "standalone run");
+    coop_status status = run_persistent(coop_demo_cli.name, d->ctx, d->standalone, &launch, &stats, "standalone run");
     int rc = 0;
     if (frames) {
         atomic_store(&feed.stop, 1);
         pthread_join(feeder, NULL);
         if (feed.error != CL_SUCCESS)
-            rc = cl_error(feed.error, "enqueueing a frame");
+            rc = error_cl(coop_demo_cli.name, feed.error, "enqueueing a frame");
         if (rc == 0 && status == COOP_OK)
             rc = collect_queued_frames(&feed, stats.discovery_ms - discovery_ms, r);
         for (size_t i = 0; i < feed.count; i++)
@@ -795,7 +680,7 @@ static int run_standalone(demo *d, cl_uint searches, int frames, double discover
         free(feed.frames);
     }
     if (status != COOP_OK)
-        return device_error(d, status, "standalone run");
+        return 1;
     r->bfs_ms = stats.run_ms - stats.discovery_ms;
     r->discovery_ms = stats.discovery_ms;
     r->groups = stats.groups;
@@ -808,15 +693,12 @@ static int run_standalone(demo *d, cl_uint searches, int frames, double discover
 static int reference_prints(const demo *d, unsigned count, uint32_t *prints, uint32_t *rounds)
 {
     int64_t *dist = malloc((size_t)d->g.n * sizeof *dist);
-    if (!dist) {
-        fprintf(stderr, "coop-demo: out of memory\n");
-        return 1;
-    }
+    if (!dist)
+        return error_report(coop_demo_cli.name, "out of memory");
     for (unsigned s = 0; s < count; s++) {
         if (reference_bfs(&d->g, d->sources[s], dist) != 0) {
             free(dist);
-            fprintf(stderr, "coop-demo: out of memory in the CPU reference\n");
-            return 1;
+            return error_report(coop_demo_cli.name, "out of memory in the CPU reference");
         }
         uint32_t a = 0, b = 0;
         int64_t deepest = 0;
@@ -870,10 +752,9 @@ static frame_summary summarise_frames(const run_result *r, double period_ms)
         response[i] = r->frames[i].response_ms;
         sum.missed += response[i] > period_ms;
     }
-    qsort(response, r->frame_count, sizeof *response, compare_doubles);
-    sum.median_ms = quantile(response, r->frame_count, 0.5);
-    sum.p99_ms = quantile(response, r->frame_count, 0.99);
-    sum.max_ms = quantile(response, r->frame_count, 1.0);
+    sum.median_ms = stats_quantile(response, r->frame_count, 0.5);
+    sum.p99_ms = stats_quantile(response, r->frame_count, 0.99);
+    sum.max_ms = stats_quantile(response, r->frame_count, 1.0);
     free(response);
     return sum;
 }
@@ -902,10 +783,8 @@ static void print_table(const demo *d, const run_result runs[2], const unsigned 
 static int write_csv(const demo *d, const char *path, const run_result runs[2])
 {
     FILE *out = fopen(path, "w");
-    if (!out) {
-        fprintf(stderr, "coop-demo: %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    if (!out)
+        return error_report(coop_demo_cli.name, "%s: %s", path, strerror(errno));
     static const char *const modes[2] = {"cooperative", "no-cooperation"};
     fprintf(out, "mode,frame,due_s,response_ms,period_ms,missed\n");
     for (int k = 0; k < 2; k++)
@@ -914,10 +793,8 @@ static int write_csv(const demo *d, const char *path, const run_result runs[2])
             fprintf(out, "%s,%zu,%.4f,%.3f,%g,%d\n", modes[k], i, f->due_ms / 1e3, f->response_ms, d->s.period_ms,
                     f->response_ms > d->s.period_ms);
         }
-    if (fclose(out) != 0) {
-        fprintf(stderr, "coop-demo: %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    if (fclose(out) != 0)
+        return error_report(coop_demo_cli.name, "%s: %s", path, strerror(errno));
     return 0;
 }
 
@@ -935,8 +812,7 @@ static int make_out_dir(const char *dir)
 {
     if (mkdir(dir, 0777) == 0 || errno == EEXIST)
         return 0;
-    fprintf(stderr, "coop-demo: %s: %s\n", dir, strerror(errno));
-    return 1;
+    return error_report(coop_demo_cli.name, "%s: %s", dir, strerror(errno));
 }
 
 static int run_demo(demo *d)
@@ -986,8 +862,7 @@ static int run_demo(demo *d)
         uint32_t *prints = malloc(2 * (size_t)runs[0].searches * sizeof *prints);
         uint32_t *rounds = malloc((size_t)runs[0].searches * sizeof *rounds);
         if (!prints || !rounds) {
-            fprintf(stderr, "coop-demo: out of memory\n");
-            rc = 1;
+            rc = error_report(coop_demo_cli.name, "out of memory");
         } else {
             rc = reference_prints(d, runs[0].searches, prints, rounds);
         }

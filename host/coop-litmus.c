@@ -2,8 +2,11 @@
  * between co-resident workgroups (kernels/litmus.cl), each with relaxed accesses only and with
  * coop_kernel.h's fences, and how often each weak outcome was seen. With the fences there must be
  * none: that is what the exit status says. */
+#include "buffers.h"
 #include "cli.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 #include "json.h"
 
 #include <stdint.h>
@@ -77,9 +80,7 @@ static const cli coop_litmus_cli = {
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  no fenced test showed a weak outcome\n"
@@ -125,19 +126,6 @@ static int parse_args(int argc, char **argv, config *cfg)
     return -1;
 }
 
-/* Prints why a run cannot go on; returns -1. */
-static int cl_failed(const char *what, cl_int err)
-{
-    fprintf(stderr, "coop-litmus: %s: %s (%d)\n", what, coop_cl_error_name(err), (int)err);
-    return -1;
-}
-
-static int coop_failed(coop_status status, const coop_context *ctx)
-{
-    fprintf(stderr, "coop-litmus: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
-    return -1;
-}
-
 static size_t buffer_words(const buffers *b, unsigned which)
 {
     const size_t per_instance[] = {2 * LINE_WORDS, 2, 4};
@@ -147,44 +135,32 @@ static size_t buffer_words(const buffers *b, unsigned which)
 static int create_buffers(coop_context *ctx, size_t local_size, buffers *b)
 {
     b->max_groups = coop_launch_groups(ctx, local_size);
-    if (b->max_groups < 2) {
-        fprintf(stderr, "coop-litmus: '%s' runs one group at a time: a test needs 2 (on PoCL, raise "
-                        "POCL_MAX_PTHREAD_COUNT)\n", coop_context_device(ctx)->name);
-        return -1;
-    }
+    if (b->max_groups < 2)
+        return error_report(coop_litmus_cli.name, "'%s' runs one group at a time: a test needs 2 (on PoCL, raise "
+                            "POCL_MAX_PTHREAD_COUNT)", coop_context_device(ctx)->name);
     b->instances = (size_t)(b->max_groups / 2) * local_size;
     cl_mem *targets[] = {&b->locations, &b->seen, &b->outcomes};
-    for (unsigned i = 0; i < 3; i++) {
-        cl_int err = CL_SUCCESS;
-        *targets[i] = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, buffer_words(b, i) * sizeof(cl_uint),
-                                     NULL, &err);
-        if (err != CL_SUCCESS) {
-            *targets[i] = NULL;
-            return cl_failed("clCreateBuffer", err);
-        }
-    }
-    return 0;
+    cl_int err = CL_SUCCESS;
+    for (unsigned i = 0; i < 3; i++)
+        *targets[i] = buffer_create(ctx, buffer_words(b, i) * sizeof(cl_uint), NULL, &err);
+    return err == CL_SUCCESS ? 0 : error_cl(coop_litmus_cli.name, err, "clCreateBuffer");
 }
 
 static void release_buffers(buffers *b)
 {
-    cl_mem all[] = {b->locations, b->seen, b->outcomes};
-    for (unsigned i = 0; i < 3; i++)
-        if (all[i])
-            clReleaseMemObject(all[i]);
+    const cl_mem all[] = {b->locations, b->seen, b->outcomes};
+    buffers_release(all, 3);
 }
 
-/* Runs one test variant and adds up its outcomes. Returns 0 on success. */
+/* Runs one test variant and adds up its outcomes: 0, or CLI_EXIT_ERROR after saying why. */
 static int run_test(coop_context *ctx, coop_kernel *kernel, const config *cfg, const buffers *b, litmus_result *out)
 {
     /* Zero locations: tags start at 1 again. */
     const cl_mem args[] = {b->locations, b->seen, b->outcomes};
-    cl_uint zero = 0;
     for (unsigned i = 0; i < 3; i++) {
-        cl_int err = clEnqueueFillBuffer(coop_context_queue(ctx), args[i], &zero, sizeof zero, 0,
-                                         buffer_words(b, i) * sizeof(cl_uint), 0, NULL, NULL);
+        cl_int err = buffer_fill_words(coop_context_queue(ctx), args[i], 0, buffer_words(b, i));
         if (err != CL_SUCCESS)
-            return cl_failed("clEnqueueFillBuffer", err);
+            return error_cl(coop_litmus_cli.name, err, "clEnqueueFillBuffer");
     }
     cl_uint iterations = cfg->iterations;
     coop_status status = coop_kernel_set_arg(kernel, 0, sizeof iterations, &iterations);
@@ -195,33 +171,27 @@ static int run_test(coop_context *ctx, coop_kernel *kernel, const config *cfg, c
     if (status == COOP_OK)
         status = coop_kernel_run(kernel, &launch, &stats);
     if (status != COOP_OK)
-        return coop_failed(status, ctx);
-    if (stats.groups < 2) {
-        fprintf(stderr, "coop-litmus: only %u co-resident group found: a test needs 2\n", stats.groups);
-        return -1;
-    }
+        return error_coop(coop_litmus_cli.name, ctx, status, NULL);
+    if (stats.groups < 2)
+        return error_report(coop_litmus_cli.name, "only %u co-resident group found: a test needs 2", stats.groups);
     size_t count = 4 * (size_t)(stats.groups / 2) * cfg->local_size;
     cl_uint *counts = malloc(count * sizeof *counts);
-    if (!counts) {
-        fprintf(stderr, "coop-litmus: out of memory\n");
-        return -1;
-    }
+    if (!counts)
+        return error_report(coop_litmus_cli.name, "out of memory");
     cl_int err = clEnqueueReadBuffer(coop_context_queue(ctx), b->outcomes, CL_TRUE, 0, count * sizeof *counts,
                                      counts, 0, NULL, NULL);
     for (size_t i = 0; i < count && err == CL_SUCCESS; i++)
         out->outcomes[i % 4] += counts[i];
     free(counts);
     if (err != CL_SUCCESS)
-        return cl_failed("clEnqueueReadBuffer", err);
+        return error_cl(coop_litmus_cli.name, err, "clEnqueueReadBuffer");
     out->groups = stats.groups;
     out->instances = (uint64_t)(count / 4) * cfg->iterations;
     out->run_ms = stats.run_ms;
     uint64_t total = out->outcomes[0] + out->outcomes[1] + out->outcomes[2] + out->outcomes[3];
-    if (total != out->instances) {
-        fprintf(stderr, "coop-litmus: %s: %llu outcomes recorded for %llu tests\n", out->spec->kernel,
-                (unsigned long long)total, (unsigned long long)out->instances);
-        return -1;
-    }
+    if (total != out->instances)
+        return error_report(coop_litmus_cli.name, "%s: %llu outcomes recorded for %llu tests", out->spec->kernel,
+                            (unsigned long long)total, (unsigned long long)out->instances);
     return 0;
 }
 
@@ -272,8 +242,10 @@ static int run_tests(coop_context *ctx, const config *cfg, const buffers *b, lit
         char options[64];
         snprintf(options, sizeof options, "-DLITMUS_FENCED=%d -DLITMUS_LINE_WORDS=%d", fenced, LINE_WORDS);
         coop_status status = coop_program_create(ctx, coop_litmus_source, options, &programs[fenced]);
-        if (status != COOP_OK)
-            count = coop_failed(status, ctx);
+        if (status != COOP_OK) {
+            error_coop(coop_litmus_cli.name, ctx, status, NULL);
+            count = -1;
+        }
     }
     for (unsigned test = 0; test < TEST_COUNT && count >= 0; test++) {
         for (int fenced = 0; fenced <= 1 && count >= 0 && (cfg->tests & (1u << test)); fenced++) {
@@ -281,12 +253,14 @@ static int run_tests(coop_context *ctx, const config *cfg, const buffers *b, lit
             coop_status status = coop_kernel_create(programs[fenced], SPECS[test].kernel, &kernel);
             litmus_result *r = &results[count];
             *r = (litmus_result){.spec = &SPECS[test], .fenced = fenced};
-            if (status != COOP_OK)
-                count = coop_failed(status, ctx);
-            else if (run_test(ctx, kernel, cfg, b, r) != 0)
+            if (status != COOP_OK) {
+                error_coop(coop_litmus_cli.name, ctx, status, NULL);
                 count = -1;
-            else
+            } else if (run_test(ctx, kernel, cfg, b, r) != 0) {
+                count = -1;
+            } else {
                 count++;
+            }
             coop_kernel_release(kernel);
         }
     }
@@ -302,23 +276,15 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     coop_context *ctx = NULL;
-    coop_status status = coop_context_create(NULL, &ctx);
-    if (status != COOP_OK) {
-        fprintf(stderr, "coop-litmus: %s: %s\n", coop_strerror(status), ctx ? coop_context_message(ctx) : "");
-        coop_context_release(ctx);
+    if (device_open(coop_litmus_cli.name, NULL, &ctx) != 0)
         return CLI_EXIT_ERROR;
-    }
-    if (cfg.local_size > coop_context_device(ctx)->max_local_size) {
-        fprintf(stderr, "coop-litmus: --local-size %zu is more than the device allows (%zu)\n", cfg.local_size,
-                coop_context_device(ctx)->max_local_size);
+    if (device_check_local_size(coop_litmus_cli.name, coop_context_device(ctx), cfg.local_size) != 0) {
         coop_context_release(ctx);
         return CLI_EXIT_ERROR;
     }
     buffers b = {0};
     litmus_result results[2 * TEST_COUNT];
-    int count = create_buffers(ctx, cfg.local_size, &b);
-    if (count == 0)
-        count = run_tests(ctx, &cfg, &b, results);
+    int count = create_buffers(ctx, cfg.local_size, &b) == 0 ? run_tests(ctx, &cfg, &b, results) : -1;
     release_buffers(&b);
     if (count < 0) {
         coop_context_release(ctx);

@@ -22,13 +22,18 @@
  * the host saw every member finish (cooperative).
  * Exit status: 0, 1 for an error (bad arguments, device failure), 2 for a result that differs
  * from the CPU's. */
+#include "buffers.h"
 #include "cli.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 #include "game_mega.h"
 #include "game_standalone.h"
 #include "json.h"
+#include "matmult_ref.h"
 #include "octree_mega.h"
 #include "octree_standalone.h"
+#include "run.h"
 #include "stats.h"
 
 #include <stdint.h>
@@ -107,9 +112,7 @@ static const cli coop_ws_cli = {
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  every run's result equals the CPU's\n"
@@ -190,9 +193,9 @@ typedef struct ws_env {
 static cl_mem make_buffer(ws_env *env, size_t bytes)
 {
     cl_int err = CL_SUCCESS;
-    cl_mem buffer = clCreateBuffer(coop_context_cl(env->ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+    cl_mem buffer = buffer_create(env->ctx, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
-        fprintf(stderr, "coop-ws: clCreateBuffer of %zu bytes: %s\n", bytes, coop_cl_error_name(err));
+        error_report(coop_ws_cli.name, "clCreateBuffer of %zu bytes: %s", bytes, coop_cl_error_name(err));
         return NULL;
     }
     env->buffers[env->buffer_count++] = buffer;
@@ -203,29 +206,21 @@ static int write_words(ws_env *env, cl_mem buffer, size_t offset_words, const vo
 {
     cl_int err = clEnqueueWriteBuffer(coop_context_queue(env->ctx), buffer, CL_TRUE, offset_words * 4, bytes, words, 0,
                                       NULL, NULL);
-    if (err != CL_SUCCESS)
-        fprintf(stderr, "coop-ws: clEnqueueWriteBuffer: %s\n", coop_cl_error_name(err));
-    return err == CL_SUCCESS ? 0 : 1;
+    return err == CL_SUCCESS ? 0 : error_cl(coop_ws_cli.name, err, "clEnqueueWriteBuffer");
 }
 
 static int read_words(ws_env *env, cl_mem buffer, void *words, size_t bytes)
 {
     cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), buffer, CL_TRUE, 0, bytes, words, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        fprintf(stderr, "coop-ws: clEnqueueReadBuffer: %s\n", coop_cl_error_name(err));
-    return err == CL_SUCCESS ? 0 : 1;
+    return err == CL_SUCCESS ? 0 : error_cl(coop_ws_cli.name, err, "clEnqueueReadBuffer");
 }
 
 static int zero_words(ws_env *env, cl_mem buffer, size_t words)
 {
-    cl_uint zero = 0;
-    cl_int err = clEnqueueFillBuffer(coop_context_queue(env->ctx), buffer, &zero, sizeof zero, 0, words * 4, 0, NULL,
-                                     NULL);
+    cl_int err = buffer_fill_words(coop_context_queue(env->ctx), buffer, 0, words);
     if (err == CL_SUCCESS)
         err = clFinish(coop_context_queue(env->ctx));
-    if (err != CL_SUCCESS)
-        fprintf(stderr, "coop-ws: clEnqueueFillBuffer: %s\n", coop_cl_error_name(err));
-    return err == CL_SUCCESS ? 0 : 1;
+    return err == CL_SUCCESS ? 0 : error_cl(coop_ws_cli.name, err, "clEnqueueFillBuffer");
 }
 
 /* Slots of a group's deque: more than a group holds at once in either app (a depth-first
@@ -290,16 +285,15 @@ static int task_check(ws_env *env, const coop_mega_report *report)
     static uint32_t c[TASK_ORDER * TASK_ORDER];
     if (read_words(env, env->task_c, c, sizeof c))
         return 1;
-    for (unsigned i = 0; i < TASK_ORDER; i++)
-        for (unsigned j = 0; j < TASK_ORDER; j++) {
-            uint32_t sum = 0;
-            for (unsigned k = 0; k < TASK_ORDER; k++)
-                sum += env->task_a_host[i * TASK_ORDER + k] * env->task_b_host[k * TASK_ORDER + j];
-            if (c[i * TASK_ORDER + j] != sum) {
-                printf("task: c[%u][%u] = %u, expected %u\n", i, j, c[i * TASK_ORDER + j], sum);
+    uint32_t expected[TASK_ORDER];
+    for (unsigned i = 0; i < TASK_ORDER; i++) {
+        matmult_ref_row(env->task_a_host, env->task_b_host, TASK_ORDER, i, expected);
+        for (unsigned j = 0; j < TASK_ORDER; j++)
+            if (c[i * TASK_ORDER + j] != expected[j]) {
+                printf("task: c[%u][%u] = %u, expected %u\n", i, j, c[i * TASK_ORDER + j], expected[j]);
                 return 2;
             }
-        }
+    }
     return 0;
 }
 
@@ -445,10 +439,8 @@ static int octree_check(ws_env *env, const options *o, octree_data *d, unsigned 
     size_t node_bytes = (size_t)node_count * OCT_NODE_WORDS * 4;
     cl_uint *nodes = malloc(node_bytes), *perm = malloc((size_t)o->points * 4);
     unsigned *seen = calloc(o->points, sizeof *seen), *stack = malloc((size_t)node_count * sizeof *stack);
-    if (!nodes || !perm || !seen || !stack) {
-        fprintf(stderr, "coop-ws: out of memory\n");
-        return 1;
-    }
+    if (!nodes || !perm || !seen || !stack)
+        return error_report(coop_ws_cli.name, "out of memory");
     int status = read_words(env, d->nodes, nodes, node_bytes) || read_words(env, d->perm, perm, (size_t)o->points * 4);
     unsigned wrong = 0, leaves = 0, reached = 0, top = 0;
     stack[top++] = 0;
@@ -676,13 +668,13 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, co
                                .args = {TASK_ORDER}};
         if (o->task && zero_words(env, env->task_c, TASK_ORDER * TASK_ORDER))
             return 1;
-        run = coop_mega_run(env->kernel, &params, &plan, o->task ? 1 : 0, &report);
+        run = run_megakernel(coop_ws_cli.name, env->ctx, env->kernel, &params, &plan, o->task ? 1 : 0, &report,
+                             NULL);
     } else {
         coop_launch launch = {.local_size = o->local_size};
-        run = coop_kernel_run(env->kernel, &launch, &stats);
+        run = run_persistent(coop_ws_cli.name, env->ctx, env->kernel, &launch, &stats, NULL);
     }
     if (run != COOP_OK) {
-        fprintf(stderr, "coop-ws: %s: %s\n", coop_strerror(run), coop_context_message(env->ctx));
         coop_mega_report_free(&report);
         return 1;
     }
@@ -730,10 +722,8 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, co
 static int write_json(const options *o, coop_context *ctx, const run_record *records, unsigned count)
 {
     FILE *out = fopen(o->json, "w");
-    if (!out) {
-        fprintf(stderr, "coop-ws: cannot write %s\n", o->json);
-        return 1;
-    }
+    if (!out)
+        return error_report(coop_ws_cli.name, "cannot write %s", o->json);
     const coop_device_info *info = coop_context_device(ctx);
     fprintf(out, "{\n  \"app\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": ", o->app == APP_OCTREE ? "octree" : "game",
             o->cooperative ? "cooperative" : "standalone");
@@ -766,13 +756,13 @@ int main(int argc, char **argv)
                                              : (o.cooperative ? GAME_MEGA_NAME : GAME_STANDALONE_NAME);
     const char *source = o.app == APP_OCTREE ? (o.cooperative ? octree_mega_source : octree_standalone_source)
                                              : (o.cooperative ? game_mega_source : game_standalone_source);
-    coop_status status = coop_context_create(NULL, &env.ctx);
-    if (status == COOP_OK)
-        status = coop_program_create(env.ctx, source, NULL, &env.program);
+    if (device_open(coop_ws_cli.name, NULL, &env.ctx) != 0)
+        return 1;
+    coop_status status = coop_program_create(env.ctx, source, NULL, &env.program);
     if (status == COOP_OK)
         status = coop_kernel_create(env.program, kernel, &env.kernel);
     if (status != COOP_OK) {
-        fprintf(stderr, "coop-ws: %s: %s\n", coop_strerror(status), coop_context_message(env.ctx));
+        error_coop(coop_ws_cli.name, env.ctx, status, NULL);
         coop_context_release(env.ctx);
         return 1;
     }
@@ -815,8 +805,7 @@ int main(int argc, char **argv)
         result = 1;
     free(records);
     octree_close(&octree);
-    for (unsigned i = 0; i < env.buffer_count; i++)
-        clReleaseMemObject(env.buffers[i]);
+    buffers_release(env.buffers, env.buffer_count);
     coop_kernel_release(env.kernel);
     coop_program_release(env.program);
     coop_context_release(env.ctx);

@@ -11,8 +11,8 @@ $(COOP_WS_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/
 
 $(BUILD)/obj/host/coop-ws.o: $(COOP_WS_PROGRAMS:%=kernels/generated/%.h)
 
-$(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(COOP_WS_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) $(JSON_OBJ) \
-    $(STATS_OBJ) $(CLI_OBJS) $(LIBA)
+$(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(COOP_WS_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
+    $(call common,errors buffers device run json matmult_ref stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

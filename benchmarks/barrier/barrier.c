@@ -5,6 +5,8 @@
  * barrier_bench_cli's help. */
 #include "cli.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -30,9 +32,7 @@ static const cli barrier_bench_cli = {
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  every data check passed\n"
@@ -98,12 +98,9 @@ int main(int argc, char **argv)
     snprintf(options, sizeof options, "%s%s%s", extra, vote && *extra ? " " : "", vote ? "-DCOOP_BARRIER_VOTE=1" : "");
     extra = options;
     coop_context *ctx = NULL;
-    coop_status status = coop_context_create(NULL, &ctx);
-    if (status != COOP_OK) {
-        fprintf(stderr, "barrier-bench: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
-        coop_context_release(ctx);
+    if (device_open(barrier_bench_cli.name, NULL, &ctx) != 0)
         return CLI_EXIT_ERROR;
-    }
+    coop_status status = COOP_OK;
     const coop_device_info *info = coop_context_device(ctx);
     printf("barrier-bench on %s (%s), %u compute units, %u barriers per point%s%s\n", info->name,
            info->platform, info->compute_units, barriers, *extra ? ", options " : "", extra);
@@ -137,10 +134,8 @@ int main(int argc, char **argv)
     }
     printf("ratio = libcoop barrier / grid.sync (below 1: libcoop faster)\n");
     int rc = failed ? CLI_EXIT_CHECK : CLI_EXIT_OK;
-    if (status != COOP_OK) {
-        fprintf(stderr, "barrier-bench: %s: %s\n", coop_strerror(status), coop_context_message(ctx));
-        rc = CLI_EXIT_ERROR;
-    }
+    if (status != COOP_OK)
+        rc = error_coop(barrier_bench_cli.name, ctx, status, NULL);
     coop_context_release(ctx);
     return rc;
 }

@@ -13,8 +13,11 @@
  * The kernels are benchmarks/sched/units.cl and rounds.cl in the cooperative language, with the
  * task task.cl: their megakernels and standalone forms (the plain baselines) are what coop-merge
  * makes of them (kernels/generated/sched_*), bound by the names of the generated headers. */
+#include "buffers.h"
 #include "cli.h"
 #include "coop.h"
+#include "device.h"
+#include "errors.h"
 #include "sched_rounds_mega.h"
 #include "sched_rounds_standalone.h"
 #include "sched_units_mega.h"
@@ -55,9 +58,7 @@ static const cli sched_bench_cli = {
     "  -h, --help           print this help and exit\n"
     "  --version            print the version and exit\n"
     "\n"
-    "Environment:\n"
-    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n"
-    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+    CLI_HELP_ENVIRONMENT
     "\n"
     "Exit status:\n"
     "  0  the figures were measured and every unit ran exactly once\n"
@@ -89,12 +90,6 @@ typedef struct bench {
     unsigned groups_bound;
 } bench;
 
-static int fail(bench *b, coop_status status, const char *what)
-{
-    fprintf(stderr, "sched-bench: %s: %s: %s\n", what, coop_strerror(status), coop_context_message(b->ctx));
-    return CLI_EXIT_ERROR;
-}
-
 /* Every unit of a units run must have counted itself exactly once. */
 static unsigned check_units(bench *b)
 {
@@ -113,10 +108,9 @@ static unsigned check_units(bench *b)
 /* Resets the unit counter and the per-unit counts before a units run. */
 static coop_status zero_next(bench *b)
 {
-    cl_uint zero = 0;
+    const cl_uint zero = 0;
     size_t units = (size_t)b->s.units_per_group * b->groups_bound;
-    cl_int err = clEnqueueFillBuffer(coop_context_queue(b->ctx), b->done, &zero, sizeof zero, 0,
-                                     units * sizeof zero, 0, NULL, NULL);
+    cl_int err = buffer_fill_words(coop_context_queue(b->ctx), b->done, 0, units);
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(coop_context_queue(b->ctx), b->next, CL_TRUE, 0, sizeof zero, &zero, 0, NULL,
                                    NULL);
@@ -205,7 +199,7 @@ static int overhead(bench *b, int units)
     }
     int rc = 0;
     if (status != COOP_OK) {
-        rc = fail(b, status, mega_name);
+        rc = error_coop(sched_bench_cli.name, b->ctx, status, mega_name);
     } else {
         double p = stats_quantile(plain_ms, b->s.repeat, 0.5), c = stats_quantile(mega_ms, b->s.repeat, 0.5);
         printf("%-8s plain %9.3f ms on %4u groups   cooperative %9.3f ms on %4u members   overhead %+6.2f%%\n",
@@ -243,7 +237,7 @@ static int gather(bench *b)
     }
     if (status != COOP_OK) {
         coop_kernel_release(mega);
-        return fail(b, status, "gather run");
+        return error_coop(sched_bench_cli.name, b->ctx, status, "gather run");
     }
     unsigned wrong = check_units(b);
     size_t n = report.record_count;
@@ -348,39 +342,30 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &b.s);
     if (rc >= 0)
         return rc;
-    coop_status status = coop_context_create(NULL, &b.ctx);
-    if (status != COOP_OK)
-        return fail(&b, status, "context");
+    if (device_open(sched_bench_cli.name, "context", &b.ctx) != 0)
+        return CLI_EXIT_ERROR;
+    coop_status status = COOP_OK;
     const coop_device_info *info = coop_context_device(b.ctx);
     defaults(&b.s, info->is_gpu);
-    if (b.s.local_size > info->max_local_size) {
-        fprintf(stderr, "sched-bench: --local-size %u is more than the device allows (%zu)\n", b.s.local_size,
-                info->max_local_size);
+    if (device_check_local_size(sched_bench_cli.name, info, b.s.local_size) != 0) {
         coop_context_release(b.ctx);
         return CLI_EXIT_ERROR;
     }
     b.groups_bound = coop_launch_groups(b.ctx, b.s.local_size);
     size_t sink_words = (size_t)4096 * b.s.local_size;
     cl_int err = CL_SUCCESS;
-    b.next = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
-    if (err == CL_SUCCESS)
-        b.sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sink_words * sizeof(cl_uint), NULL, &err);
-    if (err == CL_SUCCESS)
-        b.task_sink = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE, sink_words * sizeof(cl_uint), NULL,
-                                     &err);
-    if (err == CL_SUCCESS)
-        b.done = clCreateBuffer(coop_context_cl(b.ctx), CL_MEM_READ_WRITE,
-                                (size_t)b.s.units_per_group * b.groups_bound * sizeof(cl_uint), NULL, &err);
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "sched-bench: buffers: %s\n", coop_cl_error_name(err));
-        return CLI_EXIT_ERROR;
-    }
+    b.next = buffer_create(b.ctx, sizeof(cl_uint), NULL, &err);
+    b.sink = buffer_create(b.ctx, sink_words * sizeof(cl_uint), NULL, &err);
+    b.task_sink = buffer_create(b.ctx, sink_words * sizeof(cl_uint), NULL, &err);
+    b.done = buffer_create(b.ctx, (size_t)b.s.units_per_group * b.groups_bound * sizeof(cl_uint), NULL, &err);
+    if (err != CL_SUCCESS)
+        return error_cl(sched_bench_cli.name, err, "buffers");
     const char *const sources[PROGRAMS] = {sched_units_standalone_source, sched_units_mega_source,
                                            sched_rounds_standalone_source, sched_rounds_mega_source};
     for (int i = 0; i < PROGRAMS && status == COOP_OK; i++)
         status = coop_program_create(b.ctx, sources[i], b.s.options, &b.programs[i]);
     if (status != COOP_OK)
-        return fail(&b, status, "build");
+        return error_coop(sched_bench_cli.name, b.ctx, status, "build");
     printf("sched-bench on %s (%s), channel %s, local size %u, unit %u iterations, %u runs per figure%s%s\n",
            info->name, info->platform, coop_channel_name(coop_context_channel(b.ctx)), b.s.local_size, b.s.iters,
            b.s.repeat, b.s.options ? ", options " : "", b.s.options ? b.s.options : "");
@@ -389,10 +374,8 @@ int main(int argc, char **argv)
         rc = overhead(&b, 0);
     if (!rc)
         rc = gather(&b);
-    clReleaseMemObject(b.next);
-    clReleaseMemObject(b.sink);
-    clReleaseMemObject(b.task_sink);
-    clReleaseMemObject(b.done);
+    const cl_mem buffers[] = {b.next, b.sink, b.task_sink, b.done};
+    buffers_release(buffers, sizeof buffers / sizeof buffers[0]);
     for (int i = 0; i < PROGRAMS; i++)
         coop_program_release(b.programs[i]);
     coop_context_release(b.ctx);

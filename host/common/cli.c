@@ -37,6 +37,13 @@ int cli_fail(const cli *c, const char *fmt, ...)
     return -1;
 }
 
+int cli_bad_argument(const cli *c, const char *option, const char *value, const char *why)
+{
+    if (value)
+        return cli_fail(c, "%s '%s': %s", option, value, why);
+    return cli_fail(c, "%s: %s", option, why);
+}
+
 int cli_unsigned(const cli *c, const char *option, const char *text, unsigned min, unsigned max, unsigned *value)
 {
     char why[COOP_PARSE_MESSAGE_BYTES];

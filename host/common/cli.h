@@ -18,6 +18,13 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_ERROR = 1, CLI_EXIT_CHECK = 2 };
  * limit is checked once the device is known, and libcoop refuses what the kernel cannot run. */
 #define CLI_MAX_LOCAL_SIZE 65536u
 
+/* The "Environment" section of the --help of a program whose device COOP_PLATFORM and
+ * COOP_DEVICE choose. */
+#define CLI_HELP_ENVIRONMENT                                                       \
+    "Environment:\n"                                                               \
+    "  COOP_PLATFORM, COOP_DEVICE  the device (an index, or a part of the name)\n" \
+    "  and the other variables libcoop reads (README, \"Environment variables\")\n"
+
 /* A program's name and its --help text: first the usage ("Usage: NAME ...", continued on indented
  * lines), then a one-line summary (the man page's NAME line), then the rest. */
 typedef struct cli {
@@ -31,6 +38,9 @@ int cli_info_option(const cli *c, const char *arg);
 
 /* Prints "NAME: <message>", the usage and where to find more on standard error; returns -1. */
 int cli_fail(const cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_fail() with "OPTION 'VALUE': WHY", or "OPTION: WHY" when value is NULL; returns -1. */
+int cli_bad_argument(const cli *c, const char *option, const char *value, const char *why);
 
 /* Option values, strictly: 0, or -1 after cli_fail with the parser's message. */
 int cli_unsigned(const cli *c, const char *option, const char *text, unsigned min, unsigned max, unsigned *value);

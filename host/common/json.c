@@ -1,6 +1,8 @@
 /* Small helpers for the programs' --json output. */
 #include "json.h"
 
+#include <math.h>
+
 void json_string(FILE *out, const char *text)
 {
     fputc('"', out);
@@ -13,4 +15,12 @@ void json_string(FILE *out, const char *text)
             fputc(*c, out);
     }
     fputc('"', out);
+}
+
+void json_number(FILE *out, double value)
+{
+    if (isnan(value))
+        fprintf(out, "null");
+    else
+        fprintf(out, "%.6g", value);
 }

@@ -7,4 +7,7 @@
 /* Writes `text` as a JSON string literal (quotes, backslashes and control characters escaped). */
 void json_string(FILE *out, const char *text);
 
+/* Writes `value` as a JSON number (%.6g), or null for NAN. */
+void json_number(FILE *out, double value);
+
 #endif

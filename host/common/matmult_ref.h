@@ -1,0 +1,13 @@
+/* matmult_ref.h: a CPU reference of the matmult tasks (kernels/tasks/matmult.h, as coop-bench
+ * runs it, and kernels/tasks/ws_light.cl, coop-ws's light task), to check their products. */
+#ifndef MATMULT_REF_H
+#define MATMULT_REF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Row i of c = a x b for n x n row-major matrices of 32-bit words, with the kernels' wrapping
+ * arithmetic, into row[0..n-1]. */
+void matmult_ref_row(const uint32_t *a, const uint32_t *b, size_t n, size_t i, uint32_t *row);
+
+#endif
