@@ -30,7 +30,8 @@ VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH
 LIB_CFLAGS := -fvisibility=hidden
 
 LIB_SRCS := $(wildcard libcoop/src/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o \
+    $(BUILD)/obj/gen/echo_source.o
 LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
     libcoop/include/coop_scheduler.h
 LIBA := $(BUILD)/lib/libcoop.a
@@ -96,6 +97,10 @@ $(BUILD)/gen/kernel_header.c: libcoop/include/coop_layout.h libcoop/include/coop
 $(BUILD)/gen/selftest_source.c: libcoop/src/selftest.cl scripts/embed.sh
 	@mkdir -p $(@D)
 	sh scripts/embed.sh coop_selftest_source $< > $@
+
+$(BUILD)/gen/echo_source.c: libcoop/src/channel.cl scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh coop_echo_source $< > $@
 
 $(BUILD)/gen/litmus_source.c: kernels/litmus.cl scripts/embed.sh
 	@mkdir -p $(@D)

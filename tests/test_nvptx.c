@@ -170,6 +170,7 @@ START_TEST(programs_with_options_compile)
         {"libcoop/src/selftest.cl", "-DCOOP_BARRIER_VOTE=1"},
         {"libcoop/src/selftest.cl", "-DCOOP_BARRIER_VOTE=2"},
         {"libcoop/src/selftest.cl", "-DCOOP_BARRIER_EXTRA_ATOMIC=1"},
+        {"libcoop/src/channel.cl", ""},
         {"kernels/tasks/plain.cl", ""},
         {"merge-tool/bench/hand.cl", ""},
         {"merge-tool/bench/hand.cl", "-DCOOP_TRACING=1"},

@@ -160,19 +160,8 @@ coop_channel_kind coop_context_channel(const coop_context *ctx)
     return ctx ? ctx->channel.kind : COOP_CHANNEL_AUTO;
 }
 
-static const char echo_source[] =
-    "kernel void coop_echo(COOP_PARAMS, uint rounds)\n"
-    "{\n"
-    "    if (coop_local_linear_id() != 0)\n"
-    "        return;\n"
-    "    for (uint last = 0; last != rounds;) {\n"
-    "        uint value = coop_host_load(&coop_chan_[COOP_CHAN_ECHO_IN]);\n"
-    "        if (value != last) {\n"
-    "            coop_host_store(&coop_chan_[COOP_CHAN_ECHO_OUT], value);\n"
-    "            last = value;\n"
-    "        }\n"
-    "    }\n"
-    "}\n";
+/* The echo kernel (channel.cl). */
+extern const char coop_echo_source[];
 
 /* Runs the echo kernel for `rounds` trips while the host times each one. */
 static coop_status time_echo(coop_context *ctx, cl_kernel echo, unsigned rounds, double *mean_us, double *min_us)
@@ -219,7 +208,7 @@ coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *m
                          : !mean_us ? "mean_us is NULL"
                                     : "min_us is NULL");
     if (!ctx->echo_program) {
-        coop_status status = coop_build(ctx, echo_source, NULL, &ctx->echo_program);
+        coop_status status = coop_build(ctx, coop_echo_source, NULL, &ctx->echo_program);
         if (status != COOP_OK)
             return status;
     }
