@@ -125,7 +125,7 @@ static void assert_rules_kept(const cl_uint *checks, const char *what)
     }
 }
 
-/* Report fields every successful run must have. */
+/* Report fields every successful run must have, and the scheduler's words at rest after it. */
 static void assert_report_shape(const mega_env *env, const coop_mega_report *report, unsigned workers,
                                 const char *what)
 {
@@ -136,6 +136,7 @@ static void assert_report_shape(const mega_env *env, const coop_mega_report *rep
     ck_assert_double_le(report->mean_members, groups - env->agent);
     ck_assert_double_gt(report->discovery_ms, 0.0);
     ck_assert_double_ge(report->run_ms, report->discovery_ms);
+    tu_assert_mega_at_rest(env->ctx, report, what);
 }
 
 /* ---- Tree reduction with resizing barriers ------------------------------------------------ */

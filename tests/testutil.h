@@ -14,6 +14,7 @@
 #define TESTUTIL_H
 
 #include "coop.h"
+#include "internal.h" /* the context's device area and channel: tu_assert_mega_at_rest */
 
 #include <check.h>
 #include <stdarg.h>
@@ -184,6 +185,68 @@ static inline void tu_read(coop_context *ctx, cl_mem buffer, cl_uint *words, siz
     cl_int err = clEnqueueReadBuffer(coop_context_queue(ctx), buffer, CL_TRUE, 0, count * sizeof(cl_uint), words,
                                      0, NULL, NULL);
     ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+}
+
+/* ---- A megakernel at rest ------------------------------------------------------------------
+ * Once coop_mega_run has returned COOP_OK, every group has exited: the members finished (F = M)
+ * and went to the pool, killed groups went to the pool or a task that then ended, and the
+ * shutdown let the pool go. So the scheduler's words must be at rest (docs/DESIGN.md section 4's
+ * conservation, section 6's B4): a group counted twice or lost, a fork slot never claimed, a
+ * parked member never released, or a barrier left armed shows here. The words stay in the
+ * context's device area (and, with the SVM channel, its channel) until the next launch. */
+
+/* The control block where the kernels kept it (COOP_CTRL_IN_CHAN): the channel with SVM (an
+ * agent's copy there would be partial), else the device area. */
+static inline void tu_read_ctrl(coop_context *ctx, uint32_t *ctrl)
+{
+    if (ctx->channel.kind == COOP_CHANNEL_SVM) {
+        for (unsigned i = 0; i < COOP_CTRL_WORDS; i++)
+            ctrl[i] = __atomic_load_n(&ctx->channel.host[COOP_CHAN_CTRL + i], __ATOMIC_ACQUIRE);
+        return;
+    }
+    cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->dev_area, CL_TRUE, COOP_DEV_CTRL * sizeof(uint32_t),
+                                     COOP_CTRL_WORDS * sizeof(uint32_t), ctrl, 0, NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+}
+
+#define TU_AT_REST(what, name, value, expected)                                                      \
+    ck_assert_msg((value) == (expected), "%s: at rest after the run, %s = %u, expected %u", what, name, \
+                  (unsigned)(value), (unsigned)(expected))
+
+/* The run that made `report` (coop_mega_run returned COOP_OK on ctx) left every word at rest;
+ * `what` names the run in a failure. */
+static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_report *report, const char *what)
+{
+    uint32_t *ctrl = malloc(COOP_CTRL_WORDS * sizeof *ctrl);
+    ck_assert_ptr_nonnull(ctrl);
+    tu_read_ctrl(ctx, ctrl);
+    unsigned pool = report->groups - (report->agent ? 1u : 0u);
+    uint32_t state = ctrl[COOP_CTRL_STATE];
+    TU_AT_REST(what, "F (finished members, STATE >> 12)", COOP_STATE_FINISHED(state), COOP_STATE_MEMBERS(state));
+    TU_AT_REST(what, "IDLE", ctrl[COOP_CTRL_IDLE], pool);
+    TU_AT_REST(what, "FORK_LEFT", ctrl[COOP_CTRL_FORK_LEFT], 0u);
+    TU_AT_REST(what, "FORK_SIZE", ctrl[COOP_CTRL_FORK_SIZE], 0u);
+    TU_AT_REST(what, "PARKED_COUNT", ctrl[COOP_CTRL_PARKED_COUNT], 0u);
+    for (unsigned id = 0; id < pool; id++) {
+        char name[32];
+        snprintf(name, sizeof name, "PARKED[%u]", id);
+        TU_AT_REST(what, name, ctrl[COOP_CTRL_PARKED + id], COOP_PARK_NONE);
+    }
+    /* every group that joined the last task left it */
+    TU_AT_REST(what, "TASK_FINISHED", ctrl[COOP_CTRL_TASK_FINISHED], ctrl[COOP_CTRL_TASK_JOINED]);
+    free(ctrl);
+    /* B4: every member left the barriers when it finished or was killed, so each counter is
+     * back where it started, its last flags apart */
+    uint32_t counters[COOP_BAR_STRIDE + 2];
+    cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->dev_area, CL_TRUE, COOP_DEV_BAR_COUNT * sizeof(uint32_t),
+                                     sizeof counters, counters, 0, NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+    for (unsigned b = 0; b < 4; b++) {
+        char name[64];
+        snprintf(name, sizeof name, "barrier counter %u (flags masked)", b);
+        uint32_t counter = counters[(b % 2u) * COOP_BAR_STRIDE + (b % 4u) / 2u];
+        TU_AT_REST(what, name, counter & ~(COOP_BAR_FLAG | COOP_BAR_VOTE), COOP_BAR_IDLE);
+    }
 }
 
 /* A test case whose tests may take up to `timeout_s` (kernels on an oversubscribed CPU). */
