@@ -4,9 +4,10 @@
  * order; its roles follow the protocol's transitions (a forked group resumes as a member, a
  * killed one goes to a task or the pool...); at every moment the groups in member spans are
  * exactly as many as the M counter says, with ids 0 .. M-1 (so a kill took the largest ones);
- * the trace's kills, forks, resizes, tasks and member 0's barriers are the report's; and each
- * task's gather and execution times computed from the trace are the report's. A buffer too small
- * for the run reports dropped events and still gives a valid file. Untraced runs have no trace
+ * the trace's kills, forks, resizes, tasks and member 0's barriers are the report's; only member
+ * 0 resizes, at most once per resizing barrier; the scheduler's words are at rest after the run;
+ * and each task's gather and execution times computed from the trace are the report's. A buffer
+ * too small for the run reports dropped events and still gives a valid file. Untraced runs have no trace
  * code: COOP_TRACING is defined only in a traced run's build. */
 #include "trace_check.h"
 
@@ -100,6 +101,9 @@ static void run_traced(trace_env *env, unsigned seed, const coop_task_plan *plan
                                           .discovery_window_us = 2e6},
                                .chaos_seed = seed, .watchdog_s = 60, .trace_file = env->path, .trace_events = events};
     TU_ASSERT_OK(env->ctx, coop_mega_run(env->kernel, &params, plan, plan ? 1 : 0, report));
+    char what[32];
+    snprintf(what, sizeof what, "chaos seed %u", seed);
+    tu_assert_mega_at_rest(env->ctx, report, what);
     cl_uint data[ELEMENTS], rounds = 0, groups = 0;
     tu_read(env->ctx, env->data, data, ELEMENTS);
     tu_read(env->ctx, env->rounds_done, &rounds, 1);
@@ -179,6 +183,56 @@ START_TEST(traced_run_without_chaos)
     snprintf(command, sizeof command, TRACE_VERIFY " %s >/dev/null 2>&1", edited);
     int status = system(command);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "trace-verify passed a trace with a kill too many");
+    coop_mega_report_free(&report);
+    env_close(&env);
+}
+END_TEST
+
+/* trace-verify fails a trace where member 0 resized twice at one barrier (R1): a real trace
+ * with one resize instant doubled and its report's count of resizes raised to match, so that
+ * only the order of the instants is wrong. */
+START_TEST(second_resize_at_one_barrier_fails)
+{
+    trace_env env = env_open(WORKERS, NULL);
+    coop_mega_report report;
+    for (unsigned seed = 1;; seed++) {
+        ck_assert_msg(seed <= 4 * SEEDS, "seeds 1..%u made no resize", seed - 1);
+        run_traced(&env, seed, &periodic, EVENTS, &report);
+        check_trace(env.path, &report, "chaos");
+        if (report.resizes)
+            break;
+        coop_mega_report_free(&report);
+    }
+    char *text = tu_read_file(env.path, NULL);
+    char *resize = strstr(text, "\"cat\":\"resize\"");
+    char *count = strstr(text, "\"resizes\":");
+    ck_assert(resize && count);
+    char *line = resize, *line_end = strchr(resize, '\n');
+    while (line > text && line[-1] != '\n')
+        line--;
+    ck_assert_msg(line_end && line_end[-1] == ',', "the resize instant is the last event");
+    char *count_end = count + strlen("\"resizes\":");
+    count_end += strspn(count_end, "0123456789");
+    char edited[160];
+    snprintf(edited, sizeof edited, "%s/edited.json", env.dir);
+    FILE *out = fopen(edited, "w");
+    ck_assert_ptr_nonnull(out);
+    if (count < line) /* the report (otherData) comes first */
+        fprintf(out, "%.*s\"resizes\":%u%.*s%.*s%s", (int)(count - text), text, report.resizes + 1,
+                (int)(line_end + 1 - count_end), count_end, (int)(line_end + 1 - line), line, line_end + 1);
+    else
+        fprintf(out, "%.*s%.*s%.*s\"resizes\":%u%s", (int)(line_end + 1 - text), text, (int)(line_end + 1 - line),
+                line, (int)(count - line_end - 1), line_end + 1, report.resizes + 1, count_end);
+    fclose(out);
+    free(text);
+    char command[512], log[160];
+    snprintf(log, sizeof log, "%s/verify.log", env.dir);
+    snprintf(command, sizeof command, TRACE_VERIFY " %s >%s 2>&1", edited, log);
+    int status = system(command);
+    char *said = tu_read_file(log, NULL);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(said, "had its resize already"),
+                  "trace-verify on a trace with two resizes at one barrier: status %d, said: %s", status, said);
+    free(said);
     coop_mega_report_free(&report);
     env_close(&env);
 }
@@ -337,6 +391,7 @@ static Suite *trace_suite(void)
     TCase *runs = tu_tcase("traced runs", 240);
     tcase_add_test(runs, traced_runs_under_chaos);
     tcase_add_test(runs, traced_run_without_chaos);
+    tcase_add_test(runs, second_resize_at_one_barrier_fails);
     tcase_add_test(runs, traced_runs_with_an_agent);
     tcase_add_test(runs, small_buffer_drops_events);
     tcase_add_test(runs, trace_file_from_the_environment);

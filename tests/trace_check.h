@@ -343,6 +343,45 @@ static inline void tc_check_report(const tc_trace *t, const coop_mega_report *re
     }
 }
 
+/* R1: only member 0 decides a resize, and at most once per resizing barrier: every resize
+ * instant is on member 0's track, and between it and the barrier instant before it there is no
+ * other resize and that barrier was a resizing one. (A group's instants are in the file in the
+ * order it recorded them; member 0 records a barrier after its wait, its resize after that.)
+ * Returns the resizes seen. */
+static inline unsigned tc_check_resizes(const tc_trace *t, const char *what)
+{
+    size_t member0 = 0;
+    for (size_t tid = 1; tid < t->track_count && !member0; tid++)
+        for (size_t k = 0; k < t->tracks[tid].count; k++)
+            if (t->tracks[tid].spans[k].id == 0 && !strcmp(t->tracks[tid].spans[k].cat, "member"))
+                member0 = tid;
+    json_t *events = json_object_get(t->root, "traceEvents");
+    long barrier = -1;     /* member 0's last barrier, or -1 before its first */
+    int may_resize = 0;    /* that barrier was a resizing one, and no resize followed it yet */
+    unsigned resizes = 0;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        json_t *c = json_object_get(e, "cat");
+        if (strcmp(json_string_value(json_object_get(e, "ph")), "i") || !c)
+            continue;
+        size_t tid = (size_t)tc_number(e, "tid", "an instant");
+        if (!strcmp(json_string_value(c), "barrier") && tid == member0) {
+            json_t *args = tc_member(e, "args", "a barrier");
+            barrier = (long)tc_number(args, "barrier", "a barrier");
+            may_resize = json_is_true(tc_member(args, "resizing", "a barrier"));
+        } else if (!strcmp(json_string_value(c), "resize")) {
+            double ts = tc_number(e, "ts", "a resize");
+            ck_assert_msg(tid == member0, "%s: a resize at %f us on group %zu's track; member 0 is group %zu", what,
+                          ts, tid - 1, member0 - 1);
+            ck_assert_msg(may_resize, "%s: a resize at %f us after barrier %ld, which %s", what, ts, barrier,
+                          barrier < 0 ? "member 0 had not reached" : "was not resizing or had its resize already");
+            may_resize = 0;
+            resizes++;
+        }
+    }
+    return resizes;
+}
+
 /* The report a file holds: otherData's counts, and a record per task (the host's task spans,
  * by request) in records[0 .. max-1]. */
 static inline coop_mega_report tc_report_of(const tc_trace *t, coop_task_record *records, size_t max,
@@ -395,6 +434,7 @@ static inline void tc_check_complete(const char *path, const coop_mega_report *r
         report = &held;
     }
     tc_check_report(&t, report, what);
+    ck_assert_uint_eq(tc_check_resizes(&t, what), report->resizes);
     free(records);
     tc_free(&t);
 }
