@@ -7,8 +7,8 @@
  * the trace's kills, forks, resizes, tasks and member 0's barriers are the report's; only member
  * 0 resizes, at most once per resizing barrier; the scheduler's words are at rest after the run;
  * and each task's gather and execution times computed from the trace are the report's. A buffer
- * too small for the run reports dropped events and still gives a valid file. Untraced runs have no trace
- * code: COOP_TRACING is defined only in a traced run's build. */
+ * too small for the run reports dropped events and still gives a valid file. Untraced runs have
+ * no trace code: COOP_TRACING is defined only in a traced run's build. */
 #include "trace_check.h"
 
 #define KERNEL_FILE "tests/kernels/trace.cl"
