@@ -261,6 +261,15 @@ static void add_param(mt_func *func, const mt_file *file, CXCursor parm)
     MT_PUSH(func->params, func->param_count, func->param_capacity, param);
 }
 
+/* Whether a top-level declaration of input `unit`'s translation unit is the unit's to look at:
+ * *where is the file (input or header) it is written in, or NULL for a system header or the
+ * prelude; 0 for a header that another input file included first (looked at from there). */
+int mt_top_level_file(mt_merge *merge, const mt_file *unit, CXCursor cursor, mt_file **where)
+{
+    *where = mt_file_of(merge, unit, cursor);
+    return *where || clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) || mt_in_prelude(cursor);
+}
+
 typedef struct collect {
     mt_merge *merge;
     mt_file *file;
@@ -271,10 +280,8 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
     (void)parent;
     collect *c = data;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
-    /* the file (input or header) it is written in; NULL: a system header, or a header that
-     * another input file included first and whose functions were collected from there */
-    mt_file *where = mt_file_of(c->merge, c->file, cursor);
-    if (!where && !clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) && !mt_in_prelude(cursor))
+    mt_file *where;
+    if (!mt_top_level_file(c->merge, c->file, cursor, &where))
         return CXChildVisit_Continue;
     if (kind != CXCursor_FunctionDecl || mt_is_builtin(cursor) || mt_in_prelude(cursor) ||
         !clang_isCursorDefinition(cursor))

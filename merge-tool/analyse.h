@@ -22,6 +22,7 @@ enum mt_primitive mt_primitive_of(CXCursor call);
 const char *mt_primitive_name(enum mt_primitive primitive); /* "offer_kill", ... */
 enum mt_id_call mt_id_call_of(CXCursor call);
 mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call);
+int mt_top_level_file(mt_merge *merge, const mt_file *unit, CXCursor cursor, mt_file **where);
 int mt_is_transmit(CXCursor var);
 CXCursor mt_record_of(CXCursor var);
 int mt_is_implicit_transmit(mt_merge *merge, CXCursor var);
@@ -109,6 +110,8 @@ typedef struct mt_control {
     size_t transmit_count, transmit_capacity;
     CXCursor *statement_calls;    /* primitive calls that are statements of their own */
     size_t statement_call_count, statement_call_capacity;
+    CXCursor *transmit_sites;     /* uses of the transmit variables (standalone: their `transmit` words) */
+    size_t transmit_site_count, transmit_site_capacity;
 } mt_control;
 
 /* What evaluating an expression may do. */

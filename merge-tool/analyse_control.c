@@ -656,6 +656,19 @@ int mt_loop_var_token(const mt_file *file, CXCursor var, unsigned *name_at, size
     return in_file && *name < file->token_count && file->tokens[*name].begin == *name_at;
 }
 
+/* The places the transmit variables' rewrite changes: each use, or (standalone, where they stay
+ * ordinary variables) each `transmit` annotation. */
+static enum CXChildVisitResult find_transmit_sites(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    mt_control *c = data;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (c->standalone ? kind == CXCursor_AnnotateAttr
+                      : kind == CXCursor_DeclRefExpr && mt_is_transmit_var(c, clang_getCursorReferenced(cursor)))
+        MT_PUSH(c->transmit_sites, c->transmit_site_count, c->transmit_site_capacity, cursor);
+    return c->standalone && kind == CXCursor_AnnotateAttr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
 /* ---- The pass's part -------------------------------------------------------------------------- */
 
 void mt_analyse_control(mt_merge *merge)
@@ -668,6 +681,7 @@ void mt_analyse_control(mt_merge *merge)
     *c = (mt_control){.merge = merge, .func = func, .file = func->file, .standalone = merge->options.standalone};
     c->body = build(c, body, NULL);
     clang_visitChildren(c->body->cursor, collect_transmits, c);
+    clang_visitChildren(c->body->cursor, find_transmit_sites, c);
     mark_declarations(c, c->body);
     if (!c->standalone) {
         find_tail_point(c);
@@ -684,6 +698,7 @@ void mt_control_free(mt_control *c)
     free(c->transmit_names);
     free(c->transmits);
     free(c->statement_calls);
+    free(c->transmit_sites);
     free(c);
 }
 

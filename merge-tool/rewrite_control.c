@@ -89,22 +89,6 @@ static void rewrite_transmit_decl(const mt_control *c, const mt_stmt *s)
         mt_remove(file, s->begin, s->end);
 }
 
-static enum CXChildVisitResult rewrite_transmit_uses(CXCursor cursor, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    const mt_control *c = data;
-    if (clang_getCursorKind(cursor) != CXCursor_DeclRefExpr)
-        return CXChildVisit_Recurse;
-    CXCursor var = clang_getCursorReferenced(cursor);
-    unsigned begin, end;
-    if (!mt_is_transmit_var(c, var) || !mt_plain_range(c->file, cursor, &begin, &end))
-        return CXChildVisit_Recurse;
-    char *text = mt_printf("coop_transmit_.%s", mt_transmit_name(c, var));
-    mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, text);
-    free(text);
-    return CXChildVisit_Recurse;
-}
-
 /* The transmit struct's members (validation checked that they fit and that their types can be
  * named there). */
 static char *transmit_struct(const mt_control *c)
@@ -507,19 +491,25 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
         rewrite_tree(c, l, s->items[i]);
 }
 
-/* Standalone: `transmit` goes, the variables stay ordinary ones. */
-static enum CXChildVisitResult remove_transmit_words(CXCursor cursor, CXCursor parent, CXClientData data)
+/* Standalone: `transmit` goes, the variables stay ordinary ones. Otherwise each use of a transmit
+ * variable names its member of coop_transmit_. */
+static void rewrite_transmit_sites(const mt_control *c)
 {
-    (void)parent;
-    const mt_control *c = data;
-    if (clang_getCursorKind(cursor) != CXCursor_AnnotateAttr)
-        return CXChildVisit_Recurse;
-    unsigned begin, end;
-    mt_transmit_word(c->file, cursor, &begin, &end);
-    while (end < c->file->size && c->file->text[end] == ' ')
-        end++;
-    mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, "");
-    return CXChildVisit_Continue;
+    for (size_t i = 0; i < c->transmit_site_count; i++) {
+        CXCursor site = c->transmit_sites[i];
+        unsigned begin, end;
+        if (c->standalone) {
+            mt_transmit_word(c->file, site, &begin, &end);
+            while (end < c->file->size && c->file->text[end] == ' ')
+                end++;
+            mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, "");
+        } else {
+            mt_plain_range(c->file, site, &begin, &end);
+            char *text = mt_printf("coop_transmit_.%s", mt_transmit_name(c, clang_getCursorReferenced(site)));
+            mt_edit_add(c->file, begin, end, MT_RANK_REPLACE, text);
+            free(text);
+        }
+    }
 }
 
 /* ---- Emitting the wraps and fork statements ---------------------------------------------- */
@@ -696,9 +686,7 @@ void mt_rewrite_cooperative(mt_merge *merge)
     layout l = {0};
     if (!c)
         return;
-    /* libclang's client data is not const; the callbacks only read the tree */
-    clang_visitChildren(c->body->cursor, c->standalone ? remove_transmit_words : rewrite_transmit_uses,
-                        (CXClientData)c);
+    rewrite_transmit_sites(c);
     rewrite_tree(c, &l, c->body);
     emit_clears(c, &l);
     emit_wraps(c, &l);

@@ -99,9 +99,8 @@ static enum CXChildVisitResult check_top(CXCursor cursor, CXCursor parent, CXCli
     (void)parent;
     top_check *check = data;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
-    /* as the analysis collects (collect_top): the file it is written in, or none */
-    mt_file *where = mt_file_of(check->merge, check->file, cursor);
-    if (!where && !clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) && !mt_in_prelude(cursor))
+    mt_file *where;
+    if (!mt_top_level_file(check->merge, check->file, cursor, &where))
         return CXChildVisit_Continue;
     if (kind == CXCursor_VarDecl && where && mt_is_transmit(cursor))
         mt_error_at(check->merge, where, cursor, "declare it in the root scope of the cooperative kernel",
@@ -590,36 +589,6 @@ static enum CXChildVisitResult check_statement_calls(CXCursor cursor, CXCursor p
 
 /* ---- What the cooperative kernel's rewrite changes -------------------------------------------- */
 
-static enum CXChildVisitResult check_transmit_words(CXCursor cursor, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    const mt_control *c = data;
-    unsigned begin, end;
-    if (clang_getCursorKind(cursor) != CXCursor_AnnotateAttr)
-        return CXChildVisit_Recurse;
-    if (!mt_transmit_word(c->file, cursor, &begin, &end))
-        mt_error_at(c->merge, c->file, cursor, "write 'transmit' directly in the declaration",
-                    "'transmit' inside a macro");
-    return CXChildVisit_Continue;
-}
-
-static enum CXChildVisitResult check_transmit_uses(CXCursor cursor, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    const mt_control *c = data;
-    if (clang_getCursorKind(cursor) != CXCursor_DeclRefExpr)
-        return CXChildVisit_Recurse;
-    CXCursor var = clang_getCursorReferenced(cursor);
-    unsigned begin, end;
-    if (mt_is_transmit_var(c, var) && !mt_plain_range(c->file, cursor, &begin, &end)) {
-        char *name = mt_spelling(var);
-        mt_error_at(c->merge, c->file, cursor, "use the variable directly in the kernel's text",
-                    "transmit variable '%s' used inside a macro: coop-merge must rewrite every use", name);
-        free(name);
-    }
-    return CXChildVisit_Recurse;
-}
-
 static void check_primitive(const mt_control *c, const mt_stmt *s)
 {
     unsigned begin, end;
@@ -734,8 +703,19 @@ static void check_transmit_struct(const mt_control *c)
 
 static void check_cooperative_rewrites(const mt_control *c)
 {
-    clang_visitChildren(c->body->cursor, c->standalone ? check_transmit_words : check_transmit_uses,
-                        (CXClientData)c);
+    for (size_t i = 0; i < c->transmit_site_count; i++) {
+        CXCursor site = c->transmit_sites[i];
+        unsigned begin, end;
+        if (c->standalone && !mt_transmit_word(c->file, site, &begin, &end)) {
+            mt_error_at(c->merge, c->file, site, "write 'transmit' directly in the declaration",
+                        "'transmit' inside a macro");
+        } else if (!c->standalone && !mt_plain_range(c->file, site, &begin, &end)) {
+            char *name = mt_spelling(clang_getCursorReferenced(site));
+            mt_error_at(c->merge, c->file, site, "use the variable directly in the kernel's text",
+                        "transmit variable '%s' used inside a macro: coop-merge must rewrite every use", name);
+            free(name);
+        }
+    }
     check_rewrites(c, c->body);
     if (!c->standalone && c->transmit_count)
         check_transmit_struct(c);
