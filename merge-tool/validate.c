@@ -177,8 +177,12 @@ static void check_var(var_walk *walk, CXCursor var)
     mt_file *file = func->file;
     CXType type = clang_getCursorType(var);
     unsigned space = clang_getAddressSpace(type);
+    int transmit = mt_is_transmit(var);
+    if (!transmit && (clang_getCursorKind(var) != CXCursor_VarDecl || !func->is_kernel ||
+                      space != ADDRESS_SPACE_CONSTANT))
+        return;
     char *name = mt_spelling(var);
-    if (mt_is_transmit(var)) {
+    if (transmit) {
         if (!func->is_coop)
             mt_error_at(walk->merge, file, var, "declare transmit variables in the cooperative kernel only",
                         "'transmit' variable '%s' outside the cooperative kernel (in %s '%s')", name,
@@ -194,7 +198,7 @@ static void check_var(var_walk *walk, CXCursor var)
             mt_error_at(walk->merge, file, var, "drop 'const' or make it an ordinary variable",
                         "'transmit' variable '%s' is const, but a forked group assigns it when it resumes",
                         name);
-    } else if (clang_getCursorKind(var) == CXCursor_VarDecl && func->is_kernel && space == ADDRESS_SPACE_CONSTANT) {
+    } else {
         mt_error_at(walk->merge, file, var, "declare it at program scope",
                     "constant variable '%s' declared inside kernel '%s': kernels become ordinary functions, "
                     "which cannot hold constant variables", name, func->name);
