@@ -554,7 +554,8 @@ static void plan(mt_control *c, mt_stmt *s, int resume, int exit)
         } else {
             /* a loop's body and an if's then run only unskipped; the else runs either way */
             for (size_t i = 0; i < s->count; i++)
-                plan(c, s->items[i], s->kind == MT_ST_IF && i == 1 ? resume : 0, s->kind == MT_ST_IF && i == 1 ? exit : 0);
+                plan(c, s->items[i], s->kind == MT_ST_IF && i == 1 ? resume : 0,
+                     s->kind == MT_ST_IF && i == 1 ? exit : 0);
         }
         return;
     }

@@ -264,8 +264,8 @@ static int wrappable(const mt_stmt *s)
 {
     if (s->transmit_decl)
         return !s->empty;
-    return !mt_resumes(s) && s->kind != MT_ST_DECL && s->kind != MT_ST_PRIMITIVE && s->kind != MT_ST_LABEL && !s->empty &&
-           !s->pushed;
+    return !mt_resumes(s) && s->kind != MT_ST_DECL && s->kind != MT_ST_PRIMITIVE && s->kind != MT_ST_LABEL &&
+           !s->empty && !s->pushed;
 }
 
 /* A case label's statement (the rest of the case follows it in the switch's block). */

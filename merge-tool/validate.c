@@ -48,7 +48,8 @@ static void report(mt_merge *merge, const mt_file *file, unsigned offset, int wa
 
 /* Reports what the language leaves to the author and the input most likely gets wrong (an error
  * with -Werror). */
-__attribute__((format(printf, 5, 6))) static void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+__attribute__((format(printf, 5, 6))) static void warn_at(mt_merge *merge, const mt_file *file, CXCursor cursor,
+                                                           const char *hint, const char *format, ...)
 {
     int in_file = 0;
     unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
@@ -59,7 +60,8 @@ __attribute__((format(printf, 5, 6))) static void mt_warning_at(mt_merge *merge,
 }
 
 /* Reports a rejected input: where, the rule it breaks, and a hint (may be NULL). */
-__attribute__((format(printf, 5, 6))) static void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format, ...)
+__attribute__((format(printf, 5, 6))) static void reject(mt_merge *merge, const mt_file *file, unsigned offset,
+                                                          const char *hint, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -67,7 +69,8 @@ __attribute__((format(printf, 5, 6))) static void mt_error(mt_merge *merge, cons
     va_end(args);
 }
 
-__attribute__((format(printf, 5, 6))) static void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
+__attribute__((format(printf, 5, 6))) static void reject_at(mt_merge *merge, const mt_file *file, CXCursor cursor,
+                                                             const char *hint, const char *format, ...)
 {
     int in_file = 0;
     unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
@@ -83,7 +86,7 @@ int mt_validate_text(mt_merge *merge, const mt_file *file)
 {
     if (!file->has_nul)
         return 0;
-    mt_error(merge, file, file->nul_offset, "OpenCL C source is text: remove the byte", "NUL byte in the file");
+    reject(merge, file, file->nul_offset, "OpenCL C source is text: remove the byte", "NUL byte in the file");
     return -1;
 }
 
@@ -103,16 +106,16 @@ static enum CXChildVisitResult check_top(CXCursor cursor, CXCursor parent, CXCli
     if (!mt_top_level_file(check->merge, check->file, cursor, &where))
         return CXChildVisit_Continue;
     if (kind == CXCursor_VarDecl && where && mt_is_transmit(cursor))
-        mt_error_at(check->merge, where, cursor, "declare it in the root scope of the cooperative kernel",
-                    "'transmit' on a program-scope variable: transmit variables live in the cooperative "
-                    "kernel's root scope");
+        reject_at(check->merge, where, cursor, "declare it in the root scope of the cooperative kernel",
+                  "'transmit' on a program-scope variable: transmit variables live in the cooperative "
+                  "kernel's root scope");
     if (kind != CXCursor_FunctionDecl || mt_is_builtin(cursor) || !mt_in_prelude(cursor))
         return CXChildVisit_Continue;
     if (clang_isCursorDefinition(cursor) || where) {
         char *name = mt_spelling(cursor);
-        mt_error_at(check->merge, where ? where : check->file, cursor, "rename the function",
-                    "'%s' is a cooperative primitive of coop-merge's language and cannot be declared "
-                    "or defined", name);
+        reject_at(check->merge, where ? where : check->file, cursor, "rename the function",
+                  "'%s' is a cooperative primitive of coop-merge's language and cannot be declared "
+                  "or defined", name);
         free(name);
     }
     return CXChildVisit_Continue;
@@ -126,21 +129,21 @@ static void check_kernels(mt_merge *merge)
         const mt_func *func = &merge->funcs[i];
         if (func->is_kernel && func->in_user_file && &merge->files[func->file->owner] == coop_file &&
             i != merge->coop)
-            mt_error_at(merge, coop_file, func->def,
-                        "put the other kernels in a task file (--task FILE)",
-                        "second kernel '%s' in the cooperative kernel's file: it must hold exactly one kernel "
-                        "(the first is '%s')", func->name, merge->funcs[merge->coop].name);
+            reject_at(merge, coop_file, func->def,
+                      "put the other kernels in a task file (--task FILE)",
+                      "second kernel '%s' in the cooperative kernel's file: it must hold exactly one kernel "
+                      "(the first is '%s')", func->name, merge->funcs[merge->coop].name);
     }
     if (!merge->has_coop)
-        mt_error(merge, coop_file, 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
-                 "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
+        reject(merge, coop_file, 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
+               "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
     for (size_t f = 1; f < merge->input_count; f++) {
         int any = 0;
         for (size_t t = 0; t < merge->task_count; t++)
             any |= merge->funcs[merge->tasks[t]].file->owner == f;
         if (!any)
-            mt_error(merge, &merge->files[f], 0, "every kernel of a task file becomes a task",
-                     "no kernel function in task file %s", merge->files[f].path);
+            reject(merge, &merge->files[f], 0, "every kernel of a task file becomes a task",
+                   "no kernel function in task file %s", merge->files[f].path);
     }
 }
 
@@ -184,24 +187,24 @@ static void check_var(var_walk *walk, CXCursor var)
     char *name = mt_spelling(var);
     if (transmit) {
         if (!func->is_coop)
-            mt_error_at(walk->merge, file, var, "declare transmit variables in the cooperative kernel only",
-                        "'transmit' variable '%s' outside the cooperative kernel (in %s '%s')", name,
-                        func->is_kernel ? "task kernel" : "helper function", func->name);
+            reject_at(walk->merge, file, var, "declare transmit variables in the cooperative kernel only",
+                      "'transmit' variable '%s' outside the cooperative kernel (in %s '%s')", name,
+                      func->is_kernel ? "task kernel" : "helper function", func->name);
         else if (clang_getCursorKind(var) == CXCursor_ParmDecl || !is_root_decl(walk, var))
-            mt_error_at(walk->merge, file, var, "declare it at the top level of the kernel's body",
-                        "'transmit' variable '%s' is not declared in the cooperative kernel's root scope", name);
+            reject_at(walk->merge, file, var, "declare it at the top level of the kernel's body",
+                      "'transmit' variable '%s' is not declared in the cooperative kernel's root scope", name);
         else if (space == ADDRESS_SPACE_LOCAL || space == ADDRESS_SPACE_CONSTANT)
-            mt_error_at(walk->merge, file, var, "transmit variables are private: drop the address space",
-                        "'transmit' variable '%s' is in %s memory", name,
-                        space == ADDRESS_SPACE_LOCAL ? "local" : "constant");
+            reject_at(walk->merge, file, var, "transmit variables are private: drop the address space",
+                      "'transmit' variable '%s' is in %s memory", name,
+                      space == ADDRESS_SPACE_LOCAL ? "local" : "constant");
         else if (clang_isConstQualifiedType(type))
-            mt_error_at(walk->merge, file, var, "drop 'const' or make it an ordinary variable",
-                        "'transmit' variable '%s' is const, but a forked group assigns it when it resumes",
-                        name);
+            reject_at(walk->merge, file, var, "drop 'const' or make it an ordinary variable",
+                      "'transmit' variable '%s' is const, but a forked group assigns it when it resumes",
+                      name);
     } else {
-        mt_error_at(walk->merge, file, var, "declare it at program scope",
-                    "constant variable '%s' declared inside kernel '%s': kernels become ordinary functions, "
-                    "which cannot hold constant variables", name, func->name);
+        reject_at(walk->merge, file, var, "declare it at program scope",
+                  "constant variable '%s' declared inside kernel '%s': kernels become ordinary functions, "
+                  "which cannot hold constant variables", name, func->name);
     }
     free(name);
 }
@@ -243,10 +246,10 @@ static int find_recursion(mt_merge *merge, size_t at, unsigned char *state)
     for (size_t i = 0; i < func->call_count; i++) {
         size_t callee = func->calls[i].callee;
         if (state[callee] == ON_PATH) {
-            mt_error_at(merge, func->file, func->calls[i].call,
-                        "OpenCL C has no recursion: write it as a loop",
-                        "recursive call: '%s' calls '%s', which is already being called", func->name,
-                        merge->funcs[callee].name);
+            reject_at(merge, func->file, func->calls[i].call,
+                      "OpenCL C has no recursion: write it as a loop",
+                      "recursive call: '%s' calls '%s', which is already being called", func->name,
+                      merge->funcs[callee].name);
             return 1;
         }
         if (state[callee] == UNSEEN && find_recursion(merge, callee, state))
@@ -271,40 +274,40 @@ static void check_calls(mt_merge *merge)
         mt_func *func = &merge->funcs[i];
         if (!func->in_user_file) {
             if (func->needs_ctx || func->direct_primitives)
-                mt_error_at(merge, func->file, func->def,
-                            "define the function in one of the files given to coop-merge",
-                            "'%s', defined in an included file, uses work-group ids or cooperative primitives; "
-                            "coop-merge rewrites only the files it is given", func->name);
+                reject_at(merge, func->file, func->def,
+                          "define the function in one of the files given to coop-merge",
+                          "'%s', defined in an included file, uses work-group ids or cooperative primitives; "
+                          "coop-merge rewrites only the files it is given", func->name);
             continue;
         }
         int fork_or_kill = func->direct_primitives & ~(1 << MT_PRIM_BARRIER | 1 << MT_PRIM_VOTE);
         if (!func->is_kernel && fork_or_kill)
-            mt_error_at(merge, func->file, func->first_primitive,
-                        "call offer_kill(), offer_fork() and resizing_global_barrier() in the cooperative "
-                        "kernel itself",
-                        "%s() in helper function '%s': coop-merge cannot leave or resume a helper function",
-                        primitive_name(func), func->name);
+            reject_at(merge, func->file, func->first_primitive,
+                      "call offer_kill(), offer_fork() and resizing_global_barrier() in the cooperative "
+                      "kernel itself",
+                      "%s() in helper function '%s': coop-merge cannot leave or resume a helper function",
+                      primitive_name(func), func->name);
         if (func->is_coop && func->reaches_task_arg)
-            mt_error_at(merge, func->file, func->direct_task_arg ? func->first_task_arg : func->def,
-                        "pass the value as a kernel argument; get_task_arg() reads a task's plan (coop_task_plan.args)",
-                        "get_task_arg() in the cooperative kernel '%s'%s: only tasks have plan arguments",
-                        func->name, func->direct_task_arg ? "" : " (through a helper it calls)");
+            reject_at(merge, func->file, func->direct_task_arg ? func->first_task_arg : func->def,
+                      "pass the value as a kernel argument; get_task_arg() reads a task's plan (coop_task_plan.args)",
+                      "get_task_arg() in the cooperative kernel '%s'%s: only tasks have plan arguments",
+                      func->name, func->direct_task_arg ? "" : " (through a helper it calls)");
         if (func->is_kernel && !func->is_coop && func->direct_primitives)
-            mt_error_at(merge, func->file, func->first_primitive,
-                        "only the cooperative kernel may use cooperative primitives",
-                        "task kernel '%s' calls %s()", func->name, primitive_name(func));
+            reject_at(merge, func->file, func->first_primitive,
+                      "only the cooperative kernel may use cooperative primitives",
+                      "task kernel '%s' calls %s()", func->name, primitive_name(func));
         for (size_t c = 0; c < func->call_count; c++) {
             const mt_func *callee = &merge->funcs[func->calls[c].callee];
             if (callee->is_kernel)
-                mt_error_at(merge, func->file, func->calls[c].call,
-                            "move the shared code into a helper function that both kernels call",
-                            "'%s' calls kernel '%s': a kernel cannot be called in a megakernel", func->name,
-                            callee->name);
+                reject_at(merge, func->file, func->calls[c].call,
+                          "move the shared code into a helper function that both kernels call",
+                          "'%s' calls kernel '%s': a kernel cannot be called in a megakernel", func->name,
+                          callee->name);
             else if (func->is_kernel && !func->is_coop && callee->reaches_primitive)
-                mt_error_at(merge, func->file, func->calls[c].call,
-                            "only the cooperative kernel may use cooperative primitives",
-                            "task kernel '%s' calls '%s', which uses a cooperative primitive", func->name,
-                            callee->name);
+                reject_at(merge, func->file, func->calls[c].call,
+                          "only the cooperative kernel may use cooperative primitives",
+                          "task kernel '%s' calls '%s', which uses a cooperative primitive", func->name,
+                          callee->name);
         }
     }
     unsigned char *state = mt_alloc(merge->func_count ? merge->func_count : 1);
@@ -334,9 +337,9 @@ static enum CXChildVisitResult check_name(CXCursor cursor, CXCursor parent, CXCl
     for (size_t i = 0; check->func->is_coop && i < sizeof coop_names / sizeof *coop_names; i++)
         clash |= !strcmp(name, coop_names[i]);
     if (clash)
-        mt_error_at(check->merge, check->func->file, cursor, "rename the variable",
-                    "'%s' in '%s' would clash with the name coop-merge gives the %s", name, check->func->name,
-                    strcmp(name, "ctx") ? "cooperative kernel's own state" : "libcoop context it passes down");
+        reject_at(check->merge, check->func->file, cursor, "rename the variable",
+                  "'%s' in '%s' would clash with the name coop-merge gives the %s", name, check->func->name,
+                  strcmp(name, "ctx") ? "cooperative kernel's own state" : "libcoop context it passes down");
     free(name);
     return CXChildVisit_Recurse;
 }
@@ -360,29 +363,29 @@ static void check_names(mt_merge *merge)
         for (size_t j = 0; j < i; j++) {
             const mt_func *a = &merge->funcs[j], *b = &merge->funcs[i];
             if (a->file != b->file && (a->in_user_file || b->in_user_file) && !strcmp(a->name, b->name))
-                mt_error_at(merge, b->file, b->def,
-                            "the files are joined into one program: rename one of them, or define it once in a "
-                            "header with an include guard",
-                            "'%s' is also defined in %s", b->name, a->file->path);
+                reject_at(merge, b->file, b->def,
+                          "the files are joined into one program: rename one of them, or define it once in a "
+                          "header with an include guard",
+                          "'%s' is also defined in %s", b->name, a->file->path);
         }
 }
 
 
 /* ---- Warnings --------------------------------------------------------------------------------- */
 
-static void warn(mt_merge *merge, const mt_finding *finding)
+static void warn_finding(mt_merge *merge, const mt_finding *finding)
 {
     const mt_file *file = merge->funcs[merge->coop].file;
     unsigned line, column;
     mt_line_column(file, mt_offset(file, clang_getCursorLocation(finding->offer), NULL), &line, &column);
     if (finding->kind == MT_FINDING_UNTRANSMITTED) {
         char *name = mt_spelling(finding->at);
-        mt_warning_at(merge, file, finding->at,
-                      "declare it 'transmit' in the kernel's root scope, or assign it after the fork point "
-                      "before reading it",
-                      "'%s' is read after the fork point at line %u before it is assigned, but a group forked "
-                      "there does not receive it (it is not transmit): it has no value there",
-                      name, line);
+        warn_at(merge, file, finding->at,
+                "declare it 'transmit' in the kernel's root scope, or assign it after the fork point "
+                "before reading it",
+                "'%s' is read after the fork point at line %u before it is assigned, but a group forked "
+                "there does not receive it (it is not transmit): it has no value there",
+                name, line);
         free(name);
         return;
     }
@@ -391,19 +394,19 @@ static void warn(mt_merge *merge, const mt_finding *finding)
                        : mt_printf("%s", finding->read);
     const char *offer = mt_primitive_name(mt_primitive_of(finding->offer));
     if (finding->backward)
-        mt_warning_at(merge, file, finding->at,
-                      "read it only between two global barriers that no offer_kill() or offer_fork() lies "
-                      "between (merge-tool/README.md, \"The language\")",
-                      "%s comes before %s() (line %u) with no global barrier between them: a group that is "
-                      "already there may be killed or forked while this one distributes work by it",
-                      reader, offer, line);
+        warn_at(merge, file, finding->at,
+                "read it only between two global barriers that no offer_kill() or offer_fork() lies "
+                "between (merge-tool/README.md, \"The language\")",
+                "%s comes before %s() (line %u) with no global barrier between them: a group that is "
+                "already there may be killed or forked while this one distributes work by it",
+                reader, offer, line);
     else
-        mt_warning_at(merge, file, finding->at,
-                      "read it only between two global barriers that no offer_kill() or offer_fork() lies "
-                      "between (merge-tool/README.md, \"The language\")",
-                      "%s comes after %s() (line %u) with no global barrier between them: groups killed or "
-                      "forked there change it, so the groups may distribute work by different numbers",
-                      reader, offer, line);
+        warn_at(merge, file, finding->at,
+                "read it only between two global barriers that no offer_kill() or offer_fork() lies "
+                "between (merge-tool/README.md, \"The language\")",
+                "%s comes after %s() (line %u) with no global barrier between them: groups killed or "
+                "forked there change it, so the groups may distribute work by different numbers",
+                reader, offer, line);
     free(reader);
 }
 
@@ -414,18 +417,18 @@ static void check_id_call(mt_merge *merge, const mt_file *file, CXCursor call, e
     unsigned begin, end;
     if (!mt_plain_call(file, call, &begin, &end)) {
         char *name = mt_spelling(call);
-        mt_error_at(merge, file, call, "call it directly in the kernel's text",
-                    "%s() inside a macro: coop-merge rewrites calls only where they are written", name);
+        reject_at(merge, file, call, "call it directly in the kernel's text",
+                  "%s() inside a macro: coop-merge rewrites calls only where they are written", name);
         free(name);
         return;
     }
     long long value;
     if (id == MT_ID_TASK_ARG && mt_constant_argument(call, &value) && (value < 0 || value >= COOP_TASK_ARGS))
-        mt_error_at(merge, file, call, "coop_task_plan.args has COOP_TASK_ARGS words: use 0 .. 15",
-                    "get_task_arg(%lld): no such task argument", value);
+        reject_at(merge, file, call, "coop_task_plan.args has COOP_TASK_ARGS words: use 0 .. 15",
+                  "get_task_arg(%lld): no such task argument", value);
     if ((id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS) && !mt_constant_argument(call, &value))
-        mt_error_at(merge, file, call, "use a constant dimension (0 in a persistent kernel)",
-                    "%s() with a dimension that is not a constant", id == MT_ID_GROUP_ID ? "get_group_id"
+        reject_at(merge, file, call, "use a constant dimension (0 in a persistent kernel)",
+                  "%s() with a dimension that is not a constant", id == MT_ID_GROUP_ID ? "get_group_id"
                                                                                         : "get_num_groups");
 }
 
@@ -439,25 +442,25 @@ static void check_site(mt_merge *merge, const mt_func *func, const mt_site *site
         break;
     case MT_SITE_VOTE:
         if (!mt_plain_call(file, site->cursor, &begin, &end))
-            mt_error_at(merge, file, site->cursor, "call it directly in the function's text",
-                        "global_barrier_any() inside a macro");
+            reject_at(merge, file, site->cursor, "call it directly in the function's text",
+                      "global_barrier_any() inside a macro");
         break;
     case MT_SITE_BARRIER:
         if (!mt_plain_range(file, site->cursor, &begin, &end))
-            mt_error_at(merge, file, site->cursor, "call it directly in the function's text",
-                        "global_barrier() inside a macro");
+            reject_at(merge, file, site->cursor, "call it directly in the function's text",
+                      "global_barrier() inside a macro");
         break;
     case MT_SITE_HELPER_CALL:
         if (!mt_plain_call(file, site->cursor, &begin, &end))
-            mt_error_at(merge, file, site->cursor, "call it directly in the kernel's text",
-                        "call to '%s' inside a macro: coop-merge must add the context argument where the call is "
-                        "written", merge->funcs[site->index].name);
+            reject_at(merge, file, site->cursor, "call it directly in the kernel's text",
+                      "call to '%s' inside a macro: coop-merge must add the context argument where the call is "
+                      "written", merge->funcs[site->index].name);
         break;
     case MT_SITE_LOCAL_USE:
         if (!mt_plain_range(file, site->cursor, &begin, &end))
-            mt_error_at(merge, file, site->cursor, "use the variable directly in the kernel's text",
-                        "local variable '%s' used inside a macro: coop-merge moves it to the megakernel and must "
-                        "rewrite every use", func->locals[site->index].name);
+            reject_at(merge, file, site->cursor, "use the variable directly in the kernel's text",
+                      "local variable '%s' used inside a macro: coop-merge moves it to the megakernel and must "
+                      "rewrite every use", func->locals[site->index].name);
         break;
     }
 }
@@ -471,8 +474,8 @@ static void check_sites(mt_merge *merge)
             if (mt_ctx_parameter_token(&merge->files[f], decl, &token))
                 continue;
             char *name = mt_spelling(decl);
-            mt_error_at(merge, &merge->files[f], decl, "write the function's name and parameter list without macros",
-                        "cannot add the context parameter to '%s'", name);
+            reject_at(merge, &merge->files[f], decl, "write the function's name and parameter list without macros",
+                      "cannot add the context parameter to '%s'", name);
             free(name);
         }
     for (size_t i = 0; i < merge->func_count; i++) {
@@ -480,8 +483,8 @@ static void check_sites(mt_merge *merge)
         if (!func->in_user_file)
             continue;
         if (func->is_kernel && !func->header_end)
-            mt_error_at(merge, func->file, func->def, "write the kernel's header and braces without macros",
-                        "cannot find the body of kernel '%s'", func->name);
+            reject_at(merge, func->file, func->def, "write the kernel's header and braces without macros",
+                      "cannot find the body of kernel '%s'", func->name);
         for (size_t s = 0; s < func->site_count; s++)
             check_site(merge, func, &func->sites[s]);
     }
@@ -492,8 +495,8 @@ static void check_sites(mt_merge *merge)
 static void check_for_headers(const mt_control *c, const mt_stmt *s)
 {
     if (s->header_unfound)
-        mt_error(c->merge, c->file, s->begin, "write the for loop's header without macros",
-                 "cannot find the parts of this for loop's header");
+        reject(c->merge, c->file, s->begin, "write the for loop's header without macros",
+               "cannot find the parts of this for loop's header");
     for (size_t i = 0; i < s->count; i++)
         check_for_headers(c, s->items[i]);
 }
@@ -518,9 +521,9 @@ static enum CXChildVisitResult check_control_var(CXCursor cursor, CXCursor paren
         return CXChildVisit_Recurse;
     char *name = mt_spelling(var);
     char *hint = mt_printf("declare '%s' with 'transmit' in the kernel's root scope", name);
-    mt_error(check->c->merge, check->c->file, check->point->begin, hint,
-             "%s() in a loop whose control variable '%s' is not transmit: a forked group could not resume the "
-             "loop", mt_primitive_name(check->point->primitive), name);
+    reject(check->c->merge, check->c->file, check->point->begin, hint,
+           "%s() in a loop whose control variable '%s' is not transmit: a forked group could not resume the "
+           "loop", mt_primitive_name(check->point->primitive), name);
     free(hint);
     free(name);
     check->reported = 1;
@@ -551,18 +554,18 @@ static void check_resumable_loop(const mt_control *c, const mt_stmt *point, cons
             clang_visitChildren(parts[i], check_control_var, &check);
     }
     if (!check.reported && loop->has_cond && mt_effects_of(c, loop->cond).writes)
-        mt_error(c->merge, c->file, point->begin,
-                 "compute the condition into a transmit variable inside the loop",
-                 "%s() in a loop whose condition has side effects: a forked group would repeat them",
-                 mt_primitive_name(point->primitive));
+        reject(c->merge, c->file, point->begin,
+               "compute the condition into a transmit variable inside the loop",
+               "%s() in a loop whose condition has side effects: a forked group would repeat them",
+               mt_primitive_name(point->primitive));
 }
 
 static void check_tree(const mt_control *c, const mt_stmt *s)
 {
     if (s->point && s->in_switch)
-        mt_error(c->merge, c->file, s->begin, "move it out of the switch (an if/else chain works)",
-                 "%s() inside a switch statement: coop-merge cannot resume a forked group there",
-                 mt_primitive_name(s->primitive));
+        reject(c->merge, c->file, s->begin, "move it out of the switch (an if/else chain works)",
+               "%s() inside a switch statement: coop-merge cannot resume a forked group there",
+               mt_primitive_name(s->primitive));
     if (s->point && !s->in_switch)
         for (const mt_stmt *up = s->parent; up; up = up->parent)
             if (up->kind == MT_ST_WHILE || up->kind == MT_ST_DO || up->kind == MT_ST_FOR)
@@ -585,7 +588,7 @@ static enum CXChildVisitResult check_statement_calls(CXCursor cursor, CXCursor p
     const char *name = mt_primitive_name(primitive);
     char *hint = vote ? mt_printf("write 'VARIABLE = %s(FLAG);' as a statement by itself", name)
                       : mt_printf("write '%s();' as a statement by itself", name);
-    mt_error_at(c->merge, c->file, cursor, hint, "%s() must be a statement of its own", name);
+    reject_at(c->merge, c->file, cursor, hint, "%s() must be a statement of its own", name);
     free(hint);
     return CXChildVisit_Continue;
 }
@@ -602,8 +605,8 @@ static void check_primitive(const mt_control *c, const mt_stmt *s)
                           mt_vote_tokens(c->file, begin, end, &name, &close)
                     : mt_plain_range(c->file, s->cursor, &begin, &end);
     if (!plain)
-        mt_error(c->merge, c->file, s->begin, "call it directly in the kernel's text", "%s() inside a macro",
-                 mt_primitive_name(s->primitive));
+        reject(c->merge, c->file, s->begin, "call it directly in the kernel's text", "%s() inside a macro",
+               mt_primitive_name(s->primitive));
 }
 
 /* `transmit T a = {...};` becomes an assignment of a compound literal, which needs a type that
@@ -618,14 +621,14 @@ static void check_transmit_decl(const mt_control *c, const mt_stmt *s)
         char *name = mt_spelling(vars.items[i]);
         CXCursor record = mt_record_of(vars.items[i]);
         if (clang_getCursorType(vars.items[i]).kind == CXType_ConstantArray)
-            mt_error_at(c->merge, c->file, vars.items[i], "assign the elements in statements of their own",
-                        "transmit array '%s' has an initializer list, which cannot be assigned", name);
+            reject_at(c->merge, c->file, vars.items[i], "assign the elements in statements of their own",
+                      "transmit array '%s' has an initializer list, which cannot be assigned", name);
         else if (!clang_Cursor_isNull(record) && clang_Cursor_isAnonymous(record))
-            mt_error_at(c->merge, c->file, vars.items[i],
-                        "name the struct (typedef struct { ... } NAME;) or assign the members in statements of "
-                        "their own",
-                        "transmit variable '%s' of a struct defined in its own declaration has an initializer "
-                        "list, which cannot be assigned to it", name);
+            reject_at(c->merge, c->file, vars.items[i],
+                      "name the struct (typedef struct { ... } NAME;) or assign the members in statements of "
+                      "their own",
+                      "transmit variable '%s' of a struct defined in its own declaration has an initializer "
+                      "list, which cannot be assigned to it", name);
         free(name);
     }
     free(vars.items);
@@ -638,10 +641,10 @@ static void check_guard(const mt_control *c, const mt_stmt *s)
         return;
     char *name = mt_spelling(guard.var);
     char *hint = mt_printf("declare '%s' on its own and assign it in a separate statement", name);
-    mt_error_at(c->merge, c->file, guard.var, hint,
-                "the initializer of '%s' reads memory or has side effects, and a group that skips this part "
-                "of the kernel (forked, on its way to its fork point, or killed) passes this declaration",
-                name);
+    reject_at(c->merge, c->file, guard.var, hint,
+              "the initializer of '%s' reads memory or has side effects, and a group that skips this part "
+              "of the kernel (forked, on its way to its fork point, or killed) passes this declaration",
+              name);
     free(hint);
     free(name);
 }
@@ -656,8 +659,8 @@ static void check_transmit_init(const mt_control *c, const mt_stmt *s)
         size_t name;
         if (!mt_is_transmit_var(c, vars.items[i]) || mt_loop_var_token(c->file, vars.items[i], &name_at, &name))
             continue;
-        mt_error_at(c->merge, c->file, vars.items[i], "write the loop's header without macros",
-                    "cannot find the name of the loop's variable");
+        reject_at(c->merge, c->file, vars.items[i], "write the loop's header without macros",
+                  "cannot find the name of the loop's variable");
         break;
     }
     free(vars.items);
@@ -694,15 +697,15 @@ static void check_transmit_struct(const mt_control *c)
             offset = (offset + align - 1) / align * align + size;
         CXCursor record = mt_record_of(c->transmits[i]);
         if (!clang_Cursor_isNull(record) && !clang_Cursor_isAnonymous(record) && mt_type_in_kernel(c, record))
-            mt_error_at(c->merge, c->file, c->transmits[i], "define the struct at program scope",
-                        "transmit variable '%s' has a struct type defined inside the kernel, which the transmit "
-                        "state (declared first in the kernel) cannot name", c->transmit_names[i]);
+            reject_at(c->merge, c->file, c->transmits[i], "define the struct at program scope",
+                      "transmit variable '%s' has a struct type defined inside the kernel, which the transmit "
+                      "state (declared first in the kernel) cannot name", c->transmit_names[i]);
     }
     const long long limit = 4 * 64; /* COOP_TRANSMIT_WORDS words */
     if (offset > limit)
-        mt_error_at(c->merge, c->file, c->transmits[0], "keep large state in global memory and transmit an index",
-                    "transmit variables take %lld bytes; libcoop hands at most %lld bytes to a forked group",
-                    offset, limit);
+        reject_at(c->merge, c->file, c->transmits[0], "keep large state in global memory and transmit an index",
+                  "transmit variables take %lld bytes; libcoop hands at most %lld bytes to a forked group",
+                  offset, limit);
 }
 
 static void check_cooperative_rewrites(const mt_control *c)
@@ -711,12 +714,12 @@ static void check_cooperative_rewrites(const mt_control *c)
         CXCursor site = c->transmit_sites[i];
         unsigned begin, end;
         if (c->standalone && !mt_transmit_word(c->file, site, &begin, &end)) {
-            mt_error_at(c->merge, c->file, site, "write 'transmit' directly in the declaration",
-                        "'transmit' inside a macro");
+            reject_at(c->merge, c->file, site, "write 'transmit' directly in the declaration",
+                      "'transmit' inside a macro");
         } else if (!c->standalone && !mt_plain_range(c->file, site, &begin, &end)) {
             char *name = mt_spelling(clang_getCursorReferenced(site));
-            mt_error_at(c->merge, c->file, site, "use the variable directly in the kernel's text",
-                        "transmit variable '%s' used inside a macro: coop-merge must rewrite every use", name);
+            reject_at(c->merge, c->file, site, "use the variable directly in the kernel's text",
+                      "transmit variable '%s' used inside a macro: coop-merge must rewrite every use", name);
             free(name);
         }
     }
@@ -744,7 +747,7 @@ int mt_validate(mt_merge *merge)
     if (merge->errors)
         return -1;
     for (size_t i = 0; i < merge->finding_count; i++)
-        warn(merge, &merge->findings[i]);
+        warn_finding(merge, &merge->findings[i]);
     check_sites(merge);
     const mt_control *c = merge->control;
     if (merge->errors || !c)
@@ -752,9 +755,9 @@ int mt_validate(mt_merge *merge)
     check_for_headers(c, c->body);
     clang_visitChildren(c->body->cursor, check_statement_calls, (CXClientData)c);
     if (c->has_goto && c->points && !c->standalone)
-        mt_error_at(merge, c->file, c->func->def, "use structured control flow (loops, if, break, continue)",
-                    "goto or label in a cooperative kernel with fork points: coop-merge cannot resume through "
-                    "them");
+        reject_at(merge, c->file, c->func->def, "use structured control flow (loops, if, break, continue)",
+                  "goto or label in a cooperative kernel with fork points: coop-merge cannot resume through "
+                  "them");
     if (!c->standalone)
         check_tree(c, c->body);
     if (merge->errors)
