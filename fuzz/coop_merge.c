@@ -4,8 +4,8 @@
  * The input is a cooperative kernel file, optionally followed by task files, each introduced by
  * a line "//@task"; an input whose first line is "//@standalone" is merged with --standalone.
  * The files are written to a temporary folder and coop-merge's own main() runs on them in the
- * process, so that the fuzzer sees the whole pipeline as a user runs it: parse, analyse, rewrite,
- * emit, the check that the result compiles, and the writing of both outputs. main() is taken
+ * process, so that the fuzzer sees the whole pipeline as a user runs it: parse, analyse,
+ * validate, rewrite, emit, the check that the result compiles, and the writing of both outputs. main() is taken
  * from merge-tool/main.c under another name rather than called through an interface of its own,
  * which the tool does not have. Rejected inputs are fine; crashes, sanitizer reports, leaks and
  * hangs are what the fuzzer looks for. */

@@ -66,7 +66,7 @@ $(FUZZ_DIR)/replay/graph.o: host/common/graph.c host/common/graph.h
 
 $(FUZZ_DIR)/replay/graph_read.o: host/common/graph.h
 
-$(FUZZ_DIR)/replay/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c merge-tool/merge.h
+$(FUZZ_DIR)/replay/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
 
@@ -97,14 +97,14 @@ $(FUZZ_DIR)/obj/graph.o: host/common/graph.c host/common/graph.h
 
 $(FUZZ_DIR)/obj/graph_read.o: host/common/graph.h
 
-$(FUZZ_DIR)/obj/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c merge-tool/merge.h
+$(FUZZ_DIR)/obj/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
 
 FUZZ_MERGE_OBJS := $(patsubst merge-tool/%.c,$(FUZZ_DIR)/obj/merge-tool/%.o,\
     $(filter-out merge-tool/main.c,$(MERGE_SRCS)))
 
-$(FUZZ_DIR)/obj/merge-tool/%.o: merge-tool/%.c merge-tool/merge.h
+$(FUZZ_DIR)/obj/merge-tool/%.o: merge-tool/%.c $(MERGE_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(subst fuzzer,fuzzer-no-link,$(FUZZ_SANITIZE)) $(MERGE_CFLAGS) -c $< -o $@
 

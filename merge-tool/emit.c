@@ -1,5 +1,8 @@
-/* emit.c: the merged program (the rewritten files and the megakernel entry) and the host header. */
-#include "merge.h"
+/* emit.c: the merged program (the rewritten files and the megakernel entry) and the host header
+ * (emit.h). */
+#include "emit.h"
+
+#include "edit.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -6,7 +6,12 @@
  *
  * Exit status 0 on success; 1 on any error, and then no output file is written. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "merge.h"
+#include "analyse.h"
+#include "compile.h"
+#include "emit.h"
+#include "parse.h"
+#include "rewrite.h"
+#include "validate.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -267,6 +272,7 @@ static void free_funcs(mt_merge *merge)
         }
         free(func->params);
         free(func->locals);
+        free(func->sites);
         free(func->calls);
         free(func->name);
         free(func->usr);
@@ -277,16 +283,22 @@ static void free_funcs(mt_merge *merge)
     free(merge->spans.items);
 }
 
-/* Parse, check, rewrite, assemble, check that the result compiles, write: any error stops it. */
+/* The passes in order (parse, analyse, validate, rewrite, emit), then the check that the result
+ * compiles, then the writing: any error stops it. */
 static int merge_files(mt_merge *merge, mt_buf *program, mt_buf *header)
 {
-    if (mt_load(merge) != 0 || mt_analyze(merge) != 0)
+    /* each file is read, judged and parsed before the next: the messages come in the files' order */
+    mt_open(merge);
+    for (size_t i = 0; i < merge->input_count; i++)
+        if (mt_read(merge, i) == 0 && mt_validate_text(merge, &merge->files[i]) == 0)
+            mt_parse(merge, i);
+    if (mt_parse_headers(merge) != 0)
         return -1;
-    mt_lint(merge);
+    mt_analyse(merge);
+    if (mt_validate(merge) != 0)
+        return -1;
     mt_rewrite(merge);
-    if (!merge->errors)
-        mt_rewrite_cooperative(merge);
-    if (merge->errors || mt_emit(merge, program, header) != 0 || mt_compile_check(merge, program->data) != 0)
+    if (mt_emit(merge, program, header) != 0 || mt_compile_check(merge, program->data) != 0)
         return -1;
     return write_outputs(&merge->options, program, header);
 }
@@ -300,6 +312,7 @@ int main(int argc, char **argv)
     int status = parsed > 0 || (parsed == 0 && merge_files(&merge, &program, &header) != 0);
     mt_buf_free(&program);
     mt_buf_free(&header);
+    mt_analysis_free(&merge);
     free_funcs(&merge);
     mt_unload(&merge);
     free(l.tasks);

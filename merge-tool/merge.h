@@ -1,48 +1,17 @@
-/* merge.h: coop-merge's internal interface (one header for the tool's files).
- *
- * coop-merge parses a cooperative kernel file and task files with libclang, each as its own
- * translation unit with a small prelude (source.c), checks them (analyze.c), records the
- * rewrites as edits on source ranges of the files' own text (rewrite.c for calls, ids, locals
- * and kernel headers; control.c for the cooperative kernel's kill, fork and resume control
- * flow), and assembles the megakernel and the host header (emit.c). Edits are applied by
- * text.c. Nothing works on the kernel text except through cursors, source ranges and tokens.
- */
+/* merge.h: the data of one run of coop-merge, which its passes fill in turn (see the README's
+ * "Source layout"): parse.c reads the files and their tokens, analyse*.c find the functions,
+ * calls, sites and the cooperative kernel's statements, validate.c decides what is rejected,
+ * rewrite*.c record edits on the files' text and emit.c assembles the program. Types only: each
+ * pass's functions are in its own header, and a file includes only the headers of its pass and
+ * of the passes before it (tests/test_merge.c checks the order). */
 #ifndef COOP_MERGE_H
 #define COOP_MERGE_H
 
+#include "text.h"
+
 #include <clang-c/Index.h>
-#include <stdarg.h>
-#include <stddef.h>
 
-/* ---- Text ------------------------------------------------------------------------------- */
-
-/* A growable, always NUL-terminated string. */
-typedef struct mt_buf {
-    char *data;
-    size_t length, capacity;
-} mt_buf;
-
-void mt_buf_addn(mt_buf *buf, const char *text, size_t length);
-void mt_buf_add(mt_buf *buf, const char *text);
-void mt_buf_printf(mt_buf *buf, const char *format, ...) __attribute__((format(printf, 2, 3)));
-void mt_buf_free(mt_buf *buf);
-
-/* malloc/realloc/strdup that end the process with a message when memory runs out. */
-void *mt_alloc(size_t bytes);
-void *mt_grow(void *block, size_t bytes);
-char *mt_strdup(const char *text);
-char *mt_strndup(const char *text, size_t length);
-char *mt_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-/* Appends one element to a dynamic array (items, count, capacity are lvalues). */
-#define MT_PUSH(items, count, capacity, value)                                              \
-    do {                                                                                    \
-        if ((count) == (capacity)) {                                                        \
-            (capacity) = (capacity) ? 2 * (capacity) : 8;                                   \
-            (items) = mt_grow((items), (capacity) * sizeof *(items));                       \
-        }                                                                                   \
-        (items)[(count)++] = (value);                                                       \
-    } while (0)
+/* ---- Edits ------------------------------------------------------------------------------ */
 
 /* One replacement of the bytes [begin, end) of a file by `text` (begin == end: an insertion).
  * Insertions at one offset are applied in increasing `rank`: wrappers that open use their
@@ -99,6 +68,10 @@ typedef struct mt_file {
     CXFile file;
     mt_token *tokens;             /* every token of the file, in order */
     size_t token_count;
+    int has_nul;                  /* it holds a NUL byte (the first at nul_offset): it is not parsed */
+    unsigned nul_offset;
+    CXCursor *ctx_decls;          /* declarations of helpers that take the context (analysis) */
+    size_t ctx_decl_count, ctx_decl_capacity;
     mt_edit *edits;
     size_t edit_count, edit_capacity;
 } mt_file;
@@ -125,6 +98,22 @@ enum mt_id_call {
     MT_ID_SHARED_NUM_GROUPS       /* shared_num_groups, the language's: M read once per group */
 };
 
+/* A place in a function's body that the rewrites change, in the order the body is walked. */
+enum mt_site_kind {
+    MT_SITE_ID,                   /* an id call (`id`) */
+    MT_SITE_VOTE,                 /* global_barrier_any() outside the cooperative kernel */
+    MT_SITE_BARRIER,              /* global_barrier() outside the cooperative kernel */
+    MT_SITE_HELPER_CALL,          /* a call of a helper that takes the context (`index` in mt_merge.funcs) */
+    MT_SITE_LOCAL_USE             /* a use of a `local` variable (`index` in mt_func.locals) */
+};
+
+typedef struct mt_site {
+    enum mt_site_kind kind;
+    CXCursor cursor;
+    enum mt_id_call id;
+    size_t index;
+} mt_site;
+
 typedef struct mt_call {
     CXCursor call;                /* the CallExpr */
     size_t callee;                /* index in mt_merge.funcs */
@@ -140,9 +129,9 @@ typedef struct mt_param {
 /* A `local` variable of a kernel, moved to the megakernel entry and passed as a pointer. */
 typedef struct mt_local {
     char *name;
-    char *entry_name;             /* coop_local_<kernel>_<name> */
-    char *entry_decl;             /* its declaration in the entry */
-    char *param_decl;             /* the kernel function's pointer parameter */
+    char *entry_name;             /* coop_local_<kernel>_<name> (the rewrite names it) */
+    char *entry_decl;             /* its declaration in the entry (the rewrite writes it) */
+    char *param_decl;             /* the kernel function's pointer parameter (the rewrite writes it) */
     CXCursor decl;
     CXCursor stmt;                /* its DeclStmt */
 } mt_local;
@@ -168,6 +157,9 @@ typedef struct mt_func {
     size_t param_count, param_capacity;
     mt_local *locals;
     size_t local_count, local_capacity;
+    unsigned header_end;          /* a kernel: where its header ends before the body's `{` (0: not found) */
+    mt_site *sites;
+    size_t site_count, site_capacity;
 } mt_func;
 
 /* ---- A run ------------------------------------------------------------------------------- */
@@ -195,67 +187,17 @@ typedef struct mt_merge {
     size_t input_count;           /* the input files among them */
     mt_func *funcs;
     size_t func_count, func_capacity;
-    size_t coop;                  /* index of the cooperative kernel in funcs */
+    int has_coop;                 /* the cooperative kernel's file holds a kernel */
+    size_t coop;                  /* index of the cooperative kernel (its first) in funcs */
     size_t *tasks;                /* task kernels, in task order */
     size_t task_count, task_capacity;
     char *entry_name;
+    struct mt_control *control;   /* the cooperative kernel's statements (analyse.h) */
+    struct mt_finding *findings;  /* what the data flow over them found (analyse.h) */
+    size_t finding_count, finding_capacity;
     int errors;
     int warnings;
     mt_spans spans;               /* of the merged program, for the errors of its self-check */
 } mt_merge;
-
-/* source.c */
-int mt_load(mt_merge *merge);
-void mt_unload(mt_merge *merge);
-unsigned mt_offset(const mt_file *file, CXSourceLocation location, int *in_file);
-int mt_plain_range(const mt_file *file, CXCursor cursor, unsigned *begin, unsigned *end);
-void mt_extent(const mt_file *file, CXCursor cursor, unsigned *begin, unsigned *end);
-size_t mt_token_at(const mt_file *file, unsigned offset);
-int mt_token_is(const mt_file *file, size_t token, const char *spelling);
-unsigned mt_statement_end(const mt_file *file, CXCursor statement);
-void mt_remove(mt_file *file, unsigned begin, unsigned end);
-void mt_expression_range(const mt_file *file, CXCursor expression, unsigned *begin, unsigned *end);
-char *mt_spelling(CXCursor cursor);
-int mt_same(CXCursor a, CXCursor b);
-int mt_function_body(CXCursor function, CXCursor *body);
-int mt_in_prelude(CXCursor declaration);
-int mt_is_builtin(CXCursor declaration);
-void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format, ...)
-    __attribute__((format(printf, 5, 6)));
-void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
-    __attribute__((format(printf, 5, 6)));
-void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
-    __attribute__((format(printf, 5, 6)));
-int mt_compile_check(mt_merge *merge, const char *text);
-mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor);
-
-/* analyze.c */
-enum mt_primitive mt_primitive_of(CXCursor call);
-enum mt_id_call mt_id_call_of(CXCursor call);
-mt_func *mt_callee(mt_merge *merge, const mt_file *file, CXCursor call);
-int mt_is_transmit(CXCursor var);
-CXCursor mt_record_of(CXCursor var);
-int mt_is_implicit_transmit(mt_merge *merge, CXCursor var);
-int mt_is_group_barrier(CXCursor call);
-int mt_holds_barrier(mt_merge *merge, const mt_file *file, CXCursor statement);
-int mt_analyze(mt_merge *merge);
-
-/* text.c */
-void mt_edit_add(mt_file *file, unsigned begin, unsigned end, int rank, const char *text);
-int mt_edits_apply(const mt_file *file, mt_buf *out, mt_spans *spans);
-char *mt_render(const mt_file *file, unsigned begin, unsigned end);
-
-/* rewrite.c */
-char *mt_declarator(CXType type, const char *name);
-void mt_rewrite(mt_merge *merge);
-
-/* control.c */
-void mt_rewrite_cooperative(mt_merge *merge);
-
-/* lint.c */
-void mt_lint(mt_merge *merge);
-
-/* emit.c */
-int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header);
 
 #endif

@@ -1,7 +1,7 @@
 /* test_merge.c: coop-merge (merge-tool/): its rewriting of small inputs against golden outputs,
  * every rejection with its message and exit status, malformed inputs through the
- * AddressSanitizer/UBSan build, and merged megakernels built and run with libcoop on PoCL, under
- * chaos, against CPU references.
+ * AddressSanitizer/UBSan build, merged megakernels built and run with libcoop on PoCL, under
+ * chaos, against CPU references, and the tool's own source layout (its passes' includes).
  *
  * Runs build/bin/coop-merge and build/bin/coop-merge-asan (COOP_MERGE and COOP_MERGE_ASAN
  * override them) from the repository root. COOP_MERGE_BLESS=1 rewrites the golden outputs in
@@ -1474,6 +1474,102 @@ START_TEST(worklist_scans_under_chaos)
     coop_context_release(ctx);
 }
 END_TEST
+/* ---- The tool's source layout ------------------------------------------------------------- */
+
+/* coop-merge's passes and support files in the order they may include one another: a file of
+ * merge-tool/ belongs to the layer its name starts with (up to its first '_' or '.': analyse_flow.c
+ * is analyse's), and includes the headers of its own layer and of earlier ones only, so that the
+ * imports form a DAG (merge-tool/README.md, "Source layout"). */
+static const char *const merge_layers[] = {"text",    "merge",   "edit", "parse",   "analyse",
+                                           "validate", "rewrite", "emit", "compile", "main"};
+
+static int merge_layer(const char *name)
+{
+    size_t length = strcspn(name, "_.");
+    for (size_t i = 0; i < sizeof merge_layers / sizeof *merge_layers; i++)
+        if (strlen(merge_layers[i]) == length && !strncmp(merge_layers[i], name, length))
+            return (int)i;
+    return -1;
+}
+
+/* The first of `text`'s #include "..." of a merge-tool header that `name` may not include, as a
+ * message, or NULL. Headers from elsewhere (libcoop's, found through -I) are not the tool's. */
+static char *include_violation(const char *name, const char *text, int (*is_tool_header)(const char *header))
+{
+    char *message = NULL;
+    int layer = merge_layer(name);
+    if (layer < 0) {
+        message = malloc(PATH_BYTES);
+        snprintf(message, PATH_BYTES, "merge-tool/%s: its name starts with no layer of the declared order", name);
+        return message;
+    }
+    for (const char *line = text; line && *line && !message; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        char header[PATH_BYTES];
+        if (sscanf(line, "#include \"%255[^\"]\"", header) != 1 || !is_tool_header(header))
+            continue;
+        int included = merge_layer(header);
+        if (included < 0 || included > layer) {
+            message = malloc(2 * PATH_BYTES);
+            snprintf(message, 2 * PATH_BYTES, "merge-tool/%s includes %s, of %s", name, header,
+                     included < 0 ? "no layer of the declared order" : "a later layer");
+        }
+    }
+    return message;
+}
+
+static int in_merge_tool(const char *header)
+{
+    char path[2 * PATH_BYTES];
+    snprintf(path, sizeof path, "merge-tool/%s", header);
+    return access(path, F_OK) == 0;
+}
+
+static int any_header(const char *header)
+{
+    (void)header;
+    return 1;
+}
+
+/* The check itself fails on an include against the order, and passes one along it. */
+START_TEST(include_order_check_finds_a_cycle)
+{
+    char *backward = include_violation("analyse.c", "#include \"analyse.h\"\n#include \"rewrite.h\"\n", any_header);
+    ck_assert_ptr_nonnull(backward);
+    ck_assert_str_eq(backward, "merge-tool/analyse.c includes rewrite.h, of a later layer");
+    free(backward);
+    ck_assert_ptr_null(include_violation("rewrite_control.c", "#include \"rewrite.h\"\n#include \"edit.h\"\n",
+                                         any_header));
+    char *unknown = include_violation("lint.c", "", any_header);
+    ck_assert_ptr_nonnull(unknown);
+    free(unknown);
+}
+END_TEST
+
+/* Every file of merge-tool/ includes only the headers of its own layer and earlier ones. */
+START_TEST(merge_tool_includes_form_a_dag)
+{
+    DIR *dir = opendir("merge-tool");
+    ck_assert_ptr_nonnull(dir);
+    unsigned checked = 0;
+    for (struct dirent *entry; (entry = readdir(dir));) {
+        size_t length = strlen(entry->d_name);
+        if (length < 3 || (strcmp(entry->d_name + length - 2, ".c") && strcmp(entry->d_name + length - 2, ".h")))
+            continue;
+        char path[2 * PATH_BYTES];
+        snprintf(path, sizeof path, "merge-tool/%s", entry->d_name);
+        size_t size = 0;
+        char *text = read_file(path, &size);
+        ck_assert_ptr_nonnull(text);
+        char *violation = include_violation(entry->d_name, text, in_merge_tool);
+        ck_assert_msg(!violation, "%s", violation);
+        free(text);
+        checked++;
+    }
+    closedir(dir);
+    ck_assert_uint_ge(checked, 10);
+}
+END_TEST
+
 static Suite *merge_suite(void)
 {
     Suite *suite = suite_create("merge");
@@ -1486,6 +1582,10 @@ static Suite *merge_suite(void)
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
                         (int)(sizeof rejections / sizeof *rejections));
     suite_add_tcase(suite, rewriting);
+    TCase *layout = tu_tcase("layout", 30);
+    tcase_add_test(layout, include_order_check_finds_a_cycle);
+    tcase_add_test(layout, merge_tool_includes_form_a_dag);
+    suite_add_tcase(suite, layout);
     TCase *robustness = tu_tcase("robustness", 900);
     tcase_add_test(robustness, truncated_files);
     tcase_add_test(robustness, binary_junk);

@@ -1,6 +1,6 @@
-/* lint.c: warnings about what the cooperative kernels language leaves to the author (the rules in
- * merge-tool/README.md, "The language"); -Werror makes them errors. Both come from data flow over
- * the cooperative kernel's statements, before any rewriting.
+/* analyse_flow.c: data flow over the cooperative kernel's statements, finding what the language
+ * leaves to the author (the rules in merge-tool/README.md, "The language"): validation warns
+ * about each finding (mt_finding), and -Werror makes the warnings errors.
  *
  * - The number of groups (get_num_groups, get_global_size, and get_global_id, which spreads work
  *   over them) changes at an offer_kill() or offer_fork() of any group. A group that reads it
@@ -11,7 +11,7 @@
  *   its fork point before assigning it has no value there, unless the declarations it walks past
  *   give it one again (a declaration whose initializer is plain arithmetic, and nothing else
  *   assigns the variable). */
-#include "merge.h"
+#include "analyse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,44 +19,6 @@
 typedef struct lint lint;
 
 /* ---- The statements ---------------------------------------------------------------------- */
-
-typedef struct children {
-    CXCursor *items;
-    size_t count, capacity;
-} children;
-
-static enum CXChildVisitResult add_child(CXCursor cursor, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    children *list = data;
-    enum CXCursorKind kind = clang_getCursorKind(cursor);
-    if (!clang_isAttribute(kind) && kind != CXCursor_TypeRef)
-        MT_PUSH(list->items, list->count, list->capacity, cursor);
-    return CXChildVisit_Continue;
-}
-
-static children children_of(CXCursor cursor)
-{
-    children list = {0};
-    clang_visitChildren(cursor, add_child, &list);
-    return list;
-}
-
-/* The call under implicit conversions and parentheses. */
-static CXCursor unwrap(CXCursor expression)
-{
-    for (;;) {
-        enum CXCursorKind kind = clang_getCursorKind(expression);
-        if (kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr)
-            return expression;
-        children list = children_of(expression);
-        CXCursor inner = list.count == 1 ? list.items[0] : clang_getNullCursor();
-        free(list.items);
-        if (clang_Cursor_isNull(inner))
-            return expression;
-        expression = inner;
-    }
-}
 
 /* The primitive a statement is (`offer_kill();`, `x = global_barrier_any(f);`,
  * `int x = global_barrier_any(f);`...), or none. */
@@ -66,13 +28,13 @@ static enum mt_primitive statement_primitive(CXCursor statement)
     enum CXCursorKind kind = clang_getCursorKind(statement);
     if (primitive || (kind != CXCursor_BinaryOperator && kind != CXCursor_DeclStmt))
         return primitive;
-    children list = children_of(statement);
+    mt_children list = mt_children_of(statement);
     if (kind == CXCursor_BinaryOperator && list.count == 2)
-        primitive = mt_primitive_of(unwrap(list.items[1]));
+        primitive = mt_primitive_of(mt_unwrap_call(list.items[1]));
     if (kind == CXCursor_DeclStmt && list.count == 1) {
         CXCursor init = clang_Cursor_getVarDeclInitializer(list.items[0]);
         if (!clang_Cursor_isNull(init))
-            primitive = mt_primitive_of(unwrap(init));
+            primitive = mt_primitive_of(mt_unwrap_call(init));
     }
     free(list.items);
     return primitive == MT_PRIM_VOTE || primitive == MT_PRIM_RESIZE_VOTE ? primitive : MT_PRIM_NONE;
@@ -86,15 +48,6 @@ static int is_fork_point(enum mt_primitive p)
 static int is_barrier(enum mt_primitive p)
 {
     return p == MT_PRIM_BARRIER || p == MT_PRIM_RESIZE || p == MT_PRIM_VOTE || p == MT_PRIM_RESIZE_VOTE;
-}
-
-static const char *primitive_name(enum mt_primitive p)
-{
-    switch (p) {
-    case MT_PRIM_KILL: return "offer_kill()";
-    case MT_PRIM_FORK: return "offer_fork()";
-    default: return "a primitive";
-    }
 }
 
 /* A for statement's parts, told apart by where its header's `;`s are. */
@@ -120,7 +73,7 @@ static for_parts for_parts_of(const mt_file *file, CXCursor statement)
             break;
         }
     }
-    children list = children_of(statement);
+    mt_children list = mt_children_of(statement);
     for (size_t i = 0; i < list.count; i++) {
         unsigned b, e;
         mt_extent(file, list.items[i], &b, &e);
@@ -153,8 +106,8 @@ struct lint {
     mt_func *func;
     mt_file *file;
     unsigned char *reads_groups;  /* per function: it (or what it calls) reads the number of groups */
-    unsigned *warned;             /* offsets already warned about */
-    size_t warned_count, warned_capacity;
+    unsigned *found;              /* offsets of the read calls found already */
+    size_t found_count, found_capacity;
     CXCursor *vars;               /* the kernel's own variables a forked group does not receive */
     unsigned char *rebuilt;       /* per variable: a walking group's declaration gives it its value again */
     size_t var_count, var_capacity;
@@ -223,7 +176,7 @@ static int reads_m(enum mt_id_call id)
            id == MT_ID_GLOBAL_ID;
 }
 
-static int reads_groups(lint *l, CXCursor call, const char **what, char **callee_name)
+static int reads_groups(lint *l, CXCursor call, const char **what, const mt_func **reader)
 {
     enum mt_id_call id = mt_id_call_of(call);
     if (reads_m(id)) {
@@ -235,45 +188,25 @@ static int reads_groups(lint *l, CXCursor call, const char **what, char **callee
     }
     mt_func *callee = mt_callee(l->merge, l->file, call);
     if (callee && l->reads_groups[callee - l->merge->funcs]) {
-        *callee_name = mt_strdup(callee->name);
+        *reader = callee;
         return 1;
     }
     return 0;
 }
 
-static void warn_group_read(lint *l, CXCursor call, const state *s, int backward)
+/* One finding per read call (a loop's passes meet it again). */
+static void find_group_read(lint *l, CXCursor call, const state *s, int backward)
 {
     int in_file = 0;
     unsigned at = mt_offset(l->file, clang_getCursorLocation(call), &in_file);
-    for (size_t i = 0; i < l->warned_count; i++)
-        if (l->warned[i] == at)
+    for (size_t i = 0; i < l->found_count; i++)
+        if (l->found[i] == at)
             return;
-    MT_PUSH(l->warned, l->warned_count, l->warned_capacity, at);
-    const char *what = NULL;
-    char *callee = NULL;
-    reads_groups(l, call, &what, &callee);
-    char *reader = callee ? mt_printf("the call to '%s', which reads the number of groups,", callee)
-                          : mt_printf("%s", what);
-    unsigned offer_at = mt_offset(l->file, clang_getCursorLocation(s->where), NULL), line = 1;
-    for (unsigned i = 0; i < offer_at && i < l->file->size; i++)
-        line += l->file->text[i] == '\n';
-    enum mt_primitive offer = mt_primitive_of(s->where);
-    if (backward)
-        mt_warning_at(l->merge, l->file, call,
-                      "read it only between two global barriers that no offer_kill() or offer_fork() lies "
-                      "between (merge-tool/README.md, \"The language\")",
-                      "%s comes before %s (line %u) with no global barrier between them: a group that is "
-                      "already there may be killed or forked while this one distributes work by it",
-                      reader, primitive_name(offer), line);
-    else
-        mt_warning_at(l->merge, l->file, call,
-                      "read it only between two global barriers that no offer_kill() or offer_fork() lies "
-                      "between (merge-tool/README.md, \"The language\")",
-                      "%s comes after %s (line %u) with no global barrier between them: groups killed or "
-                      "forked there change it, so the groups may distribute work by different numbers",
-                      reader, primitive_name(offer), line);
-    free(reader);
-    free(callee);
+    MT_PUSH(l->found, l->found_count, l->found_capacity, at);
+    mt_finding finding = {.kind = MT_FINDING_GROUP_READ, .at = call, .offer = s->where, .backward = backward};
+    reads_groups(l, call, &finding.read, &finding.callee);
+    mt_merge *merge = l->merge;
+    MT_PUSH(merge->findings, merge->finding_count, merge->finding_capacity, finding);
 }
 
 static enum CXChildVisitResult find_group_reads(CXCursor cursor, CXCursor parent, CXClientData data)
@@ -282,11 +215,9 @@ static enum CXChildVisitResult find_group_reads(CXCursor cursor, CXCursor parent
     group_read_walk *walk = data;
     if (clang_getCursorKind(cursor) == CXCursor_CallExpr) {
         const char *what = NULL;
-        char *callee = NULL;
-        int reads = reads_groups(walk->l, cursor, &what, &callee);
-        free(callee);
-        if (reads && walk->s->offer)
-            warn_group_read(walk->l, cursor, walk->s, walk->backward);
+        const mt_func *callee = NULL;
+        if (reads_groups(walk->l, cursor, &what, &callee) && walk->s->offer)
+            find_group_read(walk->l, cursor, walk->s, walk->backward);
     }
     return CXChildVisit_Recurse;
 }
@@ -314,7 +245,7 @@ static enum CXChildVisitResult find_accesses(CXCursor cursor, CXCursor parent, C
     lint *l = walk->l;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
     if (kind == CXCursor_BinaryOperator) {
-        children list = children_of(cursor);
+        mt_children list = mt_children_of(cursor);
         unsigned lhs_begin, lhs_end;
         int assigns = 0;
         if (list.count == 2) {
@@ -455,7 +386,7 @@ static void flow(lint *l, CXCursor statement, state *s, int backward)
 {
     if (clang_Cursor_isNull(statement))
         return;
-    children list = children_of(statement);
+    mt_children list = mt_children_of(statement);
     switch (clang_getCursorKind(statement)) {
     case CXCursor_CompoundStmt:
         for (size_t i = 0; i < list.count; i++)
@@ -686,10 +617,10 @@ static int in_scope(const lint *l, CXCursor var, CXCursor point)
     return var_at < point_at && (clang_Cursor_isNull(scope) || (point_at >= begin && point_at < end));
 }
 
-/* One warning per variable, at the first fork point that needs it. */
-static void warn_untransmitted(lint *l)
+/* One finding per variable, at the first fork point that needs it. */
+static void find_untransmitted(lint *l)
 {
-    unsigned char *warned = mt_alloc(l->var_count + 1);
+    unsigned char *has_finding = mt_alloc(l->var_count + 1);
     /* the points in the order they are written (the backward pass met the last first) */
     for (size_t i = 1; i < l->point_count; i++)
         for (size_t j = i; j > 0 && mt_offset(l->file, clang_getCursorLocation(l->points[j]), NULL) <
@@ -702,31 +633,20 @@ static void warn_untransmitted(lint *l)
             l->points[j - 1] = point;
             l->live_after[j - 1] = live;
         }
-    for (size_t p = 0; p < l->point_count; p++) {
-        unsigned point_at = mt_offset(l->file, clang_getCursorLocation(l->points[p]), NULL), line = 1;
-        for (unsigned i = 0; i < point_at && i < l->file->size; i++)
-            line += l->file->text[i] == '\n';
+    mt_merge *merge = l->merge;
+    for (size_t p = 0; p < l->point_count; p++)
         for (size_t v = 0; v < l->var_count; v++) {
-            if (warned[v] || !l->live_after[p][v] || l->rebuilt[v] || !in_scope(l, l->vars[v], l->points[p]))
+            if (has_finding[v] || !l->live_after[p][v] || l->rebuilt[v] || !in_scope(l, l->vars[v], l->points[p]))
                 continue;
-            warned[v] = 1;
-            char *name = mt_spelling(l->vars[v]);
-            mt_warning_at(l->merge, l->file, l->vars[v],
-                          "declare it 'transmit' in the kernel's root scope, or assign it after the fork point "
-                          "before reading it",
-                          "'%s' is read after the fork point at line %u before it is assigned, but a group forked "
-                          "there does not receive it (it is not transmit): it has no value there",
-                          name, line);
-            free(name);
+            has_finding[v] = 1;
+            mt_finding finding = {.kind = MT_FINDING_UNTRANSMITTED, .at = l->vars[v], .offer = l->points[p]};
+            MT_PUSH(merge->findings, merge->finding_count, merge->finding_capacity, finding);
         }
-    }
-    free(warned);
+    free(has_finding);
 }
 
-void mt_lint(mt_merge *merge)
+void mt_analyse_flow(mt_merge *merge)
 {
-    if (merge->options.standalone || merge->errors)
-        return;
     mt_func *func = &merge->funcs[merge->coop];
     CXCursor body;
     if (!mt_function_body(func->def, &body))
@@ -739,7 +659,7 @@ void mt_lint(mt_merge *merge)
     state forward = state_new(&l), backward = state_new(&l);
     flow(&l, body, &forward, 0);
     flow(&l, body, &backward, 1);
-    warn_untransmitted(&l);
+    find_untransmitted(&l);
     state_free(&forward);
     state_free(&backward);
     for (size_t p = 0; p < l.point_count; p++)
@@ -748,6 +668,6 @@ void mt_lint(mt_merge *merge)
     free(l.points);
     free(l.vars);
     free(l.rebuilt);
-    free(l.warned);
+    free(l.found);
     free(l.reads_groups);
 }

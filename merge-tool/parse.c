@@ -1,6 +1,7 @@
-/* source.c: reading and parsing the input files with libclang, locations and tokens, and
- * reporting errors as file:line:col. */
-#include "merge.h"
+/* parse.c: the first pass. Reads the input files, parses them with libclang and tokenizes them
+ * and the headers they include; and the queries on locations, tokens and cursors that the
+ * later passes share (parse.h). */
+#include "parse.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -12,12 +13,7 @@
 #define COOP_MERGE_CLANG_INCLUDE "/usr/lib/llvm-14/lib/clang/14.0.6/include"
 #endif
 
-/* libcoop's kernel header (coop_layout.h, coop_kernel.h, coop_scheduler.h), embedded by the
- * build, for checking that the merged program compiles. */
-extern const char coop_kernel_header_source[];
-
 #define PRELUDE_PATH "/coop-merge/prelude.h"
-#define KERNEL_HEADER_PATH "/coop-merge/coop_kernel.h"
 
 /* What the cooperative kernel language adds to OpenCL C, so that user files parse as written.
  * The annotations let the analysis find kernels and transmit variables on the AST. */
@@ -77,49 +73,13 @@ static char *read_file(const char *path, size_t *size)
     return buf.data;
 }
 
-/* The directory part of a path, for the -I that lets one file include its neighbours. */
-static char *directory_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? mt_strndup(path, (size_t)(slash - path) + (slash == path)) : mt_strdup(".");
-}
-
-/* How each platform builds the merged program (libcoop/src/program.c, target_options): its
- * OpenCL C version, a clang target of the same kind, the OpenCL C features and extensions the
- * device reports, and libcoop's defines. The input files are parsed as OpenCL C 2.0. */
-typedef struct check_target {
-    const char *name;
-    const char *const *args;
-} check_target;
-
+/* How the input files are parsed: as OpenCL C 2.0 (compile.c says how each platform builds the
+ * merged program). */
 static const char *const input_args[] = {"-cl-std=CL2.0", "--target=spir64-unknown-unknown", NULL};
 
-/* PoCL 3.1's pthread device: OpenCL C 3.0 without program-scope global variables, the generic
- * address space or work-group collectives (clinfo's "Device OpenCL C features"). */
-static const char *const pocl_args[] = {
-    "-cl-std=CL3.0", "--target=spir64-unknown-unknown", "-Xclang",
-    "-cl-ext=-all,+cl_khr_byte_addressable_store,+cl_khr_fp64,+cl_khr_global_int32_base_atomics,"
-    "+cl_khr_global_int32_extended_atomics,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"
-    "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_3d_image_writes,"
-    "+__opencl_c_images,+__opencl_c_3d_image_writes,+__opencl_c_read_write_images,"
-    "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,+__opencl_c_atomic_scope_device,"
-    "+__opencl_c_int64,+__opencl_c_fp64",
-    "-DCOOP_TARGET_POCL=1", NULL};
-
-/* NVIDIA's OpenCL builds with -cl-std=CL2.0 for a Hopper GPU; its compiler takes `asm`. */
-static const char *const nvidia_args[] = {"-cl-std=CL2.0",          "--target=nvptx64-nvidia-nvcl",
-                                          "-Dasm=__asm__",          "-DCOOP_TARGET_NVIDIA=1",
-                                          "-DCOOP_PARALLEL_SPIN=1", "-DCOOP_NV_SM=90",
-                                          NULL};
-
-static const check_target check_targets[] = {
-    {"PoCL (OpenCL C 3.0 without program-scope global variables)", pocl_args},
-    {"NVIDIA's OpenCL (OpenCL C 2.0, nvptx64)", nvidia_args},
-};
-
 /* Arguments for libclang: the target's, the default header, the prelude, the user's -I and -D. */
-static const char **parse_arguments(const mt_merge *merge, const char *const *target, const char *prelude_path,
-                                    int *count)
+const char **mt_clang_arguments(const mt_merge *merge, const char *const *target, const char *prelude_path,
+                                int *count)
 {
     const mt_options *o = &merge->options;
     size_t capacity = 24 + 2 * (o->include_count + o->define_count + merge->file_count);
@@ -238,7 +198,7 @@ static int rewritten_header(CXTranslationUnit tu, CXFile header)
 {
     CXString name = clang_getFileName(header);
     const char *text = clang_getCString(name);
-    int ours = text && (!strcmp(text, PRELUDE_PATH) || !strcmp(text, KERNEL_HEADER_PATH));
+    int ours = text && (!strcmp(text, PRELUDE_PATH) || !strcmp(text, MT_KERNEL_HEADER_PATH));
     clang_disposeString(name);
     return !ours && !clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, header, 0));
 }
@@ -301,8 +261,8 @@ mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor)
     return NULL;
 }
 
-/* Reads and parses every input file. Returns 0 on success; errors have been printed. */
-int mt_load(mt_merge *merge)
+/* Makes room for the input files (files[0] the cooperative kernel's, then the tasks'). */
+void mt_open(mt_merge *merge)
 {
     const mt_options *o = &merge->options;
     merge->file_count = merge->input_count = 1 + (o->standalone ? 0 : o->task_count);
@@ -313,42 +273,58 @@ int mt_load(mt_merge *merge)
         file->path = i == 0 ? o->coop_path : o->task_paths[i - 1];
         file->is_coop = i == 0;
         file->owner = i;
-        file->text = read_file(file->path, &file->size);
-        if (!file->text) {
-            fprintf(stderr, "coop-merge: cannot read %s: %s\n", file->path, strerror(errno ? errno : EIO));
-            merge->errors++;
-            continue;
-        }
-        const char *nul = memchr(file->text, '\0', file->size);
-        if (nul) {
-            mt_error(merge, file, (unsigned)(nul - file->text), "OpenCL C source is text: remove the byte",
-                     "NUL byte in the file");
-            continue;
-        }
-        int arg_count = 0;
-        const char **args = parse_arguments(merge, input_args, PRELUDE_PATH, &arg_count);
-        struct CXUnsavedFile unsaved[2] = {
-            {.Filename = PRELUDE_PATH, .Contents = prelude, .Length = sizeof prelude - 1},
-            {.Filename = file->path, .Contents = file->text, .Length = (unsigned long)file->size},
-        };
-        enum CXErrorCode code = clang_parseTranslationUnit2(merge->index, file->path, args, arg_count, unsaved, 2,
-                                                            CXTranslationUnit_None, &file->tu);
-        free(args);
-        if (code != CXError_Success || !file->tu) {
-            fprintf(stderr, "coop-merge: %s: libclang could not parse the file (error %d)\n", file->path, (int)code);
-            file->tu = NULL;
-            merge->errors++;
-            continue;
-        }
-        merge->errors += report_diagnostics(file->tu, NULL, NULL);
-        file->file = clang_getFile(file->tu, file->path);
-        if (!file->file) {
-            fprintf(stderr, "coop-merge: %s: libclang lost the file\n", file->path);
-            merge->errors++;
-            continue;
-        }
-        tokenize(file);
     }
+}
+
+/* Reads an input file and marks a NUL byte in it (has_nul). Returns 0 if it was read. */
+int mt_read(mt_merge *merge, size_t input)
+{
+    mt_file *file = &merge->files[input];
+    file->text = read_file(file->path, &file->size);
+    if (!file->text) {
+        fprintf(stderr, "coop-merge: cannot read %s: %s\n", file->path, strerror(errno ? errno : EIO));
+        merge->errors++;
+        return -1;
+    }
+    const char *nul = memchr(file->text, '\0', file->size);
+    file->has_nul = nul != NULL;
+    file->nul_offset = nul ? (unsigned)(nul - file->text) : 0;
+    return 0;
+}
+
+/* Parses an input file that was read; clang's diagnostics are printed. */
+void mt_parse(mt_merge *merge, size_t input)
+{
+    mt_file *file = &merge->files[input];
+    int arg_count = 0;
+    const char **args = mt_clang_arguments(merge, input_args, PRELUDE_PATH, &arg_count);
+    struct CXUnsavedFile unsaved[2] = {
+        {.Filename = PRELUDE_PATH, .Contents = prelude, .Length = sizeof prelude - 1},
+        {.Filename = file->path, .Contents = file->text, .Length = (unsigned long)file->size},
+    };
+    enum CXErrorCode code = clang_parseTranslationUnit2(merge->index, file->path, args, arg_count, unsaved, 2,
+                                                        CXTranslationUnit_None, &file->tu);
+    free(args);
+    if (code != CXError_Success || !file->tu) {
+        fprintf(stderr, "coop-merge: %s: libclang could not parse the file (error %d)\n", file->path, (int)code);
+        file->tu = NULL;
+        merge->errors++;
+        return;
+    }
+    merge->errors += report_diagnostics(file->tu, NULL, NULL);
+    file->file = clang_getFile(file->tu, file->path);
+    if (!file->file) {
+        fprintf(stderr, "coop-merge: %s: libclang lost the file\n", file->path);
+        merge->errors++;
+        return;
+    }
+    tokenize(file);
+}
+
+/* Loads the headers the input files include, once every input parsed without errors. Returns
+ * 0 on success: every error so far (the inputs' too) has been printed otherwise. */
+int mt_parse_headers(mt_merge *merge)
+{
     for (size_t i = 0; i < merge->input_count && !merge->errors; i++)
         load_headers(merge, i);
     return merge->errors ? -1 : 0;
@@ -365,6 +341,7 @@ void mt_unload(mt_merge *merge)
             free(file->edits[e].text);
         free(file->edits);
         free(file->includes);
+        free(file->ctx_decls);
         if (file->tu && file->owner == i)
             clang_disposeTranslationUnit(file->tu);
         if (i >= merge->input_count)
@@ -492,20 +469,6 @@ unsigned mt_statement_end(const mt_file *file, CXCursor statement)
     return end;
 }
 
-/* Removes [begin, end); when that is all its line holds, the line goes too. */
-void mt_remove(mt_file *file, unsigned begin, unsigned end)
-{
-    unsigned first = begin, after = end;
-    while (first > 0 && (file->text[first - 1] == ' ' || file->text[first - 1] == '\t'))
-        first--;
-    while (after < file->size && (file->text[after] == ' ' || file->text[after] == '\t' || file->text[after] == '\r'))
-        after++;
-    if ((first == 0 || file->text[first - 1] == '\n') && (after == file->size || file->text[after] == '\n'))
-        mt_edit_add(file, first, after < file->size ? after + 1 : after, MT_RANK_REPLACE, "");
-    else
-        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "");
-}
-
 /* The byte range of an expression. clang ends some OpenCL vector literals, `(float4)(x)`, before
  * their last `)`; the range is extended until its brackets balance. */
 void mt_expression_range(const mt_file *file, CXCursor expression, unsigned *begin, unsigned *end)
@@ -607,7 +570,8 @@ int mt_is_builtin(CXCursor function)
     return count == 1;
 }
 
-static void line_column(const mt_file *file, unsigned offset, unsigned *line, unsigned *column)
+/* The line and column (from 1) of an offset in a file. */
+void mt_line_column(const mt_file *file, unsigned offset, unsigned *line, unsigned *column)
 {
     *line = 1;
     unsigned line_start = 0;
@@ -617,172 +581,4 @@ static void line_column(const mt_file *file, unsigned offset, unsigned *line, un
             line_start = i + 1;
         }
     *column = offset - line_start + 1;
-}
-
-static void report(mt_merge *merge, const mt_file *file, unsigned offset, int warning, const char *hint,
-                   const char *format, va_list args)
-{
-    unsigned line, column;
-    line_column(file, offset, &line, &column);
-    /* -Werror: a warning stops the merge like an error */
-    int error = !warning || merge->options.warnings_are_errors;
-    fprintf(stderr, "%s:%u:%u: %s: ", file->path, line, column, error ? "error" : "warning");
-    vfprintf(stderr, format, args);
-    if (warning && error)
-        fputs(" [-Werror]", stderr);
-    fputc('\n', stderr);
-    if (hint)
-        fprintf(stderr, "%s:%u:%u: note: %s\n", file->path, line, column, hint);
-    if (error)
-        merge->errors++;
-    else
-        merge->warnings++;
-}
-
-static void verror(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format,
-                   va_list args)
-{
-    report(merge, file, offset, 0, hint, format, args);
-}
-
-/* Reports what the language leaves to the author and the input most likely gets wrong (an error
- * with -Werror). */
-void mt_warning_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
-{
-    int in_file = 0;
-    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
-    va_list args;
-    va_start(args, format);
-    report(merge, file, in_file ? offset : 0, 1, hint, format, args);
-    va_end(args);
-}
-
-/* Reports a rejected input: where, the rule it breaks, and a hint (may be NULL). */
-void mt_error(mt_merge *merge, const mt_file *file, unsigned offset, const char *hint, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    verror(merge, file, offset, hint, format, args);
-    va_end(args);
-}
-
-void mt_error_at(mt_merge *merge, const mt_file *file, CXCursor cursor, const char *hint, const char *format, ...)
-{
-    int in_file = 0;
-    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
-    va_list args;
-    va_start(args, format);
-    verror(merge, file, in_file ? offset : 0, hint, format, args);
-    va_end(args);
-}
-
-/* Prints the merged program's errors at the input lines they come from (text coop-merge inserted
- * counts as where it was inserted; the entry it wrote, as the merged program's own lines). */
-static void report_merged_diagnostics(const mt_merge *merge, CXTranslationUnit tu, const char *shown)
-{
-    unsigned count = clang_getNumDiagnostics(tu);
-    for (unsigned i = 0; i < count; i++) {
-        CXDiagnostic diagnostic = clang_getDiagnostic(tu, i);
-        enum CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(diagnostic);
-        CXFile where = NULL;
-        unsigned line = 0, column = 0, offset = 0;
-        clang_getExpansionLocation(clang_getDiagnosticLocation(diagnostic), &where, &line, &column, &offset);
-        CXString name = where ? clang_getFileName(where) : (CXString){0};
-        int in_program = where && clang_getCString(name) && strstr(clang_getCString(name), "/coop-merge/output/");
-        if (where)
-            clang_disposeString(name);
-        const mt_span *span = NULL;
-        for (size_t s = 0; in_program && s < merge->spans.count && !span; s++)
-            if (offset >= merge->spans.items[s].out_begin && offset < merge->spans.items[s].out_end)
-                span = &merge->spans.items[s];
-        CXString message = clang_getDiagnosticSpelling(diagnostic);
-        const char *level = severity >= CXDiagnostic_Error ? "error" : severity == CXDiagnostic_Warning ? "warning"
-                                                                                                       : "note";
-        if (span) {
-            unsigned at = span->from + (span->original ? (unsigned)(offset - span->out_begin) : 0u), l, c;
-            line_column(span->file, at, &l, &c);
-            fprintf(stderr, "%s:%u:%u: %s: %s%s\n", span->file->path, l, c, level, clang_getCString(message),
-                    span->original ? "" : " (in what coop-merge wrote here)");
-        } else if (severity >= CXDiagnostic_Warning) {
-            CXString text = clang_formatDiagnostic(diagnostic, CXDiagnostic_DisplaySourceLocation |
-                                                                   CXDiagnostic_DisplayColumn);
-            const char *formatted = clang_getCString(text);
-            if (in_program)
-                fprintf(stderr, "%s:%u:%u: %s: %s\n", shown, line, column, level, clang_getCString(message));
-            else
-                fprintf(stderr, "%s\n", formatted);
-            clang_disposeString(text);
-        }
-        clang_disposeString(message);
-        clang_disposeDiagnostic(diagnostic);
-    }
-}
-
-/* Parses the merged program with libcoop's kernel header in front, as libcoop builds it for one
- * platform. Returns the number of errors, printed (at the merged program's lines). */
-static int check_for(mt_merge *merge, const check_target *target, const char *text, const char *name,
-                     const mt_options *check)
-{
-    char *path = mt_printf("/coop-merge/output/%s", name[0] == '/' ? name + 1 : name);
-    mt_merge checker = {.options = *check, .file_count = merge->file_count};
-    int arg_count = 0;
-    const char **args = parse_arguments(&checker, target->args, KERNEL_HEADER_PATH, &arg_count);
-    /* The merged program has no prelude: it must compile as plain OpenCL C. */
-    struct CXUnsavedFile unsaved[2] = {
-        {.Filename = KERNEL_HEADER_PATH, .Contents = coop_kernel_header_source,
-         .Length = (unsigned long)strlen(coop_kernel_header_source)},
-        {.Filename = path, .Contents = text, .Length = (unsigned long)strlen(text)},
-    };
-    CXTranslationUnit tu = NULL;
-    enum CXErrorCode code = clang_parseTranslationUnit2(merge->index, path, args, arg_count, unsaved, 2,
-                                                        CXTranslationUnit_None, &tu);
-    int errors = 1;
-    if (code == CXError_Success && tu) {
-        char *shown = mt_printf("%s (merged)", name);
-        errors = 0;
-        unsigned count = clang_getNumDiagnostics(tu);
-        for (unsigned i = 0; i < count; i++) {
-            CXDiagnostic diagnostic = clang_getDiagnostic(tu, i);
-            if (clang_getDiagnosticSeverity(diagnostic) >= CXDiagnostic_Error)
-                errors++;
-            clang_disposeDiagnostic(diagnostic);
-        }
-        if (errors) {
-            fprintf(stderr, "coop-merge: the merged program does not compile for %s:\n", target->name);
-            report_merged_diagnostics(merge, tu, shown);
-        }
-        free(shown);
-        clang_disposeTranslationUnit(tu);
-    } else {
-        fprintf(stderr, "coop-merge: libclang could not parse the merged program (error %d)\n", (int)code);
-    }
-    free(args);
-    free(path);
-    return errors;
-}
-
-/* Whether the merged program compiles on every platform libcoop supports, as libcoop builds it
- * there. Returns 0 if it does; otherwise the errors have been printed. */
-int mt_compile_check(mt_merge *merge, const char *text)
-{
-    const mt_options *o = &merge->options;
-    const char *name = o->out_path && strcmp(o->out_path, "-") ? o->out_path : "<stdout>";
-    const char **dirs = mt_alloc(merge->file_count * sizeof *dirs);
-    mt_options check = *o;
-    check.defines = NULL;
-    check.define_count = 0;
-    check.includes = mt_alloc((o->include_count + merge->file_count + 1) * sizeof *check.includes);
-    for (size_t i = 0; i < o->include_count; i++)
-        check.includes[i] = o->includes[i];
-    for (size_t i = 0; i < merge->file_count; i++)
-        check.includes[o->include_count + i] = dirs[i] = directory_of(merge->files[i].path);
-    check.include_count = o->include_count + merge->file_count;
-    int errors = 0;
-    for (size_t t = 0; t < sizeof check_targets / sizeof *check_targets && !errors; t++)
-        errors = check_for(merge, &check_targets[t], text, name, &check);
-    for (size_t i = 0; i < merge->file_count; i++)
-        free((char *)dirs[i]);
-    free(dirs);
-    free(check.includes);
-    return errors ? -1 : 0;
 }

@@ -1,12 +1,10 @@
-/* analyze.c: finds the kernels, helpers, calls, primitives, transmit and local variables on the
- * AST, and rejects what coop-merge cannot merge. */
-#include "merge.h"
+/* analyse.c: the analysis pass's entry (analyse.h), and what it finds of the functions: the
+ * kernels, helpers, calls, primitives, ids, barriers, transmit and local variables, and the
+ * places the rewrites change. */
+#include "analyse.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* LangAS numbering as libclang 14 reports it for OpenCL address spaces. */
-enum { ADDRESS_SPACE_LOCAL = 2, ADDRESS_SPACE_CONSTANT = 3 };
 
 static const char *const primitive_names[] = {
     [MT_PRIM_KILL] = "offer_kill",
@@ -24,7 +22,10 @@ static const char *const id_names[] = {
     [MT_ID_GLOBAL_SIZE] = "get_global_size",
 };
 
-static int has_annotation(CXCursor cursor, const char *annotation);
+const char *mt_primitive_name(enum mt_primitive primitive)
+{
+    return primitive_names[primitive];
+}
 
 enum mt_primitive mt_primitive_of(CXCursor call)
 {
@@ -260,6 +261,15 @@ static void add_param(mt_func *func, const mt_file *file, CXCursor parm)
     MT_PUSH(func->params, func->param_count, func->param_capacity, param);
 }
 
+/* Whether a top-level declaration of input `unit`'s translation unit is the unit's to look at:
+ * *where is the file (input or header) it is written in, or NULL for a system header or the
+ * prelude; 0 for a header that another input file included first (looked at from there). */
+int mt_top_level_file(mt_merge *merge, const mt_file *unit, CXCursor cursor, mt_file **where)
+{
+    *where = mt_file_of(merge, unit, cursor);
+    return *where || clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) || mt_in_prelude(cursor);
+}
+
 typedef struct collect {
     mt_merge *merge;
     mt_file *file;
@@ -270,28 +280,11 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
     (void)parent;
     collect *c = data;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
-    /* the file (input or header) it is written in; NULL: a system header, or a header that
-     * another input file included first and whose functions were collected from there */
-    mt_file *where = mt_file_of(c->merge, c->file, cursor);
-    if (!where && !clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)) && !mt_in_prelude(cursor))
+    mt_file *where;
+    if (!mt_top_level_file(c->merge, c->file, cursor, &where))
         return CXChildVisit_Continue;
-    if (kind == CXCursor_VarDecl && where && mt_is_transmit(cursor))
-        mt_error_at(c->merge, where, cursor, "declare it in the root scope of the cooperative kernel",
-                    "'transmit' on a program-scope variable: transmit variables live in the cooperative "
-                    "kernel's root scope");
-    if (kind != CXCursor_FunctionDecl || mt_is_builtin(cursor))
-        return CXChildVisit_Continue;
-    if (mt_in_prelude(cursor)) {
-        if (clang_isCursorDefinition(cursor) || where) {
-            char *name = mt_spelling(cursor);
-            mt_error_at(c->merge, where ? where : c->file, cursor, "rename the function",
-                        "'%s' is a cooperative primitive of coop-merge's language and cannot be declared "
-                        "or defined", name);
-            free(name);
-        }
-        return CXChildVisit_Continue;
-    }
-    if (!clang_isCursorDefinition(cursor))
+    if (kind != CXCursor_FunctionDecl || mt_is_builtin(cursor) || mt_in_prelude(cursor) ||
+        !clang_isCursorDefinition(cursor))
         return CXChildVisit_Continue;
     mt_func func = {.name = mt_spelling(cursor), .usr = usr_of(cursor), .file = where ? where : c->file,
                     .def = cursor, .in_user_file = where != NULL,
@@ -309,77 +302,19 @@ static enum CXChildVisitResult collect_top(CXCursor cursor, CXCursor parent, CXC
 typedef struct body_walk {
     mt_merge *merge;
     mt_func *func;
-    CXCursor body;
-    CXCursor *root_decls;         /* VarDecls of the body's own DeclStmts */
-    size_t root_count, root_capacity;
 } body_walk;
 
-static int is_root_decl(const body_walk *walk, CXCursor var)
-{
-    for (size_t i = 0; i < walk->root_count; i++)
-        if (mt_same(walk->root_decls[i], var))
-            return 1;
-    return 0;
-}
+/* LangAS numbering as libclang 14 reports it for OpenCL address spaces. */
+enum { ADDRESS_SPACE_LOCAL = 2 };
 
-static enum CXChildVisitResult collect_roots(CXCursor cursor, CXCursor parent, CXClientData data)
+/* A kernel's `local` variables (not transmit ones, which validation rejects there). */
+static void find_local(mt_func *func, CXCursor var, CXCursor stmt)
 {
-    (void)parent;
-    body_walk *walk = data;
-    if (clang_getCursorKind(cursor) == CXCursor_VarDecl)
-        MT_PUSH(walk->root_decls, walk->root_count, walk->root_capacity, cursor);
-    return CXChildVisit_Continue;
-}
-
-static void add_local(mt_func *func, CXCursor var, CXCursor stmt)
-{
+    if (!func->is_kernel || mt_is_transmit(var) ||
+        clang_getAddressSpace(clang_getCursorType(var)) != ADDRESS_SPACE_LOCAL)
+        return;
     mt_local local = {.name = mt_spelling(var), .decl = var, .stmt = stmt};
-    local.entry_name = mt_printf("coop_local_%s_%s", func->name, local.name);
-    CXType type = clang_getCursorType(var);
-    local.entry_decl = mt_declarator(type, local.entry_name);
-    char *pointer = mt_printf("(*%s)", local.name);
-    local.param_decl = mt_declarator(type, pointer);
-    free(pointer);
     MT_PUSH(func->locals, func->local_count, func->local_capacity, local);
-}
-
-static void check_var(body_walk *walk, CXCursor var, CXCursor parent)
-{
-    mt_func *func = walk->func;
-    mt_file *file = func->file;
-    CXType type = clang_getCursorType(var);
-    unsigned space = clang_getAddressSpace(type);
-    if (mt_is_transmit(var)) {
-        char *name = mt_spelling(var);
-        if (!func->is_coop)
-            mt_error_at(walk->merge, file, var, "declare transmit variables in the cooperative kernel only",
-                        "'transmit' variable '%s' outside the cooperative kernel (in %s '%s')", name,
-                        func->is_kernel ? "task kernel" : "helper function", func->name);
-        else if (clang_getCursorKind(var) == CXCursor_ParmDecl || !is_root_decl(walk, var))
-            mt_error_at(walk->merge, file, var, "declare it at the top level of the kernel's body",
-                        "'transmit' variable '%s' is not declared in the cooperative kernel's root scope", name);
-        else if (space == ADDRESS_SPACE_LOCAL || space == ADDRESS_SPACE_CONSTANT)
-            mt_error_at(walk->merge, file, var, "transmit variables are private: drop the address space",
-                        "'transmit' variable '%s' is in %s memory", name,
-                        space == ADDRESS_SPACE_LOCAL ? "local" : "constant");
-        else if (clang_isConstQualifiedType(type))
-            mt_error_at(walk->merge, file, var, "drop 'const' or make it an ordinary variable",
-                        "'transmit' variable '%s' is const, but a forked group assigns it when it resumes",
-                        name);
-        free(name);
-        return;
-    }
-    if (clang_getCursorKind(var) != CXCursor_VarDecl || !func->is_kernel)
-        return;
-    if (space == ADDRESS_SPACE_LOCAL) {
-        add_local(func, var, parent);
-    } else if (space == ADDRESS_SPACE_CONSTANT) {
-        char *name = mt_spelling(var);
-        mt_error_at(walk->merge, file, var, "declare it at program scope",
-                    "constant variable '%s' declared inside kernel '%s': kernels become ordinary functions, "
-                    "which cannot hold constant variables", name, func->name);
-        free(name);
-    }
 }
 
 static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXClientData data)
@@ -387,11 +322,8 @@ static enum CXChildVisitResult walk_body(CXCursor cursor, CXCursor parent, CXCli
     body_walk *walk = data;
     mt_func *func = walk->func;
     enum CXCursorKind kind = clang_getCursorKind(cursor);
-    if (kind == CXCursor_DeclStmt && clang_getCursorKind(parent) == CXCursor_CompoundStmt &&
-        clang_equalRanges(clang_getCursorExtent(parent), clang_getCursorExtent(walk->body)))
-        clang_visitChildren(cursor, collect_roots, walk);
-    if (kind == CXCursor_VarDecl || kind == CXCursor_ParmDecl)
-        check_var(walk, cursor, parent);
+    if (kind == CXCursor_VarDecl)
+        find_local(func, cursor, parent);
     if (kind == CXCursor_CallExpr) {
         enum mt_primitive primitive = mt_primitive_of(cursor);
         if (primitive) {
@@ -422,38 +354,11 @@ static void walk_function(mt_merge *merge, mt_func *func)
     CXCursor body;
     if (!mt_function_body(func->def, &body))
         return;
-    body_walk walk = {.merge = merge, .func = func, .body = body};
-    int params = clang_Cursor_getNumArguments(func->def);
-    for (int i = 0; i < params; i++)
-        check_var(&walk, clang_Cursor_getArgument(func->def, (unsigned)i), func->def);
+    body_walk walk = {.merge = merge, .func = func};
     clang_visitChildren(body, walk_body, &walk);
-    free(walk.root_decls);
 }
 
 /* ---- The call graph ---------------------------------------------------------------------- */
-
-enum { UNSEEN = 0, ON_PATH, DONE };
-
-/* Depth-first search for a cycle; reports the call that closes one. */
-static int find_recursion(mt_merge *merge, size_t at, unsigned char *state)
-{
-    state[at] = ON_PATH;
-    mt_func *func = &merge->funcs[at];
-    for (size_t i = 0; i < func->call_count; i++) {
-        size_t callee = func->calls[i].callee;
-        if (state[callee] == ON_PATH) {
-            mt_error_at(merge, func->file, func->calls[i].call,
-                        "OpenCL C has no recursion: write it as a loop",
-                        "recursive call: '%s' calls '%s', which is already being called", func->name,
-                        merge->funcs[callee].name);
-            return 1;
-        }
-        if (state[callee] == UNSEEN && find_recursion(merge, callee, state))
-            return 1;
-    }
-    state[at] = DONE;
-    return 0;
-}
 
 /* Fills needs_ctx and reaches_primitive through the calls (to a fixed point). */
 static void close_over_calls(mt_merge *merge)
@@ -483,120 +388,11 @@ static void close_over_calls(mt_merge *merge)
     }
 }
 
-static const char *primitive_name(const mt_func *func)
-{
-    for (int p = MT_PRIM_KILL; p <= MT_PRIM_RESIZE_VOTE; p++)
-        if (func->direct_primitives & (1 << p))
-            return primitive_names[p];
-    return "a primitive";
-}
 
-static void check_calls(mt_merge *merge)
-{
-    for (size_t i = 0; i < merge->func_count; i++) {
-        mt_func *func = &merge->funcs[i];
-        if (!func->in_user_file) {
-            if (func->needs_ctx || func->direct_primitives)
-                mt_error_at(merge, func->file, func->def,
-                            "define the function in one of the files given to coop-merge",
-                            "'%s', defined in an included file, uses work-group ids or cooperative primitives; "
-                            "coop-merge rewrites only the files it is given", func->name);
-            continue;
-        }
-        int fork_or_kill = func->direct_primitives & ~(1 << MT_PRIM_BARRIER | 1 << MT_PRIM_VOTE);
-        if (!func->is_kernel && fork_or_kill)
-            mt_error_at(merge, func->file, func->first_primitive,
-                        "call offer_kill(), offer_fork() and resizing_global_barrier() in the cooperative "
-                        "kernel itself",
-                        "%s() in helper function '%s': coop-merge cannot leave or resume a helper function",
-                        primitive_name(func), func->name);
-        if (func->is_coop && func->reaches_task_arg)
-            mt_error_at(merge, func->file, func->direct_task_arg ? func->first_task_arg : func->def,
-                        "pass the value as a kernel argument; get_task_arg() reads a task's plan (coop_task_plan.args)",
-                        "get_task_arg() in the cooperative kernel '%s'%s: only tasks have plan arguments",
-                        func->name, func->direct_task_arg ? "" : " (through a helper it calls)");
-        if (func->is_kernel && !func->is_coop && func->direct_primitives)
-            mt_error_at(merge, func->file, func->first_primitive,
-                        "only the cooperative kernel may use cooperative primitives",
-                        "task kernel '%s' calls %s()", func->name, primitive_name(func));
-        for (size_t c = 0; c < func->call_count; c++) {
-            const mt_func *callee = &merge->funcs[func->calls[c].callee];
-            if (callee->is_kernel)
-                mt_error_at(merge, func->file, func->calls[c].call,
-                            "move the shared code into a helper function that both kernels call",
-                            "'%s' calls kernel '%s': a kernel cannot be called in a megakernel", func->name,
-                            callee->name);
-            else if (func->is_kernel && !func->is_coop && callee->reaches_primitive)
-                mt_error_at(merge, func->file, func->calls[c].call,
-                            "only the cooperative kernel may use cooperative primitives",
-                            "task kernel '%s' calls '%s', which uses a cooperative primitive", func->name,
-                            callee->name);
-        }
-    }
-    unsigned char *state = mt_alloc(merge->func_count ? merge->func_count : 1);
-    for (size_t i = 0; i < merge->func_count; i++)
-        if (state[i] == UNSEEN && find_recursion(merge, i, state))
-            break;
-    free(state);
-}
-
-typedef struct name_check {
-    mt_merge *merge;
-    const mt_func *func;
-} name_check;
-
-/* The rewritten functions declare `ctx`; the cooperative kernel also coop_transmit_, coop_exit_
- * and coop_resuming_. A user variable of one of those names would clash. */
-static enum CXChildVisitResult check_name(CXCursor cursor, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    name_check *check = data;
-    enum CXCursorKind kind = clang_getCursorKind(cursor);
-    if (kind != CXCursor_VarDecl && kind != CXCursor_ParmDecl)
-        return CXChildVisit_Recurse;
-    static const char *const coop_names[] = {"coop_transmit_", "coop_exit_", "coop_resuming_"};
-    char *name = mt_spelling(cursor);
-    int clash = !strcmp(name, "ctx");
-    for (size_t i = 0; check->func->is_coop && i < sizeof coop_names / sizeof *coop_names; i++)
-        clash |= !strcmp(name, coop_names[i]);
-    if (clash)
-        mt_error_at(check->merge, check->func->file, cursor, "rename the variable",
-                    "'%s' in '%s' would clash with the name coop-merge gives the %s", name, check->func->name,
-                    strcmp(name, "ctx") ? "cooperative kernel's own state" : "libcoop context it passes down");
-    free(name);
-    return CXChildVisit_Recurse;
-}
-
-static void check_reserved_names(mt_merge *merge)
-{
-    for (size_t i = 0; i < merge->func_count; i++) {
-        const mt_func *func = &merge->funcs[i];
-        if (!func->in_user_file || !func->needs_ctx)
-            continue;
-        name_check check = {.merge = merge, .func = func};
-        clang_visitChildren(func->def, check_name, &check);
-    }
-}
-
-/* Every function defined twice among the files, and kernel names, must be unique in the merged
- * program. */
-static void check_names(mt_merge *merge)
-{
-    for (size_t i = 0; i < merge->func_count; i++)
-        for (size_t j = 0; j < i; j++) {
-            const mt_func *a = &merge->funcs[j], *b = &merge->funcs[i];
-            if (a->file != b->file && (a->in_user_file || b->in_user_file) && !strcmp(a->name, b->name))
-                mt_error_at(merge, b->file, b->def,
-                            "the files are joined into one program: rename one of them, or define it once in a "
-                            "header with an include guard",
-                            "'%s' is also defined in %s", b->name, a->file->path);
-        }
-}
-
+/* The cooperative kernel is the first kernel of its file; every kernel of a task file is a task. */
 static void find_kernels(mt_merge *merge)
 {
     mt_file *coop_file = &merge->files[0];
-    int coop_found = 0;
     for (size_t i = 0; i < merge->func_count; i++) {
         mt_func *func = &merge->funcs[i];
         if (!func->is_kernel || !func->in_user_file)
@@ -604,48 +400,223 @@ static void find_kernels(mt_merge *merge)
         if (&merge->files[func->file->owner] != coop_file) {
             func->task = (unsigned)merge->task_count;
             MT_PUSH(merge->tasks, merge->task_count, merge->task_capacity, i);
-            continue;
+        } else if (!merge->has_coop) {
+            merge->has_coop = 1;
+            merge->coop = i;
+            func->is_coop = 1;
         }
-        if (coop_found) {
-            mt_error_at(merge, coop_file, func->def,
-                        "put the other kernels in a task file (--task FILE)",
-                        "second kernel '%s' in the cooperative kernel's file: it must hold exactly one kernel "
-                        "(the first is '%s')", func->name, merge->funcs[merge->coop].name);
-            continue;
-        }
-        coop_found = 1;
-        merge->coop = i;
-        func->is_coop = 1;
-    }
-    if (!coop_found)
-        mt_error(merge, coop_file, 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
-                 "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
-    for (size_t f = 1; f < merge->input_count; f++) {
-        int any = 0;
-        for (size_t t = 0; t < merge->task_count; t++)
-            any |= merge->funcs[merge->tasks[t]].file->owner == f;
-        if (!any)
-            mt_error(merge, &merge->files[f], 0, "every kernel of a task file becomes a task",
-                     "no kernel function in task file %s", merge->files[f].path);
     }
 }
 
-/* Finds everything the rewrites need and rejects unsupported input. Returns 0 if the input can
- * be merged; the errors have been reported otherwise. */
-int mt_analyze(mt_merge *merge)
+/* ---- The places the rewrites change -------------------------------------------------------- */
+
+/* Whether a call is written in the file as `name(`, not produced by a macro. */
+int mt_plain_call(const mt_file *file, CXCursor call, unsigned *begin, unsigned *end)
+{
+    return mt_plain_range(file, call, begin, end) && mt_token_is(file, mt_token_at(file, *begin) + 1, "(");
+}
+
+/* The value of a call's first argument, if it is an integer constant. */
+int mt_constant_argument(CXCursor call, long long *value)
+{
+    CXEvalResult result = clang_Cursor_Evaluate(clang_Cursor_getArgument(call, 0));
+    int constant = result && clang_EvalResult_getKind(result) == CXEval_Int;
+    *value = constant ? clang_EvalResult_getAsLongLong(result) : -1;
+    if (result)
+        clang_EvalResult_dispose(result);
+    return constant;
+}
+
+/* Whether a function's declaration is written as `name(` in the file (its name's token). */
+int mt_ctx_parameter_token(const mt_file *file, CXCursor decl, size_t *name_token)
+{
+    int in_file = 0;
+    unsigned name_at = mt_offset(file, clang_getCursorLocation(decl), &in_file);
+    size_t token = mt_token_at(file, name_at);
+    char *name = mt_spelling(decl);
+    int plain = in_file && token + 1 < file->token_count && file->tokens[token].begin == name_at &&
+                !strcmp(file->tokens[token].spelling, name) && mt_token_is(file, token + 1, "(");
+    free(name);
+    *name_token = token;
+    return plain;
+}
+
+typedef struct decl_walk {
+    mt_merge *merge;
+    mt_file *file;
+} decl_walk;
+
+/* The declarations and definitions written in a file of helpers that take the context. */
+static enum CXChildVisitResult find_ctx_decls(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    decl_walk *walk = data;
+    if (clang_getCursorKind(cursor) != CXCursor_FunctionDecl)
+        return CXChildVisit_Continue;
+    int in_file = 0;
+    mt_offset(walk->file, clang_getCursorLocation(cursor), &in_file);
+    if (!in_file)
+        return CXChildVisit_Continue;
+    CXString usr = clang_getCursorUSR(cursor);
+    const char *text = clang_getCString(usr);
+    for (size_t i = 0; text && i < walk->merge->func_count; i++) {
+        const mt_func *func = &walk->merge->funcs[i];
+        if (!func->is_kernel && func->needs_ctx && !strcmp(func->usr, text)) {
+            mt_file *file = walk->file;
+            MT_PUSH(file->ctx_decls, file->ctx_decl_count, file->ctx_decl_capacity, cursor);
+            break;
+        }
+    }
+    clang_disposeString(usr);
+    return CXChildVisit_Continue;
+}
+
+/* Where a kernel's header ends: the token before its body's `{` (0 when the body's `{` is not a
+ * token of the file). */
+static unsigned header_end(const mt_func *func)
+{
+    const mt_file *file = func->file;
+    CXCursor body;
+    int found = mt_function_body(func->def, &body);
+    unsigned body_begin = 0, body_end = 0;
+    if (found)
+        mt_extent(file, body, &body_begin, &body_end);
+    size_t brace = mt_token_at(file, body_begin);
+    if (!found || brace == 0 || brace >= file->token_count || file->tokens[brace].begin != body_begin)
+        return 0;
+    return file->tokens[brace - 1].end;
+}
+
+/* By the declarator's location alone: libclang gives the second and later declarators of one
+ * declaration (`local uint a[4], b[4];`) another extent when they are reached from a use. */
+static const mt_local *local_of(const mt_func *func, CXCursor var)
+{
+    for (size_t i = 0; i < func->local_count; i++)
+        if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+            clang_equalLocations(clang_getCursorLocation(func->locals[i].decl), clang_getCursorLocation(var)))
+            return &func->locals[i];
+    return NULL;
+}
+
+static void add_site(mt_func *func, enum mt_site_kind kind, CXCursor cursor, enum mt_id_call id, size_t index)
+{
+    mt_site site = {.kind = kind, .cursor = cursor, .id = id, .index = index};
+    MT_PUSH(func->sites, func->site_count, func->site_capacity, site);
+}
+
+/* An id call's arguments are rewritten only where the call itself stays (get_global_id(i)). */
+static enum CXChildVisitResult find_sites(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    body_walk *walk = data;
+    mt_func *func = walk->func;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (kind == CXCursor_CallExpr) {
+        enum mt_id_call id = mt_id_call_of(cursor);
+        if (id) {
+            add_site(func, MT_SITE_ID, cursor, id, 0);
+            return id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS || id == MT_ID_SHARED_NUM_GROUPS
+                       ? CXChildVisit_Continue
+                       : CXChildVisit_Recurse;
+        }
+        if (mt_primitive_of(cursor) == MT_PRIM_VOTE && !func->is_coop) {
+            add_site(func, MT_SITE_VOTE, cursor, MT_ID_NONE, 0);
+            return CXChildVisit_Recurse;
+        }
+        if (mt_primitive_of(cursor) == MT_PRIM_BARRIER && !func->is_coop) {
+            add_site(func, MT_SITE_BARRIER, cursor, MT_ID_NONE, 0);
+            return CXChildVisit_Continue;
+        }
+        const mt_func *callee = mt_callee(walk->merge, func->file, cursor);
+        if (callee && callee->needs_ctx && !callee->is_kernel)
+            add_site(func, MT_SITE_HELPER_CALL, cursor, MT_ID_NONE, (size_t)(callee - walk->merge->funcs));
+    } else if (kind == CXCursor_DeclRefExpr && func->local_count) {
+        const mt_local *local = local_of(func, clang_getCursorReferenced(cursor));
+        if (local)
+            add_site(func, MT_SITE_LOCAL_USE, cursor, MT_ID_NONE, (size_t)(local - func->locals));
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void find_rewrites(mt_merge *merge)
+{
+    for (size_t f = 0; f < merge->file_count; f++) {
+        decl_walk walk = {.merge = merge, .file = &merge->files[f]};
+        clang_visitChildren(clang_getTranslationUnitCursor(merge->files[f].tu), find_ctx_decls, &walk);
+    }
+    for (size_t i = 0; i < merge->func_count; i++) {
+        mt_func *func = &merge->funcs[i];
+        CXCursor body;
+        if (!func->in_user_file)
+            continue;
+        if (func->is_kernel)
+            func->header_end = header_end(func);
+        if (!mt_function_body(func->def, &body))
+            continue;
+        body_walk walk = {.merge = merge, .func = func};
+        clang_visitChildren(body, find_sites, &walk);
+    }
+}
+
+/* ---- Children ------------------------------------------------------------------------------ */
+
+static enum CXChildVisitResult add_child(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    mt_children *list = data;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    if (!clang_isAttribute(kind) && kind != CXCursor_TypeRef)
+        MT_PUSH(list->items, list->count, list->capacity, cursor);
+    return CXChildVisit_Continue;
+}
+
+mt_children mt_children_of(CXCursor cursor)
+{
+    mt_children list = {0};
+    clang_visitChildren(cursor, add_child, &list);
+    return list;
+}
+
+/* The call under implicit conversions and parentheses, if the expression is one. */
+CXCursor mt_unwrap_call(CXCursor expression)
+{
+    while (clang_getCursorKind(expression) == CXCursor_UnexposedExpr ||
+           clang_getCursorKind(expression) == CXCursor_ParenExpr) {
+        mt_children children = mt_children_of(expression);
+        CXCursor inner = children.count == 1 ? children.items[0] : clang_getNullCursor();
+        free(children.items);
+        if (clang_Cursor_isNull(inner))
+            break;
+        expression = inner;
+    }
+    return expression;
+}
+
+/* ---- The pass ------------------------------------------------------------------------------ */
+
+void mt_analyse(mt_merge *merge)
 {
     for (size_t f = 0; f < merge->input_count; f++) {
         collect c = {.merge = merge, .file = &merge->files[f]};
         clang_visitChildren(clang_getTranslationUnitCursor(merge->files[f].tu), collect_top, &c);
     }
     find_kernels(merge);
-    if (merge->errors)
-        return -1;
+    if (!merge->has_coop)
+        return;
     for (size_t i = 0; i < merge->func_count; i++)
         walk_function(merge, &merge->funcs[i]);
     close_over_calls(merge);
-    check_calls(merge);
-    check_names(merge);
-    check_reserved_names(merge);
-    return merge->errors ? -1 : 0;
+    find_rewrites(merge);
+    mt_analyse_control(merge);
+    if (!merge->options.standalone)
+        mt_analyse_flow(merge);
+}
+
+void mt_analysis_free(mt_merge *merge)
+{
+    if (merge->control)
+        mt_control_free(merge->control);
+    merge->control = NULL;
+    free(merge->findings);
+    merge->findings = NULL;
 }

@@ -1,0 +1,16 @@
+/* rewrite.h: the fourth pass (rewrite.c, rewrite_control.c). Records the rewrites as edits on
+ * source ranges of the files' own text: rewrite.c for calls, ids, locals and kernel headers,
+ * rewrite_control.c for the cooperative kernel's kill, fork and resume control flow and its
+ * transmit variables. It runs only on input that validation accepted. */
+#ifndef COOP_MERGE_REWRITE_H
+#define COOP_MERGE_REWRITE_H
+
+#include "analyse.h"
+
+void mt_rewrite(mt_merge *merge);
+
+/* Between the pass's files. */
+char *mt_declarator(CXType type, const char *name);
+void mt_rewrite_cooperative(mt_merge *merge);
+
+#endif
