@@ -51,55 +51,80 @@ enum coop_dev_slot {
  * cleared with COOP_BAR_FLAG. */
 #define COOP_BAR_VOTE 0x40000000u
 
+/* Sizes the control block's areas are made for. */
+#define COOP_TASK_ARGS 16u
+#define COOP_TRANSMIT_WORDS 64u
+#define COOP_MAX_GROUPS 4095u
+#define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
+
 /* Control block (offsets from its start). Words a host request fills come first, so that an
- * agent can copy them as one range; words the kernel reports follow. */
-enum coop_ctrl_slot {
-    /* requests (host -> kernel) */
-    COOP_CTRL_REQ_SEQ = 0,      /* incremented by the host for each request */
-    COOP_CTRL_REQ_KIND = 1,     /* COOP_REQ_TASK or COOP_REQ_SHUTDOWN */
-    COOP_CTRL_REQ_TASK = 2,     /* task index in the megakernel */
-    COOP_CTRL_REQ_WANT = 3,     /* groups to take for it */
-    COOP_CTRL_REQ_RANGE = 4,    /* its number of workgroups */
-    COOP_CTRL_REQ_ARGS = 8,     /* COOP_TASK_ARGS words for the task */
-    COOP_CTRL_REQ_END = 24,
-    /* scheduler state (kernel) */
-    COOP_CTRL_STATE = 32,       /* members M (low 12 bits) | finished F << 12 (F > 0: no more forks) */
-    COOP_CTRL_KILLS = 33,       /* kill tokens: kills the scheduler still wants */
-    COOP_CTRL_IDLE = 64,        /* idle groups not reserved by a fork (own line) */
-    COOP_CTRL_FORK_LEFT = 96,   /* fork slots not yet claimed (own line) */
-    COOP_CTRL_FORK_BASE = 97,   /* virtual id of the fork's first new group */
-    COOP_CTRL_FORK_RESUME = 98, /* where new groups resume */
-    COOP_CTRL_FORK_EPOCH = 99,  /* barriers the forking group had passed */
-    COOP_CTRL_FORK_READ = 100,  /* new groups done reading the transmit words */
-    COOP_CTRL_FORK_SIZE = 101,  /* groups in the current fork */
-    COOP_CTRL_TRANSMIT = 104,   /* COOP_TRANSMIT_WORDS words: the forking work-item 0's transmit */
-    COOP_CTRL_TASK_STATUS = 168, /* seq << 2 | COOP_TASK_{GATHERING,RUNNING,DONE} (own line) */
-    COOP_CTRL_TASK_JOINED = 169,
-    COOP_CTRL_TASK_NEXT = 170,  /* next task workgroup to run */
-    COOP_CTRL_TASK_FINISHED = 171, /* joined groups that have left the task */
-    COOP_CTRL_EXIT = 172,       /* 1: every idle group leaves the megakernel */
-    COOP_CTRL_RESIZE = 176,     /* three 64-bit resize decisions: barrier number << 32 | decision */
-    COOP_CTRL_COMMIT = 184,     /* three resize commits: barrier << 12 | new M */
-    /* reports (kernel -> host); the agent copies this range out */
-    COOP_CTRL_REPORT = 192,
-    COOP_CTRL_REPORT_SEQ = 192,   /* last request the kernel has applied */
-    COOP_CTRL_KILL_COUNT = 196,
-    COOP_CTRL_FORK_COUNT = 197,   /* groups forked */
-    COOP_CTRL_RESIZE_COUNT = 198,
-    COOP_CTRL_TASKS_DONE = 199,
-    COOP_CTRL_BARRIERS = 200,     /* barriers member 0 arrived at (all completed but the one it may wait at) */
-    COOP_CTRL_WANT_SEEN = 201,    /* the request's group count as the kernel sees it (tracing) */
-    COOP_CTRL_T_REQUEST = 202,    /* device clock, ns, 64-bit: request applied */
-    COOP_CTRL_T_GATHERED = 204,   /* groups gathered */
-    COOP_CTRL_T_DONE = 206,       /* task done */
-    COOP_CTRL_DUMP = 208,         /* host -> agent: copy the group states out when this changes */
-    COOP_CTRL_DUMPED = 209,       /* agent -> host: the last dump request served */
-    COOP_CTRL_REPORT_END = 210,
-    COOP_CTRL_PARKED_COUNT = 224, /* members parked at an offer (a hint for the largest one) */
-    COOP_CTRL_GROUP_STATE = 256,  /* one word per group: where it is (COOP_WHERE_*), for the watchdog */
-    COOP_CTRL_PARKED = 256 + 4096, /* one word per virtual id: COOP_PARK_* */
-    COOP_CTRL_WORDS = 256 + 2 * 4096
-};
+ * agent can copy them as one range; words the kernel reports follow.
+ *
+ * One row per slot, X(NAME, WORD, WORDS, AGENT, LABEL, WATCH), generates everything named after
+ * it, so that a slot and its names cannot drift apart:
+ *   COOP_CTRL_NAME = WORD   enum coop_ctrl_slot below; WORDS: how many words the slot has (0: a
+ *                           mark between areas). Rows run in the order of WORD, and each ends
+ *                           before the next begins (checked by host and device compilers below);
+ *   AGENT                   OUT(n): the agent copies it out to the host as its n-th named slot
+ *                           (coop_scheduler.h, coop_agent_slot); NO: not by name (it copies the
+ *                           request words in and the report words out as ranges);
+ *   LABEL                   the host's name for it in its COOP_TRACE=1 line ("": not shown);
+ *   WATCH                   1: the host's watchdog counts a change of it as progress
+ *                           (libcoop/src/scheduler.c). */
+#define COOP_CTRL_SLOTS(X)                                                                                 \
+    /* requests (host -> kernel) */                                                                      \
+    X(REQ_SEQ, 0, 1, NO, "", 0)            /* incremented by the host for each request */                \
+    X(REQ_KIND, 1, 1, NO, "", 0)           /* COOP_REQ_TASK or COOP_REQ_SHUTDOWN */                      \
+    X(REQ_TASK, 2, 1, NO, "", 0)           /* task index in the megakernel */                            \
+    X(REQ_WANT, 3, 1, NO, "", 0)           /* groups to take for it */                                   \
+    X(REQ_RANGE, 4, 1, NO, "", 0)          /* its number of workgroups */                                \
+    X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
+    X(REQ_END, 24, 0, NO, "", 0)                                                                         \
+    /* scheduler state (kernel) */                                                                       \
+    X(STATE, 32, 1, OUT(0), "state", 1)    /* members M (low 12 bits) | finished F << 12 (F > 0: no      \
+                                              more forks) */                                             \
+    X(KILLS, 33, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants */            \
+    X(IDLE, 64, 1, OUT(2), "idle", 1)      /* idle groups not reserved by a fork (own line) */           \
+    X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
+    X(FORK_BASE, 97, 1, NO, "", 0)         /* virtual id of the fork's first new group */                \
+    X(FORK_RESUME, 98, 1, NO, "", 0)       /* where new groups resume */                                 \
+    X(FORK_EPOCH, 99, 1, NO, "", 0)        /* barriers the forking group had passed */                   \
+    X(FORK_READ, 100, 1, OUT(6), "fork_read", 0) /* new groups done reading the transmit words */        \
+    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork */                      \
+    X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
+    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* seq << 2 | COOP_TASK_{GATHERING,RUNNING,DONE} (own line) */ \
+    X(TASK_JOINED, 169, 1, OUT(3), "joined", 1)                                                          \
+    X(TASK_NEXT, 170, 1, NO, "", 0)        /* next task workgroup to run */                              \
+    X(TASK_FINISHED, 171, 1, NO, "", 0)    /* joined groups that have left the task */                   \
+    X(EXIT, 172, 1, NO, "", 0)             /* 1: every idle group leaves the megakernel */               \
+    X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit decisions: barrier << 32 | decision */ \
+    X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* resize commits: barrier << 12 | new M */     \
+    /* reports (kernel -> host); the agent copies this range out */                                      \
+    X(REPORT, 192, 0, NO, "", 0)                                                                         \
+    X(REPORT_SEQ, 192, 1, NO, "", 1)       /* last request the kernel has applied */                     \
+    X(KILL_COUNT, 196, 1, NO, "killed", 1)                                                               \
+    X(FORK_COUNT, 197, 1, NO, "forked", 1) /* groups forked */                                           \
+    X(RESIZE_COUNT, 198, 1, NO, "", 1)                                                                   \
+    X(TASKS_DONE, 199, 1, NO, "", 1)                                                                     \
+    X(BARRIERS, 200, 1, NO, "", 1)         /* barriers member 0 arrived at (all completed but the one    \
+                                              it may wait at) */                                         \
+    X(WANT_SEEN, 201, 1, NO, "want", 0)    /* the request's group count as the kernel sees it */         \
+    X(T_REQUEST, 202, 2, NO, "", 0)        /* device clock, ns, 64-bit: request applied */               \
+    X(T_GATHERED, 204, 2, NO, "", 0)       /* groups gathered */                                         \
+    X(T_DONE, 206, 2, NO, "", 0)           /* task done */                                               \
+    X(DUMP, 208, 1, NO, "", 0)             /* host -> agent: copy the group states out when this         \
+                                              changes (the one report word not copied out) */            \
+    X(DUMPED, 209, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
+    X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
+    X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
+    X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is            \
+                                              (COOP_WHERE_*), for the watchdog */                        \
+    X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */  \
+    X(WORDS, 256 + 2 * 4096, 0, NO, "", 0)
+
+#define COOP_CTRL_ENUM_(name, word, words, agent, label, watch) COOP_CTRL_##name = word,
+enum coop_ctrl_slot { COOP_CTRL_SLOTS(COOP_CTRL_ENUM_) };
+#undef COOP_CTRL_ENUM_
 
 /* A member among the top ones a kill request wants, offering kill while not yet the largest,
  * parks: it waits at its offer until the members above it are gone; the member that then kills
@@ -175,11 +200,8 @@ enum coop_trace_slot {
 #define COOP_TASK_GATHERING 1u
 #define COOP_TASK_RUNNING 2u
 #define COOP_TASK_DONE 3u
-#define COOP_TASK_ARGS 16u
-#define COOP_TRANSMIT_WORDS 64u
 #define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
 #define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
-#define COOP_MAX_GROUPS 4095u
 
 /* Group states for the watchdog (COOP_DEV_GROUP_STATE): role << 28 | detail. */
 #define COOP_WHERE_IDLE 1u

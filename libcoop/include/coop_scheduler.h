@@ -1154,19 +1154,31 @@ inline ulong coop_apply_request(global uint *ctrl, uint seq)
 }
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
- * state, then the report range (but the host's dump request). */
-#define COOP_AGENT_NAMED 7u
+ * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
+ * then the report range (but the host's dump request). The table gives each OUT(n) slot the
+ * name COOP_AGENT_SLOT_n: COOP_AGENT_ROW_ makes a row's OUT(n) into `COOP_AGENT_SLOT_n =
+ * COOP_AGENT_NAME_(NAME)`, which gives `COOP_CTRL_NAME,`; NO gives nothing. A second OUT(n)
+ * with the same n fails as a duplicate name, an n without a case below as a wrong count. */
+#define COOP_AGENT_ROW_(name, word, words, agent, label, watch) COOP_AGENT_ROW_##agent(name)
+#define COOP_AGENT_ROW_OUT(n) COOP_AGENT_SLOT_##n = COOP_AGENT_NAME_
+#define COOP_AGENT_NAME_(name) COOP_CTRL_##name,
+#define COOP_AGENT_ROW_NO(name)
+enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
+#define COOP_AGENT_COUNT_(name, word, words, agent, label, watch) + COOP_AGENT_COUNT_##agent
+#define COOP_AGENT_COUNT_OUT(n) 1u
+#define COOP_AGENT_COUNT_NO 0u
+#define COOP_AGENT_NAMED (0u COOP_CTRL_SLOTS(COOP_AGENT_COUNT_))
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
-    case 0: return COOP_CTRL_STATE;
-    case 1: return COOP_CTRL_KILLS;
-    case 2: return COOP_CTRL_IDLE;
-    case 3: return COOP_CTRL_TASK_JOINED;
-    case 4: return COOP_CTRL_FORK_LEFT;
-    case 5: return COOP_CTRL_FORK_SIZE;
-    case 6: return COOP_CTRL_FORK_READ;
+    case 0: return COOP_AGENT_SLOT_0;
+    case 1: return COOP_AGENT_SLOT_1;
+    case 2: return COOP_AGENT_SLOT_2;
+    case 3: return COOP_AGENT_SLOT_3;
+    case 4: return COOP_AGENT_SLOT_4;
+    case 5: return COOP_AGENT_SLOT_5;
+    case 6: return COOP_AGENT_SLOT_6;
     default: {
         uint slot = COOP_CTRL_REPORT + i - COOP_AGENT_NAMED;
         return slot >= COOP_CTRL_DUMP ? slot + 1u : slot;

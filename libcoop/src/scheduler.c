@@ -8,6 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The control block's slots (coop_layout.h's table): the name the COOP_TRACE=1 line gives each
+ * ("": not shown there), and whether the watchdog counts a change of it as progress. */
+typedef struct ctrl_slot {
+    unsigned slot;
+    const char *label;
+    int watch;
+} ctrl_slot;
+
+#define CTRL_SLOT_ROW(name, word, words, agent, label, watch) {COOP_CTRL_##name, label, watch},
+static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
+#undef CTRL_SLOT_ROW
+#define CTRL_SLOT_ROWS (sizeof ctrl_slots / sizeof ctrl_slots[0])
+#define WATCHED_ROW(name, word, words, agent, label, watch) + (watch)
+#define WATCHED_SLOTS (0 COOP_CTRL_SLOTS(WATCHED_ROW))
+
 typedef struct mega {
     coop_context *ctx;
     coop_running run;
@@ -39,7 +54,7 @@ typedef struct mega {
     int trace;                  /* COOP_TRACE set */
     double traced_us;
     /* watchdog */
-    uint32_t signature[10];
+    uint32_t signature[WATCHED_SLOTS]; /* the watched slots' last values */
     double progress_us;
 } mega;
 
@@ -218,17 +233,13 @@ static void load_group_states(mega *m, uint32_t *where)
 /* COOP_TRACE=1: the scheduler's words while a task waits (debugging aid). */
 static void trace(mega *m)
 {
-    static const unsigned slots[] = {COOP_CTRL_STATE, COOP_CTRL_KILLS, COOP_CTRL_IDLE, COOP_CTRL_FORK_LEFT,
-                                     COOP_CTRL_FORK_SIZE, COOP_CTRL_FORK_READ, COOP_CTRL_TASK_STATUS,
-                                     COOP_CTRL_TASK_JOINED, COOP_CTRL_KILL_COUNT, COOP_CTRL_FORK_COUNT,
-                                     COOP_CTRL_WANT_SEEN};
-    static const char *const names[] = {"state", "kills", "idle", "fork_left", "fork_size", "fork_read",
-                                        "task", "joined", "killed", "forked", "want"};
     fprintf(stderr, "coop trace %.3f ms:", (coop_now_us() - m->run.discovered_us) / 1e3);
-    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+    for (size_t i = 0; i < CTRL_SLOT_ROWS; i++) {
         uint32_t value = 0;
-        ctrl_load(m, slots[i], &value);
-        fprintf(stderr, " %s=%#x", names[i], value);
+        if (!ctrl_slots[i].label[0])
+            continue;
+        ctrl_load(m, ctrl_slots[i].slot, &value);
+        fprintf(stderr, " %s=%#x", ctrl_slots[i].label, value);
     }
     uint32_t *where = calloc(m->run.groups ? m->run.groups : 1, sizeof *where);
     if (where)
@@ -262,21 +273,19 @@ static coop_status diagnose(mega *m, double quiet_s)
                      COOP_STATE_FINISHED(state));
 }
 
-/* Progress is any change of these words. */
-static const unsigned progress_slots[10] = {
-    COOP_CTRL_STATE, COOP_CTRL_IDLE, COOP_CTRL_TASK_STATUS, COOP_CTRL_TASK_JOINED, COOP_CTRL_KILL_COUNT,
-    COOP_CTRL_FORK_COUNT, COOP_CTRL_RESIZE_COUNT, COOP_CTRL_TASKS_DONE, COOP_CTRL_BARRIERS, COOP_CTRL_REPORT_SEQ};
-
+/* Progress is any change of the words the table's WATCH column marks. */
 static coop_status watch(mega *m, double now_us, double watchdog_s)
 {
     int changed = 0;
-    for (unsigned i = 0; i < 10; i++) {
+    for (unsigned i = 0, watched = 0; i < CTRL_SLOT_ROWS; i++) {
         uint32_t value = 0;
-        coop_status status = ctrl_load(m, progress_slots[i], &value);
+        if (!ctrl_slots[i].watch)
+            continue;
+        coop_status status = ctrl_load(m, ctrl_slots[i].slot, &value);
         if (status != COOP_OK)
             return status;
-        changed |= value != m->signature[i];
-        m->signature[i] = value;
+        changed |= value != m->signature[watched];
+        m->signature[watched++] = value;
     }
     if (changed || m->progress_us == 0)
         m->progress_us = now_us;
