@@ -126,6 +126,34 @@ enum coop_dev_slot {
 enum coop_ctrl_slot { COOP_CTRL_SLOTS(COOP_CTRL_ENUM_) };
 #undef COOP_CTRL_ENUM_
 
+/* Compile-time checks of the layout, made by the host's compiler (_Static_assert) and by the
+ * device's (OpenCL C 1.2 has no _Static_assert: an array of negative size fails instead). An
+ * OpenCL C compiler defines __OPENCL_C_VERSION__ (clang without a runtime: not
+ * __OPENCL_VERSION__). */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define COOP_LAYOUT_ASSERT(holds, name) typedef char coop_layout_check_##name[(holds) ? 1 : -1]
+#else
+#define COOP_LAYOUT_ASSERT(holds, name) _Static_assert(holds, "coop_layout.h: " #name)
+#endif
+
+/* No two areas of the control block overlap and each fits: every row of the table begins at or
+ * after the end of the row before it (the transmit words, say, end exactly where TASK_STATUS
+ * begins), and COOP_CTRL_WORDS after the last. COOP_CTRL_FREE_NAME is the first word after the
+ * row before NAME's: an enumerator without a value is the one before it plus 1. */
+#define COOP_CTRL_CHAIN_(name, word, words, agent, label, watch) \
+    COOP_CTRL_FREE_##name, COOP_CTRL_LAST_##name = (word) + (words) - 1,
+enum coop_ctrl_chain { COOP_CTRL_CHAIN_START_ = -1, COOP_CTRL_SLOTS(COOP_CTRL_CHAIN_) };
+#undef COOP_CTRL_CHAIN_
+#define COOP_CTRL_CHECK_(name, word, words, agent, label, watch) \
+    COOP_LAYOUT_ASSERT((int)COOP_CTRL_##name >= (int)COOP_CTRL_FREE_##name, ctrl_##name##_after_the_slot_before);
+COOP_CTRL_SLOTS(COOP_CTRL_CHECK_)
+#undef COOP_CTRL_CHECK_
+/* the host writes a request's task, group count and range as three words in a row */
+COOP_LAYOUT_ASSERT(COOP_CTRL_REQ_WANT == COOP_CTRL_REQ_TASK + 1 && COOP_CTRL_REQ_RANGE == COOP_CTRL_REQ_TASK + 2,
+                   ctrl_request_fields_in_a_row);
+/* the agent copies the report range out but one word, the host's dump request */
+COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CTRL_REPORT_END, ctrl_dump_in_report);
+
 /* A member among the top ones a kill request wants, offering kill while not yet the largest,
  * parks: it waits at its offer until the members above it are gone; the member that then kills
  * itself claims the parked ones below it and removes them from M in one step. */
@@ -138,6 +166,19 @@ enum coop_ctrl_slot { COOP_CTRL_SLOTS(COOP_CTRL_ENUM_) };
 
 #define COOP_CHAN_WORDS (COOP_CHAN_CTRL + COOP_CTRL_WORDS)
 #define COOP_DEV_WORDS (COOP_DEV_CTRL + COOP_CTRL_WORDS)
+
+/* The channel's and the device area's words come before the control block; the barrier
+ * counters' two 64-bit words lie in the device area, as do the resize decisions, 64-bit aligned
+ * wherever the control block is. */
+COOP_LAYOUT_ASSERT(COOP_CHAN_ECHO_OUT < COOP_CHAN_CTRL, chan_words_before_ctrl);
+COOP_LAYOUT_ASSERT(COOP_DEV_CHAOS < COOP_DEV_BAR_COUNT, dev_words_before_barriers);
+COOP_LAYOUT_ASSERT(COOP_DEV_BAR_COUNT % 2 == 0 && COOP_BAR_STRIDE % 2u == 0 &&
+                   COOP_DEV_BAR_COUNT + COOP_BAR_STRIDE + 2 <= COOP_DEV_CTRL, dev_barrier_counters_fit);
+COOP_LAYOUT_ASSERT(COOP_CHAN_CTRL % 2 == 0 && COOP_DEV_CTRL % 2 == 0 && COOP_CTRL_RESIZE % 2 == 0,
+                   ctrl_resize_64_bit_aligned);
+/* a barrier's count stays below its flags (COOP_BAR_IDLE - COOP_MAX_GROUPS .. COOP_BAR_IDLE) */
+COOP_LAYOUT_ASSERT(COOP_BAR_IDLE > COOP_MAX_GROUPS && COOP_BAR_IDLE < COOP_BAR_VOTE && COOP_BAR_VOTE < COOP_BAR_FLAG,
+                   barrier_count_below_flags);
 
 /* What a group is doing in a megakernel (coop_scheduler.h; a trace's COOP_EV_START names it); a
  * plain persistent kernel's groups are all COOP_ROLE_COOP. */
@@ -163,6 +204,10 @@ enum coop_trace_slot {
                                          * * COOP_TRACE_EVENT_WORDS */
 };
 #define COOP_DEV_TRACE COOP_DEV_WORDS  /* where the trace area starts in the device area */
+COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
+                   COOP_TRACE_RESIZE_TIME + 2 * COOP_RESIZE_SLOTS <= COOP_TRACE_KILL_TIME &&
+                   COOP_TRACE_KILL_TIME + 2 * (COOP_MAX_GROUPS + 1) <= COOP_TRACE_COUNT &&
+                   COOP_TRACE_COUNT + COOP_MAX_GROUPS + 1 <= COOP_TRACE_EVENTS, trace_areas_fit);
 /* An event: time (64 bits, low word first), kind << 24 | a (24 bits), b. */
 #define COOP_TRACE_EVENT_WORDS 4u
 

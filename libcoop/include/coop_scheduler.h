@@ -1169,6 +1169,9 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_COUNT_NO 0u
 #define COOP_AGENT_NAMED (0u COOP_CTRL_SLOTS(COOP_AGENT_COUNT_))
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
+COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 7u, agent_one_case_per_named_slot);
+/* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
+COOP_LAYOUT_ASSERT(2u * COOP_AGENT_MIRRORED <= COOP_SWEEP_WIDTH, agent_copies_fit_in_scratch);
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
