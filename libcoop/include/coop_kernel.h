@@ -344,12 +344,12 @@ inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
 
 inline global uint *coop_trace_area(global uint *dev) { return dev + COOP_DEV_TRACE; }
 
-inline ulong coop_trace_load64(global uint *word) { return (ulong)word[0] | (ulong)word[1] << 32; }
+inline ulong coop_trace_load64(global uint *word) { return COOP_JOIN_HALVES(word[0], word[1]); }
 
 inline void coop_trace_store64(global uint *word, ulong value)
 {
-    word[0] = (uint)value;
-    word[1] = (uint)(value >> 32);
+    word[0] = COOP_LOW_HALF(value);
+    word[1] = COOP_HIGH_HALF(value);
 }
 
 /* Appends an event to group `physical`'s buffer (its local id 0 only, the buffer's one writer:
@@ -364,7 +364,7 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
     if (n < capacity) {
         global uint *event = trace + COOP_TRACE_EVENTS + ((ulong)physical * capacity + n) * COOP_TRACE_EVENT_WORDS;
         coop_trace_store64(event, time);
-        event[2] = kind << 24 | (a & 0xffffffu);
+        event[2] = COOP_EVENT_WORD(kind, a);
         event[3] = b;
     }
     *count = n + 1u;
@@ -375,7 +375,7 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_TRACE_NOW(ctx, kind, a, b) COOP_TRACE_EVENT(ctx, coop_trace_clock(), kind, a, b)
 #define COOP_TRACE_ARRIVAL(name) ulong name = coop_trace_clock()
 #define COOP_TRACE_BARRIER(ctx, arrived, number, resizing)                                               \
-    COOP_TRACE_EVENT(ctx, arrived, COOP_EV_BARRIER, ((number) & 0x7fffffu) | ((resizing) ? COOP_TRACE_RESIZING : 0u), \
+    COOP_TRACE_EVENT(ctx, arrived, COOP_EV_BARRIER, COOP_EVENT_BARRIER_A(number, resizing),                  \
                      (uint)min(coop_trace_clock() - (arrived), (ulong)0xffffffffu))
 #else
 #define COOP_TRACE_EVENT(ctx, time, kind, a, b) ((void)0)
@@ -516,7 +516,7 @@ inline void coop_group_sync(void)
 /* The 32-bit counter of barrier `number` in a device area. */
 inline global uint *coop_barrier_word(global uint *dev, uint number)
 {
-    return &dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE + (number % 4u) / 2u];
+    return &dev[COOP_BAR_WORD(number)];
 }
 
 inline global uint *coop_barrier_counter(const coop_ctx *ctx, uint number)
@@ -557,9 +557,9 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
         coop_fetch_or_relaxed(counter, flag);
     /* +1 on this barrier's half, -1 on barrier number + 2's (the halves never carry or borrow
      * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE, flags apart). */
-    uint high = (number % 4u) / 2u;
-    global ulong *pair = (global ulong *)&ctx->dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE];
-    ulong add = high ? 0x00000000ffffffffUL : 0xffffffff00000001UL;
+    uint high = COOP_BAR_HIGH(number);
+    global ulong *pair = (global ulong *)&ctx->dev[COOP_BAR_PAIR(number)];
+    ulong add = high ? COOP_BAR_ARRIVE_HIGH : COOP_BAR_ARRIVE_LOW;
     ulong pair_before = coop_fetch_add64_release(pair, add);
     /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics, and
      * clears the flag of barrier number - 2 (whose counter number + 2 reuses): after its
@@ -567,17 +567,18 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
      * which comes before anyone can flag number + 2. */
     if (ctx->id == 0) {
         coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
-        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~(COOP_BAR_FLAG | COOP_BAR_VOTE));
+        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~COOP_BAR_FLAGS);
     }
-    uint value = (high ? (uint)(pair_before >> 32) : (uint)pair_before) + 1u;
-    if ((value & ~(COOP_BAR_FLAG | COOP_BAR_VOTE)) != COOP_BAR_IDLE) {
+    uint value = (high ? COOP_HIGH_HALF(pair_before) : COOP_LOW_HALF(pair_before)) + 1u;
+    if (COOP_BAR_UNFLAGGED(value) != COOP_BAR_IDLE) {
         uint spins = 0;
         while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
             if (++spins == COOP_BARRIER_QUIET_SPINS)
-                coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
+                coop_store_relaxed(where, COOP_WHERE_WORD(COOP_WHERE_BARRIER,
+                                                          COOP_WHERE_BARRIER_DETAIL(ctx->id, number)));
         }
         if (spins >= COOP_BARRIER_QUIET_SPINS)
-            coop_store_relaxed(where, (COOP_WHERE_RUNNING << 28) | ctx->id);
+            coop_store_relaxed(where, COOP_WHERE_WORD(COOP_WHERE_RUNNING, ctx->id));
     }
     /* The value that showed the barrier complete is later in the counter's modification order
      * than every arrival and so than every flag set before one. The acquire load synchronises

@@ -81,8 +81,7 @@ enum coop_dev_slot {
     X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
     /* scheduler state (kernel) */                                                                       \
-    X(STATE, 32, 1, OUT(0), "state", 1)    /* members M (low 12 bits) | finished F << 12 (F > 0: no      \
-                                              more forks) */                                             \
+    X(STATE, 32, 1, OUT(0), "state", 1)    /* members M and finished F: COOP_STATE_* */                  \
     X(KILLS, 33, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants */            \
     X(IDLE, 64, 1, OUT(2), "idle", 1)      /* idle groups not reserved by a fork (own line) */           \
     X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
@@ -92,13 +91,13 @@ enum coop_dev_slot {
     X(FORK_READ, 100, 1, OUT(6), "fork_read", 0) /* new groups done reading the transmit words */        \
     X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork */                      \
     X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
-    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* seq << 2 | COOP_TASK_{GATHERING,RUNNING,DONE} (own line) */ \
+    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */     \
     X(TASK_JOINED, 169, 1, OUT(3), "joined", 1)                                                          \
     X(TASK_NEXT, 170, 1, NO, "", 0)        /* next task workgroup to run */                              \
     X(TASK_FINISHED, 171, 1, NO, "", 0)    /* joined groups that have left the task */                   \
     X(EXIT, 172, 1, NO, "", 0)             /* 1: every idle group leaves the megakernel */               \
-    X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit decisions: barrier << 32 | decision */ \
-    X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* resize commits: barrier << 12 | new M */     \
+    X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit: COOP_RESIZE_WORD(barrier, decision) */ \
+    X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* COOP_COMMIT_WORD(barrier, new M) */          \
     /* reports (kernel -> host); the agent copies this range out */                                      \
     X(REPORT, 192, 0, NO, "", 0)                                                                         \
     X(REPORT_SEQ, 192, 1, NO, "", 1)       /* last request the kernel has applied */                     \
@@ -118,7 +117,7 @@ enum coop_dev_slot {
     X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
     X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
     X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is            \
-                                              (COOP_WHERE_*), for the watchdog */                        \
+                                              (COOP_WHERE_WORD), for the watchdog */                     \
     X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */  \
     X(WORDS, 256 + 2 * 4096, 0, NO, "", 0)
 
@@ -195,7 +194,7 @@ COOP_LAYOUT_ASSERT(COOP_BAR_IDLE > COOP_MAX_GROUPS && COOP_BAR_IDLE < COOP_BAR_V
  * its own buffer, so no event needs an atomic; a full buffer counts the events it drops. */
 enum coop_trace_slot {
     COOP_TRACE_T0 = 0,          /* 64-bit: when discovery closed (the leader's clock) */
-    COOP_TRACE_MEMBERS = 2,     /* 64-bit: ticks since T0 << 12 | groups running as members */
+    COOP_TRACE_MEMBERS = 2,     /* 64-bit: COOP_TRACE_MEMBERS_WORD(ticks since T0, running members) */
     COOP_TRACE_CAPACITY = 4,    /* host -> kernel: events each group's buffer holds */
     COOP_TRACE_RESIZE_TIME = 8, /* three 64-bit times: when a resize's kills took effect, per slot */
     COOP_TRACE_KILL_TIME = 16,  /* 64-bit per virtual id: when a sweep killed that parked member */
@@ -208,7 +207,7 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
                    COOP_TRACE_RESIZE_TIME + 2 * COOP_RESIZE_SLOTS <= COOP_TRACE_KILL_TIME &&
                    COOP_TRACE_KILL_TIME + 2 * (COOP_MAX_GROUPS + 1) <= COOP_TRACE_COUNT &&
                    COOP_TRACE_COUNT + COOP_MAX_GROUPS + 1 <= COOP_TRACE_EVENTS, trace_areas_fit);
-/* An event: time (64 bits, low word first), kind << 24 | a (24 bits), b. */
+/* An event: time (64 bits, low word first), COOP_EVENT_WORD(kind, a), b. */
 #define COOP_TRACE_EVENT_WORDS 4u
 
 /* Event kinds, with their a and b. A group's buffer holds its events in the order they
@@ -225,11 +224,11 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_EV_TASK 10u        /* runs a workgroup: a = task, b = its workgroup */
 #define COOP_EV_LEAVE 11u       /* left the task: no workgroup of it was left */
 #define COOP_EV_EXIT 12u        /* left the megakernel */
-#define COOP_EV_BARRIER 13u     /* arrived at global barrier a & 0x7fffff (bit 23: a resizing one),
-                                   then waited b ns for it (saturating) */
+#define COOP_EV_BARRIER 13u     /* arrived at global barrier a (COOP_EVENT_BARRIER_A: its number,
+                                   and whether a resizing one), then waited b ns for it (saturating) */
 #define COOP_EV_MEMBERS 14u     /* the count of running members changed to a (b: by how many, signed) */
 #define COOP_EV_FORK 15u        /* this member forked: a = new groups, b = the first one's id */
-#define COOP_EV_RESIZE 16u      /* member 0 resized at a barrier: a = new M, b = kills | forked << 12 */
+#define COOP_EV_RESIZE 16u      /* member 0 resized at a barrier: a = new M, b = COOP_EVENT_RESIZE_B */
 #define COOP_EV_REQUEST 17u     /* the agent applied task request a (task b); time = T_REQUEST */
 #define COOP_EV_GATHERED 18u    /* the last group joined request a's task; time = T_GATHERED */
 #define COOP_EV_DONE 19u        /* the last group left request a's task; time = T_DONE */
@@ -245,16 +244,98 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_TASK_GATHERING 1u
 #define COOP_TASK_RUNNING 2u
 #define COOP_TASK_DONE 3u
-#define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
-#define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
 
-/* Group states for the watchdog (COOP_DEV_GROUP_STATE): role << 28 | detail. */
+/* Group states for the watchdog (COOP_CTRL_GROUP_STATE): COOP_WHERE_WORD(where, detail). */
 #define COOP_WHERE_IDLE 1u
 #define COOP_WHERE_RUNNING 2u      /* detail: virtual id */
-#define COOP_WHERE_BARRIER 3u      /* detail: virtual id << 16 | barrier number (low 16 bits) */
+#define COOP_WHERE_BARRIER 3u      /* detail: COOP_WHERE_BARRIER_DETAIL(virtual id, barrier number) */
 #define COOP_WHERE_TASK 4u         /* detail: task workgroup, or COOP_WHERE_TASK_WAITING */
 #define COOP_WHERE_TASK_WAITING 0xfffffffu /* joined, waiting for the task to start */
 #define COOP_WHERE_AGENT 5u
 #define COOP_WHERE_EXITED 7u
+
+/* ---- Packed words ----------------------------------------------------------------------------
+ * Every word that holds more than one field is packed and unpacked with these, by the host and
+ * the device alike. COOP_U32 / COOP_U64: the unsigned 32- and 64-bit types in either language. */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define COOP_U32 uint
+#define COOP_U64 ulong
+#else
+#include <stdint.h>
+#define COOP_U32 uint32_t
+#define COOP_U64 uint64_t
+#endif
+
+/* A 64-bit value as two words, low word first (the time slots, the trace's 64-bit words) */
+#define COOP_LOW_HALF(v) ((COOP_U32)(v))
+#define COOP_HIGH_HALF(v) ((COOP_U32)((v) >> 32))
+#define COOP_JOIN_HALVES(low, high) ((COOP_U64)(low) | (COOP_U64)(high) << 32)
+
+/* COOP_CTRL_STATE: members M in the low 12 bits, finished members F above (F > 0: no more forks). */
+#define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
+#define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
+#define COOP_STATE_ONE_FINISHED (1u << 12)      /* added by a member that finished */
+
+/* COOP_CTRL_TASK_STATUS: the request number above a COOP_TASK_* status (2 bits). */
+#define COOP_TASK_STATUS_WORD(seq, status) ((seq) << 2 | (status))
+#define COOP_TASK_STATUS_SEQ(word) ((word) >> 2)
+#define COOP_TASK_STATUS_OF(word) ((word) & 3u)
+#define COOP_TASK_STATUS_SET(word, status) (((word) & ~3u) | (status))
+#define COOP_TASK_SEQ_KEPT(seq) ((seq) & 0x3fffffffu)  /* the part of a request number the word keeps */
+
+/* COOP_CTRL_RESIZE, one 64-bit slot per barrier number % COOP_RESIZE_SLOTS: the barrier's number
+ * above member 0's decision there, which is kill tokens taken (bits 1..) | COOP_RESIZE_FORK. */
+#define COOP_RESIZE_WORD(barrier, decision) ((COOP_U64)(barrier) << 32 | (decision))
+#define COOP_RESIZE_BARRIER(word) COOP_HIGH_HALF(word)
+#define COOP_RESIZE_DECISION(word) COOP_LOW_HALF(word)
+#define COOP_RESIZE_FORK 1u                      /* try to fork */
+#define COOP_RESIZE_KILL(kills) ((kills) << 1)
+#define COOP_RESIZE_KILLS(decision) ((decision) >> 1)
+
+/* COOP_CTRL_COMMIT, one word per resize slot: the barrier's number (low 20 bits) above the new M. */
+#define COOP_COMMIT_TAG(barrier) (((barrier) & 0xfffffu) << 12)
+#define COOP_COMMIT_WORD(barrier, members) (COOP_COMMIT_TAG(barrier) | (members))
+#define COOP_COMMIT_TAG_OF(word) ((word) & 0xfffff000u)
+#define COOP_COMMIT_MEMBERS(word) ((word) & 0xfffu)
+
+/* The barrier counters (coop_kernel.h, "Global barrier"): barrier b's counter is one half of the
+ * 64-bit word COOP_BAR_PAIR(b), the high one if COOP_BAR_HIGH(b); b + 2's is the other half. One
+ * 64-bit add arrives at b (+1 on its half) and arms b + 2 (-1 on the other): for a low half +1,
+ * and 0xffffffff (-1) on the high half, whose carry out of the word is lost; for a high half
+ * 0xffffffff on the low half, -1 there with a carry of +1 into the high half (a count is never 0). */
+#define COOP_BAR_PAIR(number) (COOP_DEV_BAR_COUNT + ((number) % 2u) * COOP_BAR_STRIDE)
+#define COOP_BAR_HIGH(number) (((number) % 4u) / 2u)
+#define COOP_BAR_WORD(number) (COOP_BAR_PAIR(number) + COOP_BAR_HIGH(number))
+#define COOP_BAR_ARRIVE_LOW 0xffffffff00000001UL
+#define COOP_BAR_ARRIVE_HIGH 0x00000000ffffffffUL
+#define COOP_BAR_FLAGS (COOP_BAR_FLAG | COOP_BAR_VOTE)
+#define COOP_BAR_UNFLAGGED(value) ((value) & ~COOP_BAR_FLAGS)
+
+/* COOP_CTRL_GROUP_STATE: a COOP_WHERE_* above its detail (28 bits). */
+#define COOP_WHERE_WORD(where, detail) ((where) << 28 | (detail))
+#define COOP_WHERE_OF(word) ((word) >> 28)
+#define COOP_WHERE_DETAIL(word) ((word) & 0xfffffffu)
+#define COOP_WHERE_BARRIER_DETAIL(id, number) (((id) & 0xfffu) << 16 | ((number) & 0xffffu))
+#define COOP_WHERE_BARRIER_ID(word) (((word) >> 16) & 0xfffu)
+#define COOP_WHERE_BARRIER_NUMBER(word) ((word) & 0xffffu)
+
+/* Trace events (COOP_TRACE_EVENT_WORDS words): the kind above a (24 bits) in the third word. */
+#define COOP_EVENT_WORD(kind, a) ((kind) << 24 | ((a) & 0xffffffu))
+#define COOP_EVENT_KIND(word) ((word) >> 24)
+#define COOP_EVENT_A(word) ((word) & 0xffffffu)
+/* COOP_EV_BARRIER's a: the barrier's number (23 bits) | COOP_TRACE_RESIZING */
+#define COOP_EVENT_BARRIER_A(number, resizing) (((number) & 0x7fffffu) | ((resizing) ? COOP_TRACE_RESIZING : 0u))
+#define COOP_EVENT_BARRIER_NUMBER(a) ((a) & ~COOP_TRACE_RESIZING)
+/* COOP_EV_RESIZE's b: the kills, and the groups forked above them */
+#define COOP_EVENT_RESIZE_B(kills, forked) ((kills) | (forked) << 12)
+#define COOP_EVENT_RESIZE_KILLS(b) ((b) & 0xfffu)
+#define COOP_EVENT_RESIZE_FORKED(b) ((b) >> 12)
+/* COOP_TRACE_MEMBERS (64-bit): the time of the last change, in ticks since T0, above the count */
+#define COOP_TRACE_MEMBERS_WORD(time, count) ((time) << 12 | ((count) & 0xfffu))
+#define COOP_TRACE_MEMBERS_TIME(word) ((word) >> 12)
+#define COOP_TRACE_MEMBERS_COUNT(word) ((word) & 0xfffu)
+
+/* every 12-bit field above holds any number of groups */
+COOP_LAYOUT_ASSERT(COOP_MAX_GROUPS <= 0xfffu, groups_fit_12_bits);
 
 #endif

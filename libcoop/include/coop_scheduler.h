@@ -153,7 +153,7 @@ inline uint coop_random(coop_ctx *ctx)
 
 inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
 {
-    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], (where << 28) | detail);
+    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], COOP_WHERE_WORD(where, detail));
 }
 
 inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
@@ -192,8 +192,8 @@ inline ulong coop_device_time(global uint *slot)
 #else
     ulong now = coop_clock_ns();
 #endif
-    coop_store_relaxed(slot, (uint)now);
-    coop_store_relaxed(slot + 1, (uint)(now >> 32));
+    coop_store_relaxed(slot, COOP_LOW_HALF(now));
+    coop_store_relaxed(slot + 1, COOP_HIGH_HALF(now));
     return now;
 #else
     (void)slot;
@@ -218,11 +218,12 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
     for (;;) {
         ulong now = coop_trace_clock();
         ulong since = now > t0 ? now - t0 : 0ul;
-        ulong time = max(since, (old >> 12) + 1ul);
-        ulong next = time << 12 | ((uint)((int)(old & 0xfffu) + delta) & 0xfffu);
+        ulong time = max(since, COOP_TRACE_MEMBERS_TIME(old) + 1ul);
+        ulong next = COOP_TRACE_MEMBERS_WORD(time, (uint)((int)COOP_TRACE_MEMBERS_COUNT(old) + delta));
         ulong seen = coop_cas64(word, old, next);
         if (seen == old) {
-            coop_trace_at(ctx->dev, ctx->physical, t0 + time, COOP_EV_MEMBERS, (uint)(next & 0xfffu), (uint)delta);
+            coop_trace_at(ctx->dev, ctx->physical, t0 + time, COOP_EV_MEMBERS, (uint)COOP_TRACE_MEMBERS_COUNT(next),
+                          (uint)delta);
             return t0 + time;
         }
         old = seen;
@@ -233,7 +234,8 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
 /* Trace mode: the groups the trace counts as members now. */
 inline uint coop_trace_member_count(const coop_ctx *ctx)
 {
-    return (uint)(coop_load_relaxed64((global ulong *)&coop_trace_area(ctx->dev)[COOP_TRACE_MEMBERS]) & 0xfffu);
+    return (uint)COOP_TRACE_MEMBERS_COUNT(
+        coop_load_relaxed64((global ulong *)&coop_trace_area(ctx->dev)[COOP_TRACE_MEMBERS]));
 }
 #define COOP_TRACE_T0(ctx) coop_trace_load64(&coop_trace_area((ctx)->dev)[COOP_TRACE_T0])
 #else
@@ -245,7 +247,7 @@ inline uint coop_trace_member_count(const coop_ctx *ctx)
 inline uint coop_task_need(global uint *ctrl)
 {
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
-    if ((status & 3u) != COOP_TASK_GATHERING)
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
     uint joined = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_JOINED]);
@@ -748,9 +750,6 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
 
 /* ---- Resizing barrier --------------------------------------------------------------------- */
 
-#define COOP_RESIZE_FORK 1u
-#define COOP_RESIZE_KILLS(d) ((d) >> 1)
-
 /* Resize decision slot `slot` (64-bit: the barrier's number above the decision, so that a
  * group at a flagged barrier tells member 0's decision there from the one the slot held three
  * barriers earlier: the flag may come from a membership change instead). */
@@ -770,11 +769,11 @@ COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
         uint dice = coop_random(ctx);
         if (dice % 3u == 0 && members > 1u)
             kills = 1u + (dice >> 8) % (members - 1u);
-        return kills ? kills << 1 : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
+        return kills ? COOP_RESIZE_KILL(kills) : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
     }
     kills = coop_take(&ctrl[COOP_CTRL_KILLS], members - 1u);
     if (kills)
-        return kills << 1;
+        return COOP_RESIZE_KILL(kills);
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
 }
 
@@ -796,8 +795,9 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
 #if COOP_TRACING
         /* the killed members take this time, published before the commit's release */
         ulong left = coop_trace_members(ctx, -(int)kills);
-        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % 3u)], left);
-        COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, kills);
+        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % COOP_RESIZE_SLOTS)],
+                           left);
+        COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, COOP_EVENT_RESIZE_B(kills, 0u));
 #endif
         return members - kills;
     }
@@ -808,7 +808,7 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
             coop_fork_unlock(ctrl);
         } else {
             coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
-            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, *forked << 12);
+            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, COOP_EVENT_RESIZE_B(0u, *forked));
         }
     }
     return members + *forked;
@@ -839,7 +839,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
 {
     global uint *ctrl = ctx->ctrl;
     uint number = ctx->epoch + (skip ? 0u : 1u);
-    uint slot = number % 3u;
+    uint slot = number % COOP_RESIZE_SLOTS;
     /* Group 0's reads for its decision, both in flight at once and before the group barrier, so
      * that they travel while the group's other warps finish: group 0 is often the last to
      * arrive (low ids get the work), so its time here is everyone's (H100, 1000x1000 grid: bfs
@@ -872,7 +872,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
             }
             if (mine)
-                coop_store_relaxed64(decided, (ulong)number << 32 | mine);
+                coop_store_relaxed64(decided, COOP_RESIZE_WORD(number, mine));
         }
         /* A decision flags the barrier, so that without one (the usual case) no group reads
          * anything but the barrier's counter: one more read of a hot word by every member at
@@ -890,12 +890,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
         if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
-            decision = (uint)(slot_value >> 32) == number ? (uint)slot_value : 0u;
+            decision = COOP_RESIZE_BARRIER(slot_value) == number ? COOP_RESIZE_DECISION(slot_value) : 0u;
             ctx->scratch[COOP_SCRATCH_M] = 0;
         }
         ctx->epoch = number;
         if (decision) {
-            uint tag = (number & 0xfffffu) << 12;
+            uint tag = COOP_COMMIT_TAG(number);
             uint members;
             if (ctx->id == 0) {
                 uint grown = 0, first = 0;
@@ -904,12 +904,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
                 forked = grown;
                 base = first;
-                coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], tag | members);
+                coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
             } else {
                 uint commit;
-                while (((commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) & 0xfffff000u) != tag)
+                while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
                     ;
-                members = commit & 0xfffu;
+                members = COOP_COMMIT_MEMBERS(commit);
             }
             killed = ctx->id >= members;
             ctx->scratch[COOP_SCRATCH_M] = members;
@@ -1046,8 +1046,8 @@ COOP_COLD void coop_leave_task(coop_ctx *ctx)
         ulong done = coop_device_time(&ctrl[COOP_CTRL_T_DONE]);
         coop_count(ctx, COOP_CTRL_TASKS_DONE, 1u);
         uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
-        COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, status >> 2, 0u);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_DONE);
+        COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, COOP_TASK_STATUS_SEQ(status), 0u);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_DONE));
     }
 }
 
@@ -1059,11 +1059,11 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
     if (last) {
         coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
         ulong gathered = coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
-        COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, status >> 2, 0u);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
+        COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, COOP_TASK_STATUS_SEQ(status), 0u);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_RUNNING));
     } else {
         coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
-        while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
+        while (COOP_TASK_STATUS_OF(coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS])) == COOP_TASK_GATHERING)
             coop_pause();
     }
 }
@@ -1074,7 +1074,7 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
-    if ((status & 3u) != COOP_TASK_GATHERING)
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
     if (!coop_take(&ctrl[COOP_CTRL_IDLE], 1u))
@@ -1090,7 +1090,7 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
             break;
         joined = seen;
     }
-    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, status >> 2, 0u);
+    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, COOP_TASK_STATUS_SEQ(status), 0u);
     coop_start_or_wait_task(ctx, status, joined + 1u == want);
     return 1;
 }
@@ -1117,12 +1117,12 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
      * the kill tokens' read-modify-writes, or the sweeper's release of this group's park word). */
     uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
-    if ((status & 3u) != COOP_TASK_GATHERING)
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     uint joined = coop_fetch_add(&ctrl[COOP_CTRL_TASK_JOINED], 1u);
     if (joined >= want)
         return 0;
-    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, status >> 2, 1u);
+    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, COOP_TASK_STATUS_SEQ(status), 1u);
     /* out of the barriers before waiting for the task: members still to be killed for it may
      * be waiting at a barrier for this group */
     coop_leave_if_killed(ctx);
@@ -1144,7 +1144,7 @@ inline ulong coop_apply_request(global uint *ctrl, uint seq)
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
         requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (seq << 2) | COOP_TASK_GATHERING);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
         coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
     } else if (kind == COOP_REQ_SHUTDOWN) {
         coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
@@ -1276,7 +1276,7 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
  * no retry loop (every member finishes at about the same moment): F > 0 also ends forking. */
 COOP_COLD void coop_member_finished(coop_ctx *ctx)
 {
-    coop_fetch_add(&ctx->ctrl[COOP_CTRL_STATE], 1u << 12);
+    coop_fetch_add(&ctx->ctrl[COOP_CTRL_STATE], COOP_STATE_ONE_FINISHED);
     COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, -1), COOP_EV_FINISHED, 0u, ctx->id);
     coop_barrier_leave(ctx);
 }

@@ -112,13 +112,14 @@ static void apply_direct(mega *m, uint32_t kind, uint32_t want)
     if (kind == COOP_REQ_TASK) {
         if (m->tracing) { /* the request's time on the trace clock, which the host reads too */
             uint64_t now = coop_trace_host_ticks(&m->timeline);
-            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST], (uint32_t)now, __ATOMIC_RELAXED);
-            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST + 1], (uint32_t)(now >> 32), __ATOMIC_RELAXED);
+            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST], COOP_LOW_HALF(now), __ATOMIC_RELAXED);
+            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST + 1], COOP_HIGH_HALF(now), __ATOMIC_RELAXED);
         }
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_JOINED], 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_NEXT], 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_FINISHED], 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&ctrl[COOP_CTRL_TASK_STATUS], (m->seq << 2) | COOP_TASK_GATHERING, __ATOMIC_RELEASE);
+        __atomic_store_n(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(m->seq, COOP_TASK_GATHERING),
+                         __ATOMIC_RELEASE);
         __atomic_fetch_add(&ctrl[COOP_CTRL_KILLS], want, __ATOMIC_ACQ_REL);
     } else {
         __atomic_store_n(&ctrl[COOP_CTRL_EXIT], 1u, __ATOMIC_RELEASE);
@@ -155,7 +156,7 @@ static uint64_t load_time(mega *m, unsigned slot)
     uint32_t low = 0, high = 0;
     ctrl_load(m, slot, &low);
     ctrl_load(m, slot + 1, &high);
-    return ((uint64_t)high << 32) | low;
+    return COOP_JOIN_HALVES(low, high);
 }
 
 static coop_status add_record(mega *m, double done_us)
@@ -245,8 +246,8 @@ static void trace(mega *m)
     if (where)
         load_group_states(m, where);
     for (unsigned g = 0, shown = 0; where && g < m->run.groups && shown < 12; g++) {
-        if (where[g] >> 28 != COOP_WHERE_RUNNING) {
-            fprintf(stderr, " [%u: %s %#x]", g, coop_where_name(where[g] >> 28), where[g] & 0xfffffffu);
+        if (COOP_WHERE_OF(where[g]) != COOP_WHERE_RUNNING) {
+            fprintf(stderr, " [%u: %s %#x]", g, coop_where_name(COOP_WHERE_OF(where[g])), COOP_WHERE_DETAIL(where[g]));
             shown++;
         }
     }
@@ -322,10 +323,10 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
         uint32_t task = 0;
         if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
             return status;
-        if (task >> 2 == (m->seq & 0x3fffffffu)) {
-            if ((task & 3u) == COOP_TASK_RUNNING && m->running_us == 0)
+        if (COOP_TASK_STATUS_SEQ(task) == COOP_TASK_SEQ_KEPT(m->seq)) {
+            if (COOP_TASK_STATUS_OF(task) == COOP_TASK_RUNNING && m->running_us == 0)
                 m->running_us = now_us;
-            if ((task & 3u) == COOP_TASK_DONE) {
+            if (COOP_TASK_STATUS_OF(task) == COOP_TASK_DONE) {
                 if ((status = add_record(m, now_us)) != COOP_OK)
                     return status;
                 m->busy = 0;
