@@ -115,7 +115,7 @@ inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
  * after a later workgroup barrier that every reader of its previous value has passed. */
 inline uint coop_broadcast(coop_ctx *ctx, uint value)
 {
-    uint slot = 6u + (ctx->toggle ^= 1u);
+    uint slot = COOP_SCRATCH_BROADCAST + (ctx->toggle ^= 1u);
     if (coop_local_linear_id() == 0)
         ctx->scratch[slot] = value;
     COOP_GROUP_SYNC();
@@ -439,9 +439,9 @@ inline uint coop_sweep_tokens(coop_ctx *ctx, uint tokens_seen)
     uint members = ctx->id + 1u;
     /* member 0 is never killed: at most members - 1 kills, this one included */
     uint wanted = min(COOP_SWEEP_WIDTH + 1u, members - 1u);
-    /* scratch[15]: the first candidate not claimed, found in parallel (a serial scan of the
-     * claims took microseconds) */
-    ctx->scratch[15] = 0xffffffffu;
+    /* the first candidate not claimed, found in parallel (a serial scan of the claims took
+     * microseconds) */
+    ctx->scratch[COOP_SCRATCH_SWEEP_GAP] = COOP_SWEEP_NO_GAP;
     return coop_take_from(&ctx->ctrl[COOP_CTRL_KILLS], tokens_seen, wanted);
 }
 
@@ -450,7 +450,7 @@ inline void coop_sweep_claim(coop_ctx *ctx, uint tokens, uint first, uint step)
 {
     global uint *parked = &ctx->ctrl[COOP_CTRL_PARKED];
     local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
-    volatile local uint *gap = ctx->scratch + 15;
+    volatile local uint *gap = ctx->scratch + COOP_SCRATCH_SWEEP_GAP;
     uint below = ctx->id - 1u; /* the first candidate: the member right below */
     for (uint i = first; i + 1u < tokens; i += step) {
         claimed[i] = coop_cas(&parked[below - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) == COOP_PARK_WAITING;
@@ -465,7 +465,7 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint state_seen)
 {
     global uint *ctrl = ctx->ctrl;
     uint members = ctx->id + 1u;
-    uint run = tokens ? min(ctx->scratch[15], tokens - 1u) : 0u;
+    uint run = tokens ? min(ctx->scratch[COOP_SCRATCH_SWEEP_GAP], tokens - 1u) : 0u;
     uint state = state_seen;
     uint taken = 0;
     while (tokens && COOP_STATE_MEMBERS(state) == members) {
@@ -854,8 +854,8 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     }
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0 && skip) {
-        ctx->scratch[8] = 0;
-        ctx->scratch[9] = 0;
+        ctx->scratch[COOP_SCRATCH_KILLED] = 0;
+        ctx->scratch[COOP_SCRATCH_FORKED] = 0;
         ctx->scratch[COOP_SCRATCH_VOTED] = 0;
     } else if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
@@ -924,14 +924,14 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
             coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
                                         still says running: the wait only changes it when long,
                                         and then restores it) */
-        ctx->scratch[8] = killed;
-        ctx->scratch[9] = forked;
-        ctx->scratch[10] = base;
+        ctx->scratch[COOP_SCRATCH_KILLED] = killed;
+        ctx->scratch[COOP_SCRATCH_FORKED] = forked;
+        ctx->scratch[COOP_SCRATCH_FORK_BASE] = base;
     }
     COOP_GROUP_SYNC();
-    uint killed = ctx->scratch[8];
-    uint forked = ctx->scratch[9];
-    uint base = ctx->scratch[10];
+    uint killed = ctx->scratch[COOP_SCRATCH_KILLED];
+    uint forked = ctx->scratch[COOP_SCRATCH_FORKED];
+    uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
     *any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
     ctx->epoch = number;
     if (forked) {
@@ -1384,10 +1384,10 @@ inline uint coop_schedule(coop_ctx *ctx)
         if (!role)
             COOP_TRACE_NOW(ctx, COOP_EV_EXIT, 0u, 0u);
         ctx->scratch[COOP_SCRATCH_M] = 0;
-        ctx->scratch[8] = role;
-        ctx->scratch[9] = ctx->id;
-        ctx->scratch[11] = ctx->epoch;
-        ctx->scratch[14] = ctx->rng;
+        ctx->scratch[COOP_SCRATCH_ROLE] = role;
+        ctx->scratch[COOP_SCRATCH_ID] = ctx->id;
+        ctx->scratch[COOP_SCRATCH_EPOCH] = ctx->epoch;
+        ctx->scratch[COOP_SCRATCH_RNG] = ctx->rng;
 #if !COOP_COLD_COPIES
         ctx->scratch[COOP_COLD_RESUME] = ctx->resume;
         ctx->scratch[COOP_COLD_TASK] = ctx->task;
@@ -1395,13 +1395,13 @@ inline uint coop_schedule(coop_ctx *ctx)
 #endif
     }
     COOP_GROUP_SYNC();
-    ctx->role = ctx->scratch[8];
-    ctx->id = ctx->scratch[9];
+    ctx->role = ctx->scratch[COOP_SCRATCH_ROLE];
+    ctx->id = ctx->scratch[COOP_SCRATCH_ID];
     ctx->resume = ctx->scratch[COOP_COLD_RESUME];
-    ctx->epoch = ctx->scratch[11];
+    ctx->epoch = ctx->scratch[COOP_SCRATCH_EPOCH];
     ctx->task = ctx->scratch[COOP_COLD_TASK];
     ctx->task_groups = ctx->scratch[COOP_COLD_TASK_GROUPS];
-    ctx->rng = ctx->scratch[14];
+    ctx->rng = ctx->scratch[COOP_SCRATCH_RNG];
     ctx->started = 1;
     COOP_GROUP_SYNC();
     return ctx->role;
