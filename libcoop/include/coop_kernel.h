@@ -344,12 +344,12 @@ inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
 
 inline global uint *coop_trace_area(global uint *dev) { return dev + COOP_DEV_TRACE; }
 
-inline ulong coop_trace_load64(global uint *word) { return (ulong)word[0] | (ulong)word[1] << 32; }
+inline ulong coop_trace_load64(global uint *word) { return COOP_JOIN_HALVES(word[0], word[1]); }
 
 inline void coop_trace_store64(global uint *word, ulong value)
 {
-    word[0] = (uint)value;
-    word[1] = (uint)(value >> 32);
+    word[0] = COOP_LOW_HALF(value);
+    word[1] = COOP_HIGH_HALF(value);
 }
 
 /* Appends an event to group `physical`'s buffer (its local id 0 only, the buffer's one writer:
@@ -364,7 +364,7 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
     if (n < capacity) {
         global uint *event = trace + COOP_TRACE_EVENTS + ((ulong)physical * capacity + n) * COOP_TRACE_EVENT_WORDS;
         coop_trace_store64(event, time);
-        event[2] = kind << 24 | (a & 0xffffffu);
+        event[2] = COOP_EVENT_WORD(kind, a);
         event[3] = b;
     }
     *count = n + 1u;
@@ -375,7 +375,7 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_TRACE_NOW(ctx, kind, a, b) COOP_TRACE_EVENT(ctx, coop_trace_clock(), kind, a, b)
 #define COOP_TRACE_ARRIVAL(name) ulong name = coop_trace_clock()
 #define COOP_TRACE_BARRIER(ctx, arrived, number, resizing)                                               \
-    COOP_TRACE_EVENT(ctx, arrived, COOP_EV_BARRIER, ((number) & 0x7fffffu) | ((resizing) ? COOP_TRACE_RESIZING : 0u), \
+    COOP_TRACE_EVENT(ctx, arrived, COOP_EV_BARRIER, COOP_EVENT_BARRIER_A(number, resizing),                  \
                      (uint)min(coop_trace_clock() - (arrived), (ulong)0xffffffffu))
 #else
 #define COOP_TRACE_EVENT(ctx, time, kind, a, b) ((void)0)
@@ -409,12 +409,32 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
-/* Local scratch of a persistent group: [0, 8) discovery and broadcasts (word 5: local id 0's
- * copy of M, 0 when it must be read again; see coop_shared_num_groups), [8, 16) the
- * scheduler's hand-over, then COOP_TRANSMIT_WORDS words of transmit state (a forked group's,
- * or the forking group's on its way out), then COOP_SWEEP_WIDTH words for a kill sweep. */
-#define COOP_SCRATCH_GROUPS 1 /* physical_groups, from discovery */
-#define COOP_SCRATCH_M 5
+/* Local scratch of a persistent group: [0, 8) discovery and broadcasts, [8, 16) local id 0's
+ * hand-overs to the group, then COOP_TRANSMIT_WORDS words of transmit state (a forked group's,
+ * or the forking group's on its way out), then COOP_SWEEP_WIDTH words for a kill sweep (or the
+ * agent's copies: an agent never sweeps), then the cold fields. */
+/* discovery's hand-over from local id 0 (coop_enter), read once by every work-item */
+#define COOP_SCRATCH_TICKET 0         /* the group's ticket, or COOP_NO_GROUP */
+#define COOP_SCRATCH_GROUPS 1         /* physical_groups (also read later: coop_member_limit) */
+#define COOP_SCRATCH_MEMBERS 2        /* COOP_DEV_MEMBERS: the groups that start as members */
+#define COOP_SCRATCH_AGENT 3          /* COOP_DEV_AGENT: 1 if the first group is the agent */
+#define COOP_SCRATCH_CHAOS 4          /* COOP_DEV_CHAOS: chaos mode's seed */
+#define COOP_SCRATCH_M 5              /* local id 0's copy of M, 0 when it must be read again
+                                         (coop_shared_num_groups, coop_fix_num_groups) */
+#define COOP_SCRATCH_BROADCAST 6      /* two words, 6 and 7, alternating (coop_broadcast) */
+/* [8, 16): words local id 0 hands to its group after a step only it takes. Each function that
+ * uses one writes it just before a group barrier and every work-item reads it just after, so
+ * the functions share them (one name per use): */
+#define COOP_SCRATCH_ROLE 8           /* coop_schedule: the group's next role */
+#define COOP_SCRATCH_KILLED 8         /* coop_resizing_barrier_vote_unless: 1 if killed there */
+#define COOP_SCRATCH_ID 9             /* coop_schedule: the group's id in that role */
+#define COOP_SCRATCH_FORKED 9         /* coop_resizing_barrier_vote_unless: groups member 0 forked */
+#define COOP_SCRATCH_FORK_BASE 10     /* coop_resizing_barrier_vote_unless: the first one's id */
+#define COOP_SCRATCH_EPOCH 11         /* coop_schedule: barriers the group has passed */
+#define COOP_SCRATCH_RNG 14           /* coop_schedule: chaos mode's random state */
+#define COOP_SCRATCH_SWEEP_GAP 15     /* coop_sweep: the first candidate not claimed (atomic_min
+                                         by the claiming work-items; COOP_SWEEP_NO_GAP: none) */
+#define COOP_SWEEP_NO_GAP 0xffffffffu
 #define COOP_SCRATCH_TRANSMIT 16
 #define COOP_SCRATCH_SWEEP (COOP_SCRATCH_TRANSMIT + COOP_TRANSMIT_WORDS)
 /* the context's fields that change only when the group changes role, kept here rather than in
@@ -429,6 +449,8 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_SCRATCH_VOTE (COOP_SCRATCH_COLD + 6)
 #define COOP_SCRATCH_VOTED (COOP_SCRATCH_COLD + 7)
 #define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 8)
+COOP_LAYOUT_ASSERT(COOP_SCRATCH_BROADCAST + 1 < COOP_SCRATCH_ROLE && COOP_SCRATCH_SWEEP_GAP < COOP_SCRATCH_TRANSMIT,
+                   scratch_hand_overs_below_transmit);
 
 
 typedef struct coop_ctx {
@@ -517,7 +539,7 @@ inline void coop_group_sync(void)
 /* The 32-bit counter of barrier `number` in a device area. */
 inline global uint *coop_barrier_word(global uint *dev, uint number)
 {
-    return &dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE + (number % 4u) / 2u];
+    return &dev[COOP_BAR_WORD(number)];
 }
 
 inline global uint *coop_barrier_counter(const coop_ctx *ctx, uint number)
@@ -558,9 +580,9 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
         coop_fetch_or_relaxed(counter, flag);
     /* +1 on this barrier's half, -1 on barrier number + 2's (the halves never carry or borrow
      * across: both stay between COOP_BAR_IDLE - COOP_MAX_GROUPS and COOP_BAR_IDLE, flags apart). */
-    uint high = (number % 4u) / 2u;
-    global ulong *pair = (global ulong *)&ctx->dev[COOP_DEV_BAR_COUNT + (number % 2u) * COOP_BAR_STRIDE];
-    ulong add = high ? 0x00000000ffffffffUL : 0xffffffff00000001UL;
+    uint high = COOP_BAR_HIGH(number);
+    global ulong *pair = (global ulong *)&ctx->dev[COOP_BAR_PAIR(number)];
+    ulong add = high ? COOP_BAR_ARRIVE_HIGH : COOP_BAR_ARRIVE_LOW;
     ulong pair_before = coop_fetch_add64_release(pair, add);
     /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics, and
      * clears the flag of barrier number - 2 (whose counter number + 2 reuses): after its
@@ -568,17 +590,18 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
      * which comes before anyone can flag number + 2. */
     if (ctx->id == 0) {
         coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_BARRIERS], 1u);
-        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~(COOP_BAR_FLAG | COOP_BAR_VOTE));
+        coop_fetch_and_relaxed(coop_barrier_counter(ctx, number + 2u), ~COOP_BAR_FLAGS);
     }
-    uint value = (high ? (uint)(pair_before >> 32) : (uint)pair_before) + 1u;
-    if ((value & ~(COOP_BAR_FLAG | COOP_BAR_VOTE)) != COOP_BAR_IDLE) {
+    uint value = (high ? COOP_HIGH_HALF(pair_before) : COOP_LOW_HALF(pair_before)) + 1u;
+    if (COOP_BAR_UNFLAGGED(value) != COOP_BAR_IDLE) {
         uint spins = 0;
         while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
             if (++spins == COOP_BARRIER_QUIET_SPINS)
-                coop_store_relaxed(where, (COOP_WHERE_BARRIER << 28) | ((ctx->id & 0xfffu) << 16) | (number & 0xffffu));
+                coop_store_relaxed(where, COOP_WHERE_WORD(COOP_WHERE_BARRIER,
+                                                          COOP_WHERE_BARRIER_DETAIL(ctx->id, number)));
         }
         if (spins >= COOP_BARRIER_QUIET_SPINS)
-            coop_store_relaxed(where, (COOP_WHERE_RUNNING << 28) | ctx->id);
+            coop_store_relaxed(where, COOP_WHERE_WORD(COOP_WHERE_RUNNING, ctx->id));
     }
     /* The value that showed the barrier complete is later in the counter's modification order
      * than every arrival and so than every flag set before one. The acquire load synchronises
@@ -721,7 +744,7 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
             if (ticket >= groups)
                 ticket = COOP_NO_GROUP;
         }
-        scratch[0] = ticket;
+        scratch[COOP_SCRATCH_TICKET] = ticket;
         scratch[COOP_SCRATCH_GROUPS] = groups;
         scratch[COOP_SCRATCH_M] = 0;
         scratch[COOP_COLD_RESUME] = scratch[COOP_COLD_TASK] = scratch[COOP_COLD_TASK_GROUPS] = 0;
@@ -729,27 +752,27 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
         scratch[COOP_SCRATCH_VOTE] = 0;
         scratch[COOP_COLD_CHAN] = (uint)(ulong)chan;
         scratch[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
-        scratch[2] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
-        scratch[3] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
-        scratch[4] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
+        scratch[COOP_SCRATCH_MEMBERS] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+        scratch[COOP_SCRATCH_AGENT] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
+        scratch[COOP_SCRATCH_CHAOS] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
     }
     COOP_GROUP_SYNC();
-    uint ticket = scratch[0];
+    uint ticket = scratch[COOP_SCRATCH_TICKET];
     ctx->physical = ticket;
-    ctx->physical_groups = scratch[1];
+    ctx->physical_groups = scratch[COOP_SCRATCH_GROUPS];
     /* Virtual ids run against arrival order: the first groups to arrive are the oldest on their
      * compute units, which GPU warp schedulers favour, so they get the largest ids, the ones a
      * kill takes first (a starved group would make a task wait for its next offer). The agent,
      * when there is one, is the very first group. */
-    uint agent = scratch[3];
-    uint order = scratch[1] - 1u - ticket;
+    uint agent = scratch[COOP_SCRATCH_AGENT];
+    uint order = scratch[COOP_SCRATCH_GROUPS] - 1u - ticket;
     ctx->id = order;
     ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
-                : order < scratch[2] ? COOP_ROLE_COOP
+                : order < scratch[COOP_SCRATCH_MEMBERS] ? COOP_ROLE_COOP
                                      : COOP_ROLE_IDLE;
     /* xorshift32 needs a non-zero state; the seed and the group make each stream distinct. */
-    ctx->rng = scratch[4] ? (scratch[4] * 2654435761u) ^ (ticket * 40503u + 1u) : 0u;
-    if (ctx->rng == 0 && scratch[4])
+    ctx->rng = scratch[COOP_SCRATCH_CHAOS] ? (scratch[COOP_SCRATCH_CHAOS] * 2654435761u) ^ (ticket * 40503u + 1u) : 0u;
+    if (ctx->rng == 0 && scratch[COOP_SCRATCH_CHAOS])
         ctx->rng = 1;
     COOP_GROUP_SYNC();
     return ticket != COOP_NO_GROUP;

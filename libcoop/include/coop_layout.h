@@ -51,55 +51,107 @@ enum coop_dev_slot {
  * cleared with COOP_BAR_FLAG. */
 #define COOP_BAR_VOTE 0x40000000u
 
+/* Sizes the control block's areas are made for. */
+#define COOP_TASK_ARGS 16u
+#define COOP_TRANSMIT_WORDS 64u
+#define COOP_MAX_GROUPS 4095u
+#define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
+
 /* Control block (offsets from its start). Words a host request fills come first, so that an
- * agent can copy them as one range; words the kernel reports follow. */
-enum coop_ctrl_slot {
-    /* requests (host -> kernel) */
-    COOP_CTRL_REQ_SEQ = 0,      /* incremented by the host for each request */
-    COOP_CTRL_REQ_KIND = 1,     /* COOP_REQ_TASK or COOP_REQ_SHUTDOWN */
-    COOP_CTRL_REQ_TASK = 2,     /* task index in the megakernel */
-    COOP_CTRL_REQ_WANT = 3,     /* groups to take for it */
-    COOP_CTRL_REQ_RANGE = 4,    /* its number of workgroups */
-    COOP_CTRL_REQ_ARGS = 8,     /* COOP_TASK_ARGS words for the task */
-    COOP_CTRL_REQ_END = 24,
-    /* scheduler state (kernel) */
-    COOP_CTRL_STATE = 32,       /* members M (low 12 bits) | finished F << 12 (F > 0: no more forks) */
-    COOP_CTRL_KILLS = 33,       /* kill tokens: kills the scheduler still wants */
-    COOP_CTRL_IDLE = 64,        /* idle groups not reserved by a fork (own line) */
-    COOP_CTRL_FORK_LEFT = 96,   /* fork slots not yet claimed (own line) */
-    COOP_CTRL_FORK_BASE = 97,   /* virtual id of the fork's first new group */
-    COOP_CTRL_FORK_RESUME = 98, /* where new groups resume */
-    COOP_CTRL_FORK_EPOCH = 99,  /* barriers the forking group had passed */
-    COOP_CTRL_FORK_READ = 100,  /* new groups done reading the transmit words */
-    COOP_CTRL_FORK_SIZE = 101,  /* groups in the current fork */
-    COOP_CTRL_TRANSMIT = 104,   /* COOP_TRANSMIT_WORDS words: the forking work-item 0's transmit */
-    COOP_CTRL_TASK_STATUS = 168, /* seq << 2 | COOP_TASK_{GATHERING,RUNNING,DONE} (own line) */
-    COOP_CTRL_TASK_JOINED = 169,
-    COOP_CTRL_TASK_NEXT = 170,  /* next task workgroup to run */
-    COOP_CTRL_TASK_FINISHED = 171, /* joined groups that have left the task */
-    COOP_CTRL_EXIT = 172,       /* 1: every idle group leaves the megakernel */
-    COOP_CTRL_RESIZE = 176,     /* three 64-bit resize decisions: barrier number << 32 | decision */
-    COOP_CTRL_COMMIT = 184,     /* three resize commits: barrier << 12 | new M */
-    /* reports (kernel -> host); the agent copies this range out */
-    COOP_CTRL_REPORT = 192,
-    COOP_CTRL_REPORT_SEQ = 192,   /* last request the kernel has applied */
-    COOP_CTRL_KILL_COUNT = 196,
-    COOP_CTRL_FORK_COUNT = 197,   /* groups forked */
-    COOP_CTRL_RESIZE_COUNT = 198,
-    COOP_CTRL_TASKS_DONE = 199,
-    COOP_CTRL_BARRIERS = 200,     /* barriers member 0 arrived at (all completed but the one it may wait at) */
-    COOP_CTRL_WANT_SEEN = 201,    /* the request's group count as the kernel sees it (tracing) */
-    COOP_CTRL_T_REQUEST = 202,    /* device clock, ns, 64-bit: request applied */
-    COOP_CTRL_T_GATHERED = 204,   /* groups gathered */
-    COOP_CTRL_T_DONE = 206,       /* task done */
-    COOP_CTRL_DUMP = 208,         /* host -> agent: copy the group states out when this changes */
-    COOP_CTRL_DUMPED = 209,       /* agent -> host: the last dump request served */
-    COOP_CTRL_REPORT_END = 210,
-    COOP_CTRL_PARKED_COUNT = 224, /* members parked at an offer (a hint for the largest one) */
-    COOP_CTRL_GROUP_STATE = 256,  /* one word per group: where it is (COOP_WHERE_*), for the watchdog */
-    COOP_CTRL_PARKED = 256 + 4096, /* one word per virtual id: COOP_PARK_* */
-    COOP_CTRL_WORDS = 256 + 2 * 4096
-};
+ * agent can copy them as one range; words the kernel reports follow.
+ *
+ * One row per slot, X(NAME, WORD, WORDS, AGENT, LABEL, WATCH), generates everything named after
+ * it, so that a slot and its names cannot drift apart:
+ *   COOP_CTRL_NAME = WORD   enum coop_ctrl_slot below; WORDS: how many words the slot has (0: a
+ *                           mark between areas). Rows run in the order of WORD, and each ends
+ *                           before the next begins (checked by host and device compilers below);
+ *   AGENT                   OUT(n): the agent copies it out to the host as its n-th named slot
+ *                           (coop_scheduler.h, coop_agent_slot); NO: not by name (it copies the
+ *                           request words in and the report words out as ranges);
+ *   LABEL                   the host's name for it in its COOP_TRACE=1 line ("": not shown);
+ *   WATCH                   1: the host's watchdog counts a change of it as progress
+ *                           (libcoop/src/scheduler.c). */
+#define COOP_CTRL_SLOTS(X)                                                                                 \
+    /* requests (host -> kernel) */                                                                      \
+    X(REQ_SEQ, 0, 1, NO, "", 0)            /* incremented by the host for each request */                \
+    X(REQ_KIND, 1, 1, NO, "", 0)           /* COOP_REQ_TASK or COOP_REQ_SHUTDOWN */                      \
+    X(REQ_TASK, 2, 1, NO, "", 0)           /* task index in the megakernel */                            \
+    X(REQ_WANT, 3, 1, NO, "", 0)           /* groups to take for it */                                   \
+    X(REQ_RANGE, 4, 1, NO, "", 0)          /* its number of workgroups */                                \
+    X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
+    X(REQ_END, 24, 0, NO, "", 0)                                                                         \
+    /* scheduler state (kernel) */                                                                       \
+    X(STATE, 32, 1, OUT(0), "state", 1)    /* members M and finished F: COOP_STATE_* */                  \
+    X(KILLS, 33, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants */            \
+    X(IDLE, 64, 1, OUT(2), "idle", 1)      /* idle groups not reserved by a fork (own line) */           \
+    X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
+    X(FORK_BASE, 97, 1, NO, "", 0)         /* virtual id of the fork's first new group */                \
+    X(FORK_RESUME, 98, 1, NO, "", 0)       /* where new groups resume */                                 \
+    X(FORK_EPOCH, 99, 1, NO, "", 0)        /* barriers the forking group had passed */                   \
+    X(FORK_READ, 100, 1, OUT(6), "fork_read", 0) /* new groups done reading the transmit words */        \
+    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork */                      \
+    X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
+    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */     \
+    X(TASK_JOINED, 169, 1, OUT(3), "joined", 1)                                                          \
+    X(TASK_NEXT, 170, 1, NO, "", 0)        /* next task workgroup to run */                              \
+    X(TASK_FINISHED, 171, 1, NO, "", 0)    /* joined groups that have left the task */                   \
+    X(EXIT, 172, 1, NO, "", 0)             /* 1: every idle group leaves the megakernel */               \
+    X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit: COOP_RESIZE_WORD(barrier, decision) */ \
+    X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* COOP_COMMIT_WORD(barrier, new M) */          \
+    /* reports (kernel -> host); the agent copies this range out */                                      \
+    X(REPORT, 192, 0, NO, "", 0)                                                                         \
+    X(REPORT_SEQ, 192, 1, NO, "", 1)       /* last request the kernel has applied */                     \
+    X(KILL_COUNT, 196, 1, NO, "killed", 1)                                                               \
+    X(FORK_COUNT, 197, 1, NO, "forked", 1) /* groups forked */                                           \
+    X(RESIZE_COUNT, 198, 1, NO, "", 1)                                                                   \
+    X(TASKS_DONE, 199, 1, NO, "", 1)                                                                     \
+    X(BARRIERS, 200, 1, NO, "", 1)         /* barriers member 0 arrived at (all completed but the one    \
+                                              it may wait at) */                                         \
+    X(WANT_SEEN, 201, 1, NO, "want", 0)    /* the request's group count as the kernel sees it */         \
+    X(T_REQUEST, 202, 2, NO, "", 0)        /* device clock, ns, 64-bit: request applied */               \
+    X(T_GATHERED, 204, 2, NO, "", 0)       /* groups gathered */                                         \
+    X(T_DONE, 206, 2, NO, "", 0)           /* task done */                                               \
+    X(DUMP, 208, 1, NO, "", 0)             /* host -> agent: copy the group states out when this         \
+                                              changes (the one report word not copied out) */            \
+    X(DUMPED, 209, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
+    X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
+    X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
+    X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is            \
+                                              (COOP_WHERE_WORD), for the watchdog */                     \
+    X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */  \
+    X(WORDS, 256 + 2 * 4096, 0, NO, "", 0)
+
+#define COOP_CTRL_ENUM_(name, word, words, agent, label, watch) COOP_CTRL_##name = word,
+enum coop_ctrl_slot { COOP_CTRL_SLOTS(COOP_CTRL_ENUM_) };
+#undef COOP_CTRL_ENUM_
+
+/* Compile-time checks of the layout, made by the host's compiler (_Static_assert) and by the
+ * device's (OpenCL C 1.2 has no _Static_assert: an array of negative size fails instead). An
+ * OpenCL C compiler defines __OPENCL_C_VERSION__ (clang without a runtime: not
+ * __OPENCL_VERSION__). */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define COOP_LAYOUT_ASSERT(holds, name) typedef char coop_layout_check_##name[(holds) ? 1 : -1]
+#else
+#define COOP_LAYOUT_ASSERT(holds, name) _Static_assert(holds, "coop_layout.h: " #name)
+#endif
+
+/* No two areas of the control block overlap and each fits: every row of the table begins at or
+ * after the end of the row before it (the transmit words, say, end exactly where TASK_STATUS
+ * begins), and COOP_CTRL_WORDS after the last. COOP_CTRL_FREE_NAME is the first word after the
+ * row before NAME's: an enumerator without a value is the one before it plus 1. */
+#define COOP_CTRL_CHAIN_(name, word, words, agent, label, watch) \
+    COOP_CTRL_FREE_##name, COOP_CTRL_LAST_##name = (word) + (words) - 1,
+enum coop_ctrl_chain { COOP_CTRL_CHAIN_START_ = -1, COOP_CTRL_SLOTS(COOP_CTRL_CHAIN_) };
+#undef COOP_CTRL_CHAIN_
+#define COOP_CTRL_CHECK_(name, word, words, agent, label, watch) \
+    COOP_LAYOUT_ASSERT((int)COOP_CTRL_##name >= (int)COOP_CTRL_FREE_##name, ctrl_##name##_after_the_slot_before);
+COOP_CTRL_SLOTS(COOP_CTRL_CHECK_)
+#undef COOP_CTRL_CHECK_
+/* the host writes a request's task, group count and range as three words in a row */
+COOP_LAYOUT_ASSERT(COOP_CTRL_REQ_WANT == COOP_CTRL_REQ_TASK + 1 && COOP_CTRL_REQ_RANGE == COOP_CTRL_REQ_TASK + 2,
+                   ctrl_request_fields_in_a_row);
+/* the agent copies the report range out but one word, the host's dump request */
+COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CTRL_REPORT_END, ctrl_dump_in_report);
 
 /* A member among the top ones a kill request wants, offering kill while not yet the largest,
  * parks: it waits at its offer until the members above it are gone; the member that then kills
@@ -113,6 +165,19 @@ enum coop_ctrl_slot {
 
 #define COOP_CHAN_WORDS (COOP_CHAN_CTRL + COOP_CTRL_WORDS)
 #define COOP_DEV_WORDS (COOP_DEV_CTRL + COOP_CTRL_WORDS)
+
+/* The channel's and the device area's words come before the control block; the barrier
+ * counters' two 64-bit words lie in the device area, as do the resize decisions, 64-bit aligned
+ * wherever the control block is. */
+COOP_LAYOUT_ASSERT(COOP_CHAN_ECHO_OUT < COOP_CHAN_CTRL, chan_words_before_ctrl);
+COOP_LAYOUT_ASSERT(COOP_DEV_CHAOS < COOP_DEV_BAR_COUNT, dev_words_before_barriers);
+COOP_LAYOUT_ASSERT(COOP_DEV_BAR_COUNT % 2 == 0 && COOP_BAR_STRIDE % 2u == 0 &&
+                   COOP_DEV_BAR_COUNT + COOP_BAR_STRIDE + 2 <= COOP_DEV_CTRL, dev_barrier_counters_fit);
+COOP_LAYOUT_ASSERT(COOP_CHAN_CTRL % 2 == 0 && COOP_DEV_CTRL % 2 == 0 && COOP_CTRL_RESIZE % 2 == 0,
+                   ctrl_resize_64_bit_aligned);
+/* a barrier's count stays below its flags (COOP_BAR_IDLE - COOP_MAX_GROUPS .. COOP_BAR_IDLE) */
+COOP_LAYOUT_ASSERT(COOP_BAR_IDLE > COOP_MAX_GROUPS && COOP_BAR_IDLE < COOP_BAR_VOTE && COOP_BAR_VOTE < COOP_BAR_FLAG,
+                   barrier_count_below_flags);
 
 /* What a group is doing in a megakernel (coop_scheduler.h; a trace's COOP_EV_START names it); a
  * plain persistent kernel's groups are all COOP_ROLE_COOP. */
@@ -129,7 +194,7 @@ enum coop_ctrl_slot {
  * its own buffer, so no event needs an atomic; a full buffer counts the events it drops. */
 enum coop_trace_slot {
     COOP_TRACE_T0 = 0,          /* 64-bit: when discovery closed (the leader's clock) */
-    COOP_TRACE_MEMBERS = 2,     /* 64-bit: ticks since T0 << 12 | groups running as members */
+    COOP_TRACE_MEMBERS = 2,     /* 64-bit: COOP_TRACE_MEMBERS_WORD(ticks since T0, running members) */
     COOP_TRACE_CAPACITY = 4,    /* host -> kernel: events each group's buffer holds */
     COOP_TRACE_RESIZE_TIME = 8, /* three 64-bit times: when a resize's kills took effect, per slot */
     COOP_TRACE_KILL_TIME = 16,  /* 64-bit per virtual id: when a sweep killed that parked member */
@@ -138,7 +203,11 @@ enum coop_trace_slot {
                                          * * COOP_TRACE_EVENT_WORDS */
 };
 #define COOP_DEV_TRACE COOP_DEV_WORDS  /* where the trace area starts in the device area */
-/* An event: time (64 bits, low word first), kind << 24 | a (24 bits), b. */
+COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
+                   COOP_TRACE_RESIZE_TIME + 2 * COOP_RESIZE_SLOTS <= COOP_TRACE_KILL_TIME &&
+                   COOP_TRACE_KILL_TIME + 2 * (COOP_MAX_GROUPS + 1) <= COOP_TRACE_COUNT &&
+                   COOP_TRACE_COUNT + COOP_MAX_GROUPS + 1 <= COOP_TRACE_EVENTS, trace_areas_fit);
+/* An event: time (64 bits, low word first), COOP_EVENT_WORD(kind, a), b. */
 #define COOP_TRACE_EVENT_WORDS 4u
 
 /* Event kinds, with their a and b. A group's buffer holds its events in the order they
@@ -155,11 +224,11 @@ enum coop_trace_slot {
 #define COOP_EV_TASK 10u        /* runs a workgroup: a = task, b = its workgroup */
 #define COOP_EV_LEAVE 11u       /* left the task: no workgroup of it was left */
 #define COOP_EV_EXIT 12u        /* left the megakernel */
-#define COOP_EV_BARRIER 13u     /* arrived at global barrier a & 0x7fffff (bit 23: a resizing one),
-                                   then waited b ns for it (saturating) */
+#define COOP_EV_BARRIER 13u     /* arrived at global barrier a (COOP_EVENT_BARRIER_A: its number,
+                                   and whether a resizing one), then waited b ns for it (saturating) */
 #define COOP_EV_MEMBERS 14u     /* the count of running members changed to a (b: by how many, signed) */
 #define COOP_EV_FORK 15u        /* this member forked: a = new groups, b = the first one's id */
-#define COOP_EV_RESIZE 16u      /* member 0 resized at a barrier: a = new M, b = kills | forked << 12 */
+#define COOP_EV_RESIZE 16u      /* member 0 resized at a barrier: a = new M, b = COOP_EVENT_RESIZE_B */
 #define COOP_EV_REQUEST 17u     /* the agent applied task request a (task b); time = T_REQUEST */
 #define COOP_EV_GATHERED 18u    /* the last group joined request a's task; time = T_GATHERED */
 #define COOP_EV_DONE 19u        /* the last group left request a's task; time = T_DONE */
@@ -175,19 +244,98 @@ enum coop_trace_slot {
 #define COOP_TASK_GATHERING 1u
 #define COOP_TASK_RUNNING 2u
 #define COOP_TASK_DONE 3u
-#define COOP_TASK_ARGS 16u
-#define COOP_TRANSMIT_WORDS 64u
-#define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
-#define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
-#define COOP_MAX_GROUPS 4095u
 
-/* Group states for the watchdog (COOP_DEV_GROUP_STATE): role << 28 | detail. */
+/* Group states for the watchdog (COOP_CTRL_GROUP_STATE): COOP_WHERE_WORD(where, detail). */
 #define COOP_WHERE_IDLE 1u
 #define COOP_WHERE_RUNNING 2u      /* detail: virtual id */
-#define COOP_WHERE_BARRIER 3u      /* detail: virtual id << 16 | barrier number (low 16 bits) */
+#define COOP_WHERE_BARRIER 3u      /* detail: COOP_WHERE_BARRIER_DETAIL(virtual id, barrier number) */
 #define COOP_WHERE_TASK 4u         /* detail: task workgroup, or COOP_WHERE_TASK_WAITING */
 #define COOP_WHERE_TASK_WAITING 0xfffffffu /* joined, waiting for the task to start */
 #define COOP_WHERE_AGENT 5u
 #define COOP_WHERE_EXITED 7u
+
+/* ---- Packed words ----------------------------------------------------------------------------
+ * Every word that holds more than one field is packed and unpacked with these, by the host and
+ * the device alike. COOP_U32 / COOP_U64: the unsigned 32- and 64-bit types in either language. */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define COOP_U32 uint
+#define COOP_U64 ulong
+#else
+#include <stdint.h>
+#define COOP_U32 uint32_t
+#define COOP_U64 uint64_t
+#endif
+
+/* A 64-bit value as two words, low word first (the time slots, the trace's 64-bit words) */
+#define COOP_LOW_HALF(v) ((COOP_U32)(v))
+#define COOP_HIGH_HALF(v) ((COOP_U32)((v) >> 32))
+#define COOP_JOIN_HALVES(low, high) ((COOP_U64)(low) | (COOP_U64)(high) << 32)
+
+/* COOP_CTRL_STATE: members M in the low 12 bits, finished members F above (F > 0: no more forks). */
+#define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
+#define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
+#define COOP_STATE_ONE_FINISHED (1u << 12)      /* added by a member that finished */
+
+/* COOP_CTRL_TASK_STATUS: the request number above a COOP_TASK_* status (2 bits). */
+#define COOP_TASK_STATUS_WORD(seq, status) ((seq) << 2 | (status))
+#define COOP_TASK_STATUS_SEQ(word) ((word) >> 2)
+#define COOP_TASK_STATUS_OF(word) ((word) & 3u)
+#define COOP_TASK_STATUS_SET(word, status) (((word) & ~3u) | (status))
+#define COOP_TASK_SEQ_KEPT(seq) ((seq) & 0x3fffffffu)  /* the part of a request number the word keeps */
+
+/* COOP_CTRL_RESIZE, one 64-bit slot per barrier number % COOP_RESIZE_SLOTS: the barrier's number
+ * above member 0's decision there, which is kill tokens taken (bits 1..) | COOP_RESIZE_FORK. */
+#define COOP_RESIZE_WORD(barrier, decision) ((COOP_U64)(barrier) << 32 | (decision))
+#define COOP_RESIZE_BARRIER(word) COOP_HIGH_HALF(word)
+#define COOP_RESIZE_DECISION(word) COOP_LOW_HALF(word)
+#define COOP_RESIZE_FORK 1u                      /* try to fork */
+#define COOP_RESIZE_KILL(kills) ((kills) << 1)
+#define COOP_RESIZE_KILLS(decision) ((decision) >> 1)
+
+/* COOP_CTRL_COMMIT, one word per resize slot: the barrier's number (low 20 bits) above the new M. */
+#define COOP_COMMIT_TAG(barrier) (((barrier) & 0xfffffu) << 12)
+#define COOP_COMMIT_WORD(barrier, members) (COOP_COMMIT_TAG(barrier) | (members))
+#define COOP_COMMIT_TAG_OF(word) ((word) & 0xfffff000u)
+#define COOP_COMMIT_MEMBERS(word) ((word) & 0xfffu)
+
+/* The barrier counters (coop_kernel.h, "Global barrier"): barrier b's counter is one half of the
+ * 64-bit word COOP_BAR_PAIR(b), the high one if COOP_BAR_HIGH(b); b + 2's is the other half. One
+ * 64-bit add arrives at b (+1 on its half) and arms b + 2 (-1 on the other): for a low half +1,
+ * and 0xffffffff (-1) on the high half, whose carry out of the word is lost; for a high half
+ * 0xffffffff on the low half, -1 there with a carry of +1 into the high half (a count is never 0). */
+#define COOP_BAR_PAIR(number) (COOP_DEV_BAR_COUNT + ((number) % 2u) * COOP_BAR_STRIDE)
+#define COOP_BAR_HIGH(number) (((number) % 4u) / 2u)
+#define COOP_BAR_WORD(number) (COOP_BAR_PAIR(number) + COOP_BAR_HIGH(number))
+#define COOP_BAR_ARRIVE_LOW 0xffffffff00000001UL
+#define COOP_BAR_ARRIVE_HIGH 0x00000000ffffffffUL
+#define COOP_BAR_FLAGS (COOP_BAR_FLAG | COOP_BAR_VOTE)
+#define COOP_BAR_UNFLAGGED(value) ((value) & ~COOP_BAR_FLAGS)
+
+/* COOP_CTRL_GROUP_STATE: a COOP_WHERE_* above its detail (28 bits). */
+#define COOP_WHERE_WORD(where, detail) ((where) << 28 | (detail))
+#define COOP_WHERE_OF(word) ((word) >> 28)
+#define COOP_WHERE_DETAIL(word) ((word) & 0xfffffffu)
+#define COOP_WHERE_BARRIER_DETAIL(id, number) (((id) & 0xfffu) << 16 | ((number) & 0xffffu))
+#define COOP_WHERE_BARRIER_ID(word) (((word) >> 16) & 0xfffu)
+#define COOP_WHERE_BARRIER_NUMBER(word) ((word) & 0xffffu)
+
+/* Trace events (COOP_TRACE_EVENT_WORDS words): the kind above a (24 bits) in the third word. */
+#define COOP_EVENT_WORD(kind, a) ((kind) << 24 | ((a) & 0xffffffu))
+#define COOP_EVENT_KIND(word) ((word) >> 24)
+#define COOP_EVENT_A(word) ((word) & 0xffffffu)
+/* COOP_EV_BARRIER's a: the barrier's number (23 bits) | COOP_TRACE_RESIZING */
+#define COOP_EVENT_BARRIER_A(number, resizing) (((number) & 0x7fffffu) | ((resizing) ? COOP_TRACE_RESIZING : 0u))
+#define COOP_EVENT_BARRIER_NUMBER(a) ((a) & ~COOP_TRACE_RESIZING)
+/* COOP_EV_RESIZE's b: the kills, and the groups forked above them */
+#define COOP_EVENT_RESIZE_B(kills, forked) ((kills) | (forked) << 12)
+#define COOP_EVENT_RESIZE_KILLS(b) ((b) & 0xfffu)
+#define COOP_EVENT_RESIZE_FORKED(b) ((b) >> 12)
+/* COOP_TRACE_MEMBERS (64-bit): the time of the last change, in ticks since T0, above the count */
+#define COOP_TRACE_MEMBERS_WORD(time, count) ((time) << 12 | ((count) & 0xfffu))
+#define COOP_TRACE_MEMBERS_TIME(word) ((word) >> 12)
+#define COOP_TRACE_MEMBERS_COUNT(word) ((word) & 0xfffu)
+
+/* every 12-bit field above holds any number of groups */
+COOP_LAYOUT_ASSERT(COOP_MAX_GROUPS <= 0xfffu, groups_fit_12_bits);
 
 #endif

@@ -115,7 +115,7 @@ inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
  * after a later workgroup barrier that every reader of its previous value has passed. */
 inline uint coop_broadcast(coop_ctx *ctx, uint value)
 {
-    uint slot = 6u + (ctx->toggle ^= 1u);
+    uint slot = COOP_SCRATCH_BROADCAST + (ctx->toggle ^= 1u);
     if (coop_local_linear_id() == 0)
         ctx->scratch[slot] = value;
     COOP_GROUP_SYNC();
@@ -153,7 +153,7 @@ inline uint coop_random(coop_ctx *ctx)
 
 inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
 {
-    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], (where << 28) | detail);
+    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], COOP_WHERE_WORD(where, detail));
 }
 
 inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
@@ -192,8 +192,8 @@ inline ulong coop_device_time(global uint *slot)
 #else
     ulong now = coop_clock_ns();
 #endif
-    coop_store_relaxed(slot, (uint)now);
-    coop_store_relaxed(slot + 1, (uint)(now >> 32));
+    coop_store_relaxed(slot, COOP_LOW_HALF(now));
+    coop_store_relaxed(slot + 1, COOP_HIGH_HALF(now));
     return now;
 #else
     (void)slot;
@@ -218,11 +218,12 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
     for (;;) {
         ulong now = coop_trace_clock();
         ulong since = now > t0 ? now - t0 : 0ul;
-        ulong time = max(since, (old >> 12) + 1ul);
-        ulong next = time << 12 | ((uint)((int)(old & 0xfffu) + delta) & 0xfffu);
+        ulong time = max(since, COOP_TRACE_MEMBERS_TIME(old) + 1ul);
+        ulong next = COOP_TRACE_MEMBERS_WORD(time, (uint)((int)COOP_TRACE_MEMBERS_COUNT(old) + delta));
         ulong seen = coop_cas64(word, old, next);
         if (seen == old) {
-            coop_trace_at(ctx->dev, ctx->physical, t0 + time, COOP_EV_MEMBERS, (uint)(next & 0xfffu), (uint)delta);
+            coop_trace_at(ctx->dev, ctx->physical, t0 + time, COOP_EV_MEMBERS, (uint)COOP_TRACE_MEMBERS_COUNT(next),
+                          (uint)delta);
             return t0 + time;
         }
         old = seen;
@@ -233,7 +234,8 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
 /* Trace mode: the groups the trace counts as members now. */
 inline uint coop_trace_member_count(const coop_ctx *ctx)
 {
-    return (uint)(coop_load_relaxed64((global ulong *)&coop_trace_area(ctx->dev)[COOP_TRACE_MEMBERS]) & 0xfffu);
+    return (uint)COOP_TRACE_MEMBERS_COUNT(
+        coop_load_relaxed64((global ulong *)&coop_trace_area(ctx->dev)[COOP_TRACE_MEMBERS]));
 }
 #define COOP_TRACE_T0(ctx) coop_trace_load64(&coop_trace_area((ctx)->dev)[COOP_TRACE_T0])
 #else
@@ -245,7 +247,7 @@ inline uint coop_trace_member_count(const coop_ctx *ctx)
 inline uint coop_task_need(global uint *ctrl)
 {
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
-    if ((status & 3u) != COOP_TASK_GATHERING)
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
     uint joined = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_JOINED]);
@@ -437,9 +439,9 @@ inline uint coop_sweep_tokens(coop_ctx *ctx, uint tokens_seen)
     uint members = ctx->id + 1u;
     /* member 0 is never killed: at most members - 1 kills, this one included */
     uint wanted = min(COOP_SWEEP_WIDTH + 1u, members - 1u);
-    /* scratch[15]: the first candidate not claimed, found in parallel (a serial scan of the
-     * claims took microseconds) */
-    ctx->scratch[15] = 0xffffffffu;
+    /* the first candidate not claimed, found in parallel (a serial scan of the claims took
+     * microseconds) */
+    ctx->scratch[COOP_SCRATCH_SWEEP_GAP] = COOP_SWEEP_NO_GAP;
     return coop_take_from(&ctx->ctrl[COOP_CTRL_KILLS], tokens_seen, wanted);
 }
 
@@ -448,7 +450,7 @@ inline void coop_sweep_claim(coop_ctx *ctx, uint tokens, uint first, uint step)
 {
     global uint *parked = &ctx->ctrl[COOP_CTRL_PARKED];
     local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
-    volatile local uint *gap = ctx->scratch + 15;
+    volatile local uint *gap = ctx->scratch + COOP_SCRATCH_SWEEP_GAP;
     uint below = ctx->id - 1u; /* the first candidate: the member right below */
     for (uint i = first; i + 1u < tokens; i += step) {
         claimed[i] = coop_cas(&parked[below - i], COOP_PARK_WAITING, COOP_PARK_CLAIMING) == COOP_PARK_WAITING;
@@ -463,7 +465,7 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint state_seen)
 {
     global uint *ctrl = ctx->ctrl;
     uint members = ctx->id + 1u;
-    uint run = tokens ? min(ctx->scratch[15], tokens - 1u) : 0u;
+    uint run = tokens ? min(ctx->scratch[COOP_SCRATCH_SWEEP_GAP], tokens - 1u) : 0u;
     uint state = state_seen;
     uint taken = 0;
     while (tokens && COOP_STATE_MEMBERS(state) == members) {
@@ -748,9 +750,6 @@ inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint byte
 
 /* ---- Resizing barrier --------------------------------------------------------------------- */
 
-#define COOP_RESIZE_FORK 1u
-#define COOP_RESIZE_KILLS(d) ((d) >> 1)
-
 /* Resize decision slot `slot` (64-bit: the barrier's number above the decision, so that a
  * group at a flagged barrier tells member 0's decision there from the one the slot held three
  * barriers earlier: the flag may come from a membership change instead). */
@@ -770,11 +769,11 @@ COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
         uint dice = coop_random(ctx);
         if (dice % 3u == 0 && members > 1u)
             kills = 1u + (dice >> 8) % (members - 1u);
-        return kills ? kills << 1 : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
+        return kills ? COOP_RESIZE_KILL(kills) : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
     }
     kills = coop_take(&ctrl[COOP_CTRL_KILLS], members - 1u);
     if (kills)
-        return kills << 1;
+        return COOP_RESIZE_KILL(kills);
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
 }
 
@@ -796,8 +795,9 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
 #if COOP_TRACING
         /* the killed members take this time, published before the commit's release */
         ulong left = coop_trace_members(ctx, -(int)kills);
-        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % 3u)], left);
-        COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, kills);
+        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % COOP_RESIZE_SLOTS)],
+                           left);
+        COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, COOP_EVENT_RESIZE_B(kills, 0u));
 #endif
         return members - kills;
     }
@@ -808,7 +808,7 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
             coop_fork_unlock(ctrl);
         } else {
             coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
-            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, *forked << 12);
+            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, COOP_EVENT_RESIZE_B(0u, *forked));
         }
     }
     return members + *forked;
@@ -839,7 +839,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
 {
     global uint *ctrl = ctx->ctrl;
     uint number = ctx->epoch + (skip ? 0u : 1u);
-    uint slot = number % 3u;
+    uint slot = number % COOP_RESIZE_SLOTS;
     /* Group 0's reads for its decision, both in flight at once and before the group barrier, so
      * that they travel while the group's other warps finish: group 0 is often the last to
      * arrive (low ids get the work), so its time here is everyone's (H100, 1000x1000 grid: bfs
@@ -854,8 +854,8 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     }
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0 && skip) {
-        ctx->scratch[8] = 0;
-        ctx->scratch[9] = 0;
+        ctx->scratch[COOP_SCRATCH_KILLED] = 0;
+        ctx->scratch[COOP_SCRATCH_FORKED] = 0;
         ctx->scratch[COOP_SCRATCH_VOTED] = 0;
     } else if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
@@ -872,7 +872,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
             }
             if (mine)
-                coop_store_relaxed64(decided, (ulong)number << 32 | mine);
+                coop_store_relaxed64(decided, COOP_RESIZE_WORD(number, mine));
         }
         /* A decision flags the barrier, so that without one (the usual case) no group reads
          * anything but the barrier's counter: one more read of a hot word by every member at
@@ -890,12 +890,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
         if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
-            decision = (uint)(slot_value >> 32) == number ? (uint)slot_value : 0u;
+            decision = COOP_RESIZE_BARRIER(slot_value) == number ? COOP_RESIZE_DECISION(slot_value) : 0u;
             ctx->scratch[COOP_SCRATCH_M] = 0;
         }
         ctx->epoch = number;
         if (decision) {
-            uint tag = (number & 0xfffffu) << 12;
+            uint tag = COOP_COMMIT_TAG(number);
             uint members;
             if (ctx->id == 0) {
                 uint grown = 0, first = 0;
@@ -904,12 +904,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
                 forked = grown;
                 base = first;
-                coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], tag | members);
+                coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
             } else {
                 uint commit;
-                while (((commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) & 0xfffff000u) != tag)
+                while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
                     ;
-                members = commit & 0xfffu;
+                members = COOP_COMMIT_MEMBERS(commit);
             }
             killed = ctx->id >= members;
             ctx->scratch[COOP_SCRATCH_M] = members;
@@ -924,14 +924,14 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
             coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
                                         still says running: the wait only changes it when long,
                                         and then restores it) */
-        ctx->scratch[8] = killed;
-        ctx->scratch[9] = forked;
-        ctx->scratch[10] = base;
+        ctx->scratch[COOP_SCRATCH_KILLED] = killed;
+        ctx->scratch[COOP_SCRATCH_FORKED] = forked;
+        ctx->scratch[COOP_SCRATCH_FORK_BASE] = base;
     }
     COOP_GROUP_SYNC();
-    uint killed = ctx->scratch[8];
-    uint forked = ctx->scratch[9];
-    uint base = ctx->scratch[10];
+    uint killed = ctx->scratch[COOP_SCRATCH_KILLED];
+    uint forked = ctx->scratch[COOP_SCRATCH_FORKED];
+    uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
     *any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
     ctx->epoch = number;
     if (forked) {
@@ -1046,8 +1046,8 @@ COOP_COLD void coop_leave_task(coop_ctx *ctx)
         ulong done = coop_device_time(&ctrl[COOP_CTRL_T_DONE]);
         coop_count(ctx, COOP_CTRL_TASKS_DONE, 1u);
         uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
-        COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, status >> 2, 0u);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_DONE);
+        COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, COOP_TASK_STATUS_SEQ(status), 0u);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_DONE));
     }
 }
 
@@ -1059,11 +1059,11 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
     if (last) {
         coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
         ulong gathered = coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
-        COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, status >> 2, 0u);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (status & ~3u) | COOP_TASK_RUNNING);
+        COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, COOP_TASK_STATUS_SEQ(status), 0u);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_RUNNING));
     } else {
         coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
-        while ((coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]) & 3u) == COOP_TASK_GATHERING)
+        while (COOP_TASK_STATUS_OF(coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS])) == COOP_TASK_GATHERING)
             coop_pause();
     }
 }
@@ -1074,7 +1074,7 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
-    if ((status & 3u) != COOP_TASK_GATHERING)
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
     if (!coop_take(&ctrl[COOP_CTRL_IDLE], 1u))
@@ -1090,7 +1090,7 @@ COOP_COLD int coop_join_task(coop_ctx *ctx)
             break;
         joined = seen;
     }
-    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, status >> 2, 0u);
+    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, COOP_TASK_STATUS_SEQ(status), 0u);
     coop_start_or_wait_task(ctx, status, joined + 1u == want);
     return 1;
 }
@@ -1117,12 +1117,12 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
      * the kill tokens' read-modify-writes, or the sweeper's release of this group's park word). */
     uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
     uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
-    if ((status & 3u) != COOP_TASK_GATHERING)
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     uint joined = coop_fetch_add(&ctrl[COOP_CTRL_TASK_JOINED], 1u);
     if (joined >= want)
         return 0;
-    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, status >> 2, 1u);
+    COOP_TRACE_NOW(ctx, COOP_EV_JOIN, COOP_TASK_STATUS_SEQ(status), 1u);
     /* out of the barriers before waiting for the task: members still to be killed for it may
      * be waiting at a barrier for this group */
     coop_leave_if_killed(ctx);
@@ -1144,7 +1144,7 @@ inline ulong coop_apply_request(global uint *ctrl, uint seq)
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
         requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], (seq << 2) | COOP_TASK_GATHERING);
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
         coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
     } else if (kind == COOP_REQ_SHUTDOWN) {
         coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
@@ -1154,19 +1154,34 @@ inline ulong coop_apply_request(global uint *ctrl, uint seq)
 }
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
- * state, then the report range (but the host's dump request). */
-#define COOP_AGENT_NAMED 7u
+ * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
+ * then the report range (but the host's dump request). The table gives each OUT(n) slot the
+ * name COOP_AGENT_SLOT_n: COOP_AGENT_ROW_ makes a row's OUT(n) into `COOP_AGENT_SLOT_n =
+ * COOP_AGENT_NAME_(NAME)`, which gives `COOP_CTRL_NAME,`; NO gives nothing. A second OUT(n)
+ * with the same n fails as a duplicate name, an n without a case below as a wrong count. */
+#define COOP_AGENT_ROW_(name, word, words, agent, label, watch) COOP_AGENT_ROW_##agent(name)
+#define COOP_AGENT_ROW_OUT(n) COOP_AGENT_SLOT_##n = COOP_AGENT_NAME_
+#define COOP_AGENT_NAME_(name) COOP_CTRL_##name,
+#define COOP_AGENT_ROW_NO(name)
+enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
+#define COOP_AGENT_COUNT_(name, word, words, agent, label, watch) + COOP_AGENT_COUNT_##agent
+#define COOP_AGENT_COUNT_OUT(n) 1u
+#define COOP_AGENT_COUNT_NO 0u
+#define COOP_AGENT_NAMED (0u COOP_CTRL_SLOTS(COOP_AGENT_COUNT_))
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
+COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 7u, agent_one_case_per_named_slot);
+/* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
+COOP_LAYOUT_ASSERT(2u * COOP_AGENT_MIRRORED <= COOP_SWEEP_WIDTH, agent_copies_fit_in_scratch);
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
-    case 0: return COOP_CTRL_STATE;
-    case 1: return COOP_CTRL_KILLS;
-    case 2: return COOP_CTRL_IDLE;
-    case 3: return COOP_CTRL_TASK_JOINED;
-    case 4: return COOP_CTRL_FORK_LEFT;
-    case 5: return COOP_CTRL_FORK_SIZE;
-    case 6: return COOP_CTRL_FORK_READ;
+    case 0: return COOP_AGENT_SLOT_0;
+    case 1: return COOP_AGENT_SLOT_1;
+    case 2: return COOP_AGENT_SLOT_2;
+    case 3: return COOP_AGENT_SLOT_3;
+    case 4: return COOP_AGENT_SLOT_4;
+    case 5: return COOP_AGENT_SLOT_5;
+    case 6: return COOP_AGENT_SLOT_6;
     default: {
         uint slot = COOP_CTRL_REPORT + i - COOP_AGENT_NAMED;
         return slot >= COOP_CTRL_DUMP ? slot + 1u : slot;
@@ -1261,7 +1276,7 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
  * no retry loop (every member finishes at about the same moment): F > 0 also ends forking. */
 COOP_COLD void coop_member_finished(coop_ctx *ctx)
 {
-    coop_fetch_add(&ctx->ctrl[COOP_CTRL_STATE], 1u << 12);
+    coop_fetch_add(&ctx->ctrl[COOP_CTRL_STATE], COOP_STATE_ONE_FINISHED);
     COOP_TRACE_EVENT(ctx, COOP_TRACE_MEMBERS_CHANGE(ctx, -1), COOP_EV_FINISHED, 0u, ctx->id);
     coop_barrier_leave(ctx);
 }
@@ -1369,10 +1384,10 @@ inline uint coop_schedule(coop_ctx *ctx)
         if (!role)
             COOP_TRACE_NOW(ctx, COOP_EV_EXIT, 0u, 0u);
         ctx->scratch[COOP_SCRATCH_M] = 0;
-        ctx->scratch[8] = role;
-        ctx->scratch[9] = ctx->id;
-        ctx->scratch[11] = ctx->epoch;
-        ctx->scratch[14] = ctx->rng;
+        ctx->scratch[COOP_SCRATCH_ROLE] = role;
+        ctx->scratch[COOP_SCRATCH_ID] = ctx->id;
+        ctx->scratch[COOP_SCRATCH_EPOCH] = ctx->epoch;
+        ctx->scratch[COOP_SCRATCH_RNG] = ctx->rng;
 #if !COOP_COLD_COPIES
         ctx->scratch[COOP_COLD_RESUME] = ctx->resume;
         ctx->scratch[COOP_COLD_TASK] = ctx->task;
@@ -1380,13 +1395,13 @@ inline uint coop_schedule(coop_ctx *ctx)
 #endif
     }
     COOP_GROUP_SYNC();
-    ctx->role = ctx->scratch[8];
-    ctx->id = ctx->scratch[9];
+    ctx->role = ctx->scratch[COOP_SCRATCH_ROLE];
+    ctx->id = ctx->scratch[COOP_SCRATCH_ID];
     ctx->resume = ctx->scratch[COOP_COLD_RESUME];
-    ctx->epoch = ctx->scratch[11];
+    ctx->epoch = ctx->scratch[COOP_SCRATCH_EPOCH];
     ctx->task = ctx->scratch[COOP_COLD_TASK];
     ctx->task_groups = ctx->scratch[COOP_COLD_TASK_GROUPS];
-    ctx->rng = ctx->scratch[14];
+    ctx->rng = ctx->scratch[COOP_SCRATCH_RNG];
     ctx->started = 1;
     COOP_GROUP_SYNC();
     return ctx->role;

@@ -8,6 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The control block's slots (coop_layout.h's table): the name the COOP_TRACE=1 line gives each
+ * ("": not shown there), and whether the watchdog counts a change of it as progress. */
+typedef struct ctrl_slot {
+    unsigned slot;
+    const char *label;
+    int watch;
+} ctrl_slot;
+
+#define CTRL_SLOT_ROW(name, word, words, agent, label, watch) {COOP_CTRL_##name, label, watch},
+static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
+#undef CTRL_SLOT_ROW
+#define CTRL_SLOT_ROWS (sizeof ctrl_slots / sizeof ctrl_slots[0])
+#define WATCHED_ROW(name, word, words, agent, label, watch) + (watch)
+#define WATCHED_SLOTS (0 COOP_CTRL_SLOTS(WATCHED_ROW))
+
 typedef struct mega {
     coop_context *ctx;
     coop_running run;
@@ -39,7 +54,7 @@ typedef struct mega {
     int trace;                  /* COOP_TRACE set */
     double traced_us;
     /* watchdog */
-    uint32_t signature[10];
+    uint32_t signature[WATCHED_SLOTS]; /* the watched slots' last values */
     double progress_us;
 } mega;
 
@@ -97,13 +112,14 @@ static void apply_direct(mega *m, uint32_t kind, uint32_t want)
     if (kind == COOP_REQ_TASK) {
         if (m->tracing) { /* the request's time on the trace clock, which the host reads too */
             uint64_t now = coop_trace_host_ticks(&m->timeline);
-            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST], (uint32_t)now, __ATOMIC_RELAXED);
-            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST + 1], (uint32_t)(now >> 32), __ATOMIC_RELAXED);
+            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST], COOP_LOW_HALF(now), __ATOMIC_RELAXED);
+            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST + 1], COOP_HIGH_HALF(now), __ATOMIC_RELAXED);
         }
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_JOINED], 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_NEXT], 0u, __ATOMIC_RELAXED);
         __atomic_store_n(&ctrl[COOP_CTRL_TASK_FINISHED], 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&ctrl[COOP_CTRL_TASK_STATUS], (m->seq << 2) | COOP_TASK_GATHERING, __ATOMIC_RELEASE);
+        __atomic_store_n(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(m->seq, COOP_TASK_GATHERING),
+                         __ATOMIC_RELEASE);
         __atomic_fetch_add(&ctrl[COOP_CTRL_KILLS], want, __ATOMIC_ACQ_REL);
     } else {
         __atomic_store_n(&ctrl[COOP_CTRL_EXIT], 1u, __ATOMIC_RELEASE);
@@ -140,7 +156,7 @@ static uint64_t load_time(mega *m, unsigned slot)
     uint32_t low = 0, high = 0;
     ctrl_load(m, slot, &low);
     ctrl_load(m, slot + 1, &high);
-    return ((uint64_t)high << 32) | low;
+    return COOP_JOIN_HALVES(low, high);
 }
 
 static coop_status add_record(mega *m, double done_us)
@@ -218,24 +234,20 @@ static void load_group_states(mega *m, uint32_t *where)
 /* COOP_TRACE=1: the scheduler's words while a task waits (debugging aid). */
 static void trace(mega *m)
 {
-    static const unsigned slots[] = {COOP_CTRL_STATE, COOP_CTRL_KILLS, COOP_CTRL_IDLE, COOP_CTRL_FORK_LEFT,
-                                     COOP_CTRL_FORK_SIZE, COOP_CTRL_FORK_READ, COOP_CTRL_TASK_STATUS,
-                                     COOP_CTRL_TASK_JOINED, COOP_CTRL_KILL_COUNT, COOP_CTRL_FORK_COUNT,
-                                     COOP_CTRL_WANT_SEEN};
-    static const char *const names[] = {"state", "kills", "idle", "fork_left", "fork_size", "fork_read",
-                                        "task", "joined", "killed", "forked", "want"};
     fprintf(stderr, "coop trace %.3f ms:", (coop_now_us() - m->run.discovered_us) / 1e3);
-    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+    for (size_t i = 0; i < CTRL_SLOT_ROWS; i++) {
         uint32_t value = 0;
-        ctrl_load(m, slots[i], &value);
-        fprintf(stderr, " %s=%#x", names[i], value);
+        if (!ctrl_slots[i].label[0])
+            continue;
+        ctrl_load(m, ctrl_slots[i].slot, &value);
+        fprintf(stderr, " %s=%#x", ctrl_slots[i].label, value);
     }
     uint32_t *where = calloc(m->run.groups ? m->run.groups : 1, sizeof *where);
     if (where)
         load_group_states(m, where);
     for (unsigned g = 0, shown = 0; where && g < m->run.groups && shown < 12; g++) {
-        if (where[g] >> 28 != COOP_WHERE_RUNNING) {
-            fprintf(stderr, " [%u: %s %#x]", g, coop_where_name(where[g] >> 28), where[g] & 0xfffffffu);
+        if (COOP_WHERE_OF(where[g]) != COOP_WHERE_RUNNING) {
+            fprintf(stderr, " [%u: %s %#x]", g, coop_where_name(COOP_WHERE_OF(where[g])), COOP_WHERE_DETAIL(where[g]));
             shown++;
         }
     }
@@ -262,21 +274,19 @@ static coop_status diagnose(mega *m, double quiet_s)
                      COOP_STATE_FINISHED(state));
 }
 
-/* Progress is any change of these words. */
-static const unsigned progress_slots[10] = {
-    COOP_CTRL_STATE, COOP_CTRL_IDLE, COOP_CTRL_TASK_STATUS, COOP_CTRL_TASK_JOINED, COOP_CTRL_KILL_COUNT,
-    COOP_CTRL_FORK_COUNT, COOP_CTRL_RESIZE_COUNT, COOP_CTRL_TASKS_DONE, COOP_CTRL_BARRIERS, COOP_CTRL_REPORT_SEQ};
-
+/* Progress is any change of the words the table's WATCH column marks. */
 static coop_status watch(mega *m, double now_us, double watchdog_s)
 {
     int changed = 0;
-    for (unsigned i = 0; i < 10; i++) {
+    for (unsigned i = 0, watched = 0; i < CTRL_SLOT_ROWS; i++) {
         uint32_t value = 0;
-        coop_status status = ctrl_load(m, progress_slots[i], &value);
+        if (!ctrl_slots[i].watch)
+            continue;
+        coop_status status = ctrl_load(m, ctrl_slots[i].slot, &value);
         if (status != COOP_OK)
             return status;
-        changed |= value != m->signature[i];
-        m->signature[i] = value;
+        changed |= value != m->signature[watched];
+        m->signature[watched++] = value;
     }
     if (changed || m->progress_us == 0)
         m->progress_us = now_us;
@@ -313,10 +323,10 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
         uint32_t task = 0;
         if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
             return status;
-        if (task >> 2 == (m->seq & 0x3fffffffu)) {
-            if ((task & 3u) == COOP_TASK_RUNNING && m->running_us == 0)
+        if (COOP_TASK_STATUS_SEQ(task) == COOP_TASK_SEQ_KEPT(m->seq)) {
+            if (COOP_TASK_STATUS_OF(task) == COOP_TASK_RUNNING && m->running_us == 0)
                 m->running_us = now_us;
-            if ((task & 3u) == COOP_TASK_DONE) {
+            if (COOP_TASK_STATUS_OF(task) == COOP_TASK_DONE) {
                 if ((status = add_record(m, now_us)) != COOP_OK)
                     return status;
                 m->busy = 0;

@@ -156,7 +156,7 @@ static coop_status read_events(coop_context *ctx, const coop_trace *trace, unsig
 
 static uint64_t word64(const uint32_t *word)
 {
-    return (uint64_t)word[0] | (uint64_t)word[1] << 32;
+    return COOP_JOIN_HALVES(word[0], word[1]);
 }
 
 /* ---- Writing JSON ---------------------------------------------------------------------------- */
@@ -446,7 +446,7 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
             failed = change_role(w, tid, &state, ROLE_MEMBER, ts, idle);
             state.id = e->b;
             state.forked = 1;
-            state.point = e->a & ~COOP_TRACE_RESIZING;
+            state.point = COOP_EVENT_BARRIER_NUMBER(e->a);
             break;
         case COOP_EV_IDLE:
         case COOP_EV_LEAVE:
@@ -475,9 +475,9 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
             exited = 1;
             break;
         case COOP_EV_BARRIER:
-            snprintf(name, sizeof name, "barrier %u", e->a & ~COOP_TRACE_RESIZING);
+            snprintf(name, sizeof name, "barrier %u", COOP_EVENT_BARRIER_NUMBER(e->a));
             snprintf(args, sizeof args, "\"barrier\":%u,\"resizing\":%s,\"wait_us\":%.4f",
-                     e->a & ~COOP_TRACE_RESIZING, e->a & COOP_TRACE_RESIZING ? "true" : "false",
+                     COOP_EVENT_BARRIER_NUMBER(e->a), e->a & COOP_TRACE_RESIZING ? "true" : "false",
                      e->b * base->us_per_tick);
             instant(w, tid, ts, "barrier", name, args);
             break;
@@ -490,7 +490,8 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
             instant(w, tid, ts, "fork", name, args);
             break;
         case COOP_EV_RESIZE:
-            snprintf(args, sizeof args, "\"members\":%u,\"kills\":%u,\"forked\":%u", e->a, e->b & 0xfffu, e->b >> 12);
+            snprintf(args, sizeof args, "\"members\":%u,\"kills\":%u,\"forked\":%u", e->a,
+                     COOP_EVENT_RESIZE_KILLS(e->b), COOP_EVENT_RESIZE_FORKED(e->b));
             instant(w, tid, ts, "resize", "resize", args);
             break;
         case COOP_EV_REQUEST:
@@ -622,8 +623,8 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
             const uint32_t *word = &words[(size_t)i * COOP_TRACE_EVENT_WORDS];
             event *e = &ge->events[i];
             e->tick = word64(word);
-            e->kind = word[2] >> 24;
-            e->a = word[2] & 0xffffffu;
+            e->kind = COOP_EVENT_KIND(word[2]);
+            e->a = COOP_EVENT_A(word[2]);
             e->b = word[3];
             /* a group's events are in its order; a clock read a few cycles apart on two cores
              * must not reorder them */

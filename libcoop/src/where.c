@@ -28,8 +28,8 @@ const char *coop_where_name(uint32_t where)
 static uint32_t group_state(const uint32_t *where, unsigned groups, unsigned physical, int plain)
 {
     uint32_t word = where[physical];
-    if (plain && word >> 28 == 0)
-        return (COOP_WHERE_RUNNING << 28) | (groups - 1u - physical);
+    if (plain && COOP_WHERE_OF(word) == 0)
+        return COOP_WHERE_WORD(COOP_WHERE_RUNNING, groups - 1u - physical);
     return word;
 }
 
@@ -49,12 +49,12 @@ size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, c
     unsigned best_barrier = 0, best_count = 0;
     for (unsigned g = 0; g < groups; g++) {
         uint32_t word = group_state(where, groups, g, plain);
-        if (word >> 28 != COOP_WHERE_BARRIER)
+        if (COOP_WHERE_OF(word) != COOP_WHERE_BARRIER)
             continue;
-        unsigned barrier = word & 0xffffu, count = 0;
+        unsigned barrier = COOP_WHERE_BARRIER_NUMBER(word), count = 0;
         for (unsigned h = 0; h < groups; h++) {
             uint32_t other = group_state(where, groups, h, plain);
-            count += other >> 28 == COOP_WHERE_BARRIER && (other & 0xffffu) == barrier;
+            count += COOP_WHERE_OF(other) == COOP_WHERE_BARRIER && COOP_WHERE_BARRIER_NUMBER(other) == barrier;
         }
         if (count > best_count) {
             best_count = count;
@@ -66,10 +66,11 @@ size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, c
         unsigned missing = 0;
         for (unsigned g = 0; g < groups && used + 64 < size; g++) {
             uint32_t word = group_state(where, groups, g, plain);
-            uint32_t kind = word >> 28;
-            if (kind != COOP_WHERE_RUNNING && !(kind == COOP_WHERE_BARRIER && (word & 0xffffu) != best_barrier))
+            uint32_t kind = COOP_WHERE_OF(word);
+            if (kind != COOP_WHERE_RUNNING &&
+                !(kind == COOP_WHERE_BARRIER && COOP_WHERE_BARRIER_NUMBER(word) != best_barrier))
                 continue;
-            unsigned id = kind == COOP_WHERE_RUNNING ? word & 0xfffffffu : (word >> 16) & 0xfffu;
+            unsigned id = kind == COOP_WHERE_RUNNING ? COOP_WHERE_DETAIL(word) : COOP_WHERE_BARRIER_ID(word);
             APPEND("%s%u", missing++ ? ", " : ", group ", id);
         }
         if (missing)
@@ -77,7 +78,7 @@ size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, c
     } else {
         unsigned counts[8] = {0};
         for (unsigned g = 0; g < groups; g++)
-            counts[(group_state(where, groups, g, plain) >> 28) & 7u]++;
+            counts[COOP_WHERE_OF(group_state(where, groups, g, plain)) % 8u]++;
         for (uint32_t kind = 0; kind < 8 && used + 64 < size; kind++)
             if (counts[kind])
                 APPEND("%s%u %s", used ? ", " : "", counts[kind], where_name(kind));
