@@ -420,7 +420,7 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_SCRATCH_AGENT 3          /* COOP_DEV_AGENT: 1 if the first group is the agent */
 #define COOP_SCRATCH_CHAOS 4          /* COOP_DEV_CHAOS: chaos mode's seed */
 #define COOP_SCRATCH_M 5              /* local id 0's copy of M, 0 when it must be read again
-                                         (coop_shared_num_groups, coop_fix_num_groups) */
+                                         (coop_shared_num_groups) */
 #define COOP_SCRATCH_BROADCAST 6      /* two words, 6 and 7, alternating (coop_broadcast) */
 /* [8, 16): words local id 0 hands to its group after a step only it takes. Each function that
  * uses one writes it just before a group barrier and every work-item reads it just after, so
