@@ -151,11 +151,6 @@ inline uint coop_random(coop_ctx *ctx)
     return x;
 }
 
-inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
-{
-    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], COOP_WHERE_WORD(where, detail));
-}
-
 inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
 {
     coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
