@@ -512,6 +512,25 @@ inline void coop_group_sync(void)
     COOP_GROUP_SYNC();
 }
 
+/* ---- Watchdog words -----------------------------------------------------------------------
+ * Each group's word in COOP_CTRL_GROUP_STATE says where it is, COOP_WHERE_WORD(where, detail), for
+ * the host's watchdog and time limit (libcoop/src/where.c). Relaxed stores: the host reads the
+ * words only to describe a kernel that seems stuck, so no access pairs with them. */
+inline global uint *coop_where_word(const coop_ctx *ctx)
+{
+    return &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
+}
+
+inline void coop_where_store(global uint *word, uint where, uint detail)
+{
+    coop_store_relaxed(word, COOP_WHERE_WORD(where, detail));
+}
+
+inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
+{
+    coop_where_store(coop_where_word(ctx), where, detail);
+}
+
 /* ---- Global barrier -----------------------------------------------------------------------
  * Barrier number b (1, 2, ...) uses counter b % 4. A counter rests at COOP_BAR_IDLE; every member
  * of barrier b "arms" it (subtracts one) before anyone can arrive, and arriving adds one with
@@ -575,7 +594,7 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
 inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
 {
     global uint *counter = coop_barrier_counter(ctx, number);
-    global uint *where = &ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical];
+    global uint *where = coop_where_word(ctx);
     if (flag)
         coop_fetch_or_relaxed(counter, flag);
     /* +1 on this barrier's half, -1 on barrier number + 2's (the halves never carry or borrow
@@ -597,11 +616,10 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
         uint spins = 0;
         while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
             if (++spins == COOP_BARRIER_QUIET_SPINS)
-                coop_store_relaxed(where, COOP_WHERE_WORD(COOP_WHERE_BARRIER,
-                                                          COOP_WHERE_BARRIER_DETAIL(ctx->id, number)));
+                coop_where_store(where, COOP_WHERE_BARRIER, COOP_WHERE_BARRIER_DETAIL(ctx->id, number));
         }
         if (spins >= COOP_BARRIER_QUIET_SPINS)
-            coop_store_relaxed(where, COOP_WHERE_WORD(COOP_WHERE_RUNNING, ctx->id));
+            coop_where_store(where, COOP_WHERE_RUNNING, ctx->id);
     }
     /* The value that showed the barrier complete is later in the counter's modification order
      * than every arrival and so than every flag set before one. The acquire load synchronises

@@ -89,7 +89,8 @@ enum coop_dev_slot {
     X(FORK_RESUME, 98, 1, NO, "", 0)       /* where new groups resume */                                 \
     X(FORK_EPOCH, 99, 1, NO, "", 0)        /* barriers the forking group had passed */                   \
     X(FORK_READ, 100, 1, OUT(6), "fork_read", 0) /* new groups done reading the transmit words */        \
-    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork */                      \
+    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork; the fork lock too      \
+                                              (COOP_FORK_LOCKED) */                                      \
     X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
     X(TASK_STATUS, 168, 1, NO, "task", 1)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */     \
     X(TASK_JOINED, 169, 1, OUT(3), "joined", 1)                                                          \
@@ -120,6 +121,17 @@ enum coop_dev_slot {
                                               (COOP_WHERE_WORD), for the watchdog */                     \
     X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */  \
     X(WORDS, 256 + 2 * 4096, 0, NO, "", 0)
+
+/* FORK_SIZE doubles as the lock of the fork record (the FORK_* words but FORK_LEFT, and
+ * TRANSMIT): 0 when the record is free. A member that would fork (coop_try_fork at an offer,
+ * member 0's coop_resize_commit) takes the lock with a compare-and-swap of 0 to COOP_FORK_LOCKED
+ * before it reserves idle groups; reserving none, it stores 0 again (coop_fork_unlock). Else it
+ * writes the record, then FORK_SIZE = the fork's group count (still not 0: still locked), then
+ * FORK_LEFT = that count with release. The new groups claim FORK_LEFT's slots and read the record;
+ * the one whose FORK_READ increment reaches FORK_SIZE stores 0 with release (coop_fork_unlock).
+ * So the next locker's compare-and-swap, which reads that 0, comes after every read of the
+ * record it will overwrite. */
+#define COOP_FORK_LOCKED 0xffffffffu
 
 #define COOP_CTRL_ENUM_(name, word, words, agent, label, watch) COOP_CTRL_##name = word,
 enum coop_ctrl_slot { COOP_CTRL_SLOTS(COOP_CTRL_ENUM_) };
@@ -186,6 +198,11 @@ COOP_LAYOUT_ASSERT(COOP_BAR_IDLE > COOP_MAX_GROUPS && COOP_BAR_IDLE < COOP_BAR_V
 #define COOP_ROLE_IDLE 3u
 #define COOP_ROLE_AGENT 4u
 #define COOP_ROLE_KILLED 5u   /* killed at an offer, not yet out of the barriers (coop_scheduler.h) */
+/* Killed and out of the barriers already: at a resizing barrier (which takes a killed group out
+ * of them at once), or at an offer once coop_leave_if_killed has run. It has COOP_ROLE_IDLE's
+ * value, which a group that has started (ctx->started) never holds otherwise: coop_next_role
+ * tells the two apart by ctx->started, and takes this one, like COOP_ROLE_KILLED, as killed. */
+#define COOP_ROLE_KILLED_OUT COOP_ROLE_IDLE
 
 /* ---- Trace mode (kernels built with COOP_TRACING=1: coop_mega_params.trace_file) -----------
  * The device area then goes on past COOP_DEV_WORDS with the trace area below, sized by the host

@@ -151,11 +151,6 @@ inline uint coop_random(coop_ctx *ctx)
     return x;
 }
 
-inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
-{
-    coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_STATE + ctx->physical], COOP_WHERE_WORD(where, detail));
-}
-
 inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
 {
     coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
@@ -599,6 +594,8 @@ inline int coop_offer_kill(coop_ctx *ctx)
 
 /* ---- offer_fork --------------------------------------------------------------------------- */
 
+/* Frees the fork record (coop_layout.h, COOP_FORK_LOCKED): the release pairs with the next
+ * locker's compare-and-swap (coop_try_fork, coop_resize_commit). */
 inline void coop_fork_unlock(global uint *ctrl)
 {
     coop_store_release(&ctrl[COOP_CTRL_FORK_SIZE], 0u);
@@ -648,9 +645,9 @@ COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
 }
 
 /* Publishes a fork record for `groups` new groups starting at `base`, with the `words` transmit
- * words work-item 0 staged (coop_transmit_stage); the record's lock (FORK_SIZE != 0) is held by
- * the caller and released by the last new group once it has read the transmit words. All
- * work-items call this. */
+ * words work-item 0 staged (coop_transmit_stage); the record's lock (FORK_SIZE != 0, see
+ * COOP_FORK_LOCKED in coop_layout.h) is held by the caller and released by the last new group
+ * once it has read the transmit words. All work-items call this. */
 COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint resume, uint words)
 {
     global uint *ctrl = ctx->ctrl;
@@ -661,7 +658,8 @@ COOP_COLD void coop_publish_fork(coop_ctx *ctx, uint groups, uint base, uint res
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_RESUME], resume);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH], ctx->epoch);
         coop_store_relaxed(&ctrl[COOP_CTRL_FORK_READ], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_SIZE], groups);
+        coop_store_relaxed(&ctrl[COOP_CTRL_FORK_SIZE], groups); /* not 0: the lock stays held */
+        /* release: publishes the record; pairs with the new groups' acquire in coop_idle_wait */
         coop_store_release(&ctrl[COOP_CTRL_FORK_LEFT], groups);
     }
 }
@@ -676,7 +674,8 @@ inline uint coop_try_fork(coop_ctx *ctx, uint idle, uint *base)
     uint wanted = 0xffffffffu;
     if (ctx->rng)
         wanted = coop_random(ctx) % 4u;
-    if (!wanted || coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, 0xffffffffu) != 0u)
+    /* takes the fork lock; the compare-and-swap's acquire pairs with coop_fork_unlock's release */
+    if (!wanted || coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, COOP_FORK_LOCKED) != 0u)
         return 0;
     uint groups = coop_grow(ctx, wanted, base);
     if (!groups)
@@ -801,7 +800,8 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
 #endif
         return members - kills;
     }
-    if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, 0xffffffffu) == 0u) {
+    /* the fork lock, as in coop_try_fork */
+    if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, COOP_FORK_LOCKED) == 0u) {
         uint wanted = ctx->rng ? 1u + coop_random(ctx) % 4u : 0xffffffffu;
         *forked = coop_grow(ctx, wanted, base);
         if (!*forked) {
@@ -942,7 +942,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         COOP_COLD_BACK(ctx);
     }
     if (killed)
-        ctx->role = COOP_ROLE_IDLE;
+        ctx->role = COOP_ROLE_KILLED_OUT;
     return (int)killed;
 }
 
@@ -1104,7 +1104,7 @@ inline void coop_leave_if_killed(coop_ctx *ctx)
         return;
     coop_barrier_leave(ctx);
     coop_count(ctx, COOP_CTRL_KILL_COUNT, 1u);
-    ctx->role = COOP_ROLE_IDLE;
+    ctx->role = COOP_ROLE_KILLED_OUT;
 }
 
 /* A group just killed (so not counted idle) joins the gathering task with one increment: no
@@ -1288,6 +1288,8 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
     coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
     COOP_TRACE_NOW(ctx, COOP_EV_IDLE, 0u, 0u);
     for (;;) {
+        /* acquire (and the claim's compare-and-swap): pairs with coop_publish_fork's release of
+         * FORK_LEFT, after which the record's words below are written */
         uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
             uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
@@ -1308,6 +1310,8 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
             if (turn + 1u == size)
                 coop_fork_unlock(ctrl);
 #else
+            /* acquire-release increments: the last reader's comes after every other reader's, so
+             * its unlock's release covers all their reads of the record */
             if (coop_fetch_add(&ctrl[COOP_CTRL_FORK_READ], 1u) + 1u == size)
                 coop_fork_unlock(ctrl);
 #endif
@@ -1345,8 +1349,9 @@ COOP_COLD uint coop_next_role(coop_ctx *ctx)
     } else if (ctx->role == COOP_ROLE_AGENT) {
         return 0;
     } else {
-        /* killed: straight into the gathering task, if any; a group killed at an offer leaves
-         * the barriers only then (one killed at a resizing barrier left them already) */
+        /* killed (COOP_ROLE_KILLED, COOP_ROLE_KILLED_OUT): straight into the gathering task, if
+         * any; a group killed at an offer leaves the barriers only then (one killed at a resizing
+         * barrier left them already) */
         int joined = coop_join_killed(ctx);
         coop_leave_if_killed(ctx);
         if (joined) {
