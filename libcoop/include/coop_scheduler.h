@@ -36,6 +36,81 @@
 #ifndef COOP_SCHEDULER_H
 #define COOP_SCHEDULER_H
 
+/* ---- Start ------------------------------------------------------------------------------
+ * The scheduler's part of a group's start, which discovery (coop_enter, coop_kernel.h) calls. */
+
+/* The context's scheduler fields, before discovery. */
+inline void coop_scheduler_reset(coop_ctx *ctx)
+{
+    ctx->resume = 0;
+    ctx->task = 0;
+    ctx->task_groups = 0;
+    ctx->toggle = 0;
+    ctx->started = 0;
+}
+
+/* The discovery leader (local id 0), once the poll is closed with `groups` groups and before it
+ * publishes the count (with release; every group acquires it before it reads what this wrote):
+ * the scheduler's starting state. The first M0 groups are cooperative members (armed for
+ * barriers 1 and 2), the last one is the agent if the host asked for one, the rest start idle. */
+inline void coop_scheduler_open(coop_ctx *ctx, uint groups)
+{
+    global uint *dev = ctx->dev;
+    uint agent = groups > 1 && coop_load_relaxed(&dev[COOP_DEV_AGENT]) ? 1u : 0u;
+    uint wanted = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+    uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
+    global uint *ctrl = ctx->ctrl;
+    coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
+    coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
+    coop_barrier_arm_first(dev, members);
+#if COOP_TRACING
+    /* the trace's time zero and its count of running members, published with the groups */
+    ulong t0 = coop_trace_clock();
+    global uint *trace = coop_trace_area(dev);
+    coop_trace_store64(&trace[COOP_TRACE_T0], t0);
+    coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
+    coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
+#endif
+    coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
+    coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
+}
+
+/* Local id 0 of every group, after discovery: the scheduler's words of the group's scratch (and
+ * the barrier's vote), and what coop_scheduler_enter needs from the leader's starting state. */
+inline void coop_scheduler_hand_over(coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    global uint *dev = ctx->dev;
+    global uint *chan = ctx->chan;
+    s[COOP_SCRATCH_M] = 0;
+    s[COOP_COLD_RESUME] = s[COOP_COLD_TASK] = s[COOP_COLD_TASK_GROUPS] = 0;
+    s[COOP_COLD_STARTED] = 0;
+    s[COOP_SCRATCH_VOTE] = 0;
+    s[COOP_COLD_CHAN] = (uint)(ulong)chan;
+    s[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
+    s[COOP_SCRATCH_MEMBERS] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+    s[COOP_SCRATCH_AGENT] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
+    s[COOP_SCRATCH_CHAOS] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
+}
+
+/* Every work-item, after discovery's group barrier: the group's first role and id, from its
+ * discovery ticket (ctx->physical). */
+inline void coop_scheduler_enter(coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    uint ticket = ctx->physical;
+    /* Virtual ids run against arrival order: the first groups to arrive are the oldest on their
+     * compute units, which GPU warp schedulers favour, so they get the largest ids, the ones a
+     * kill takes first (a starved group would make a task wait for its next offer). The agent,
+     * when there is one, is the very first group. */
+    uint agent = s[COOP_SCRATCH_AGENT];
+    uint order = s[COOP_SCRATCH_GROUPS] - 1u - ticket;
+    ctx->id = order;
+    ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
+                : order < s[COOP_SCRATCH_MEMBERS] ? COOP_ROLE_COOP
+                                     : COOP_ROLE_IDLE;
+}
+
 /* ---- Helpers ------------------------------------------------------------------------------ */
 
 /* Out-of-line code (COOP_COLD) gets a copy of the caller's context, which the caller takes back
