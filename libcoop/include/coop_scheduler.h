@@ -946,6 +946,8 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 mine = coop_resize_decision(cold);
                 COOP_COLD_BACK(ctx);
             }
+            /* relaxed: published by this group's arrival below (a release), read after the
+             * barrier's acquire */
             if (mine)
                 coop_store_relaxed64(decided, COOP_RESIZE_WORD(number, mine));
         }
@@ -979,9 +981,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
                 forked = grown;
                 base = first;
+                /* release: pairs with the other members' acquire spin below */
                 coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
             } else {
                 uint commit;
+                /* acquire: pairs with member 0's release of its commit (tagged with the barrier's
+                 * number, so that the slot's commit three barriers ago does not count) */
                 while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
                     ;
                 members = COOP_COMMIT_MEMBERS(commit);
@@ -1122,6 +1127,8 @@ COOP_COLD void coop_leave_task(coop_ctx *ctx)
         coop_count(ctx, COOP_CTRL_TASKS_DONE, 1u);
         uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
         COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, COOP_TASK_STATUS_SEQ(status), 0u);
+        /* release: the task's writes and T_DONE before DONE; pairs with the agent's acquire
+         * (coop_agent) or the host's read of the word */
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_DONE));
     }
 }
@@ -1135,9 +1142,11 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
         coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
         ulong gathered = coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
         COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, COOP_TASK_STATUS_SEQ(status), 0u);
+        /* release: pairs with the joined groups' acquire spin below */
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_RUNNING));
     } else {
         coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
+        /* acquire: pairs with the last joiner's release of RUNNING above */
         while (COOP_TASK_STATUS_OF(coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS])) == COOP_TASK_GATHERING)
             coop_pause();
     }
@@ -1219,6 +1228,8 @@ inline ulong coop_apply_request(global uint *ctrl, uint seq)
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
         requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
+        /* release: the request's words and the reset counts before GATHERING; pairs with the
+         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
         coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
     } else if (kind == COOP_REQ_SHUTDOWN) {
