@@ -566,6 +566,14 @@ inline global uint *coop_barrier_counter(const coop_ctx *ctx, uint number)
     return coop_barrier_word(ctx->dev, number);
 }
 
+/* The first `members` arm barriers 1 and 2 (before any group can arrive: the discovery leader,
+ * before it publishes the group count that every group's acquire waits for). */
+inline void coop_barrier_arm_first(global uint *dev, uint members)
+{
+    for (uint b = 1; b <= 2; b++)
+        coop_fetch_add(coop_barrier_word(dev, b), 0u - members);
+}
+
 /* `groups` more members for the next two barriers (called before any of them can arrive). */
 inline void coop_barrier_join(const coop_ctx *ctx, uint groups)
 {
@@ -696,10 +704,15 @@ inline void coop_global_barrier(coop_ctx *ctx)
  * host says so, by setting COOP_REG_CLOSED; the count at that moment (capped by the limit) is the
  * number of groups. Every registered group waits for the close, so at that moment all of them
  * were running together: the count never over-estimates co-residency. A group whose ticket came
- * after the close or beyond the limit was not needed and leaves.
- * Before it publishes the count, the leader sets up the scheduler's starting state: the first
- * M0 groups are cooperative members (armed for barriers 1 and 2), the last one is the agent if
- * the host asked for one, the rest start idle. Returns 1 if the group stays. */
+ * after the close or beyond the limit was not needed and leaves. Returns 1 if the group stays.
+ * The scheduler's part of the start (coop_scheduler.h, "Start") is called where the protocol
+ * needs it: the leader sets up the scheduler's starting state before it publishes the count,
+ * which every group reads once it sees the count. */
+inline void coop_scheduler_reset(coop_ctx *ctx);
+inline void coop_scheduler_open(coop_ctx *ctx, uint groups);
+inline void coop_scheduler_hand_over(coop_ctx *ctx);
+inline void coop_scheduler_enter(coop_ctx *ctx);
+
 inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local uint *scratch)
 {
     ctx->chan = chan;
@@ -713,11 +726,7 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
 #endif
     ctx->scratch = scratch;
     ctx->epoch = 0;
-    ctx->resume = 0;
-    ctx->task = 0;
-    ctx->task_groups = 0;
-    ctx->toggle = 0;
-    ctx->started = 0;
+    coop_scheduler_reset(ctx);
     if (coop_local_linear_id() == 0) {
         uint limit = coop_load_relaxed(&dev[COOP_DEV_MAX_GROUPS]);
         uint ticket = coop_fetch_add(&dev[COOP_DEV_REG], 1);
@@ -736,27 +745,13 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
                     break;
             }
             groups = min(coop_fetch_or(&dev[COOP_DEV_REG], COOP_REG_CLOSED), limit);
-            uint agent = groups > 1 && coop_load_relaxed(&dev[COOP_DEV_AGENT]) ? 1u : 0u;
-            uint wanted = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
-            uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
-            global uint *ctrl = ctx->ctrl;
-            coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
-            coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
-            for (uint b = 1; b <= 2; b++)
-                coop_fetch_add(coop_barrier_word(dev, b), 0u - members);
-#if COOP_TRACING
-            /* the trace's time zero and its count of running members, published with the groups */
-            ulong t0 = coop_trace_clock();
-            global uint *trace = coop_trace_area(dev);
-            coop_trace_store64(&trace[COOP_TRACE_T0], t0);
-            coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
-            coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
-#endif
-            coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
-            coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
+            coop_scheduler_open(ctx, groups);
+            /* release: publishes the count and the scheduler's starting state; pairs with the
+             * other groups' acquire below (and the host's read of COOP_CHAN_GROUPS) */
             coop_store_release(&dev[COOP_DEV_GROUPS], groups);
             coop_host_store(&chan[COOP_CHAN_GROUPS], groups);
         } else {
+            /* acquire: pairs with the leader's release of the count */
             while (!(groups = coop_load_acquire(&dev[COOP_DEV_GROUPS])))
                 ;
             if (ticket >= groups)
@@ -764,32 +759,18 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
         }
         scratch[COOP_SCRATCH_TICKET] = ticket;
         scratch[COOP_SCRATCH_GROUPS] = groups;
-        scratch[COOP_SCRATCH_M] = 0;
-        scratch[COOP_COLD_RESUME] = scratch[COOP_COLD_TASK] = scratch[COOP_COLD_TASK_GROUPS] = 0;
-        scratch[COOP_COLD_STARTED] = 0;
-        scratch[COOP_SCRATCH_VOTE] = 0;
-        scratch[COOP_COLD_CHAN] = (uint)(ulong)chan;
-        scratch[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
-        scratch[COOP_SCRATCH_MEMBERS] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
-        scratch[COOP_SCRATCH_AGENT] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
-        scratch[COOP_SCRATCH_CHAOS] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
+        coop_scheduler_hand_over(ctx);
     }
     COOP_GROUP_SYNC();
     uint ticket = scratch[COOP_SCRATCH_TICKET];
     ctx->physical = ticket;
     ctx->physical_groups = scratch[COOP_SCRATCH_GROUPS];
-    /* Virtual ids run against arrival order: the first groups to arrive are the oldest on their
-     * compute units, which GPU warp schedulers favour, so they get the largest ids, the ones a
-     * kill takes first (a starved group would make a task wait for its next offer). The agent,
-     * when there is one, is the very first group. */
-    uint agent = scratch[COOP_SCRATCH_AGENT];
-    uint order = scratch[COOP_SCRATCH_GROUPS] - 1u - ticket;
-    ctx->id = order;
-    ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
-                : order < scratch[COOP_SCRATCH_MEMBERS] ? COOP_ROLE_COOP
-                                     : COOP_ROLE_IDLE;
-    /* xorshift32 needs a non-zero state; the seed and the group make each stream distinct. */
-    ctx->rng = scratch[COOP_SCRATCH_CHAOS] ? (scratch[COOP_SCRATCH_CHAOS] * 2654435761u) ^ (ticket * 40503u + 1u) : 0u;
+    coop_scheduler_enter(ctx);
+    /* Chaos mode's random state, the scheduler's too, but set here: moved into
+     * coop_scheduler_enter, it compiles differently (clang orders one comparison otherwise).
+     * xorshift32 needs a non-zero state; the seed and the group make each stream distinct. */
+    ctx->rng = scratch[COOP_SCRATCH_CHAOS] ? (scratch[COOP_SCRATCH_CHAOS] * 2654435761u) ^ (ticket * 40503u + 1u)
+                                           : 0u;
     if (ctx->rng == 0 && scratch[COOP_SCRATCH_CHAOS])
         ctx->rng = 1;
     COOP_GROUP_SYNC();

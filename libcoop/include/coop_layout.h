@@ -71,7 +71,7 @@ enum coop_dev_slot {
  *   LABEL                   the host's name for it in its COOP_TRACE=1 line ("": not shown);
  *   WATCH                   1: the host's watchdog counts a change of it as progress
  *                           (libcoop/src/scheduler.c). */
-#define COOP_CTRL_SLOTS(X)                                                                                 \
+#define COOP_CTRL_SLOTS(X)                                                                               \
     /* requests (host -> kernel) */                                                                      \
     X(REQ_SEQ, 0, 1, NO, "", 0)            /* incremented by the host for each request */                \
     X(REQ_KIND, 1, 1, NO, "", 0)           /* COOP_REQ_TASK or COOP_REQ_SHUTDOWN */                      \
@@ -89,16 +89,16 @@ enum coop_dev_slot {
     X(FORK_RESUME, 98, 1, NO, "", 0)       /* where new groups resume */                                 \
     X(FORK_EPOCH, 99, 1, NO, "", 0)        /* barriers the forking group had passed */                   \
     X(FORK_READ, 100, 1, OUT(6), "fork_read", 0) /* new groups done reading the transmit words */        \
-    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork; the fork lock too      \
+    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork; the fork lock too        \
                                               (COOP_FORK_LOCKED) */                                      \
     X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
-    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */     \
+    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */      \
     X(TASK_JOINED, 169, 1, OUT(3), "joined", 1)                                                          \
     X(TASK_NEXT, 170, 1, NO, "", 0)        /* next task workgroup to run */                              \
     X(TASK_FINISHED, 171, 1, NO, "", 0)    /* joined groups that have left the task */                   \
     X(EXIT, 172, 1, NO, "", 0)             /* 1: every idle group leaves the megakernel */               \
-    X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit: COOP_RESIZE_WORD(barrier, decision) */ \
-    X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* COOP_COMMIT_WORD(barrier, new M) */          \
+    X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit: COOP_RESIZE_WORD(barrier, decision) */   \
+    X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* COOP_COMMIT_WORD(barrier, new M) */                  \
     /* reports (kernel -> host); the agent copies this range out */                                      \
     X(REPORT, 192, 0, NO, "", 0)                                                                         \
     X(REPORT_SEQ, 192, 1, NO, "", 1)       /* last request the kernel has applied */                     \
@@ -117,9 +117,9 @@ enum coop_dev_slot {
     X(DUMPED, 209, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
     X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
     X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
-    X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is            \
+    X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is              \
                                               (COOP_WHERE_WORD), for the watchdog */                     \
-    X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */  \
+    X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */    \
     X(WORDS, 256 + 2 * 4096, 0, NO, "", 0)
 
 /* FORK_SIZE doubles as the lock of the fork record (the FORK_* words but FORK_LEFT, and

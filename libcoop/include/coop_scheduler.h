@@ -36,6 +36,81 @@
 #ifndef COOP_SCHEDULER_H
 #define COOP_SCHEDULER_H
 
+/* ---- Start ------------------------------------------------------------------------------
+ * The scheduler's part of a group's start, which discovery (coop_enter, coop_kernel.h) calls. */
+
+/* The context's scheduler fields, before discovery. */
+inline void coop_scheduler_reset(coop_ctx *ctx)
+{
+    ctx->resume = 0;
+    ctx->task = 0;
+    ctx->task_groups = 0;
+    ctx->toggle = 0;
+    ctx->started = 0;
+}
+
+/* The discovery leader (local id 0), once the poll is closed with `groups` groups and before it
+ * publishes the count (with release; every group acquires it before it reads what this wrote):
+ * the scheduler's starting state. The first M0 groups are cooperative members (armed for
+ * barriers 1 and 2), the last one is the agent if the host asked for one, the rest start idle. */
+inline void coop_scheduler_open(coop_ctx *ctx, uint groups)
+{
+    global uint *dev = ctx->dev;
+    uint agent = groups > 1 && coop_load_relaxed(&dev[COOP_DEV_AGENT]) ? 1u : 0u;
+    uint wanted = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+    uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
+    global uint *ctrl = ctx->ctrl;
+    coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
+    coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
+    coop_barrier_arm_first(dev, members);
+#if COOP_TRACING
+    /* the trace's time zero and its count of running members, published with the groups */
+    ulong t0 = coop_trace_clock();
+    global uint *trace = coop_trace_area(dev);
+    coop_trace_store64(&trace[COOP_TRACE_T0], t0);
+    coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
+    coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
+#endif
+    coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
+    coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
+}
+
+/* Local id 0 of every group, after discovery: the scheduler's words of the group's scratch (and
+ * the barrier's vote), and what coop_scheduler_enter needs from the leader's starting state. */
+inline void coop_scheduler_hand_over(coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    global uint *dev = ctx->dev;
+    global uint *chan = ctx->chan;
+    s[COOP_SCRATCH_M] = 0;
+    s[COOP_COLD_RESUME] = s[COOP_COLD_TASK] = s[COOP_COLD_TASK_GROUPS] = 0;
+    s[COOP_COLD_STARTED] = 0;
+    s[COOP_SCRATCH_VOTE] = 0;
+    s[COOP_COLD_CHAN] = (uint)(ulong)chan;
+    s[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
+    s[COOP_SCRATCH_MEMBERS] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+    s[COOP_SCRATCH_AGENT] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
+    s[COOP_SCRATCH_CHAOS] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
+}
+
+/* Every work-item, after discovery's group barrier: the group's first role and id, from its
+ * discovery ticket (ctx->physical). */
+inline void coop_scheduler_enter(coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    uint ticket = ctx->physical;
+    /* Virtual ids run against arrival order: the first groups to arrive are the oldest on their
+     * compute units, which GPU warp schedulers favour, so they get the largest ids, the ones a
+     * kill takes first (a starved group would make a task wait for its next offer). The agent,
+     * when there is one, is the very first group. */
+    uint agent = s[COOP_SCRATCH_AGENT];
+    uint order = s[COOP_SCRATCH_GROUPS] - 1u - ticket;
+    ctx->id = order;
+    ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
+                : order < s[COOP_SCRATCH_MEMBERS] ? COOP_ROLE_COOP
+                                     : COOP_ROLE_IDLE;
+}
+
 /* ---- Helpers ------------------------------------------------------------------------------ */
 
 /* Out-of-line code (COOP_COLD) gets a copy of the caller's context, which the caller takes back
@@ -871,6 +946,8 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 mine = coop_resize_decision(cold);
                 COOP_COLD_BACK(ctx);
             }
+            /* relaxed: published by this group's arrival below (a release), read after the
+             * barrier's acquire */
             if (mine)
                 coop_store_relaxed64(decided, COOP_RESIZE_WORD(number, mine));
         }
@@ -904,9 +981,12 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
                 forked = grown;
                 base = first;
+                /* release: pairs with the other members' acquire spin below */
                 coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
             } else {
                 uint commit;
+                /* acquire: pairs with member 0's release of its commit (tagged with the barrier's
+                 * number, so that the slot's commit three barriers ago does not count) */
                 while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
                     ;
                 members = COOP_COMMIT_MEMBERS(commit);
@@ -1047,6 +1127,8 @@ COOP_COLD void coop_leave_task(coop_ctx *ctx)
         coop_count(ctx, COOP_CTRL_TASKS_DONE, 1u);
         uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
         COOP_TRACE_EVENT(ctx, done, COOP_EV_DONE, COOP_TASK_STATUS_SEQ(status), 0u);
+        /* release: the task's writes and T_DONE before DONE; pairs with the agent's acquire
+         * (coop_agent) or the host's read of the word */
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_DONE));
     }
 }
@@ -1060,9 +1142,11 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
         coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
         ulong gathered = coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
         COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, COOP_TASK_STATUS_SEQ(status), 0u);
+        /* release: pairs with the joined groups' acquire spin below */
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_SET(status, COOP_TASK_RUNNING));
     } else {
         coop_set_where(ctx, COOP_WHERE_TASK, COOP_WHERE_TASK_WAITING);
+        /* acquire: pairs with the last joiner's release of RUNNING above */
         while (COOP_TASK_STATUS_OF(coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS])) == COOP_TASK_GATHERING)
             coop_pause();
     }
@@ -1144,6 +1228,8 @@ inline ulong coop_apply_request(global uint *ctrl, uint seq)
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
         coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
         requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
+        /* release: the request's words and the reset counts before GATHERING; pairs with the
+         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
         coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
         coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
     } else if (kind == COOP_REQ_SHUTDOWN) {
