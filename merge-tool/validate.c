@@ -46,16 +46,23 @@ static void report(mt_merge *merge, const mt_file *file, unsigned offset, int wa
         merge->warnings++;
 }
 
+/* report() at a cursor: its offset in `file`, or the file's start when it lies elsewhere. */
+static void report_at(mt_merge *merge, const mt_file *file, CXCursor cursor, int warning, const char *hint,
+                      const char *format, va_list args)
+{
+    int in_file = 0;
+    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
+    report(merge, file, in_file ? offset : 0, warning, hint, format, args);
+}
+
 /* Reports what the language leaves to the author and the input most likely gets wrong (an error
  * with -Werror). */
 __attribute__((format(printf, 5, 6))) static void warn_at(mt_merge *merge, const mt_file *file, CXCursor cursor,
                                                            const char *hint, const char *format, ...)
 {
-    int in_file = 0;
-    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
     va_list args;
     va_start(args, format);
-    report(merge, file, in_file ? offset : 0, 1, hint, format, args);
+    report_at(merge, file, cursor, 1, hint, format, args);
     va_end(args);
 }
 
@@ -72,11 +79,9 @@ __attribute__((format(printf, 5, 6))) static void reject(mt_merge *merge, const 
 __attribute__((format(printf, 5, 6))) static void reject_at(mt_merge *merge, const mt_file *file, CXCursor cursor,
                                                              const char *hint, const char *format, ...)
 {
-    int in_file = 0;
-    unsigned offset = mt_offset(file, clang_getCursorLocation(cursor), &in_file);
     va_list args;
     va_start(args, format);
-    report(merge, file, in_file ? offset : 0, 0, hint, format, args);
+    report_at(merge, file, cursor, 0, hint, format, args);
     va_end(args);
 }
 
