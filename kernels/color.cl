@@ -8,9 +8,10 @@
 kernel void color(global const uint *row, global const uint *col, global uint *color, global uint *colored,
                   global uint *counts, uint n)
 {
+    local uint scratch[COLOR_WORDS];
     transmit uint round = 0;
     while (counts[round % 3u]) {
-        color_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, color, colored, counts);
+        color_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, color, colored, counts, scratch);
         round++;
         resizing_global_barrier();
     }

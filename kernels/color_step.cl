@@ -6,5 +6,6 @@
 kernel void color_step(global const uint *row, global const uint *col, global uint *color, global uint *colored,
                        global uint *counts, uint n, uint round, uint in_count)
 {
-    color_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, color, colored, counts);
+    local uint scratch[COLOR_WORDS];
+    color_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, color, colored, counts, scratch);
 }

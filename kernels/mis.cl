@@ -8,9 +8,10 @@
 kernel void mis(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
                 global uint *counts, uint n)
 {
+    local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
     while (counts[round % 3u]) {
-        mis_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, in_set, decided, counts);
+        mis_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, in_set, decided, counts, scratch);
         round++;
         resizing_global_barrier();
     }

@@ -6,5 +6,6 @@
 kernel void mis_step(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
                      global uint *counts, uint n, uint round, uint in_count)
 {
-    mis_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, in_set, decided, counts);
+    local uint scratch[EXPAND_WORDS];
+    mis_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, in_set, decided, counts, scratch);
 }

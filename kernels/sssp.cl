@@ -7,6 +7,7 @@
 kernel void sssp(global const uint *row, global const uint *col, global const uint *weight, global uint *dist,
                  global uint *mark, global uint *wl0, global uint *wl1, global uint *counts)
 {
+    local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
         /* M read by every work-item, not shared_num_groups() as bfs does: the hand-written form
@@ -14,7 +15,7 @@ kernel void sssp(global const uint *row, global const uint *col, global const ui
          * more). The generated megakernel fits 791 either way; sssp is fastest on far fewer
          * groups on the grid (264 on the H200), which coop-bench --groups auto finds. */
         sssp_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, weight, dist, mark, wl0, wl1,
-                   counts);
+                   counts, scratch);
         round++;
         resizing_global_barrier();
     }

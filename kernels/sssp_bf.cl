@@ -8,9 +8,10 @@
 kernel void sssp_bf(global const uint *row, global const uint *col, global const uint *weight, global uint *dist,
                     global uint *counts, uint n)
 {
+    local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
     while (counts[round % 3u]) {
-        sssp_bf_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, weight, dist, counts);
+        sssp_bf_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, weight, dist, counts, scratch);
         round++;
         resizing_global_barrier();
     }

@@ -6,5 +6,6 @@
 kernel void sssp_bf_step(global const uint *row, global const uint *col, global const uint *weight,
                          global uint *dist, global uint *counts, uint n, uint round, uint in_count)
 {
-    sssp_bf_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, weight, dist, counts);
+    local uint scratch[EXPAND_WORDS];
+    sssp_bf_sweep(get_group_id(0), get_num_groups(0), round, n, row, col, weight, dist, counts, scratch);
 }

@@ -8,13 +8,14 @@ kernel void sssp_searches(global const uint *row, global const uint *col, global
                           global uint *dist, global uint *mark, global uint *wl0, global uint *wl1,
                           global uint *counts)
 {
+    local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
     transmit uint search = 1;
     transmit uint searches = counts[SEARCH_COUNT];
     for (uint in_count = counts[round % 3u]; in_count || search < searches; in_count = counts[round % 3u]) {
         uint group = get_group_id(0), groups = get_num_groups(0);   /* M per work-item, as sssp.cl */
         if (in_count) {
-            sssp_round(group, groups, round, in_count, row, col, weight, dist, mark, wl0, wl1, counts);
+            sssp_round(group, groups, round, in_count, row, col, weight, dist, mark, wl0, wl1, counts, scratch);
         } else {
             search_restart(group, groups, round, dist, 0u, wl0, wl1, counts);
             search++;

@@ -6,5 +6,7 @@ kernel void sssp_step(global const uint *row, global const uint *col, global con
                       global uint *mark, global uint *wl0, global uint *wl1, global uint *counts, uint round,
                       uint in_count)
 {
-    sssp_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, weight, dist, mark, wl0, wl1, counts);
+    local uint scratch[EXPAND_WORDS];
+    sssp_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, weight, dist, mark, wl0, wl1, counts,
+               scratch);
 }

@@ -27,6 +27,175 @@
 #ifndef KERNELS_LIB_MIS_H
 #define KERNELS_LIB_MIS_H
 
+/* ---- kernels/lib/expand.h ---- */
+/* expand.h: load-balanced neighbour expansion, the kernel library's primitive for walking the
+ * arcs of many nodes at once (bfs.h, sssp.h, color.h, mis.h, sssp_bf.h use it in every form).
+ *
+ * A group takes its nodes a chunk at a time: chunks of expand_chunk_size(items, groups) nodes,
+ * at most EXPAND_CHUNK, so that a round of few items still spreads over every group. For each
+ * node of a chunk its work-item calls expand_share:
+ *   - a node with at most EXPAND_ALONE arcs is walked by its own work-item at once, as a plain
+ *     loop would (road graphs and grids: nothing waits for anything before the walk);
+ *   - a longer one is recorded in the group's scratch, and after the chunk's barrier
+ *     (expand_together says 1 when any node was) the group shares the recorded nodes' arcs: an
+ *     exclusive prefix sum over their arc counts (expand_scan) numbers them, and work-item l takes
+ *     arcs l, l + L, l + 2L..., finding each one's node by binary search over the sums
+ *     (expand_owner). A hub of 50,000 arcs then costs 50,000 / L steps instead of 50,000 on one
+ *     work-item, and neighbouring work-items read neighbouring arcs.
+ * Either way every arc is visited once, so an app writes its per-arc step once, as an inline
+ * function that both loops call.
+ *
+ * Everything here is per group and per round: the scratch is the group's local memory, set up
+ * by expand_begin at the start of each round, so a group may be killed or forked between rounds
+ * (at a resizing barrier) and the number of groups may change from round to round. Every call
+ * but expand_share, expand_owner and expand_arc holds a workgroup barrier: make it with the whole
+ * group, in control flow that depends only on values the whole group shares (a chunk loop from
+ * group * size, stepping by groups * size).
+ *
+ * The kernel declares the scratch (`local uint scratch[EXPAND_WORDS];`, OpenCL C allows local
+ * arrays only at kernel scope) and hands it down. Any local size works: with L below
+ * EXPAND_CHUNK a work-item takes several nodes of a chunk (j = l, l + L...), above it some take
+ * none. */
+#ifndef KERNELS_LIB_EXPAND_H
+#define KERNELS_LIB_EXPAND_H
+
+#define EXPAND_CHUNK_LOG2 8
+#define EXPAND_CHUNK (1u << EXPAND_CHUNK_LOG2)
+#if EXPAND_CHUNK_LOG2 % 2
+#error "expand_scan's steps must be even in number: its sums end where it started"
+#endif
+/* Most arcs a node walked by its own work-item may have: above it the warp would wait for one
+ * long loop while its other work-items idle. Where a group's work-items run one after
+ * another (COOP_PARALLEL_SPIN 0: PoCL's CPU device), walking alone costs no more than sharing, and
+ * sharing's barriers cost much more (PoCL: colour on email-Enron 1.4 s against 39 ms): no node
+ * is shared unless the build says otherwise (the tests give -DEXPAND_ALONE=0 through
+ * COOP_BUILD_OPTIONS to share every node that has an arc). */
+#ifndef EXPAND_ALONE
+#if COOP_PARALLEL_SPIN
+#define EXPAND_ALONE 32u
+#else
+#define EXPAND_ALONE 0xffffffffu
+#endif
+#endif
+
+/* Put before a loop that walks one node's arcs alone (`for (e = first; e < first + count; e++)`):
+ * NVIDIA's compiler unrolls such a loop four times, since its trip count is known when it
+ * starts, and on road graphs (two or three arcs a node) bfs then took 5.5-6.0 ms on USA-road-NY
+ * instead of 4.4 (H200, REPORT.md runs 28 and 29). */
+#define EXPAND_WALK_ALONE _Pragma("unroll 1")
+
+/* The scratch's areas, EXPAND_CHUNK words each but the last: */
+#define EXPAND_WORD 0u                    /* the app's word per node (its id, its distance) */
+#define EXPAND_FIRST (1u * EXPAND_CHUNK)  /* the node's first arc */
+#define EXPAND_COUNT (2u * EXPAND_CHUNK)  /* its arc count */
+#define EXPAND_SCAN (3u * EXPAND_CHUNK)   /* expand_scan's second buffer */
+#define EXPAND_OFFSET EXPAND_SCAN         /* after expand_scan: the chunk's arcs before the node */
+#define EXPAND_FLAG (4u * EXPAND_CHUNK)   /* the app's flags per node (local atomics) */
+/* three words: chunk k is shared when word k % 3 is set (expand_together) */
+#define EXPAND_SHARED (5u * EXPAND_CHUNK)
+#define EXPAND_WORDS (5u * EXPAND_CHUNK + 3u)
+
+/* Nodes per chunk for a round of `items` nodes over `groups` groups: an even share, rounded up
+ * to a warp's 32 and at most EXPAND_CHUNK. The same for the whole group. */
+inline uint expand_chunk_size(uint items, uint groups)
+{
+    uint share = items / groups + (items % groups != 0u);
+    return min(EXPAND_CHUNK, (share + 31u) & ~31u);
+}
+
+/* Sets up the group's scratch for a round: every work-item, before the first chunk. */
+inline void expand_begin(local uint *scratch)
+{
+    if (get_local_id(0) < 3u)
+        scratch[EXPAND_SHARED + get_local_id(0)] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Node j of chunk `chunk` (the group's chunks of this round count from 0), whose arcs are
+ * [first, first + count) (count 0: not a node, or nothing to walk): 1 when the group shares its
+ * arcs, recorded with the app's word; 0 when its work-item walks them alone now. Every j of the
+ * chunk below EXPAND_CHUNK is called, once; the flags are cleared. */
+inline uint expand_share(local uint *scratch, uint chunk, uint j, uint word, uint first, uint count)
+{
+    uint share = count > EXPAND_ALONE;
+    scratch[EXPAND_WORD + j] = word;
+    scratch[EXPAND_FIRST + j] = first;
+    scratch[EXPAND_COUNT + j] = share ? count : 0u;
+    scratch[EXPAND_FLAG + j] = 0;
+    if (share)
+        atomic_or(&scratch[EXPAND_SHARED + chunk % 3u], 1u);
+    return share;
+}
+
+/* After every node of the chunk went through expand_share (a workgroup barrier): 1 when the group
+ * shares some node's arcs (expand_scan...), 0 when every node was walked alone. The same for the
+ * whole group: chunk k's word was last cleared during chunk k - 2 (below), before the barrier of
+ * chunk k - 1 that every work-item passes before it sets the word for chunk k, and it is set again
+ * only for chunk k + 3, after the barrier of chunk k + 1, which comes after everyone's read here. */
+inline uint expand_together(local uint *scratch, uint chunk)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint together = scratch[EXPAND_SHARED + chunk % 3u];
+    if (get_local_id(0) == 0)
+        scratch[EXPAND_SHARED + (chunk + 2u) % 3u] = 0;
+    return together;
+}
+
+/* Numbers the chunk's arcs: an exclusive prefix sum of the arc counts (Hillis and Steele's, over
+ * EXPAND_CHUNK words with the group's work-items, between EXPAND_COUNT and EXPAND_SCAN), which
+ * ends in EXPAND_OFFSET; returns the chunk's arc total. Every work-item, after expand_together
+ * said 1. */
+inline uint expand_scan(local uint *scratch)
+{
+    uint lid = get_local_id(0), local_size = get_local_size(0);
+    local uint *from = scratch + EXPAND_COUNT, *to = scratch + EXPAND_SCAN;
+    for (uint step = 1; step < EXPAND_CHUNK; step <<= 1) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+            to[j] = from[j] + (j >= step ? from[j - step] : 0u);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        local uint *swap = from;
+        from = to;
+        to = swap;
+    }
+    /* an even number of steps: the inclusive sums are back in EXPAND_COUNT, `to` is EXPAND_OFFSET */
+    for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+        to[j] = j ? from[j - 1u] : 0u;
+    uint total = from[EXPAND_CHUNK - 1u];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+/* The node of the chunk that arc number k (below expand_scan's total) belongs to: the last node
+ * with at most k arcs before it, which has at least one arc. */
+inline uint expand_owner(local const uint *scratch, uint k)
+{
+    uint low = 0, high = EXPAND_CHUNK;
+    while (high - low > 1u) {
+        uint middle = (low + high) / 2u;
+        if (scratch[EXPAND_OFFSET + middle] <= k)
+            low = middle;
+        else
+            high = middle;
+    }
+    return low;
+}
+
+/* Arc number k of the chunk, node j's (expand_owner). */
+inline uint expand_arc(local const uint *scratch, uint j, uint k)
+{
+    return scratch[EXPAND_FIRST + j] + k - scratch[EXPAND_OFFSET + j];
+}
+
+/* Ends a shared chunk: every work-item, so that the next chunk's records do not overwrite what
+ * another work-item still reads. */
+inline void expand_end(void)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#endif
+/* ---- end of kernels/lib/expand.h ---- */
+
 #define MIS_UNDECIDED 0xffffffffu
 #define MIS_OUT 0u
 #define MIS_IN 1u
@@ -42,41 +211,81 @@ inline uint mis_priority(uint v)
     return v;
 }
 
-/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
-inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
-                      volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts)
+/* What neighbour u says of v (whose priority is `priority`) in sweep `round`: MIS_COVERED when u
+ * joined the set before the sweep, MIS_BLOCKED when u is undecided at the sweep's start and
+ * outranks v, else 0. */
+#define MIS_COVERED 1u
+#define MIS_BLOCKED 2u
+#define MIS_DONE 4u /* walked alone, decided already, or not a node */
+inline uint mis_neighbour(uint u, uint v, uint priority, uint round, volatile global uint *in_set,
+                          volatile global uint *decided)
 {
-    uint local_size = get_local_size(0);
-    for (uint v = group * local_size + get_local_id(0); v < n; v += groups * local_size) {
-        if (decided[v] != MIS_UNDECIDED)
-            continue;
-        uint priority = mis_priority(v), covered = 0, top = 1;
-        for (uint e = row[v]; e < row[v + 1] && !covered; e++) {
-            uint u = col[e];
-            uint when = decided[u];
-            if (when < round) {
-                covered = in_set[u] == MIS_IN;
-            } else {
-                uint other = mis_priority(u);
-                if (other > priority || (other == priority && u > v))
-                    top = 0;
+    if (decided[u] < round)
+        return in_set[u] == MIS_IN ? MIS_COVERED : 0u;
+    uint other = mis_priority(u);
+    return other > priority || (other == priority && u > v) ? MIS_BLOCKED : 0u;
+}
+
+/* Node v's outcome of the sweep from what its neighbours said (`said`, MIS_COVERED | MIS_BLOCKED):
+ * out when covered, in when nothing outranks it, else still undecided (counted). */
+inline void mis_decide(uint v, uint said, uint round, volatile global uint *in_set, volatile global uint *decided,
+                       volatile global uint *undecided)
+{
+    if (said & MIS_COVERED || !(said & MIS_BLOCKED)) {
+        in_set[v] = said & MIS_COVERED ? MIS_OUT : MIS_IN;
+        decided[v] = round;
+    } else {
+        coop_atomic_inc(undecided);
+    }
+}
+
+/* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
+ * stepping by groups * size, the arcs of the undecided ones walked by lib/expand.h; a shared
+ * node's EXPAND_WORD gathers what its neighbours say. */
+inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
+                      volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts,
+                      local uint *scratch)
+{
+    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    volatile global uint *undecided = &counts[(round + 1u) % 3u];
+    expand_begin(scratch);
+    for (uint base = group * size; base < n; base += groups * size, chunk++) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            uint v = base + j, open = j < size && v < n && decided[v] == MIS_UNDECIDED, first = open ? row[v] : 0u;
+            uint count = open ? row[v + 1u] - first : 0u;
+            if (!expand_share(scratch, chunk, j, 0u, first, count)) {
+                scratch[EXPAND_WORD + j] = MIS_DONE;
+                uint priority = mis_priority(v), said = 0;
+                EXPAND_WALK_ALONE
+                for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
+                    said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
+                if (open)
+                    mis_decide(v, said, round, in_set, decided, undecided);
             }
         }
-        if (covered || top) {
-            in_set[v] = covered ? MIS_OUT : MIS_IN;
-            decided[v] = round;
-        } else {
-            coop_atomic_inc(&counts[(round + 1u) % 3u]);
+        if (expand_together(scratch, chunk)) {
+            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
+                uint j = expand_owner(scratch, k);
+                uint said = mis_neighbour(col[expand_arc(scratch, j, k)], base + j, mis_priority(base + j), round,
+                                          in_set, decided);
+                if (said)
+                    atomic_or(&scratch[EXPAND_WORD + j], said);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+                if (!(scratch[EXPAND_WORD + j] & MIS_DONE))
+                    mis_decide(base + j, scratch[EXPAND_WORD + j], round, in_set, decided, undecided);
+            expand_end();
         }
     }
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && lid == 0)
         counts[(round + 2u) % 3u] = 0;
 }
 
 #endif
 /* ---- end of kernels/lib/mis.h ---- */
 
-void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *in_set, global uint *decided, global uint *counts, uint n)
+void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *in_set, global uint *decided, global uint *counts, uint n, __local uint (*scratch)[1283])
 {
     struct { uint round; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
@@ -87,7 +296,7 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
     }
     coop_skip_ = 0;
     while (!!(counts[coop_transmit_.round % 3u]) & !coop_skip_) {
-        mis_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, n, row, col, in_set, decided, counts);
+        mis_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, n, row, col, in_set, decided, counts, (*scratch));
         coop_transmit_.round++;
         coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
@@ -101,13 +310,14 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
 kernel void mis_mega(COOP_PARAMS, global const uint *row, global const uint *col, global uint *in_set, global uint *decided, global uint *counts, uint n)
 {
     COOP_ENTER(ctx);
+    __local uint coop_local_mis_scratch[1283];
     for (;;) {
         uint role = coop_schedule(&ctx);
         if (!role)
             break;
         if (role == COOP_ROLE_COOP) {
             COOP_GROUP_SYNC();
-            mis(&ctx, row, col, in_set, decided, counts, n);
+            mis(&ctx, row, col, in_set, decided, counts, n, &coop_local_mis_scratch);
         }
         COOP_GROUP_SYNC();
     }

@@ -15,26 +15,46 @@
 #ifndef KERNELS_LIB_BFS_H
 #define KERNELS_LIB_BFS_H
 
+#include "expand.h"
+
 #define BFS_UNREACHED 0xffffffffu
 
-/* Round `round` of the search, this group's share: worklist items group * L + l, stepping by
- * groups * L. A node is pushed once, by whoever sets its level. */
+/* Arc e's head v, reached in round `round`: its level is set, and it is pushed, by whoever sets
+ * it first. */
+inline void bfs_visit(uint e, uint round, global const uint *col, volatile global uint *level, global uint *out,
+                      volatile global uint *counts)
+{
+    uint v = col[e];
+    if (level[v] == BFS_UNREACHED && atomic_cmpxchg(&level[v], BFS_UNREACHED, round + 1u) == BFS_UNREACHED)
+        out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
+}
+
+/* Round `round` of the search, this group's share: worklist chunks (lib/expand.h) from
+ * group * size, stepping by groups * size, their arcs walked by lib/expand.h. */
 inline void bfs_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
                       global const uint *col, volatile global uint *level, global uint *wl0, global uint *wl1,
-                      volatile global uint *counts)
+                      volatile global uint *counts, local uint *scratch)
 {
     global const uint *in = round & 1u ? wl1 : wl0;
     global uint *out = round & 1u ? wl0 : wl1;
-    uint local_size = get_local_size(0);
-    for (uint i = group * local_size + get_local_id(0); i < in_count; i += groups * local_size) {
-        uint u = in[i];
-        for (uint e = row[u]; e < row[u + 1]; e++) {
-            uint v = col[e];
-            if (level[v] == BFS_UNREACHED && atomic_cmpxchg(&level[v], BFS_UNREACHED, round + 1u) == BFS_UNREACHED)
-                out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
+    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(in_count, groups), chunk = 0;
+    expand_begin(scratch);
+    for (uint base = group * size; base < in_count; base += groups * size, chunk++) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            uint there = j < size && base + j < in_count, u = there ? in[base + j] : 0u, first = there ? row[u] : 0u;
+            uint count = there ? row[u + 1u] - first : 0u;
+            if (!expand_share(scratch, chunk, j, u, first, count))
+                EXPAND_WALK_ALONE
+                for (uint e = first; e < first + count; e++)
+                    bfs_visit(e, round, col, level, out, counts);
+        }
+        if (expand_together(scratch, chunk)) {
+            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size)
+                bfs_visit(expand_arc(scratch, expand_owner(scratch, k), k), round, col, level, out, counts);
+            expand_end();
         }
     }
-    if (group == 0 && get_local_id(0) == 0) {
+    if (group == 0 && lid == 0) {
         counts[(round + 2u) % 3u] = 0;
         atomic_add(&counts[4], in_count); /* no result used: not waited for */
     }

@@ -15,6 +15,8 @@
 #ifndef KERNELS_LIB_COLOR_H
 #define KERNELS_LIB_COLOR_H
 
+#include "expand.h"
+
 #define COLOR_NONE 0xffffffffu
 
 /* A node's priority: murmur3's 32-bit finaliser of its id. */
@@ -48,32 +50,120 @@ inline uint color_smallest_free(uint v, uint round, global const uint *row, glob
     }
 }
 
-/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
-inline void color_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
-                        volatile global uint *color, volatile global uint *colored, volatile global uint *counts)
+/* 1 when u, a neighbour of v (whose priority is `priority`), keeps v from coloring itself in sweep
+ * `round`: u is uncolored at the sweep's start and outranks v. Without branches: NVIDIA's compiler
+ * then predicates the loop in the megakernel too (with && and ||, it branched there and not in the
+ * standalone kernel, which ran 5-9% faster on power-law graphs: H200, REPORT.md run 12). */
+inline uint color_blocks(uint u, uint v, uint priority, uint round, volatile global uint *colored)
 {
-    uint local_size = get_local_size(0);
-    for (uint v = group * local_size + get_local_id(0); v < n; v += groups * local_size) {
-        if (colored[v] != COLOR_NONE)
-            continue;
-        uint priority = color_priority(v), top = 1;
-        for (uint e = row[v]; e < row[v + 1] && top; e++) {
-            uint u = col[e];
-            uint other = color_priority(u);
-            /* without branches: NVIDIA's compiler then predicates the loop in the megakernel too
-             * (with && and ||, it branched there and not in the standalone kernel, which ran 5-9%
-             * faster on power-law graphs: H200, REPORT.md run 12) */
-            uint blocks = (colored[u] >= round) & ((other > priority) | ((other == priority) & (u > v)));
-            top = blocks ^ 1u;
+    uint other = color_priority(u);
+    return (colored[u] >= round) & ((other > priority) | ((other == priority) & (u > v)));
+}
+
+/* The per-node words of a shared chunk (lib/expand.h's EXPAND_WORD): */
+#define COLOR_BLOCKED 1u  /* a neighbour outranks it */
+#define COLOR_DONE 2u     /* walked alone, colored already, or not a node: nothing to do */
+/* Two words after lib/expand.h's: window w of a shared chunk sets word w % 2 while a node it
+ * colors still finds every color of the window used. */
+#define COLOR_PENDING EXPAND_WORDS
+#define COLOR_WORDS (EXPAND_WORDS + 2u)
+
+/* A shared chunk's top nodes take the smallest color none of their neighbours colored before
+ * sweep `round` has, looked for 32 at a time as color_smallest_free does, but each window with
+ * the whole group over the chunk's arcs (`total` of them, numbered by expand_scan): the used
+ * colors of node j's window gather in its EXPAND_FLAG word. Window w's pending word is cleared
+ * by window w - 1, after the barrier that follows everyone's read of it in window w - 2; window
+ * 0's by color_sweep when it records the chunk, after the previous chunk ended. */
+inline void color_shared_chunk(uint base, uint total, uint round, global const uint *col, volatile global uint *color,
+                               volatile global uint *colored, local uint *scratch)
+{
+    uint lid = get_local_id(0), local_size = get_local_size(0), pending = 1;
+    for (uint window = 0; pending; window += 32u) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+            scratch[EXPAND_FLAG + j] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0)
+            scratch[COLOR_PENDING + (window / 32u + 1u) % 2u] = 0;
+        for (uint k = lid; k < total; k += local_size) {
+            uint j = expand_owner(scratch, k);
+            if (scratch[EXPAND_WORD + j] == 0) {
+                uint u = col[expand_arc(scratch, j, k)];
+                uint offset = colored[u] < round ? color[u] - window : 32u;
+                if (offset < 32u)
+                    atomic_or(&scratch[EXPAND_FLAG + j], 1u << offset);
+            }
         }
-        if (top) {
-            color[v] = color_smallest_free(v, round, row, col, color, colored);
-            colored[v] = round;
-        } else {
-            coop_atomic_inc(&counts[(round + 1u) % 3u]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            uint used = scratch[EXPAND_FLAG + j];
+            if (scratch[EXPAND_WORD + j] == 0 && used != 0xffffffffu) {
+                color[base + j] = window + (uint)ctz(~used);
+                colored[base + j] = round;
+                scratch[EXPAND_WORD + j] = COLOR_DONE;
+            } else if (scratch[EXPAND_WORD + j] == 0) {
+                atomic_or(&scratch[COLOR_PENDING + window / 32u % 2u], 1u);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        pending = scratch[COLOR_PENDING + window / 32u % 2u];
+    }
+}
+
+/* Uncolored node v, whose arcs are [first, first + count), walked by its own work-item in sweep
+ * `round`: when no neighbour outranks it, it takes the smallest free color; else it is counted. */
+inline void color_alone(uint v, uint first, uint count, uint round, global const uint *row, global const uint *col,
+                        volatile global uint *color, volatile global uint *colored, volatile global uint *uncolored)
+{
+    uint priority = color_priority(v), top = 1;
+    EXPAND_WALK_ALONE
+    for (uint e = first; e < first + count && top; e++)
+        top = color_blocks(col[e], v, priority, round, colored) ^ 1u;
+    if (top) {
+        color[v] = color_smallest_free(v, round, row, col, color, colored);
+        colored[v] = round;
+    } else {
+        coop_atomic_inc(uncolored);
+    }
+}
+
+/* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
+ * stepping by groups * size, the arcs of the uncolored ones walked by lib/expand.h; a shared
+ * node's EXPAND_WORD gathers COLOR_BLOCKED. The scratch has COLOR_WORDS words. */
+inline void color_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
+                        volatile global uint *color, volatile global uint *colored, volatile global uint *counts,
+                        local uint *scratch)
+{
+    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    volatile global uint *uncolored = &counts[(round + 1u) % 3u];
+    expand_begin(scratch);
+    for (uint base = group * size; base < n; base += groups * size, chunk++) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            uint v = base + j, open = j < size && v < n && colored[v] == COLOR_NONE, first = open ? row[v] : 0u;
+            uint count = open ? row[v + 1u] - first : 0u;
+            if (!expand_share(scratch, chunk, j, 0u, first, count)) {
+                scratch[EXPAND_WORD + j] = COLOR_DONE;
+                if (open)
+                    color_alone(v, first, count, round, row, col, color, colored, uncolored);
+            }
+        }
+        if (lid == 0)
+            scratch[COLOR_PENDING] = 0;
+        if (expand_together(scratch, chunk)) {
+            uint total = expand_scan(scratch);
+            for (uint k = lid; k < total; k += local_size) {
+                uint j = expand_owner(scratch, k);
+                if (color_blocks(col[expand_arc(scratch, j, k)], base + j, color_priority(base + j), round, colored))
+                    atomic_or(&scratch[EXPAND_WORD + j], COLOR_BLOCKED);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+                if (scratch[EXPAND_WORD + j] == COLOR_BLOCKED)
+                    coop_atomic_inc(uncolored);
+            color_shared_chunk(base, total, round, col, color, colored, scratch);
+            expand_end();
         }
     }
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && lid == 0)
         counts[(round + 2u) % 3u] = 0;
 }
 

@@ -15,6 +15,8 @@
 #ifndef KERNELS_LIB_MIS_H
 #define KERNELS_LIB_MIS_H
 
+#include "expand.h"
+
 #define MIS_UNDECIDED 0xffffffffu
 #define MIS_OUT 0u
 #define MIS_IN 1u
@@ -30,34 +32,74 @@ inline uint mis_priority(uint v)
     return v;
 }
 
-/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
-inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
-                      volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts)
+/* What neighbour u says of v (whose priority is `priority`) in sweep `round`: MIS_COVERED when u
+ * joined the set before the sweep, MIS_BLOCKED when u is undecided at the sweep's start and
+ * outranks v, else 0. */
+#define MIS_COVERED 1u
+#define MIS_BLOCKED 2u
+#define MIS_DONE 4u /* walked alone, decided already, or not a node */
+inline uint mis_neighbour(uint u, uint v, uint priority, uint round, volatile global uint *in_set,
+                          volatile global uint *decided)
 {
-    uint local_size = get_local_size(0);
-    for (uint v = group * local_size + get_local_id(0); v < n; v += groups * local_size) {
-        if (decided[v] != MIS_UNDECIDED)
-            continue;
-        uint priority = mis_priority(v), covered = 0, top = 1;
-        for (uint e = row[v]; e < row[v + 1] && !covered; e++) {
-            uint u = col[e];
-            uint when = decided[u];
-            if (when < round) {
-                covered = in_set[u] == MIS_IN;
-            } else {
-                uint other = mis_priority(u);
-                if (other > priority || (other == priority && u > v))
-                    top = 0;
+    if (decided[u] < round)
+        return in_set[u] == MIS_IN ? MIS_COVERED : 0u;
+    uint other = mis_priority(u);
+    return other > priority || (other == priority && u > v) ? MIS_BLOCKED : 0u;
+}
+
+/* Node v's outcome of the sweep from what its neighbours said (`said`, MIS_COVERED | MIS_BLOCKED):
+ * out when covered, in when nothing outranks it, else still undecided (counted). */
+inline void mis_decide(uint v, uint said, uint round, volatile global uint *in_set, volatile global uint *decided,
+                       volatile global uint *undecided)
+{
+    if (said & MIS_COVERED || !(said & MIS_BLOCKED)) {
+        in_set[v] = said & MIS_COVERED ? MIS_OUT : MIS_IN;
+        decided[v] = round;
+    } else {
+        coop_atomic_inc(undecided);
+    }
+}
+
+/* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
+ * stepping by groups * size, the arcs of the undecided ones walked by lib/expand.h; a shared
+ * node's EXPAND_WORD gathers what its neighbours say. */
+inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
+                      volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts,
+                      local uint *scratch)
+{
+    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    volatile global uint *undecided = &counts[(round + 1u) % 3u];
+    expand_begin(scratch);
+    for (uint base = group * size; base < n; base += groups * size, chunk++) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            uint v = base + j, open = j < size && v < n && decided[v] == MIS_UNDECIDED, first = open ? row[v] : 0u;
+            uint count = open ? row[v + 1u] - first : 0u;
+            if (!expand_share(scratch, chunk, j, 0u, first, count)) {
+                scratch[EXPAND_WORD + j] = MIS_DONE;
+                uint priority = mis_priority(v), said = 0;
+                EXPAND_WALK_ALONE
+                for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
+                    said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
+                if (open)
+                    mis_decide(v, said, round, in_set, decided, undecided);
             }
         }
-        if (covered || top) {
-            in_set[v] = covered ? MIS_OUT : MIS_IN;
-            decided[v] = round;
-        } else {
-            coop_atomic_inc(&counts[(round + 1u) % 3u]);
+        if (expand_together(scratch, chunk)) {
+            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
+                uint j = expand_owner(scratch, k);
+                uint said = mis_neighbour(col[expand_arc(scratch, j, k)], base + j, mis_priority(base + j), round,
+                                          in_set, decided);
+                if (said)
+                    atomic_or(&scratch[EXPAND_WORD + j], said);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+                if (!(scratch[EXPAND_WORD + j] & MIS_DONE))
+                    mis_decide(base + j, scratch[EXPAND_WORD + j], round, in_set, decided, undecided);
+            expand_end();
         }
     }
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && lid == 0)
         counts[(round + 2u) % 3u] = 0;
 }
 

@@ -17,31 +17,55 @@
 #ifndef KERNELS_LIB_SSSP_H
 #define KERNELS_LIB_SSSP_H
 
+#include "expand.h"
+
 #define SSSP_UNREACHED 0xffffffffu
 #define SSSP_CAP 0xfffffffeu
 
-/* Round `round`, this group's share: worklist items group * L + l, stepping by groups * L. */
+/* Arc e, leaving a node at distance du in round `round`: its head's distance drops to du plus the
+ * arc's weight if that is less, and the head is pushed for round + 1 unless it is there already. */
+inline void sssp_visit(uint e, uint du, uint round, global const uint *col, global const uint *weight,
+                       volatile global uint *dist, volatile global uint *mark, global uint *out,
+                       volatile global uint *counts)
+{
+    uint v = col[e];
+    uint through = du + weight[e];
+    if (through < du || through > SSSP_CAP)
+        through = SSSP_CAP;
+    if (through < dist[v] && atomic_min(&dist[v], through) > through && atomic_xchg(&mark[v], round + 1u) != round + 1u)
+        out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
+}
+
+/* Round `round`, this group's share: worklist chunks (lib/expand.h) from group * size, stepping
+ * by groups * size, their arcs walked by lib/expand.h with each node's distance read once. */
 inline void sssp_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
                        global const uint *col, global const uint *weight, volatile global uint *dist,
-                       volatile global uint *mark, global uint *wl0, global uint *wl1, volatile global uint *counts)
+                       volatile global uint *mark, global uint *wl0, global uint *wl1, volatile global uint *counts,
+                       local uint *scratch)
 {
     global const uint *in = round & 1u ? wl1 : wl0;
     global uint *out = round & 1u ? wl0 : wl1;
-    uint local_size = get_local_size(0);
-    for (uint i = group * local_size + get_local_id(0); i < in_count; i += groups * local_size) {
-        uint u = in[i];
-        uint du = dist[u];
-        for (uint e = row[u]; e < row[u + 1]; e++) {
-            uint v = col[e];
-            uint through = du + weight[e];
-            if (through < du || through > SSSP_CAP)
-                through = SSSP_CAP;
-            if (through < dist[v] && atomic_min(&dist[v], through) > through &&
-                atomic_xchg(&mark[v], round + 1u) != round + 1u)
-                out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
+    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(in_count, groups), chunk = 0;
+    expand_begin(scratch);
+    for (uint base = group * size; base < in_count; base += groups * size, chunk++) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            uint there = j < size && base + j < in_count, u = there ? in[base + j] : 0u, first = there ? row[u] : 0u;
+            uint count = there ? row[u + 1u] - first : 0u, du = there ? dist[u] : 0u;
+            if (!expand_share(scratch, chunk, j, du, first, count))
+                EXPAND_WALK_ALONE
+                for (uint e = first; e < first + count; e++)
+                    sssp_visit(e, du, round, col, weight, dist, mark, out, counts);
+        }
+        if (expand_together(scratch, chunk)) {
+            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
+                uint j = expand_owner(scratch, k);
+                sssp_visit(expand_arc(scratch, j, k), scratch[EXPAND_WORD + j], round, col, weight, dist, mark, out,
+                           counts);
+            }
+            expand_end();
         }
     }
-    if (group == 0 && get_local_id(0) == 0) {
+    if (group == 0 && lid == 0) {
         counts[(round + 2u) % 3u] = 0;
         atomic_add(&counts[4], in_count); /* no result used: not waited for */
     }

@@ -13,33 +13,55 @@
 #ifndef KERNELS_LIB_SSSP_BF_H
 #define KERNELS_LIB_SSSP_BF_H
 
+#include "expand.h"
+
 #define SSSP_BF_UNREACHED 0xffffffffu
 #define SSSP_BF_CAP 0xfffffffeu
 
-/* Sweep `round`, this group's share of the nodes: group * L + l, stepping by groups * L. */
-inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
-                          global const uint *weight, global uint *dist, volatile global uint *counts)
+/* Arc e, leaving a node at distance du: 1 when it lowered its head's distance. */
+inline uint sssp_bf_visit(uint e, uint du, global const uint *col, global const uint *weight, global uint *dist)
 {
-    uint local_size = get_local_size(0), lowered = 0;
-    for (uint u = group * local_size + get_local_id(0); u < n; u += groups * local_size) {
-        /* The node's own distance is read fresh (volatile: from L2), for it is what its arcs relax
-         * with; a head's distance is only a filter before atomic_min, read through the cache: a
-         * stale one costs at most a needless atomic, since distances only fall (H100: sweeps
-         * 1-21% faster, reading both through the cache made the megakernel slower on the grid). */
-        uint du = ((volatile global uint *)dist)[u];
-        if (du == SSSP_BF_UNREACHED)
-            continue;
-        for (uint e = row[u]; e < row[u + 1]; e++) {
-            uint v = col[e];
-            uint through = du + weight[e];
-            if (through < du || through > SSSP_BF_CAP)
-                through = SSSP_BF_CAP;
-            if (through < dist[v] && atomic_min(&dist[v], through) > through)
-                lowered++;
+    uint v = col[e];
+    uint through = du + weight[e];
+    if (through < du || through > SSSP_BF_CAP)
+        through = SSSP_BF_CAP;
+    return through < dist[v] && atomic_min(&dist[v], through) > through;
+}
+
+/* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
+ * stepping by groups * size, the arcs of the reached ones walked by lib/expand.h. */
+inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
+                          global const uint *weight, global uint *dist, volatile global uint *counts,
+                          local uint *scratch)
+{
+    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    uint lowered = 0;
+    expand_begin(scratch);
+    for (uint base = group * size; base < n; base += groups * size, chunk++) {
+        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
+            /* The node's own distance is read fresh (volatile: from L2), for it is what its arcs
+             * relax with; a head's distance is only a filter before atomic_min, read through the
+             * cache: a stale one costs at most a needless atomic, since distances only fall (H100:
+             * sweeps 1-21% faster, reading both through the cache made the megakernel slower on
+             * the grid). */
+            uint u = base + j, du = j < size && u < n ? ((volatile global uint *)dist)[u] : SSSP_BF_UNREACHED;
+            uint reached = du != SSSP_BF_UNREACHED, first = reached ? row[u] : 0u;
+            uint count = reached ? row[u + 1u] - first : 0u;
+            if (!expand_share(scratch, chunk, j, du, first, count))
+                EXPAND_WALK_ALONE
+                for (uint e = first; e < first + count; e++)
+                    lowered += sssp_bf_visit(e, du, col, weight, dist);
+        }
+        if (expand_together(scratch, chunk)) {
+            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
+                uint j = expand_owner(scratch, k);
+                lowered += sssp_bf_visit(expand_arc(scratch, j, k), scratch[EXPAND_WORD + j], col, weight, dist);
+            }
+            expand_end();
         }
     }
     coop_atomic_add_sum(&counts[(round + 1u) % 3u], lowered);
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && lid == 0)
         counts[(round + 2u) % 3u] = 0;
 }
 
