@@ -57,12 +57,14 @@ static void run_free(bench_run *run)
  * checks need two groups (kills, forks, a task that takes a group). A task's sizing run is not
  * capped by --groups, so it waits out the whole window: pinned runs give --task-size where they
  * can. */
-static bench_run run_argv_on(const char *const *args, int pinned)
+static bench_run run_argv_on(const char *const *args, int pinned, const char *build_options)
 {
     struct stat info;
     ck_assert_msg(stat(BENCH, &info) == 0,
                   BENCH " is missing: build it with make -f Makefile -f host/coop-bench.mk " BENCH);
     tu_env(WORKERS);
+    if (build_options)
+        setenv("COOP_BUILD_OPTIONS", build_options, 1);
     char *argv[MAX_ARGS + 4] = {BENCH};
     size_t argc = 1;
     for (; args[argc - 1]; argc++) {
@@ -83,13 +85,13 @@ static bench_run run_argv_on(const char *const *args, int pinned)
 
 static bench_run run_argv(const char *const *args)
 {
-    return run_argv_on(args, 0);
+    return run_argv_on(args, 0, NULL);
 }
 
 /* A run on both groups (run_argv_on). */
 static bench_run run_pinned(const char *const *args)
 {
-    return run_argv_on(args, 1);
+    return run_argv_on(args, 1, NULL);
 }
 
 /* Runs coop-bench with the arguments given (NULL-terminated). */
@@ -156,7 +158,7 @@ static void scratch_create(void)
 }
 
 static const char *const scratch_names[] = {"tiny.gr", "tiny.txt", "out.txt", "run.json", "far.gr", "cut.gr.gz",
-                                            "frame.png", "sweep.txt"};
+                                            "frame.png", "sweep.txt", "star.gr", "mixed.gr"};
 
 static void scratch_remove(void)
 {
@@ -857,6 +859,131 @@ START_TEST(test_truncated_graph)
 }
 END_TEST
 
+/* ---- The neighbour expansion (kernels/lib/expand.h) --------------------------------------- */
+
+/* PoCL shares no node's arcs by default (expand.h: a CPU gains nothing from it), so these runs
+ * build every program with the GPU's threshold: a node of more than 32 arcs is shared by its
+ * group, one of at most 32 is walked by its own work-item. */
+#define EXPAND_GPU_THRESHOLD "-DEXPAND_ALONE=32"
+
+enum {
+    STAR_LEAVES = 50000,
+    MIXED_LEAVES = 10000,
+    MIXED_ISOLATED = 5
+};
+/* The mixed graph's hubs: around the threshold (31, 32, 33), around a chunk of 256 nodes, and one
+ * adjacent to every leaf; the hub of degree 0 is isolated, as are MIXED_ISOLATED more nodes. */
+static const unsigned mixed_degrees[] = {0, 1, 31, 32, 33, 255, 256, 257, MIXED_LEAVES};
+enum { MIXED_HUBS = sizeof mixed_degrees / sizeof mixed_degrees[0] };
+
+/* Writes a DIMACS file of `nodes` nodes whose edges come from `edge(i, &u, &v)` (1-based ids, each
+ * edge both ways, weights from a hash). */
+static void write_dimacs(const char *path, unsigned nodes, unsigned edges,
+                         void (*edge)(unsigned i, unsigned *u, unsigned *v))
+{
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fprintf(file, "p sp %u %u\n", nodes, 2u * edges);
+    for (unsigned i = 0; i < edges; i++) {
+        unsigned u, v;
+        edge(i, &u, &v);
+        unsigned weight = 1u + (u * 31u + v * 17u) % 100u;
+        fprintf(file, "a %u %u %u\na %u %u %u\n", u, v, weight, v, u, weight);
+    }
+    ck_assert_int_eq(fclose(file), 0);
+}
+
+/* The star: node 1 (the source) joined to nodes 2..STAR_LEAVES + 1. */
+static void star_edge(unsigned i, unsigned *u, unsigned *v)
+{
+    *u = 1;
+    *v = i + 2u;
+}
+
+/* The mixed graph: leaves 1..MIXED_LEAVES (node 1 the source), then the hubs, each joined to a
+ * run of leaves starting at a different one, then the isolated nodes. */
+static void mixed_edge(unsigned i, unsigned *u, unsigned *v)
+{
+    unsigned hub = 0;
+    while (i >= mixed_degrees[hub])
+        i -= mixed_degrees[hub++];
+    *u = MIXED_LEAVES + 1u + hub;
+    *v = 1u + (hub * 997u + i) % MIXED_LEAVES;
+}
+
+static unsigned mixed_edges(void)
+{
+    unsigned edges = 0;
+    for (unsigned hub = 0; hub < MIXED_HUBS; hub++)
+        edges += mixed_degrees[hub];
+    return edges;
+}
+
+/* The inputs: the two files above (written into the scratch folder) and an rmat graph. */
+enum { EXPAND_INPUTS = 3 };
+static void expand_input(unsigned input, const char **option, char *value, size_t size)
+{
+    *option = input < 2 ? "--graph" : "--gen";
+    if (input == 0) {
+        scratch_path(value, size, "star.gr");
+        write_dimacs(value, STAR_LEAVES + 1u, STAR_LEAVES, star_edge);
+    } else if (input == 1) {
+        scratch_path(value, size, "mixed.gr");
+        write_dimacs(value, MIXED_LEAVES + MIXED_HUBS + MIXED_ISOLATED, mixed_edges(), mixed_edge);
+    } else {
+        snprintf(value, size, "rmat:10:16");
+    }
+}
+
+static const char *const expand_apps[] = {"bfs", "sssp", "color", "mis", "sssp-bf"};
+enum { EXPAND_APPS = sizeof expand_apps / sizeof expand_apps[0] };
+
+/* Each app in each mode on each input with shared nodes: the result equals the CPU reference
+ * (coop-bench's own check); the sweeps' --output also satisfies its property here. */
+START_TEST(test_expand_each_mode)
+{
+    const char *app = expand_apps[_i % EXPAND_APPS], *mode = modes[_i / EXPAND_APPS % MODES], *option;
+    char value[2 * PATH_BYTES], out_path[2 * PATH_BYTES], what[1024];
+    expand_input((unsigned)_i / (EXPAND_APPS * MODES), &option, value, sizeof value);
+    scratch_path(out_path, sizeof out_path, "sweep.txt");
+    unlink(out_path);
+    const char *args[] = {app, option, value, "--mode", mode, "--output", out_path, NULL};
+    describe(args, what, sizeof what);
+    bench_run run = run_argv_on(args, 0, EXPAND_GPU_THRESHOLD);
+    assert_run(&run, what, 0, sweep_check(app));
+    run_free(&run);
+    if (strcmp(app, "bfs") && strcmp(app, "sssp"))
+        assert_sweep_output(app, option, value, out_path, what);
+}
+END_TEST
+
+/* The megakernels on the mixed graph, with shared nodes, under chaos seeds with a periodic light
+ * task: groups killed and forked between rounds, every result checked. */
+START_TEST(test_expand_chaos_with_task)
+{
+    const char *app = expand_apps[_i], *option;
+    char value[2 * PATH_BYTES], what[1024];
+    expand_input(1, &option, value, sizeof value);
+    unsigned kills = 0, forks = 0, tasks = 0, seed = 1;
+    for (; more_seeds(seed, CHAOS_SEEDS, kills && forks && tasks); seed++) {
+        char seed_text[16];
+        snprintf(seed_text, sizeof seed_text, "%u", seed);
+        const char *args[] = {app, option, value, "--task", "light", "--task-size", CHAOS_TASK_SIZE, "--period-ms",
+                              "1", "--steal", "one", "--chaos", seed_text, NULL};
+        describe(args, what, sizeof what);
+        bench_run run = run_argv_on(args, 1, EXPAND_GPU_THRESHOLD);
+        assert_run(&run, what, 0, sweep_check(app));
+        assert_run(&run, what, 0, "chaos mode");
+        kills += summary_number(run.output, "kills ");
+        forks += summary_number(run.output, "forks ");
+        tasks += summary_number(run.output, "tasks ");
+        run_free(&run);
+    }
+    ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
+                  forks, tasks, seed - 1);
+}
+END_TEST
+
 START_TEST(test_help)
 {
     bench_run run = run_bench("--help", NULL);
@@ -908,6 +1035,12 @@ static Suite *bench_suite(void)
     tcase_add_test(errors, test_truncated_graph);
     tcase_add_test(errors, test_help);
     suite_add_tcase(suite, errors);
+
+    TCase *expand = tu_tcase("expand", 600);
+    tcase_add_checked_fixture(expand, scratch_create, scratch_remove);
+    tcase_add_loop_test(expand, test_expand_each_mode, 0, EXPAND_APPS * MODES * EXPAND_INPUTS);
+    tcase_add_loop_test(expand, test_expand_chaos_with_task, 0, EXPAND_APPS);
+    suite_add_tcase(suite, expand);
     return suite;
 }
 
