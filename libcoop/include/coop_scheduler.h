@@ -1216,28 +1216,9 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
 
 /* ---- Agent -------------------------------------------------------------------------------- */
 
-/* Applies the request just copied into the control block (the host does the same itself when
- * the control block is in the channel: libcoop/src/scheduler.c). Returns a task request's time
- * (T_REQUEST; 0 for other requests or without a clock). */
-inline ulong coop_apply_request(global uint *ctrl, uint seq)
-{
-    uint kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
-    ulong requested = 0;
-    if (kind == COOP_REQ_TASK) {
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
-        requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
-        /* release: the request's words and the reset counts before GATHERING; pairs with the
-         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
-    } else if (kind == COOP_REQ_SHUTDOWN) {
-        coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
-    }
-    coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
-    return requested;
-}
+/* coop_apply_request: applies the request just copied into the control block; the host applies
+ * its requests with the same function when the control block is in the channel. */
+#include "coop_request.h"
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,

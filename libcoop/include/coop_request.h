@@ -1,0 +1,48 @@
+/* coop_request.h: what applying a host request does to the control block, written once for the
+ * two sides that apply requests (docs/DESIGN.md sections 10 and 11): the agent group, which
+ * copies each request into the control block in device memory (coop_scheduler.h, coop_agent),
+ * and the host itself when the control block is in the channel (libcoop/src/scheduler.c).
+ *
+ * It is compiled as OpenCL C (coop_scheduler.h includes it; the kernel header embeds it there)
+ * and as C11. Each side first gives it, on a control-block word, the accesses it names:
+ * coop_load_relaxed, coop_store_relaxed, coop_store_release, coop_fetch_add (acquire-release),
+ * with the orders coop_kernel.h's primitives have, and coop_device_time(slot), which writes the
+ * device's clock into a 64-bit slot and returns it (the host has no device clock: it writes
+ * nothing and returns 0; a traced run's host stamps T_REQUEST itself). Like coop_layout.h, it
+ * tells the two languages apart by __OPENCL_C_VERSION__ / __OPENCL_VERSION__. */
+#ifndef COOP_REQUEST_H
+#define COOP_REQUEST_H
+
+/* A function both sides compile, and a control-block word as each side addresses it. */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define COOP_SHARED_FN inline
+#define COOP_CTRL_WORD global uint
+#else
+#define COOP_SHARED_FN static inline
+#define COOP_CTRL_WORD volatile uint32_t
+#endif
+
+/* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_TASK, REQ_WANT, REQ_RANGE,
+ * REQ_ARGS) are in the control block already. Returns a task request's time (T_REQUEST; 0 for
+ * other requests or without a clock). */
+COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
+{
+    COOP_U32 kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
+    COOP_U64 requested = 0;
+    if (kind == COOP_REQ_TASK) {
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
+        requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
+        /* release: the request's words and the reset counts before GATHERING; pairs with the
+         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
+        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
+    } else if (kind == COOP_REQ_SHUTDOWN) {
+        coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
+    }
+    coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
+    return requested;
+}
+
+#endif
