@@ -112,7 +112,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/libcoop/src/%.o: libcoop/src/%.c $(LIB_HEADERS) libcoop/src/internal.h libcoop/src/discovery.h \
-    libcoop/src/strict.h libcoop/src/trace.h
+    libcoop/src/json_text.h libcoop/src/strict.h libcoop/src/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -Ilibcoop/src -c $< -o $@
 
@@ -149,7 +149,8 @@ $(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
 	@mkdir -p $(@D)
 	$(call coop_pc,$(abspath $(BUILD))) | sed -e 's|^includedir=.*|includedir=$(abspath libcoop/include)|' > $@
 
-$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/json_text.h \
+    libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
