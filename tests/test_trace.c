@@ -337,7 +337,7 @@ START_TEST(trace_code_is_compiled_out)
 {
     static const char *const targets[] = {"-DCOOP_TARGET_POCL=1", "-DCOOP_TARGET_NVIDIA=1"};
     static const char *const calls[] = {"coop_trace_at(", "coop_trace_clock(", "coop_trace_members(",
-                                        "coop_cas64(", "coop_trace_store64(", "coop_trace_load64("};
+                                        "coop_trace_store64(", "coop_trace_load64("};
     char dir[] = "/tmp/test_trace-cpp.XXXXXX", source[64], preprocessed[64], command[512];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(source, sizeof source, "%s/headers.cl", dir);

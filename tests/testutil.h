@@ -227,6 +227,7 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
     TU_AT_REST(what, "FORK_LEFT", ctrl[COOP_CTRL_FORK_LEFT], 0u);
     TU_AT_REST(what, "FORK_SIZE", ctrl[COOP_CTRL_FORK_SIZE], 0u);
     TU_AT_REST(what, "PARKED_COUNT", ctrl[COOP_CTRL_PARKED_COUNT], 0u);
+    TU_AT_REST(what, "KILLS (kill tokens)", ctrl[COOP_CTRL_KILLS], 0u);
     for (unsigned id = 0; id < pool; id++) {
         char name[32];
         snprintf(name, sizeof name, "PARKED[%u]", id);

@@ -45,7 +45,8 @@
 
 /* ---- Memory primitives: 32-bit words in global memory, device scope ---------------------
  * load/store relaxed: coherent, no ordering (what litmus tests use for "no fence").
- * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope.
+ * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope
+ * (cas64, exchange64: the same on a 64-bit word).
  * fetch_add_release: release only (an arrival that needs no acquire); fetch_add_relaxed,
  * fetch_or_relaxed, fetch_and_relaxed: updates whose result is not needed (on NVIDIA
  * fire-and-forget reductions).
@@ -129,6 +130,19 @@ inline uint coop_cas(global uint *p, uint expected, uint desired)
     uint old;
     asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
                  : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+    return old;
+}
+inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
+{
+    ulong old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+    return old;
+}
+inline ulong coop_exchange64(global ulong *p, ulong v)
+{
+    ulong old;
+    asm volatile("atom.acq_rel.gpu.global.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 inline void coop_fence(void)
@@ -233,6 +247,16 @@ inline uint coop_cas(global uint *p, uint expected, uint desired)
                                             memory_order_acquire, memory_scope_device);
     return expected;
 }
+inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
+{
+    atomic_compare_exchange_strong_explicit((volatile global atomic_ulong *)p, &expected, desired,
+                                            memory_order_acq_rel, memory_order_acquire, memory_scope_device);
+    return expected;
+}
+inline ulong coop_exchange64(global ulong *p, ulong v)
+{
+    return atomic_exchange_explicit((volatile global atomic_ulong *)p, v, memory_order_acq_rel, memory_scope_device);
+}
 inline void coop_fence(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device);
@@ -321,23 +345,10 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #if defined(COOP_TARGET_NVIDIA)
 /* %globaltimer: nanoseconds, one clock for the whole GPU */
 inline ulong coop_trace_clock(void) { return coop_clock_ns(); }
-inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
-{
-    ulong old;
-    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
-                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
-    return old;
-}
 #elif defined(COOP_TARGET_POCL)
 /* The CPU's time-stamp counter (x86-64: rdtsc), the same on every core and the one the host
  * reads (libcoop refuses to trace where it is not: libcoop/src/trace.c) */
 inline ulong coop_trace_clock(void) { return __builtin_readcyclecounter(); }
-inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
-{
-    atomic_compare_exchange_strong_explicit((volatile global atomic_ulong *)p, &expected, desired,
-                                            memory_order_acq_rel, memory_order_acquire, memory_scope_device);
-    return expected;
-}
 #else
 #error "trace mode needs a device clock: NVIDIA's %globaltimer or PoCL's time-stamp counter"
 #endif
@@ -431,6 +442,9 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_SCRATCH_FORKED 9         /* coop_resizing_barrier_vote_unless: groups member 0 forked */
 #define COOP_SCRATCH_FORK_BASE 10     /* coop_resizing_barrier_vote_unless: the first one's id */
 #define COOP_SCRATCH_EPOCH 11         /* coop_schedule: barriers the group has passed */
+#define COOP_SCRATCH_RESIZE_REQUEST 12 /* not a hand-over: member 0's local id 0 keeps here, from
+                                          coop_resize_decision to coop_resize_commit, the request
+                                          its kill tokens came from */
 #define COOP_SCRATCH_RNG 14           /* coop_schedule: chaos mode's random state */
 #define COOP_SCRATCH_SWEEP_GAP 15     /* coop_sweep: the first candidate not claimed (atomic_min
                                          by the claiming work-items; COOP_SWEEP_NO_GAP: none) */

@@ -82,7 +82,9 @@ enum coop_dev_slot {
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
     /* scheduler state (kernel) */                                                                       \
     X(STATE, 32, 1, OUT(0), "state", 1)    /* members M and finished F: COOP_STATE_* */                  \
-    X(KILLS, 33, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants */            \
+    X(KILLS, 34, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants (the low half \
+                                              of a 64-bit word: COOP_KILLS_WORD) */                      \
+    X(KILLS_REQUEST, 35, 1, NO, "", 0)     /* the request whose task the tokens are for (0: none) */     \
     X(IDLE, 64, 1, OUT(2), "idle", 1)      /* idle groups not reserved by a fork (own line) */           \
     X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
     X(FORK_BASE, 97, 1, NO, "", 0)         /* virtual id of the fork's first new group */                \
@@ -162,6 +164,8 @@ COOP_CTRL_SLOTS(COOP_CTRL_CHECK_)
 /* the host writes a request's task, group count and range as three words in a row */
 COOP_LAYOUT_ASSERT(COOP_CTRL_REQ_WANT == COOP_CTRL_REQ_TASK + 1 && COOP_CTRL_REQ_RANGE == COOP_CTRL_REQ_TASK + 2,
                    ctrl_request_fields_in_a_row);
+/* the kill tokens and their request are one 64-bit word, tokens in the low half */
+COOP_LAYOUT_ASSERT(COOP_CTRL_KILLS % 2 == 0 && COOP_CTRL_KILLS_REQUEST == COOP_CTRL_KILLS + 1, ctrl_kills_64_bit);
 /* the agent copies the report range out but one word, the host's dump request */
 COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CTRL_REPORT_END, ctrl_dump_in_report);
 
@@ -299,6 +303,15 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_TASK_STATUS_OF(word) ((word) & 3u)
 #define COOP_TASK_STATUS_SET(word, status) (((word) & ~3u) | (status))
 #define COOP_TASK_SEQ_KEPT(seq) ((seq) & 0x3fffffffu)  /* the part of a request number the word keeps */
+
+/* COOP_CTRL_KILLS and COOP_CTRL_KILLS_REQUEST as one 64-bit word: the number of the task request
+ * that the tokens are for above the tokens. A request sets it (coop_apply_request), takers
+ * subtract from the tokens, the task's start clears it, and a give-back adds only while the
+ * request is still the one the tokens were taken for (coop_scheduler.h, "Kill tokens"). The
+ * offers' fast paths read the low half alone. */
+#define COOP_KILLS_WORD(request, tokens) ((COOP_U64)(request) << 32 | (tokens))
+#define COOP_KILLS_REQUEST(word) COOP_HIGH_HALF(word)
+#define COOP_KILLS_TOKENS(word) COOP_LOW_HALF(word)
 
 /* COOP_CTRL_RESIZE, one 64-bit slot per barrier number % COOP_RESIZE_SLOTS: the barrier's number
  * above member 0's decision there, which is kill tokens taken (bits 1..) | COOP_RESIZE_FORK. */

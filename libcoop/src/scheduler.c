@@ -104,9 +104,10 @@ static coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
     return coop_channel_store(m->ctx, COOP_CHAN_CTRL + slot, value);
 }
 
-/* A control-block word as coop_request.h accesses it, on the host: the channel's SVM words, with
- * the orders of coop_kernel.h's primitives (on a CPU, device scope is what the host sees). The
- * host has no device clock (coop_device_time): a traced run stamps T_REQUEST itself. */
+/* Control-block words (and 64-bit pairs of them) as coop_request.h accesses them, on the host: the
+ * channel's SVM words, with the orders of coop_kernel.h's primitives (on a CPU, device scope is
+ * what the host sees). The host has no device clock (coop_device_time): a traced run stamps
+ * T_REQUEST itself. */
 static inline uint32_t coop_load_relaxed(volatile uint32_t *word)
 {
     return __atomic_load_n(word, __ATOMIC_RELAXED);
@@ -122,9 +123,9 @@ static inline void coop_store_release(volatile uint32_t *word, uint32_t value)
     __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
 
-static inline uint32_t coop_fetch_add(volatile uint32_t *word, uint32_t value)
+static inline uint64_t coop_exchange64(volatile uint64_t *pair, uint64_t value)
 {
-    return __atomic_fetch_add(word, value, __ATOMIC_ACQ_REL);
+    return __atomic_exchange_n(pair, value, __ATOMIC_ACQ_REL);
 }
 
 static inline uint64_t coop_device_time(volatile uint32_t *slot)
