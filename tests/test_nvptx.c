@@ -179,6 +179,8 @@ START_TEST(programs_with_options_compile)
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1 -DCOOP_TRACING=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_TEST_GIVE_BACK_LATE=1"},
+        {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1"},
+        {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1 -DCOOP_TRACING=1"},
     };
     failures f = {0};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)

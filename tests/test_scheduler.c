@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #define KERNEL_FILE "tests/kernels/scheduler.cl"
-#define KERNEL_OPTIONS "-I tests/kernels"
+#define KERNEL_OPTIONS "-I tests/kernels " TU_CHECK_OPTIONS
 
 enum {
     WORKERS = 2,

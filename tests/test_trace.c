@@ -46,7 +46,7 @@ static trace_env env_open(unsigned workers, const char *channel)
         setenv("COOP_CHANNEL", channel, 1);
     coop_options options = {.platform = TU_POCL_PLATFORM};
     TU_ASSERT_OK(env.ctx, coop_context_create(&options, &env.ctx));
-    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, KERNEL_FILE, NULL, &env.program));
+    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, KERNEL_FILE, TU_CHECK_OPTIONS, &env.program));
     TU_ASSERT_OK(env.ctx, coop_kernel_create(env.program, "trace_mega", &env.kernel));
     env.data = tu_buffer(env.ctx, ELEMENTS);
     env.task_groups = tu_buffer(env.ctx, 1);

@@ -332,6 +332,36 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #endif
 }
 
+/* ---- Check builds ---------------------------------------------------------------------------
+ * Built with COOP_CHECKS=1 (the tests do), the scheduler and the barrier verify invariants that
+ * no test sees from outside (coop_layout.h, enum coop_check_rule) where they must hold, and count
+ * each violation in the control block's COOP_CTRL_CHECKS words, which the tests read once the
+ * kernel has ended (tests/testutil.h, tu_assert_mega_at_rest). Without it none of this is
+ * compiled: COOP_CHECK does not evaluate its arguments. */
+#ifndef COOP_CHECKS
+#define COOP_CHECKS 0
+#endif
+#if COOP_CHECKS
+/* Counts a violation of `rule`; the first one leaves its details (relaxed: the host reads them
+ * after the kernel). */
+inline void coop_check_fail(global uint *ctrl, uint rule, uint a, uint b, uint c)
+{
+    global uint *words = &ctrl[COOP_CTRL_CHECKS + 4u * rule];
+    if (coop_fetch_add(&words[0], 1u) == 0u) {
+        coop_store_relaxed(&words[1], a);
+        coop_store_relaxed(&words[2], b);
+        coop_store_relaxed(&words[3], c);
+    }
+}
+#define COOP_CHECK(ctrl, holds, rule, a, b, c)                                                          \
+    do {                                                                                                \
+        if (!(holds))                                                                                   \
+            coop_check_fail((ctrl), (rule), (a), (b), (c));                                             \
+    } while (0)
+#else
+#define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds)) /* its variables count as used */
+#endif
+
 /* ---- Trace mode ----------------------------------------------------------------------------
  * libcoop builds a megakernel a second time with COOP_TRACING=1 only for a traced run
  * (coop_mega_params.trace_file): every group's local id 0 then records its changes of role and
@@ -625,6 +655,15 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
     global ulong *pair = (global ulong *)&ctx->dev[COOP_BAR_PAIR(number)];
     ulong add = high ? COOP_BAR_ARRIVE_HIGH : COOP_BAR_ARRIVE_LOW;
     ulong pair_before = coop_fetch_add64_release(pair, add);
+#if COOP_CHECKS
+    /* B4: this barrier's count was armed and lacked this arrival; barrier number + 2's (the other
+     * half) was left complete and only armed since, by arrivals at this barrier */
+    uint count = COOP_BAR_UNFLAGGED(high ? COOP_HIGH_HALF(pair_before) : COOP_LOW_HALF(pair_before));
+    uint next = COOP_BAR_UNFLAGGED(high ? COOP_LOW_HALF(pair_before) : COOP_HIGH_HALF(pair_before));
+    COOP_CHECK(ctx->ctrl, count < COOP_BAR_IDLE && count >= COOP_BAR_IDLE - COOP_MAX_GROUPS &&
+                              next <= COOP_BAR_IDLE && next >= COOP_BAR_IDLE - COOP_MAX_GROUPS,
+               COOP_CHECK_BARRIER_HALVES, number, count, next);
+#endif
     /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics, and
      * clears the flag of barrier number - 2 (whose counter number + 2 reuses): after its
      * arrival, so that neither is a write its release must wait for, and before its next one,

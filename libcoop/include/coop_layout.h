@@ -57,6 +57,29 @@ enum coop_dev_slot {
 #define COOP_MAX_GROUPS 4095u
 #define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
 
+/* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
+ * (coop_kernel.h, "Check builds"; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
+ * are r * 4: its violations, then the first one's three details. */
+enum coop_check_rule {
+    COOP_CHECK_RESIZE_SLOT = 0,    /* R1, R4: member 0 rewrote barrier b's resize slot before b + 3
+                                      (or its commit twice): b, the slot's barrier, the commit word */
+    COOP_CHECK_RESIZE_READ = 1,    /* R4: a member read barrier b's slot after it was rewritten for
+                                      a later barrier: b, the slot's barrier, the member's id */
+    COOP_CHECK_TOKENS = 2,         /* K3: a kill-token count above COOP_MAX_GROUPS (below zero):
+                                      the count, its request, where (0 take, 1 give-back, 2 offer) */
+    COOP_CHECK_PARK_WORD = 3,      /* K4: a sweep released a claim it no longer held: the member's
+                                      id, its park word, the sweeper's id */
+    COOP_CHECK_FORK_RECORD = 4,    /* F1: a new group claimed a slot of a record not published for
+                                      it: FORK_SIZE, the slots left before the claim, FORK_READ */
+    COOP_CHECK_BARRIER_HALVES = 5, /* B4: an arrival found a counter of its 64-bit pair out of its
+                                      range (a carry or borrow across halves): barrier, this
+                                      barrier's count, barrier + 2's count (flags masked) */
+    COOP_CHECK_REQUEST_TOKENS = 6, /* K7: the agent applied a task request while kill tokens were
+                                      left: the request, the tokens, their request */
+    COOP_CHECK_RULES = 7
+};
+#define COOP_CHECK_WORDS (4u * COOP_CHECK_RULES)
+
 /* Control block (offsets from its start). Words a host request fills come first, so that an
  * agent can copy them as one range; words the kernel reports follow.
  *
@@ -119,6 +142,7 @@ enum coop_dev_slot {
     X(DUMPED, 209, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
     X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
     X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
+    X(CHECKS, 228, COOP_CHECK_WORDS, NO, "", 0) /* a check build's violations (enum coop_check_rule) */ \
     X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is              \
                                               (COOP_WHERE_WORD), for the watchdog */                     \
     X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */    \

@@ -26,6 +26,11 @@
 #define COOP_CTRL_PAIR volatile uint64_t
 #endif
 
+/* A check build's checks (coop_kernel.h, COOP_CHECK) are the device's: the host builds none. */
+#ifndef COOP_CHECK
+#define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds))
+#endif
+
 /* The kill tokens and the request they are for, one 64-bit word (COOP_KILLS_WORD). */
 COOP_SHARED_FN COOP_CTRL_PAIR *coop_kill_tokens(COOP_CTRL_WORD *ctrl)
 {
@@ -50,7 +55,9 @@ COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
         /* the task's kill tokens, for this request; the word held none (K7: the last task's start
          * cancelled its tokens, and none came back after). Acquire-release: the takers'
          * compare-and-swap (coop_take_tokens) that reads it synchronises with it */
-        coop_exchange64(coop_kill_tokens(ctrl), COOP_KILLS_WORD(seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT])));
+        COOP_U64 left = coop_exchange64(coop_kill_tokens(ctrl),
+                                        COOP_KILLS_WORD(seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT])));
+        COOP_CHECK(ctrl, left == 0u, COOP_CHECK_REQUEST_TOKENS, seq, COOP_KILLS_TOKENS(left), COOP_KILLS_REQUEST(left));
     } else if (kind == COOP_REQ_SHUTDOWN) {
         coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
     }

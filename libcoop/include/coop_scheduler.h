@@ -367,6 +367,8 @@ COOP_COLD uint coop_take_tokens(global uint *ctrl, uint wanted, uint *request)
     global ulong *word = coop_kill_tokens(ctrl);
     ulong seen = coop_load_relaxed64(word);
     for (;;) {
+        COOP_CHECK(ctrl, COOP_KILLS_TOKENS(seen) <= COOP_MAX_GROUPS, COOP_CHECK_TOKENS, COOP_KILLS_TOKENS(seen),
+                   COOP_KILLS_REQUEST(seen), 0u);
         uint take = min(COOP_KILLS_TOKENS(seen), wanted);
         if (!take)
             return 0;
@@ -402,6 +404,8 @@ COOP_COLD void coop_give_back_tokens(global uint *ctrl, uint request, uint token
 #endif
     ulong seen = coop_load_relaxed64(word);
     while (COOP_KILLS_REQUEST(seen) == request) {
+        COOP_CHECK(ctrl, COOP_KILLS_TOKENS(seen) + tokens <= COOP_MAX_GROUPS, COOP_CHECK_TOKENS,
+                   COOP_KILLS_TOKENS(seen) + tokens, request, 1u);
         ulong before = coop_cas64(word, seen, seen + tokens);
         if (before == seen)
             return;
@@ -538,6 +542,7 @@ inline uint coop_try_kill(coop_ctx *ctx, uint tokens, uint *seen_state)
 {
     global uint *ctrl = ctx->ctrl;
     int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
+    COOP_CHECK(ctrl, tokens <= COOP_MAX_GROUPS, COOP_CHECK_TOKENS, tokens, 0u, 2u);
     if (!chaos && !tokens)
         return 0;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
@@ -630,9 +635,15 @@ inline void coop_sweep_release(coop_ctx *ctx, uint tokens, uint taken, uint firs
     global uint *parked = &ctx->ctrl[COOP_CTRL_PARKED];
     local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
     uint below = ctx->id - 1u;
-    for (uint i = first; i + 1u < tokens; i += step)
-        if (claimed[i])
-            coop_store_release(&parked[below - i], i + 1u < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+    for (uint i = first; i + 1u < tokens; i += step) {
+        if (!claimed[i])
+            continue;
+        /* K4: while claimed the word is the sweeper's alone (the parked member's give-up
+         * compare-and-swap fails on CLAIMING) */
+        COOP_CHECK(ctx->ctrl, coop_load_relaxed(&parked[below - i]) == COOP_PARK_CLAIMING, COOP_CHECK_PARK_WORD,
+                   below - i, coop_load_relaxed(&parked[below - i]), ctx->id);
+        coop_store_release(&parked[below - i], i + 1u < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+    }
 }
 
 /* Local id 0, after the releases: hands the turn to the next parked member below the run. */
@@ -1014,6 +1025,11 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 mine = coop_resize_decision(cold);
                 COOP_COLD_BACK(ctx);
             }
+            /* R1, R4: the slot was last written for barrier number - 3 or earlier */
+            COOP_CHECK(ctrl, !mine || !COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) ||
+                                 COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) + COOP_RESIZE_SLOTS <= number,
+                       COOP_CHECK_RESIZE_SLOT, number, COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)),
+                       coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
             /* relaxed: published by this group's arrival below (a release), read after the
              * barrier's acquire */
             if (mine)
@@ -1035,6 +1051,10 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
         if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
+            /* R4: not rewritten yet for a later barrier (member 0 rewrites it at number + 3, after
+             * this group's arrival at number + 1) */
+            COOP_CHECK(ctrl, COOP_RESIZE_BARRIER(slot_value) <= number, COOP_CHECK_RESIZE_READ, number,
+                       COOP_RESIZE_BARRIER(slot_value), ctx->id);
             decision = COOP_RESIZE_BARRIER(slot_value) == number ? COOP_RESIZE_DECISION(slot_value) : 0u;
             ctx->scratch[COOP_SCRATCH_M] = 0;
         }
@@ -1049,6 +1069,9 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
                 forked = grown;
                 base = first;
+                /* R1: one commit per barrier */
+                COOP_CHECK(ctrl, COOP_COMMIT_TAG_OF(coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot])) != tag,
+                           COOP_CHECK_RESIZE_SLOT, number, number, coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
                 /* release: pairs with the other members' acquire spin below */
                 coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
             } else {
@@ -1425,6 +1448,11 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
         uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
             uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
+            /* F1: the record is this fork's, published for `size` groups (not free, not merely
+             * locked), and no more of them have read it than claimed a slot before this one */
+            COOP_CHECK(ctrl, size && size != COOP_FORK_LOCKED && left <= size &&
+                                 coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]) <= size - left,
+                       COOP_CHECK_FORK_RECORD, size, left, coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]));
             ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + size - left;
             ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
             ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);
