@@ -33,7 +33,7 @@ LIB_SRCS := $(wildcard libcoop/src/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o \
     $(BUILD)/obj/gen/echo_source.o
 LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
-    libcoop/include/coop_scheduler.h
+    libcoop/include/coop_request.h libcoop/include/coop_scheduler.h
 LIBA := $(BUILD)/lib/libcoop.a
 LIBSO_REAL := $(BUILD)/lib/libcoop.so.$(VERSION)
 LIBSO_MAJOR := $(BUILD)/lib/libcoop.so.$(VERSION_MAJOR)
@@ -89,10 +89,11 @@ lib: $(LIBA) $(LIBSO) $(PCFILE)
 
 programs: $(PROGRAMS)
 
+# The kernel header: the three headers in order, coop_scheduler.h with coop_request.h in its place.
 $(BUILD)/gen/kernel_header.c: libcoop/include/coop_layout.h libcoop/include/coop_kernel.h \
-    libcoop/include/coop_scheduler.h scripts/embed.sh
+    libcoop/include/coop_scheduler.h libcoop/include/coop_request.h scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh coop_kernel_header_source $(filter %.h,$^) > $@
+	sh scripts/embed.sh -i coop_kernel_header_source $(filter-out %/coop_request.h,$(filter %.h,$^)) > $@
 
 $(BUILD)/gen/selftest_source.c: libcoop/src/selftest.cl scripts/embed.sh
 	@mkdir -p $(@D)
@@ -111,7 +112,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/libcoop/src/%.o: libcoop/src/%.c $(LIB_HEADERS) libcoop/src/internal.h libcoop/src/discovery.h \
-    libcoop/src/strict.h libcoop/src/trace.h
+    libcoop/src/json_text.h libcoop/src/strict.h libcoop/src/trace.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -Ilibcoop/src -c $< -o $@
 
@@ -148,7 +149,8 @@ $(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
 	@mkdir -p $(@D)
 	$(call coop_pc,$(abspath $(BUILD))) | sed -e 's|^includedir=.*|includedir=$(abspath libcoop/include)|' > $@
 
-$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/json_text.h \
+    libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 

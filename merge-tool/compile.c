@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libcoop's kernel header (coop_layout.h, coop_kernel.h, coop_scheduler.h), embedded by the
- * build, for checking that the merged program compiles. */
+/* libcoop's kernel header (coop_layout.h, coop_kernel.h, coop_scheduler.h with the
+ * coop_request.h it includes), embedded by the build, for checking that the merged program
+ * compiles. */
 extern const char coop_kernel_header_source[];
 
 /* The directory part of a path, for the -I that lets one file include its neighbours. */

@@ -2,7 +2,8 @@
 # embed.sh [-i] SYMBOL FILE... : prints a C file defining `const char SYMBOL[]` holding the files'
 # text, so kernels and the kernel header travel inside the library and programs. With -i, a line
 # `#include "NAME"` is replaced by the text of NAME (found beside the file that includes it) the
-# first time, and dropped after that, so that the text builds without include paths.
+# first time, and dropped after that or when NAME is one of the FILEs, so that the text builds
+# without include paths.
 set -eu
 inline=0
 if [ "$1" = -i ]; then
@@ -38,6 +39,6 @@ function emit(path,    line, name, status) {
     }
     close(path)
 }
-BEGIN { for (i = 1; i < ARGC; i++) emit(ARGV[i]); exit }
+BEGIN { for (i = 1; i < ARGC; i++) seen[ARGV[i]] = 1; for (i = 1; i < ARGC; i++) emit(ARGV[i]); exit }
 ' "$@"
 printf '    "";\n'

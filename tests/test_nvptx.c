@@ -50,9 +50,10 @@ typedef struct failures {
 } failures;
 
 /* Compiles `path` with `extra` options (space-separated, MAX_EXTRA at most) and the kernel headers
- * of `headers` (a folder holding coop_layout.h, coop_kernel.h and coop_scheduler.h); the PTX goes
- * to `ptx` (NULL: discarded). Returns 1 if it compiled, else prints clang's diagnostics, counts
- * the failure and returns 0; *diagnostics (unless NULL) gets clang's output (malloc'ed). */
+ * of `headers` (a folder holding coop_layout.h, coop_kernel.h, coop_scheduler.h and the
+ * coop_request.h it includes); the PTX goes to `ptx` (NULL: discarded). Returns 1 if it compiled,
+ * else prints clang's diagnostics, counts the failure and returns 0; *diagnostics (unless NULL)
+ * gets clang's output (malloc'ed). */
 static int compile(const char *path, const char *extra, const char *headers, const char *ptx, failures *f,
                    char **diagnostics)
 {
@@ -177,6 +178,9 @@ START_TEST(programs_with_options_compile)
         {"tests/kernels/scheduler.cl", "-UCOOP_NV_SM -DCOOP_NV_SM=70"},
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1 -DCOOP_TRACING=1"},
+        {"tests/kernels/scheduler.cl", "-DCOOP_TEST_GIVE_BACK_LATE=1"},
+        {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1"},
+        {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1 -DCOOP_TRACING=1"},
     };
     failures f = {0};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
@@ -215,9 +219,9 @@ START_TEST(an_error_in_nvidia_code_is_found)
 {
     char dir[] = "/tmp/test_nvptx-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    static const char *const names[] = {"coop_layout.h", "coop_kernel.h", "coop_scheduler.h"};
+    static const char *const names[] = {"coop_layout.h", "coop_kernel.h", "coop_scheduler.h", "coop_request.h"};
     int planted = 0;
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < 4; i++) {
         char from[256], to[512];
         snprintf(from, sizeof from, HEADERS_DIR "/%s", names[i]);
         snprintf(to, sizeof to, "%s/%s", dir, names[i]);
@@ -242,7 +246,7 @@ START_TEST(an_error_in_nvidia_code_is_found)
     printf("(a planted mistake; the failure below is expected)\n");
     char *diagnostics = NULL;
     int ok = compile("libcoop/src/selftest.cl", "", dir, NULL, &f, &diagnostics);
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < 4; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         unlink(path);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #define KERNEL_FILE "tests/kernels/scheduler.cl"
-#define KERNEL_OPTIONS "-I tests/kernels"
+#define KERNEL_OPTIONS "-I tests/kernels " TU_CHECK_OPTIONS
 
 enum {
     WORKERS = 2,
@@ -36,7 +36,8 @@ typedef struct mega_env {
     unsigned agent;          /* the run uses an agent group (the channel is not SVM) */
 } mega_env;
 
-static mega_env env_open(unsigned workers, const char *channel)
+/* ... with the megakernels built with `options` */
+static mega_env env_open_options(unsigned workers, const char *channel, const char *build_options)
 {
     mega_env env = {0};
     tu_env(workers);
@@ -48,8 +49,13 @@ static mega_env env_open(unsigned workers, const char *channel)
     if (channel)
         ck_assert_int_eq(coop_context_channel(env.ctx), coop_channel_parse(channel));
     env.agent = coop_context_channel(env.ctx) != COOP_CHANNEL_SVM;
-    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, KERNEL_FILE, KERNEL_OPTIONS, &env.program));
+    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, KERNEL_FILE, build_options, &env.program));
     return env;
+}
+
+static mega_env env_open(unsigned workers, const char *channel)
+{
+    return env_open_options(workers, channel, KERNEL_OPTIONS);
 }
 
 static void env_close(mega_env *env)
@@ -827,6 +833,57 @@ START_TEST(two_task_plans)
 }
 END_TEST
 
+/* ---- Kill tokens given back after their task started -------------------------------------- */
+
+enum { GIVE_BACK_WORKERS = 5, GIVE_BACK_MEMBERS = 3, GIVE_BACK_WANT = 3, GIVE_BACK_TASK_GROUPS = 6 };
+
+/* give_back_mega (scheduler.cl) on three members and two idle groups, its kill-token give-back
+ * delayed until the task has started (COOP_TEST_GIVE_BACK_LATE): the idle groups join a task
+ * that wants three groups, member 2 takes two tokens, kills itself and gives one back, member 1
+ * takes the last one and starts the task. The late give-back must not bring a token back: at
+ * rest KILLS is 0 (tu_assert_mega_at_rest), and only the two members the task needed died. */
+START_TEST(tokens_given_back_after_the_start_are_dropped)
+{
+    static const coop_task_plan task = {.task = 0, .workgroups = GIVE_BACK_TASK_GROUPS, .take = COOP_TAKE_COUNT,
+                                        .take_count = GIVE_BACK_WANT, .start_ms = 1,
+                                        .args = {500, GIVE_BACK_TASK_GROUPS}};
+    mega_env env = env_open_options(GIVE_BACK_WORKERS, NULL, KERNEL_OPTIONS " -DCOOP_TEST_GIVE_BACK_LATE=1");
+    coop_kernel *kernel = env_kernel(&env, "give_back_mega");
+    cl_mem done = tu_buffer(env.ctx, 1), out = tu_buffer(env.ctx, GIVE_BACK_TASK_GROUPS * TASK_LOCAL_SIZE);
+    cl_mem checks_buffer = tu_buffer(env.ctx, CHK_WORDS);
+    set_buffer(&env, kernel, 0, done);
+    set_uint(&env, kernel, 1, GIVE_BACK_TASK_GROUPS);
+    set_buffer(&env, kernel, 2, out);
+    set_buffer(&env, kernel, 3, checks_buffer);
+    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, GIVE_BACK_WORKERS),
+                               .members = GIVE_BACK_MEMBERS, .watchdog_s = 20};
+    coop_mega_report report;
+    TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &task, 1, &report));
+    assert_report_shape(&env, &report, GIVE_BACK_WORKERS, "tokens given back late");
+    cl_uint checks[CHK_WORDS], task_groups = 0;
+    static cl_uint got[GIVE_BACK_TASK_GROUPS * TASK_LOCAL_SIZE];
+    tu_read(env.ctx, checks_buffer, checks, CHK_WORDS);
+    tu_read(env.ctx, done, &task_groups, 1);
+    tu_read(env.ctx, out, got, GIVE_BACK_TASK_GROUPS * TASK_LOCAL_SIZE);
+    assert_rules_kept(checks, "tokens given back late");
+    ck_assert_uint_eq(task_groups, GIVE_BACK_TASK_GROUPS);
+    for (unsigned g = 0; g < GIVE_BACK_TASK_GROUPS; g++)
+        for (unsigned lid = 0; lid < TASK_LOCAL_SIZE; lid++)
+            ck_assert_uint_eq(got[g * TASK_LOCAL_SIZE + lid], g * 7u + lid + 500u);
+    ck_assert_uint_eq(report.members_start, GIVE_BACK_MEMBERS);
+    ck_assert_uint_eq(report.record_count, 1);
+    ck_assert_uint_eq(report.records[0].groups, GIVE_BACK_WANT);
+    ck_assert_msg(report.kills == 2 && checks[CHK_KILLS] == 2, "%u kills (%u seen by the kernel), expected 2",
+                  report.kills, checks[CHK_KILLS]);
+    coop_mega_report_free(&report);
+    clReleaseMemObject(done);
+    clReleaseMemObject(out);
+    clReleaseMemObject(checks_buffer);
+    coop_kernel_release(kernel);
+    env_close(&env);
+}
+END_TEST
+
 /* ---- The agent path: queue channel, control block in device memory ------------------------ */
 
 START_TEST(agent_reduce_under_chaos)
@@ -1020,6 +1077,7 @@ static Suite *scheduler_suite(void)
     tcase_add_test(tasks, task_runs_beside_the_cooperative_kernel);
     tcase_add_test(tasks, periodic_task_runs_its_repeats);
     tcase_add_test(tasks, two_task_plans);
+    tcase_add_test(tasks, tokens_given_back_after_the_start_are_dropped);
     suite_add_tcase(suite, tasks);
 
     TCase *agent = tu_tcase("agent", 120);

@@ -46,7 +46,7 @@ static trace_env env_open(unsigned workers, const char *channel)
         setenv("COOP_CHANNEL", channel, 1);
     coop_options options = {.platform = TU_POCL_PLATFORM};
     TU_ASSERT_OK(env.ctx, coop_context_create(&options, &env.ctx));
-    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, KERNEL_FILE, NULL, &env.program));
+    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, KERNEL_FILE, TU_CHECK_OPTIONS, &env.program));
     TU_ASSERT_OK(env.ctx, coop_kernel_create(env.program, "trace_mega", &env.kernel));
     env.data = tu_buffer(env.ctx, ELEMENTS);
     env.task_groups = tu_buffer(env.ctx, 1);
@@ -337,7 +337,7 @@ START_TEST(trace_code_is_compiled_out)
 {
     static const char *const targets[] = {"-DCOOP_TARGET_POCL=1", "-DCOOP_TARGET_NVIDIA=1"};
     static const char *const calls[] = {"coop_trace_at(", "coop_trace_clock(", "coop_trace_members(",
-                                        "coop_cas64(", "coop_trace_store64(", "coop_trace_load64("};
+                                        "coop_trace_store64(", "coop_trace_load64("};
     char dir[] = "/tmp/test_trace-cpp.XXXXXX", source[64], preprocessed[64], command[512];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(source, sizeof source, "%s/headers.cl", dir);

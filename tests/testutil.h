@@ -187,6 +187,10 @@ static inline void tu_read(coop_context *ctx, cl_mem buffer, cl_uint *words, siz
     ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
 }
 
+/* The build option of a check build (coop_kernel.h, "Check builds"): the kernels then count what
+ * breaks the rules of coop_layout.h's enum coop_check_rule, which tu_assert_mega_at_rest reads. */
+#define TU_CHECK_OPTIONS "-DCOOP_CHECKS=1"
+
 /* ---- A megakernel at rest ------------------------------------------------------------------
  * Once coop_mega_run has returned COOP_OK, every group has exited: the members finished (F = M)
  * and went to the pool, killed groups went to the pool or a task that then ended, and the
@@ -213,13 +217,37 @@ static inline void tu_read_ctrl(coop_context *ctx, uint32_t *ctrl)
     ck_assert_msg((value) == (expected), "%s: at rest after the run, %s = %u, expected %u", what, name, \
                   (unsigned)(value), (unsigned)(expected))
 
+/* A check build broke none of the rules it checks (all zero otherwise, as the launch clears them). */
+static inline void tu_assert_checks_kept(const uint32_t *ctrl, const char *what)
+{
+    static const char *const rules[COOP_CHECK_RULES] = {
+        "R1/R4: a resize slot rewritten too early, or a second commit (barrier, slot's barrier, commit)",
+        "R4: a resize slot read after it was rewritten (barrier, slot's barrier, id)",
+        "K3: a kill-token count below zero (count, request, 0 take / 1 give-back / 2 offer)",
+        "K4: a sweep released a park word it no longer held (id, word, sweeper)",
+        "F1: a fork slot claimed from a record not published for it (FORK_SIZE, left, FORK_READ)",
+        "B4: a barrier counter's half carried or borrowed (barrier, count, barrier + 2's count)",
+        "K7: kill tokens left when the agent applied a request (request, tokens, their request)",
+    };
+    char broken[2048] = "";
+    for (unsigned rule = 0; rule < COOP_CHECK_RULES; rule++) {
+        const uint32_t *words = &ctrl[COOP_CTRL_CHECKS + 4 * rule];
+        size_t used = strlen(broken);
+        if (words[0])
+            snprintf(broken + used, sizeof broken - used, "; %s, %u times; first: %u, %u, %#x", rules[rule], words[0],
+                     words[1], words[2], words[3]);
+    }
+    ck_assert_msg(!broken[0], "%s: the check build counted broken rules%s", what, broken);
+}
+
 /* The run that made `report` (coop_mega_run returned COOP_OK on ctx) left every word at rest;
- * `what` names the run in a failure. */
+ * `what` names the run in a failure. Kernels built with TU_CHECK_OPTIONS also kept their rules. */
 static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_report *report, const char *what)
 {
     uint32_t *ctrl = malloc(COOP_CTRL_WORDS * sizeof *ctrl);
     ck_assert_ptr_nonnull(ctrl);
     tu_read_ctrl(ctx, ctrl);
+    tu_assert_checks_kept(ctrl, what);
     unsigned pool = report->groups - (report->agent ? 1u : 0u);
     uint32_t state = ctrl[COOP_CTRL_STATE];
     TU_AT_REST(what, "F (finished members, STATE >> 12)", COOP_STATE_FINISHED(state), COOP_STATE_MEMBERS(state));
@@ -227,6 +255,8 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
     TU_AT_REST(what, "FORK_LEFT", ctrl[COOP_CTRL_FORK_LEFT], 0u);
     TU_AT_REST(what, "FORK_SIZE", ctrl[COOP_CTRL_FORK_SIZE], 0u);
     TU_AT_REST(what, "PARKED_COUNT", ctrl[COOP_CTRL_PARKED_COUNT], 0u);
+    TU_AT_REST(what, "KILLS (kill tokens)", ctrl[COOP_CTRL_KILLS], 0u);
+    TU_AT_REST(what, "KILLS_REQUEST (the kill tokens' request)", ctrl[COOP_CTRL_KILLS_REQUEST], 0u);
     for (unsigned id = 0; id < pool; id++) {
         char name[32];
         snprintf(name, sizeof name, "PARKED[%u]", id);

@@ -45,7 +45,8 @@
 
 /* ---- Memory primitives: 32-bit words in global memory, device scope ---------------------
  * load/store relaxed: coherent, no ordering (what litmus tests use for "no fence").
- * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope.
+ * load_acquire / store_release / fetch_add / fetch_or / cas: acquire-release at device scope
+ * (cas64, exchange64: the same on a 64-bit word).
  * fetch_add_release: release only (an arrival that needs no acquire); fetch_add_relaxed,
  * fetch_or_relaxed, fetch_and_relaxed: updates whose result is not needed (on NVIDIA
  * fire-and-forget reductions).
@@ -129,6 +130,19 @@ inline uint coop_cas(global uint *p, uint expected, uint desired)
     uint old;
     asm volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
                  : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+    return old;
+}
+inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
+{
+    ulong old;
+    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
+                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+    return old;
+}
+inline ulong coop_exchange64(global ulong *p, ulong v)
+{
+    ulong old;
+    asm volatile("atom.acq_rel.gpu.global.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 inline void coop_fence(void)
@@ -233,6 +247,16 @@ inline uint coop_cas(global uint *p, uint expected, uint desired)
                                             memory_order_acquire, memory_scope_device);
     return expected;
 }
+inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
+{
+    atomic_compare_exchange_strong_explicit((volatile global atomic_ulong *)p, &expected, desired,
+                                            memory_order_acq_rel, memory_order_acquire, memory_scope_device);
+    return expected;
+}
+inline ulong coop_exchange64(global ulong *p, ulong v)
+{
+    return atomic_exchange_explicit((volatile global atomic_ulong *)p, v, memory_order_acq_rel, memory_scope_device);
+}
 inline void coop_fence(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device);
@@ -308,6 +332,36 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #endif
 }
 
+/* ---- Check builds ---------------------------------------------------------------------------
+ * Built with COOP_CHECKS=1 (the tests do), the scheduler and the barrier verify invariants that
+ * no test sees from outside (coop_layout.h, enum coop_check_rule) where they must hold, and count
+ * each violation in the control block's COOP_CTRL_CHECKS words, which the tests read once the
+ * kernel has ended (tests/testutil.h, tu_assert_mega_at_rest). Without it none of this is
+ * compiled: COOP_CHECK does not evaluate its arguments. */
+#ifndef COOP_CHECKS
+#define COOP_CHECKS 0
+#endif
+#if COOP_CHECKS
+/* Counts a violation of `rule`; the first one leaves its details (relaxed: the host reads them
+ * after the kernel). */
+inline void coop_check_fail(global uint *ctrl, uint rule, uint a, uint b, uint c)
+{
+    global uint *words = &ctrl[COOP_CTRL_CHECKS + 4u * rule];
+    if (coop_fetch_add(&words[0], 1u) == 0u) {
+        coop_store_relaxed(&words[1], a);
+        coop_store_relaxed(&words[2], b);
+        coop_store_relaxed(&words[3], c);
+    }
+}
+#define COOP_CHECK(ctrl, holds, rule, a, b, c)                                                          \
+    do {                                                                                                \
+        if (!(holds))                                                                                   \
+            coop_check_fail((ctrl), (rule), (a), (b), (c));                                             \
+    } while (0)
+#else
+#define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds)) /* its variables count as used */
+#endif
+
 /* ---- Trace mode ----------------------------------------------------------------------------
  * libcoop builds a megakernel a second time with COOP_TRACING=1 only for a traced run
  * (coop_mega_params.trace_file): every group's local id 0 then records its changes of role and
@@ -321,23 +375,10 @@ inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
 #if defined(COOP_TARGET_NVIDIA)
 /* %globaltimer: nanoseconds, one clock for the whole GPU */
 inline ulong coop_trace_clock(void) { return coop_clock_ns(); }
-inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
-{
-    ulong old;
-    asm volatile("atom.acq_rel.gpu.global.cas.b64 %0, [%1], %2, %3;"
-                 : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
-    return old;
-}
 #elif defined(COOP_TARGET_POCL)
 /* The CPU's time-stamp counter (x86-64: rdtsc), the same on every core and the one the host
  * reads (libcoop refuses to trace where it is not: libcoop/src/trace.c) */
 inline ulong coop_trace_clock(void) { return __builtin_readcyclecounter(); }
-inline ulong coop_cas64(global ulong *p, ulong expected, ulong desired)
-{
-    atomic_compare_exchange_strong_explicit((volatile global atomic_ulong *)p, &expected, desired,
-                                            memory_order_acq_rel, memory_order_acquire, memory_scope_device);
-    return expected;
-}
 #else
 #error "trace mode needs a device clock: NVIDIA's %globaltimer or PoCL's time-stamp counter"
 #endif
@@ -431,6 +472,9 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_SCRATCH_FORKED 9         /* coop_resizing_barrier_vote_unless: groups member 0 forked */
 #define COOP_SCRATCH_FORK_BASE 10     /* coop_resizing_barrier_vote_unless: the first one's id */
 #define COOP_SCRATCH_EPOCH 11         /* coop_schedule: barriers the group has passed */
+#define COOP_SCRATCH_RESIZE_REQUEST 12 /* not a hand-over: member 0's local id 0 keeps here, from
+                                          coop_resize_decision to coop_resize_commit, the request
+                                          its kill tokens came from */
 #define COOP_SCRATCH_RNG 14           /* coop_schedule: chaos mode's random state */
 #define COOP_SCRATCH_SWEEP_GAP 15     /* coop_sweep: the first candidate not claimed (atomic_min
                                          by the claiming work-items; COOP_SWEEP_NO_GAP: none) */
@@ -611,6 +655,15 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
     global ulong *pair = (global ulong *)&ctx->dev[COOP_BAR_PAIR(number)];
     ulong add = high ? COOP_BAR_ARRIVE_HIGH : COOP_BAR_ARRIVE_LOW;
     ulong pair_before = coop_fetch_add64_release(pair, add);
+#if COOP_CHECKS
+    /* B4: this barrier's count was armed and lacked this arrival; barrier number + 2's (the other
+     * half) was left complete and only armed since, by arrivals at this barrier */
+    uint count = COOP_BAR_UNFLAGGED(high ? COOP_HIGH_HALF(pair_before) : COOP_LOW_HALF(pair_before));
+    uint next = COOP_BAR_UNFLAGGED(high ? COOP_LOW_HALF(pair_before) : COOP_HIGH_HALF(pair_before));
+    COOP_CHECK(ctx->ctrl, count < COOP_BAR_IDLE && count >= COOP_BAR_IDLE - COOP_MAX_GROUPS &&
+                              next <= COOP_BAR_IDLE && next >= COOP_BAR_IDLE - COOP_MAX_GROUPS,
+               COOP_CHECK_BARRIER_HALVES, number, count, next);
+#endif
     /* Member 0 (never killed) counts the barriers, for the watchdog and the statistics, and
      * clears the flag of barrier number - 2 (whose counter number + 2 reuses): after its
      * arrival, so that neither is a write its release must wait for, and before its next one,

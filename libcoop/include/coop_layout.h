@@ -57,6 +57,29 @@ enum coop_dev_slot {
 #define COOP_MAX_GROUPS 4095u
 #define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
 
+/* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
+ * (coop_kernel.h, "Check builds"; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
+ * are r * 4: its violations, then the first one's three details. */
+enum coop_check_rule {
+    COOP_CHECK_RESIZE_SLOT = 0,    /* R1, R4: member 0 rewrote barrier b's resize slot before b + 3
+                                      (or its commit twice): b, the slot's barrier, the commit word */
+    COOP_CHECK_RESIZE_READ = 1,    /* R4: a member read barrier b's slot after it was rewritten for
+                                      a later barrier: b, the slot's barrier, the member's id */
+    COOP_CHECK_TOKENS = 2,         /* K3: a kill-token count above COOP_MAX_GROUPS (below zero):
+                                      the count, its request, where (0 take, 1 give-back, 2 offer) */
+    COOP_CHECK_PARK_WORD = 3,      /* K4: a sweep released a claim it no longer held: the member's
+                                      id, its park word, the sweeper's id */
+    COOP_CHECK_FORK_RECORD = 4,    /* F1: a new group claimed a slot of a record not published for
+                                      it: FORK_SIZE, the slots left before the claim, FORK_READ */
+    COOP_CHECK_BARRIER_HALVES = 5, /* B4: an arrival found a counter of its 64-bit pair out of its
+                                      range (a carry or borrow across halves): barrier, this
+                                      barrier's count, barrier + 2's count (flags masked) */
+    COOP_CHECK_REQUEST_TOKENS = 6, /* K7: the agent applied a task request while kill tokens were
+                                      left: the request, the tokens, their request */
+    COOP_CHECK_RULES = 7
+};
+#define COOP_CHECK_WORDS (4u * COOP_CHECK_RULES)
+
 /* Control block (offsets from its start). Words a host request fills come first, so that an
  * agent can copy them as one range; words the kernel reports follow.
  *
@@ -82,7 +105,9 @@ enum coop_dev_slot {
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
     /* scheduler state (kernel) */                                                                       \
     X(STATE, 32, 1, OUT(0), "state", 1)    /* members M and finished F: COOP_STATE_* */                  \
-    X(KILLS, 33, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants */            \
+    X(KILLS, 34, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants (the low half \
+                                              of a 64-bit word: COOP_KILLS_WORD) */                      \
+    X(KILLS_REQUEST, 35, 1, NO, "", 0)     /* the request whose task the tokens are for (0: none) */     \
     X(IDLE, 64, 1, OUT(2), "idle", 1)      /* idle groups not reserved by a fork (own line) */           \
     X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
     X(FORK_BASE, 97, 1, NO, "", 0)         /* virtual id of the fork's first new group */                \
@@ -117,6 +142,7 @@ enum coop_dev_slot {
     X(DUMPED, 209, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
     X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
     X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
+    X(CHECKS, 228, COOP_CHECK_WORDS, NO, "", 0) /* a check build's violations (enum coop_check_rule) */ \
     X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is              \
                                               (COOP_WHERE_WORD), for the watchdog */                     \
     X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */    \
@@ -162,6 +188,8 @@ COOP_CTRL_SLOTS(COOP_CTRL_CHECK_)
 /* the host writes a request's task, group count and range as three words in a row */
 COOP_LAYOUT_ASSERT(COOP_CTRL_REQ_WANT == COOP_CTRL_REQ_TASK + 1 && COOP_CTRL_REQ_RANGE == COOP_CTRL_REQ_TASK + 2,
                    ctrl_request_fields_in_a_row);
+/* the kill tokens and their request are one 64-bit word, tokens in the low half */
+COOP_LAYOUT_ASSERT(COOP_CTRL_KILLS % 2 == 0 && COOP_CTRL_KILLS_REQUEST == COOP_CTRL_KILLS + 1, ctrl_kills_64_bit);
 /* the agent copies the report range out but one word, the host's dump request */
 COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CTRL_REPORT_END, ctrl_dump_in_report);
 
@@ -299,6 +327,15 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_TASK_STATUS_OF(word) ((word) & 3u)
 #define COOP_TASK_STATUS_SET(word, status) (((word) & ~3u) | (status))
 #define COOP_TASK_SEQ_KEPT(seq) ((seq) & 0x3fffffffu)  /* the part of a request number the word keeps */
+
+/* COOP_CTRL_KILLS and COOP_CTRL_KILLS_REQUEST as one 64-bit word: the number of the task request
+ * that the tokens are for above the tokens. A request sets it (coop_apply_request), takers
+ * subtract from the tokens, the task's start clears it, and a give-back adds only while the
+ * request is still the one the tokens were taken for (coop_scheduler.h, "Kill tokens"). The
+ * offers' fast paths read the low half alone. */
+#define COOP_KILLS_WORD(request, tokens) ((COOP_U64)(request) << 32 | (tokens))
+#define COOP_KILLS_REQUEST(word) COOP_HIGH_HALF(word)
+#define COOP_KILLS_TOKENS(word) COOP_LOW_HALF(word)
 
 /* COOP_CTRL_RESIZE, one 64-bit slot per barrier number % COOP_RESIZE_SLOTS: the barrier's number
  * above member 0's decision there, which is kill tokens taken (bits 1..) | COOP_RESIZE_FORK. */

@@ -231,7 +231,7 @@ inline void coop_count(const coop_ctx *ctx, uint slot, uint amount)
     coop_fetch_add_relaxed(&ctx->ctrl[slot], amount);
 }
 
-/* Takes up to `wanted` from a counter that never goes below zero (kill tokens, idle groups),
+/* Takes up to `wanted` from a counter that never goes below zero (the idle groups),
  * starting from `have`, the value the caller believes it holds (a wrong guess costs a retry);
  * returns how many it took. */
 COOP_COLD uint coop_take_from(global uint *counter, uint have, uint wanted)
@@ -270,6 +270,11 @@ inline ulong coop_device_time(global uint *slot)
     return 0;
 #endif
 }
+
+/* Shared with the host (coop_request.h): coop_kill_tokens, the kill tokens' 64-bit word, and
+ * coop_apply_request, which the agent calls on the request it copied into the control block (the
+ * host calls it on its own when the control block is in the channel). */
+#include "coop_request.h"
 
 #if COOP_TRACING
 /* Trace mode: the count of groups running as members (coop_layout.h, COOP_TRACE_MEMBERS) changes
@@ -347,6 +352,66 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 #ifndef COOP_PARK_STATE_POLLS
 #define COOP_PARK_STATE_POLLS 256u
 #endif
+
+/* Kill tokens (COOP_KILLS_WORD): a task request sets them for itself, a kill takes one, and the
+ * task's start cancels the rest (coop_start_or_wait_task). A sweep or a resize takes tokens before
+ * it knows how many kills it gets, and gives back the rest after; by then the task may have
+ * started, so the tokens carry their request's number and come back only while the word still
+ * holds that request's tokens: a token never outlives its task (docs/DESIGN.md, K7). */
+
+/* Takes up to `wanted` kill tokens (never more than there are); returns how many, and in
+ * *request the request they are for. The compare-and-swap's acquire pairs with the request's
+ * release (coop_apply_request). */
+COOP_COLD uint coop_take_tokens(global uint *ctrl, uint wanted, uint *request)
+{
+    global ulong *word = coop_kill_tokens(ctrl);
+    ulong seen = coop_load_relaxed64(word);
+    for (;;) {
+        COOP_CHECK(ctrl, COOP_KILLS_TOKENS(seen) <= COOP_MAX_GROUPS, COOP_CHECK_TOKENS, COOP_KILLS_TOKENS(seen),
+                   COOP_KILLS_REQUEST(seen), 0u);
+        uint take = min(COOP_KILLS_TOKENS(seen), wanted);
+        if (!take)
+            return 0;
+        ulong before = coop_cas64(word, seen, seen - take);
+        if (before == seen) {
+            *request = COOP_KILLS_REQUEST(seen);
+            return take;
+        }
+        seen = before;
+    }
+}
+
+#ifdef COOP_TEST_GIVE_BACK_LATE
+/* Tests only (tests/test_scheduler.c): a give-back of kill tokens first waits, for a while, until
+ * the task they were taken for has stopped gathering. */
+inline void coop_test_give_back_late(global uint *ctrl)
+{
+    for (uint polls = 0; polls < (1u << 28); polls++)
+        if (COOP_TASK_STATUS_OF(coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS])) != COOP_TASK_GATHERING)
+            break;
+}
+#endif
+
+/* Gives back `tokens` kill tokens taken for `request` and not used, while the word still holds
+ * that request's tokens; once its task has started (or a later request came), they are dropped.
+ * One word: the compare-and-swap lands before the start's store of 0 (coop_start_or_wait_task),
+ * which then cancels the tokens with the rest, or fails after it. */
+COOP_COLD void coop_give_back_tokens(global uint *ctrl, uint request, uint tokens)
+{
+    global ulong *word = coop_kill_tokens(ctrl);
+#ifdef COOP_TEST_GIVE_BACK_LATE
+    coop_test_give_back_late(ctrl);
+#endif
+    ulong seen = coop_load_relaxed64(word);
+    while (COOP_KILLS_REQUEST(seen) == request) {
+        COOP_CHECK(ctrl, COOP_KILLS_TOKENS(seen) + tokens <= COOP_MAX_GROUPS, COOP_CHECK_TOKENS,
+                   COOP_KILLS_TOKENS(seen) + tokens, request, 1u);
+        ulong before = coop_cas64(word, seen, seen + tokens);
+        if (before == seen)
+            return;
+        seen = before;
+    }
+}
 
 /* Chaos mode: the largest member kills itself at random (no token); `state` is M as it last
  * read it (a member that is not the largest by it is not killed). */
@@ -477,6 +542,7 @@ inline uint coop_try_kill(coop_ctx *ctx, uint tokens, uint *seen_state)
 {
     global uint *ctrl = ctx->ctrl;
     int chaos = ctx->rng && coop_random(ctx) % 4u == 0;
+    COOP_CHECK(ctrl, tokens <= COOP_MAX_GROUPS, COOP_CHECK_TOKENS, tokens, 0u, 2u);
     if (!chaos && !tokens)
         return 0;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
@@ -500,11 +566,12 @@ inline uint coop_try_kill(coop_ctx *ctx, uint tokens, uint *seen_state)
  * in one update: as if they had offered kill one after another, largest first. Then it hands the
  * turn to the next parked member, if kills are still wanted. The claims and their releases are
  * spread over the work-items from `first` in steps of `step`: coop_sweep runs them in parallel
- * between group barriers, coop_sweep_flat in local id 0 alone. Local id 0 passes the tokens and
- * state it read at the offer, a guess its atomics confirm. */
+ * between group barriers, coop_sweep_flat in local id 0 alone. Local id 0 passes the state it
+ * read at the offer, a guess its compare-and-swap on M confirms. */
 
-/* Local id 0: takes the tokens the sweep may use (itself and up to COOP_SWEEP_WIDTH below). */
-inline uint coop_sweep_tokens(coop_ctx *ctx, uint tokens_seen)
+/* Local id 0: takes the tokens the sweep may use (itself and up to COOP_SWEEP_WIDTH below), for
+ * *request's task. */
+inline uint coop_sweep_tokens(coop_ctx *ctx, uint *request)
 {
     uint members = ctx->id + 1u;
     /* member 0 is never killed: at most members - 1 kills, this one included */
@@ -512,7 +579,7 @@ inline uint coop_sweep_tokens(coop_ctx *ctx, uint tokens_seen)
     /* the first candidate not claimed, found in parallel (a serial scan of the claims took
      * microseconds) */
     ctx->scratch[COOP_SCRATCH_SWEEP_GAP] = COOP_SWEEP_NO_GAP;
-    return coop_take_from(&ctx->ctrl[COOP_CTRL_KILLS], tokens_seen, wanted);
+    return coop_take_tokens(ctx->ctrl, wanted, request);
 }
 
 /* Candidates first, first + step, ...: claims each parked member below. */
@@ -530,8 +597,9 @@ inline void coop_sweep_claim(coop_ctx *ctx, uint tokens, uint first, uint step)
 }
 
 /* Local id 0, once every claim is in: removes itself and the run of claimed members below it
- * from M; returns how many left (0: M changed under it). Tokens it could not use go back. */
-inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint state_seen)
+ * from M; returns how many left (0: M changed under it). Tokens it could not use go back, if
+ * `request`'s task still gathers. */
+inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint request, uint state_seen)
 {
     global uint *ctrl = ctx->ctrl;
     uint members = ctx->id + 1u;
@@ -557,7 +625,7 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint state_seen)
     }
 #endif
     if (tokens > taken)
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], tokens - taken); /* each killed member counts itself */
+        coop_give_back_tokens(ctrl, request, tokens - taken); /* each killed member counts itself */
     return taken;
 }
 
@@ -567,9 +635,15 @@ inline void coop_sweep_release(coop_ctx *ctx, uint tokens, uint taken, uint firs
     global uint *parked = &ctx->ctrl[COOP_CTRL_PARKED];
     local uint *claimed = ctx->scratch + COOP_SCRATCH_SWEEP;
     uint below = ctx->id - 1u;
-    for (uint i = first; i + 1u < tokens; i += step)
-        if (claimed[i])
-            coop_store_release(&parked[below - i], i + 1u < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+    for (uint i = first; i + 1u < tokens; i += step) {
+        if (!claimed[i])
+            continue;
+        /* K4: while claimed the word is the sweeper's alone (the parked member's give-up
+         * compare-and-swap fails on CLAIMING) */
+        COOP_CHECK(ctx->ctrl, coop_load_relaxed(&parked[below - i]) == COOP_PARK_CLAIMING, COOP_CHECK_PARK_WORD,
+                   below - i, coop_load_relaxed(&parked[below - i]), ctx->id);
+        coop_store_release(&parked[below - i], i + 1u < taken ? COOP_PARK_CLAIMED : COOP_PARK_WAITING);
+    }
 }
 
 /* Local id 0, after the releases: hands the turn to the next parked member below the run. */
@@ -581,14 +655,15 @@ inline void coop_sweep_pass_turn(coop_ctx *ctx, uint taken)
 }
 
 /* The sweep with every work-item (one per candidate); returns 1 if the group was killed. */
-COOP_COLD int coop_sweep(coop_ctx *ctx, uint tokens_seen, uint state_seen)
+COOP_COLD int coop_sweep(coop_ctx *ctx, uint state_seen)
 {
     uint lid = coop_local_linear_id(), lsize = coop_local_linear_size();
-    uint tokens = lid == 0 ? coop_sweep_tokens(ctx, tokens_seen) : 0u;
+    uint request = 0;
+    uint tokens = lid == 0 ? coop_sweep_tokens(ctx, &request) : 0u;
     tokens = coop_broadcast(ctx, tokens);
     coop_sweep_claim(ctx, tokens, lid, lsize);
     COOP_GROUP_SYNC();
-    uint taken = lid == 0 ? coop_sweep_commit(ctx, tokens, state_seen) : 0u;
+    uint taken = lid == 0 ? coop_sweep_commit(ctx, tokens, request, state_seen) : 0u;
     taken = coop_broadcast(ctx, taken);
     coop_sweep_release(ctx, tokens, taken, lid, lsize);
     COOP_GROUP_SYNC();
@@ -598,11 +673,12 @@ COOP_COLD int coop_sweep(coop_ctx *ctx, uint tokens_seen, uint state_seen)
 }
 
 /* The sweep in local id 0 alone (COOP_FLAT_OFFERS); returns 1 if the group was killed. */
-COOP_COLD uint coop_sweep_flat(coop_ctx *ctx, uint tokens_seen, uint state_seen)
+COOP_COLD uint coop_sweep_flat(coop_ctx *ctx, uint state_seen)
 {
-    uint tokens = coop_sweep_tokens(ctx, tokens_seen);
+    uint request = 0;
+    uint tokens = coop_sweep_tokens(ctx, &request);
     coop_sweep_claim(ctx, tokens, 0u, 1u);
-    uint taken = coop_sweep_commit(ctx, tokens, state_seen);
+    uint taken = coop_sweep_commit(ctx, tokens, request, state_seen);
     coop_sweep_release(ctx, tokens, taken, 0u, 1u);
     coop_sweep_pass_turn(ctx, taken);
     return taken != 0;
@@ -616,7 +692,7 @@ COOP_COLD int coop_offer_kill_slow(coop_ctx *ctx, uint tokens)
     uint outcome = coop_local_linear_id() == 0 ? coop_try_kill(ctx, tokens, &state) : 0u;
     outcome = coop_broadcast(ctx, outcome);
     if (outcome == COOP_KILL_LARGEST)
-        outcome = coop_sweep(ctx, tokens, state) ? COOP_KILL_SELF : 0u;
+        outcome = coop_sweep(ctx, state) ? COOP_KILL_SELF : 0u;
     /* The group leaves the barriers later, once it has joined the task it was killed for
      * (coop_next_role): off the gather's path. */
     if (outcome)
@@ -637,7 +713,7 @@ inline int coop_offer_kill_unless(coop_ctx *ctx, uint skip)
             uint state = 0;
             outcome = coop_try_kill(ctx, tokens, &state);
             if (outcome == COOP_KILL_LARGEST)
-                outcome = coop_sweep_flat(ctx, tokens, state) ? COOP_KILL_SELF : 0u;
+                outcome = coop_sweep_flat(ctx, state) ? COOP_KILL_SELF : 0u;
         }
     }
     outcome = coop_broadcast(ctx, outcome);
@@ -845,9 +921,12 @@ COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
             kills = 1u + (dice >> 8) % (members - 1u);
         return kills ? COOP_RESIZE_KILL(kills) : (dice % 3u == 1 ? COOP_RESIZE_FORK : 0u);
     }
-    kills = coop_take(&ctrl[COOP_CTRL_KILLS], members - 1u);
-    if (kills)
+    uint request = 0;
+    kills = coop_take_tokens(ctrl, members - 1u, &request);
+    if (kills) {
+        ctx->scratch[COOP_SCRATCH_RESIZE_REQUEST] = request; /* for the commit's give-back */
         return COOP_RESIZE_KILL(kills);
+    }
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
 }
 
@@ -861,7 +940,7 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
     uint kills = min(COOP_RESIZE_KILLS(decision), members - 1u);
     *forked = 0;
     if (!ctx->rng && kills < COOP_RESIZE_KILLS(decision))
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], COOP_RESIZE_KILLS(decision) - kills);
+        coop_give_back_tokens(ctrl, ctx->scratch[COOP_SCRATCH_RESIZE_REQUEST], COOP_RESIZE_KILLS(decision) - kills);
     if (kills) {
         coop_fetch_add(&ctrl[COOP_CTRL_STATE], 0u - kills);
         coop_count(ctx, COOP_CTRL_KILL_COUNT, kills);
@@ -946,6 +1025,11 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 mine = coop_resize_decision(cold);
                 COOP_COLD_BACK(ctx);
             }
+            /* R1, R4: the slot was last written for barrier number - 3 or earlier */
+            COOP_CHECK(ctrl, !mine || !COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) ||
+                                 COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) + COOP_RESIZE_SLOTS <= number,
+                       COOP_CHECK_RESIZE_SLOT, number, COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)),
+                       coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
             /* relaxed: published by this group's arrival below (a release), read after the
              * barrier's acquire */
             if (mine)
@@ -967,6 +1051,10 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
         if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
+            /* R4: not rewritten yet for a later barrier (member 0 rewrites it at number + 3, after
+             * this group's arrival at number + 1) */
+            COOP_CHECK(ctrl, COOP_RESIZE_BARRIER(slot_value) <= number, COOP_CHECK_RESIZE_READ, number,
+                       COOP_RESIZE_BARRIER(slot_value), ctx->id);
             decision = COOP_RESIZE_BARRIER(slot_value) == number ? COOP_RESIZE_DECISION(slot_value) : 0u;
             ctx->scratch[COOP_SCRATCH_M] = 0;
         }
@@ -981,6 +1069,9 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
                 COOP_COLD_BACK(ctx);
                 forked = grown;
                 base = first;
+                /* R1: one commit per barrier */
+                COOP_CHECK(ctrl, COOP_COMMIT_TAG_OF(coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot])) != tag,
+                           COOP_CHECK_RESIZE_SLOT, number, number, coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
                 /* release: pairs with the other members' acquire spin below */
                 coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
             } else {
@@ -1139,7 +1230,8 @@ inline void coop_start_or_wait_task(coop_ctx *ctx, uint status, int last)
 {
     global uint *ctrl = ctx->ctrl;
     if (last) {
-        coop_store_relaxed(&ctrl[COOP_CTRL_KILLS], 0u);
+        /* cancels the tokens left, and with their request number the give-backs still to come */
+        coop_store_relaxed64(coop_kill_tokens(ctrl), 0ul);
         ulong gathered = coop_device_time(&ctrl[COOP_CTRL_T_GATHERED]);
         COOP_TRACE_EVENT(ctx, gathered, COOP_EV_GATHERED, COOP_TASK_STATUS_SEQ(status), 0u);
         /* release: pairs with the joined groups' acquire spin below */
@@ -1215,29 +1307,6 @@ COOP_COLD int coop_join_killed(coop_ctx *ctx)
 }
 
 /* ---- Agent -------------------------------------------------------------------------------- */
-
-/* Applies the request just copied into the control block (the host does the same itself when
- * the control block is in the channel: libcoop/src/scheduler.c). Returns a task request's time
- * (T_REQUEST; 0 for other requests or without a clock). */
-inline ulong coop_apply_request(global uint *ctrl, uint seq)
-{
-    uint kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
-    ulong requested = 0;
-    if (kind == COOP_REQ_TASK) {
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
-        requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
-        /* release: the request's words and the reset counts before GATHERING; pairs with the
-         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
-        coop_fetch_add(&ctrl[COOP_CTRL_KILLS], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
-    } else if (kind == COOP_REQ_SHUTDOWN) {
-        coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
-    }
-    coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
-    return requested;
-}
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
@@ -1379,6 +1448,11 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
         uint left = coop_load_acquire(&ctrl[COOP_CTRL_FORK_LEFT]);
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
             uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
+            /* F1: the record is this fork's, published for `size` groups (not free, not merely
+             * locked), and no more of them have read it than claimed a slot before this one */
+            COOP_CHECK(ctrl, size && size != COOP_FORK_LOCKED && left <= size &&
+                                 coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]) <= size - left,
+                       COOP_CHECK_FORK_RECORD, size, left, coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]));
             ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + size - left;
             ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
             ctx->epoch = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_EPOCH]);

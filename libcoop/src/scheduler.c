@@ -104,27 +104,50 @@ static coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
     return coop_channel_store(m->ctx, COOP_CHAN_CTRL + slot, value);
 }
 
-/* With the control block in the channel, the host does what the agent does on the device
- * (coop_apply_request in coop_scheduler.h). */
-static void apply_direct(mega *m, uint32_t kind, uint32_t want)
+/* Control-block words (and 64-bit pairs of them) as coop_request.h accesses them, on the host: the
+ * channel's SVM words, with the orders of coop_kernel.h's primitives (on a CPU, device scope is
+ * what the host sees). The host has no device clock (coop_device_time): a traced run stamps
+ * T_REQUEST itself. */
+static inline uint32_t coop_load_relaxed(volatile uint32_t *word)
+{
+    return __atomic_load_n(word, __ATOMIC_RELAXED);
+}
+
+static inline void coop_store_relaxed(volatile uint32_t *word, uint32_t value)
+{
+    __atomic_store_n(word, value, __ATOMIC_RELAXED);
+}
+
+static inline void coop_store_release(volatile uint32_t *word, uint32_t value)
+{
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t coop_exchange64(volatile uint64_t *pair, uint64_t value)
+{
+    return __atomic_exchange_n(pair, value, __ATOMIC_ACQ_REL);
+}
+
+static inline uint64_t coop_device_time(volatile uint32_t *slot)
+{
+    (void)slot;
+    return 0;
+}
+
+#include "coop_request.h"
+
+/* With the control block in the channel, the host applies its request itself, as the agent
+ * does on the device (coop_apply_request, coop_request.h). */
+static void apply_direct(mega *m, uint32_t kind)
 {
     volatile uint32_t *ctrl = m->ctx->channel.host + COOP_CHAN_CTRL;
-    if (kind == COOP_REQ_TASK) {
-        if (m->tracing) { /* the request's time on the trace clock, which the host reads too */
-            uint64_t now = coop_trace_host_ticks(&m->timeline);
-            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST], COOP_LOW_HALF(now), __ATOMIC_RELAXED);
-            __atomic_store_n(&ctrl[COOP_CTRL_T_REQUEST + 1], COOP_HIGH_HALF(now), __ATOMIC_RELAXED);
-        }
-        __atomic_store_n(&ctrl[COOP_CTRL_TASK_JOINED], 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&ctrl[COOP_CTRL_TASK_NEXT], 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&ctrl[COOP_CTRL_TASK_FINISHED], 0u, __ATOMIC_RELAXED);
-        __atomic_store_n(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(m->seq, COOP_TASK_GATHERING),
-                         __ATOMIC_RELEASE);
-        __atomic_fetch_add(&ctrl[COOP_CTRL_KILLS], want, __ATOMIC_ACQ_REL);
-    } else {
-        __atomic_store_n(&ctrl[COOP_CTRL_EXIT], 1u, __ATOMIC_RELEASE);
+    /* a traced task's time of request, on the trace clock (which the host reads too) */
+    if (kind == COOP_REQ_TASK && m->tracing) {
+        uint64_t now = coop_trace_host_ticks(&m->timeline);
+        coop_store_relaxed(&ctrl[COOP_CTRL_T_REQUEST], COOP_LOW_HALF(now));
+        coop_store_relaxed(&ctrl[COOP_CTRL_T_REQUEST + 1], COOP_HIGH_HALF(now));
     }
-    __atomic_store_n(&ctrl[COOP_CTRL_REPORT_SEQ], m->seq, __ATOMIC_RELEASE);
+    coop_apply_request(ctrl, m->seq);
 }
 
 static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan)
@@ -145,7 +168,7 @@ static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *pl
     m->want = want;
     m->request_us = coop_now_us();
     if (m->direct) {
-        apply_direct(m, kind, want);
+        apply_direct(m, kind);
         return COOP_OK;
     }
     return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);

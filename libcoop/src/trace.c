@@ -5,6 +5,8 @@
  * under COOP_TRACING; the layout of the buffers is coop_layout.h's "Trace mode". */
 #include "trace.h"
 
+#include "json_text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -167,20 +169,6 @@ typedef struct writer {
     unsigned long flows;
 } writer;
 
-static void json_text(FILE *out, const char *text)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
-}
-
 /* Microseconds with 0.1 ns: distinct ticks of a time-stamp counter stay distinct. */
 static void json_time(FILE *out, double us)
 {
@@ -209,7 +197,7 @@ static void span(writer *w, unsigned tid, double start, double end, const char *
     fprintf(w->out, ",\"dur\":");
     json_time(w->out, rounded(end) - rounded(start) > 0 ? rounded(end) - rounded(start) : 0.0);
     fprintf(w->out, ",\"cat\":\"%s\",\"name\":", cat);
-    json_text(w->out, name);
+    coop_json_text(w->out, name);
     fprintf(w->out, ",\"args\":{%s}}", args ? args : "");
 }
 
@@ -217,7 +205,7 @@ static void instant(writer *w, unsigned tid, double ts, const char *cat, const c
 {
     begin_event(w, "i", tid, ts);
     fprintf(w->out, ",\"s\":\"t\",\"cat\":\"%s\",\"name\":", cat);
-    json_text(w->out, name);
+    coop_json_text(w->out, name);
     fprintf(w->out, ",\"args\":{%s}}", args ? args : "");
 }
 
@@ -233,11 +221,11 @@ static void flow(writer *w, unsigned from_tid, double from_ts, unsigned to_tid, 
     unsigned long id = ++w->flows;
     begin_event(w, "s", from_tid, from_ts);
     fprintf(w->out, ",\"id\":%lu,\"cat\":\"take\",\"name\":", id);
-    json_text(w->out, name);
+    coop_json_text(w->out, name);
     fputc('}', w->out);
     begin_event(w, "f", to_tid, to_ts);
     fprintf(w->out, ",\"bp\":\"e\",\"id\":%lu,\"cat\":\"take\",\"name\":", id);
-    json_text(w->out, name);
+    coop_json_text(w->out, name);
     fputc('}', w->out);
 }
 
@@ -245,7 +233,7 @@ static void thread_name(writer *w, unsigned tid, const char *name)
 {
     fprintf(w->out, "%s\n{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":",
             w->first ? "" : ",", tid);
-    json_text(w->out, name);
+    coop_json_text(w->out, name);
     fprintf(w->out, "}},\n{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":"
             "{\"sort_index\":%u}}", tid, tid);
     w->first = 0;
@@ -651,9 +639,9 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     const coop_device_info *info = &ctx->info;
     fprintf(out, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"producer\":\"libcoop %s\",\"kernel\":",
             COOP_VERSION_STRING);
-    json_text(out, run->name);
+    coop_json_text(out, run->name);
     fprintf(out, ",\"device\":");
-    json_text(out, info->name);
+    coop_json_text(out, info->name);
     fprintf(out, ",\"clock\":\"%s\",\"us_per_tick\":%.9g,\"time_zero\":\"discovery closed on the device\","
             "\"host_uncertainty_us\":%.3f,\"groups\":%u,\"members_start\":%u,\"agent\":%s,\"events_per_group\":%u,"
             "\"events\":%lu,\"dropped_events\":%lu,\"complete_until_us\":",
@@ -668,7 +656,7 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     fprintf(out, "\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":");
     char process[320];
     snprintf(process, sizeof process, "megakernel %s on %s", run->name, info->name);
-    json_text(out, process);
+    coop_json_text(out, process);
     fprintf(out, "}}");
     w.first = 0;
     thread_name(&w, 0, "host (libcoop)");

@@ -430,6 +430,42 @@ kernel void tasks_mega(COOP_PARAMS, global uint *data, uint n, uint min_rounds, 
     }
 }
 
+/* ---- Kill tokens given back -----------------------------------------------------------------
+ * A choreography for a task that wants three groups from three members and two idle groups
+ * (tests/test_scheduler.c, tokens_given_back_*): the idle groups join at once; member 2 offers
+ * kill first and, with no parked member below it, takes two tokens, kills itself and gives one
+ * back; member 1 offers only once member 2 is gone (M <= 2), takes the last token and becomes
+ * the task's third group, which starts it. Member 0 never offers. Built with
+ * COOP_TEST_GIVE_BACK_LATE, member 2's give-back waits until the task has started: the tokens
+ * must not outlive it. Every member leaves once the task has run `target` workgroups. */
+void coop_give_back_order(coop_ctx *ctx, global uint *task_groups_done, uint target, global uint *checks)
+{
+    uint lid = get_local_id(0);
+    int killed = 0;
+    uint more = 1;
+    while (more && !killed) {
+        uint id = coop_group_id(ctx);
+        uint offers = coop_broadcast(ctx, lid == 0 && (id == 2u || (id == 1u && coop_num_groups(ctx) <= 2u)));
+        killed = coop_offer_kill_unless(ctx, !offers);
+        if (lid == 0 && killed)
+            coop_fetch_add(&checks[CHK_KILLS], 1u);
+        more = coop_broadcast(ctx, lid == 0 ? coop_load_acquire(task_groups_done) < target : 0u);
+    }
+}
+
+kernel void give_back_mega(COOP_PARAMS, global uint *task_groups_done, uint target, global uint *out,
+                           global uint *checks)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            coop_give_back_order(&ctx, task_groups_done, target, checks);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && ctx.task == 0)
+            task_accumulate(&ctx, out, task_groups_done, checks);
+    }
+}
+
 /* ---- Deliberately broken: a deadlock the watchdog must report -------------------------------
  * Instead of meeting the others at the second barrier, group 1 waits for a flag that group 0
  * sets only after that barrier: group 1 never arrives. */

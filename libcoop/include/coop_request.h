@@ -1,0 +1,68 @@
+/* coop_request.h: what applying a host request does to the control block, written once for the
+ * two sides that apply requests (docs/DESIGN.md sections 10 and 11): the agent group, which
+ * copies each request into the control block in device memory (coop_scheduler.h, coop_agent),
+ * and the host itself when the control block is in the channel (libcoop/src/scheduler.c).
+ *
+ * It is compiled as OpenCL C (coop_scheduler.h includes it; the kernel header embeds it there)
+ * and as C11. Each side first gives it, on a control-block word, the accesses it names:
+ * coop_load_relaxed, coop_store_relaxed, coop_store_release, and on a 64-bit pair of words
+ * coop_exchange64 (acquire-release), with the orders coop_kernel.h's primitives have, and
+ * coop_device_time(slot), which writes the device's clock into a 64-bit slot and returns it (the
+ * host has no device clock: it writes nothing and returns 0; a traced run's host stamps
+ * T_REQUEST itself). Like coop_layout.h, it tells the two languages apart by
+ * __OPENCL_C_VERSION__ / __OPENCL_VERSION__. */
+#ifndef COOP_REQUEST_H
+#define COOP_REQUEST_H
+
+/* A function both sides compile, and a control-block word and 64-bit pair of words as each side
+ * addresses them. */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define COOP_SHARED_FN inline
+#define COOP_CTRL_WORD global uint
+#define COOP_CTRL_PAIR global ulong
+#else
+#define COOP_SHARED_FN static inline
+#define COOP_CTRL_WORD volatile uint32_t
+#define COOP_CTRL_PAIR volatile uint64_t
+#endif
+
+/* A check build's checks (coop_kernel.h, COOP_CHECK) are the device's: the host builds none. */
+#ifndef COOP_CHECK
+#define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds))
+#endif
+
+/* The kill tokens and the request they are for, one 64-bit word (COOP_KILLS_WORD). */
+COOP_SHARED_FN COOP_CTRL_PAIR *coop_kill_tokens(COOP_CTRL_WORD *ctrl)
+{
+    return (COOP_CTRL_PAIR *)&ctrl[COOP_CTRL_KILLS];
+}
+
+/* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_TASK, REQ_WANT, REQ_RANGE,
+ * REQ_ARGS) are in the control block already. Returns a task request's time (T_REQUEST; 0 for
+ * other requests or without a clock). */
+COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
+{
+    COOP_U32 kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
+    COOP_U64 requested = 0;
+    if (kind == COOP_REQ_TASK) {
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
+        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
+        requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
+        /* release: the request's words and the reset counts before GATHERING; pairs with the
+         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
+        /* the task's kill tokens, for this request; the word held none (K7: the last task's start
+         * cancelled its tokens, and none came back after). Acquire-release: the takers'
+         * compare-and-swap (coop_take_tokens) that reads it synchronises with it */
+        COOP_U64 left = coop_exchange64(coop_kill_tokens(ctrl),
+                                        COOP_KILLS_WORD(seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT])));
+        COOP_CHECK(ctrl, left == 0u, COOP_CHECK_REQUEST_TOKENS, seq, COOP_KILLS_TOKENS(left), COOP_KILLS_REQUEST(left));
+    } else if (kind == COOP_REQ_SHUTDOWN) {
+        coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
+    }
+    coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
+    return requested;
+}
+
+#endif
