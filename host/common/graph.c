@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lzma.h>
 #include <zlib.h>
@@ -525,9 +526,12 @@ static const char *skip_blanks(const char *s)
 
 /* ---------------------------------------------------------- edge list -- */
 
+/* The edges as read or drawn. weight is kept only when the input gives weights (`weighted`);
+ * otherwise every arc gets graph_default_weight() when the CSR is built. */
 struct edge_list {
     uint32_t *src, *dst, *weight;
     size_t len, cap;
+    int weighted;
 };
 
 static int edges_reserve(struct edge_list *e, size_t cap)
@@ -546,15 +550,18 @@ static int edges_reserve(struct edge_list *e, size_t cap)
     if (dst == NULL)
         return -1;
     e->dst = dst;
-    weight = realloc(e->weight, cap * sizeof *weight);
-    if (weight == NULL)
-        return -1;
-    e->weight = weight;
+    if (e->weighted) {
+        weight = realloc(e->weight, cap * sizeof *weight);
+        if (weight == NULL)
+            return -1;
+        e->weight = weight;
+    }
     e->cap = cap;
     return 0;
 }
 
-/* Adds u->v; self-loops are dropped here. Returns -1 when out of memory. */
+/* Adds u->v (weight is ignored unless e->weighted); self-loops are dropped here. Returns -1
+ * when out of memory. */
 static int edges_push(struct edge_list *e, uint32_t u, uint32_t v, uint32_t weight)
 {
     if (u == v)
@@ -563,7 +570,8 @@ static int edges_push(struct edge_list *e, uint32_t u, uint32_t v, uint32_t weig
         return -1;
     e->src[e->len] = u;
     e->dst[e->len] = v;
-    e->weight[e->len] = weight;
+    if (e->weighted)
+        e->weight[e->len] = weight;
     e->len++;
     return 0;
 }
@@ -580,6 +588,13 @@ static void edges_free(struct edge_list *e)
 
 enum build_status { BUILD_OK, BUILD_NO_MEMORY, BUILD_TOO_MANY_ARCS };
 
+enum {
+    /* The radix sort's digits are at most this wide: 2048 buckets stay in cache. */
+    RADIX_BITS = 11,
+    /* A key holds two 32-bit ids, so this many digits at the most. */
+    RADIX_MAX_PASSES = (64 + RADIX_BITS - 1) / RADIX_BITS,
+};
+
 static void *alloc_u32(uint64_t count)
 {
     if (count > SIZE_MAX / sizeof(uint32_t))
@@ -587,109 +602,148 @@ static void *alloc_u32(uint64_t count)
     return malloc(count == 0 ? sizeof(uint32_t) : (size_t)count * sizeof(uint32_t));
 }
 
+static uint64_t *alloc_u64(uint64_t count)
+{
+    if (count > SIZE_MAX / sizeof(uint64_t))
+        return NULL;
+    return malloc(count == 0 ? sizeof(uint64_t) : (size_t)count * sizeof(uint64_t));
+}
+
+/* How the arcs are sorted: key = source << id_bits | target, one digit of digit_bits per pass,
+ * least significant first. */
+struct radix {
+    unsigned id_bits, digit_bits, passes;
+    uint32_t start[RADIX_MAX_PASSES][1 << RADIX_BITS];  /* where each digit's bucket starts */
+};
+
+static void radix_plan(struct radix *x, uint32_t n)
+{
+    unsigned key_bits;
+
+    x->id_bits = 1;
+    while (x->id_bits < 32 && ((uint64_t)1 << x->id_bits) < n)
+        x->id_bits++;
+    key_bits = 2 * x->id_bits;
+    x->passes = (key_bits + RADIX_BITS - 1) / RADIX_BITS;
+    x->digit_bits = (key_bits + x->passes - 1) / x->passes;
+    memset(x->start, 0, sizeof x->start);
+}
+
+static uint64_t arc_key(const struct radix *x, uint32_t source, uint32_t target)
+{
+    return (uint64_t)source << x->id_bits | target;
+}
+
+static uint32_t digit(const struct radix *x, uint64_t key, unsigned pass)
+{
+    return (uint32_t)(key >> (pass * x->digit_bits)) & (((uint32_t)1 << x->digit_bits) - 1);
+}
+
+static void radix_count(struct radix *x, uint64_t key)
+{
+    for (unsigned pass = 0; pass < x->passes; pass++)
+        x->start[pass][digit(x, key, pass)]++;
+}
+
+/* Puts an arc (and its weight, when weights are kept) in its bucket of this pass. */
+static void radix_place(struct radix *x, unsigned pass, uint64_t key, const uint32_t *weight, uint64_t *keys_out,
+                        uint32_t *weights_out)
+{
+    uint32_t at = x->start[pass][digit(x, key, pass)]++;
+
+    keys_out[at] = key;
+    if (weights_out != NULL)
+        weights_out[at] = *weight;
+}
+
 /*
- * Builds g's CSR from e (adding v->u for every u->v when undirected). Two
- * stable counting sorts, by target then by source, leave every adjacency
- * list sorted by target; parallel arcs are then merged keeping the smallest
- * weight. Sets n, m, row, col, weight and directed.
+ * Builds g's CSR from e (adding v->u for every u->v when undirected), and frees e's arrays.
+ * An LSD radix sort orders the arcs by source and target; parallel arcs are then merged
+ * keeping the smallest weight. Without weights in e, each arc then gets graph_default_weight().
+ * Sets n, m, row, col, weight and directed. Every id in e is below n.
  *
- * Only row grows with n: the sorts work on the ids up to the largest one
- * used, so a header declaring many isolated nodes costs 4 bytes each.
+ * Memory: row (4 bytes per node, the only part that grows with n, so a header declaring many
+ * isolated nodes costs little); a key per arc (8 bytes, 12 with weights) beside e for the first
+ * pass, then two after e is freed; then the sorted keys and the result (8 bytes per arc).
  */
-static enum build_status build_csr(graph *g, uint32_t n, const struct edge_list *e, int undirected)
+static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, int undirected)
 {
     uint64_t arcs = undirected ? 2 * (uint64_t)e->len : (uint64_t)e->len;
-    uint32_t used = 0; /* 1 + the largest id in e */
-    uint32_t *bucket_end, *row, *tmp_src, *tmp_weight, *col, *weight;
-    uint32_t out = 0, lo = 0;
+    struct radix *x = malloc(sizeof *x);
+    uint64_t *keys[2] = {NULL, NULL};
+    uint32_t *weights[2] = {NULL, NULL}, *row = NULL, *col = NULL, *weight = NULL;
+    int weighted = e->weighted, sorted = 0;
+    uint32_t out = 0;
+    uint64_t next_node = 0;   /* row[0..next_node) are set */
+    enum build_status st = BUILD_NO_MEMORY;
 
-    if (arcs > UINT32_MAX)
-        return BUILD_TOO_MANY_ARCS;
-    for (size_t i = 0; i < e->len; i++) {
-        if (e->src[i] >= used)
-            used = e->src[i] + 1;
-        if (e->dst[i] >= used)
-            used = e->dst[i] + 1;
+    if (arcs > UINT32_MAX) {
+        st = BUILD_TOO_MANY_ARCS;
+        goto done;
     }
-    bucket_end = alloc_u32((uint64_t)used + 1);
     row = alloc_u32((uint64_t)n + 1);
-    tmp_src = alloc_u32(arcs);
-    tmp_weight = alloc_u32(arcs);
+    keys[0] = alloc_u64(arcs);
+    weights[0] = weighted ? alloc_u32(arcs) : NULL;
+    if (x == NULL || row == NULL || keys[0] == NULL || (weighted && weights[0] == NULL))
+        goto done;
+
+    radix_plan(x, n);
+    for (size_t i = 0; i < e->len; i++) {
+        radix_count(x, arc_key(x, e->src[i], e->dst[i]));
+        if (undirected)
+            radix_count(x, arc_key(x, e->dst[i], e->src[i]));
+    }
+    /* Exclusive prefix sums: start[pass][d] is where digit d's bucket begins. */
+    for (unsigned pass = 0; pass < x->passes; pass++)
+        for (uint32_t d = 0, sum = 0; d < (uint32_t)1 << x->digit_bits; d++) {
+            uint32_t count = x->start[pass][d];
+            x->start[pass][d] = sum;
+            sum += count;
+        }
+    /* The first pass reads the edge list, the others the last pass's result. */
+    for (size_t i = 0; i < e->len; i++) {
+        const uint32_t *w = weighted ? &e->weight[i] : NULL;
+        radix_place(x, 0, arc_key(x, e->src[i], e->dst[i]), w, keys[0], weights[0]);
+        if (undirected)
+            radix_place(x, 0, arc_key(x, e->dst[i], e->src[i]), w, keys[0], weights[0]);
+    }
+    edges_free(e);
+    if (x->passes > 1) {
+        keys[1] = alloc_u64(arcs);
+        weights[1] = weighted ? alloc_u32(arcs) : NULL;
+        if (keys[1] == NULL || (weighted && weights[1] == NULL))
+            goto done;
+    }
+    for (unsigned pass = 1; pass < x->passes; pass++, sorted = !sorted)
+        for (uint64_t i = 0; i < arcs; i++)
+            radix_place(x, pass, keys[sorted][i], weighted ? &weights[sorted][i] : NULL, keys[!sorted],
+                        weights[!sorted]);
+    free(keys[!sorted]);
+    free(weights[!sorted]);
+    keys[!sorted] = NULL;
+    weights[!sorted] = NULL;
+
     col = alloc_u32(arcs);
     weight = alloc_u32(arcs);
-    if (!bucket_end || !row || !tmp_src || !tmp_weight || !col || !weight) {
-        free(bucket_end);
-        free(row);
-        free(tmp_src);
-        free(tmp_weight);
-        free(col);
-        free(weight);
-        return BUILD_NO_MEMORY;
-    }
-    memset(bucket_end, 0, ((size_t)used + 1) * sizeof *bucket_end);
-    memset(row, 0, ((size_t)used + 1) * sizeof *row);
+    if (col == NULL || weight == NULL)
+        goto done;
+    for (uint64_t i = 0; i < arcs; i++) {
+        uint64_t key = keys[sorted][i];
+        uint32_t source = (uint32_t)(key >> x->id_bits), target = (uint32_t)(key & ((1ULL << x->id_bits) - 1));
 
-    for (size_t i = 0; i < e->len; i++) {
-        bucket_end[e->dst[i]]++;
-        row[e->src[i]]++;
-        if (undirected) {
-            bucket_end[e->src[i]]++;
-            row[e->dst[i]]++;
+        if (out > 0 && key == keys[sorted][i - 1]) {
+            if (weighted && weights[sorted][i] < weight[out - 1])
+                weight[out - 1] = weights[sorted][i];
+            continue;
         }
+        while (next_node <= source)
+            row[next_node++] = out;
+        col[out] = target;
+        weight[out] = weighted ? weights[sorted][i] : graph_default_weight(source, target);
+        out++;
     }
-    /* Exclusive prefix sums: bucket_end[v] and row[u] become start offsets. */
-    for (uint64_t v = 0, sum_dst = 0, sum_src = 0; v <= used; v++) {
-        uint32_t count_dst = bucket_end[v], count_src = row[v];
-        bucket_end[v] = (uint32_t)sum_dst;
-        row[v] = (uint32_t)sum_src;
-        sum_dst += count_dst;
-        sum_src += count_src;
-    }
-
-    /* By target: afterwards bucket_end[v] is where v's bucket ends. */
-    for (size_t i = 0; i < e->len; i++) {
-        uint32_t p = bucket_end[e->dst[i]]++;
-        tmp_src[p] = e->src[i];
-        tmp_weight[p] = e->weight[i];
-        if (undirected) {
-            p = bucket_end[e->src[i]]++;
-            tmp_src[p] = e->dst[i];
-            tmp_weight[p] = e->weight[i];
-        }
-    }
-    /* By source, walking targets in order: afterwards row[u] is where u's
-     * list ends, so shift it back into start offsets. */
-    for (uint32_t v = 0; v < used; v++) {
-        for (uint32_t i = lo; i < bucket_end[v]; i++) {
-            uint32_t p = row[tmp_src[i]]++;
-            col[p] = v;
-            weight[p] = tmp_weight[i];
-        }
-        lo = bucket_end[v];
-    }
-    memmove(row + 1, row, (size_t)used * sizeof *row);
-    row[0] = 0;
-
-    for (uint32_t u = 0; u < used; u++) {
-        uint32_t begin = row[u], end = row[u + 1];
-        row[u] = out;
-        for (uint32_t i = begin; i < end; i++) {
-            if (out > row[u] && col[out - 1] == col[i]) {
-                if (weight[i] < weight[out - 1])
-                    weight[out - 1] = weight[i];
-            } else {
-                col[out] = col[i];
-                weight[out] = weight[i];
-                out++;
-            }
-        }
-    }
-    for (uint64_t u = used; u <= n; u++)
-        row[u] = out;
-
-    free(bucket_end);
-    free(tmp_src);
-    free(tmp_weight);
+    while (next_node <= n)
+        row[next_node++] = out;
     if (out < arcs && out > 0) {
         uint32_t *smaller_col = realloc(col, (size_t)out * sizeof *col);
         uint32_t *smaller_weight = realloc(weight, (size_t)out * sizeof *weight);
@@ -704,7 +758,19 @@ static enum build_status build_csr(graph *g, uint32_t n, const struct edge_list 
     g->col = col;
     g->weight = weight;
     g->directed = !undirected;
-    return BUILD_OK;
+    row = col = weight = NULL;
+    st = BUILD_OK;
+done:
+    edges_free(e);
+    free(x);
+    free(keys[0]);
+    free(keys[1]);
+    free(weights[0]);
+    free(weights[1]);
+    free(row);
+    free(col);
+    free(weight);
+    return st;
 }
 
 static int build_from_file(struct reader *r, graph *g, uint32_t n, struct edge_list *e,
@@ -772,6 +838,7 @@ static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
     if (get_count(r, &f, 2, UINT32_MAX, "node count", &nodes) != 0 ||
         get_count(r, &f, 3, UINT64_MAX, "arc count", &declared) != 0)
         return -1;
+    e->weighted = !pace;
     if (edges_reserve(e, initial_capacity(declared)) != 0)
         return fail(r, "out of memory");
 
@@ -784,7 +851,6 @@ static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
                 return fail_at(r, r->lineno, "expected 'u v' edge line");
             if (get_node(r, &f, 0, 1, nodes, &u) != 0 || get_node(r, &f, 1, 1, nodes, &v) != 0)
                 return -1;
-            w = graph_default_weight(u, v);
         } else {
             if (f.count != 4 || !field_is(&f, 0, "a"))
                 return fail_at(r, r->lineno, "expected 'a u v w' arc line");
@@ -850,7 +916,7 @@ static int read_snap(struct reader *r, graph *g, struct edge_list *e)
             n = (uint64_t)u + 1;
         if ((uint64_t)v + 1 > n)
             n = (uint64_t)v + 1;
-        if (push_or_fail(r, e, u, v, graph_default_weight(u, v)) != 0)
+        if (push_or_fail(r, e, u, v, 0) != 0)
             return -1;
     }
     if (rc < 0)
@@ -880,7 +946,7 @@ static int read_mtx_body(struct reader *r, graph *g, struct edge_list *e)
             n = u + 1;
         if (v + 1 > n)
             n = v + 1;
-        if (push_or_fail(r, e, u, v, graph_default_weight(u, v)) != 0)
+        if (push_or_fail(r, e, u, v, 0) != 0)
             return -1;
     }
     if (rc < 0)
@@ -934,6 +1000,7 @@ static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
     if (rows != cols)
         return fail_at(r, r->lineno, "matrix is %llux%llu, a graph needs a square one",
                        (unsigned long long)rows, (unsigned long long)cols);
+    e->weighted = !pattern;
     if (edges_reserve(e, initial_capacity(declared)) != 0)
         return fail(r, "out of memory");
 
@@ -944,9 +1011,7 @@ static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
             return fail_at(r, r->lineno, pattern ? "expected 'row col'" : "expected 'row col value'");
         if (get_node(r, &f, 0, 1, rows, &u) != 0 || get_node(r, &f, 1, 1, rows, &v) != 0)
             return -1;
-        if (pattern)
-            w = graph_default_weight(u, v);
-        else if (get_mtx_weight(r, &f, 2, integer, &w) != 0)
+        if (!pattern && get_mtx_weight(r, &f, 2, integer, &w) != 0)
             return -1;
         found++;
         if (push_or_fail(r, e, u, v, w) != 0)
@@ -1154,14 +1219,66 @@ static int build_generated(graph *g, uint32_t n, struct edge_list *e, const char
     return 0;
 }
 
+/* Bytes a generated graph takes at the most while it is built: per node a label and a row
+ * offset; per edge its two ids in the list, then two arcs of 16 bytes each in build_csr. */
+static uint64_t generator_peak_bytes(uint64_t nodes, uint64_t edges)
+{
+    return 8 * nodes + 32 * edges;
+}
+
+/* Fails, saying so, when a generated graph (`what`) needs more memory to build than the machine
+ * has: better than being killed by the system halfway. */
+static int check_memory(const char *who, const char *what, uint64_t nodes, uint64_t edges, char *err,
+                        size_t errlen)
+{
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+    uint64_t need = generator_peak_bytes(nodes, edges);
+
+    if (pages <= 0 || page_bytes <= 0 || need <= (uint64_t)pages * (uint64_t)page_bytes)
+        return 0;
+    set_err(err, errlen, "%s: %s needs about %.1f GiB of memory to build, more than the %.1f GiB here", who, what,
+            (double)need / gib, (double)pages * (double)page_bytes / gib);
+    return -1;
+}
+
+/* Graph500 quadrant probabilities in 1/65536ths, cumulative: a, a+b, a+b+c. */
+enum { RMAT_A_END = 37356, RMAT_B_END = 49807, RMAT_C_END = 62259, RMAT_LEVELS_PER_DRAW = 4 };
+
+/* What adds 2^16 - end to both 32-bit halves of a word. */
+static uint64_t rmat_past(uint32_t end)
+{
+    return ((uint64_t)(0x10000 - end) << 32) | (0x10000 - end);
+}
+
+/*
+ * Four levels of the recursion from one random word, whose 16-bit lanes (lowest first) are the
+ * draws of the four levels. A draw below a_end picks quadrant a (neither bit), below b_end b
+ * (v's bit), below c_end c (u's bit), else d (both). Sets bit i of *u_bits and *v_bits for
+ * level i. Branch-free: the lanes are spread two by two into 32-bit halves, where adding
+ * 2^16 - end carries into bit 16 exactly when the draw is at least end.
+ */
+static void rmat_levels(uint64_t random, uint32_t *u_bits, uint32_t *v_bits)
+{
+    const uint64_t lanes = 0x0000ffff0000ffffULL, carries = 0x0001000000010000ULL;
+    const uint64_t past_a = rmat_past(RMAT_A_END), past_b = rmat_past(RMAT_B_END), past_c = rmat_past(RMAT_C_END);
+    uint64_t even = random & lanes, odd = (random >> 16) & lanes; /* levels 0 and 2, 1 and 3 */
+    uint64_t u = ((even + past_b) & carries) >> 16 | ((odd + past_b) & carries) >> 15;
+    uint64_t v = (((even + past_a) ^ (even + past_b) ^ (even + past_c)) & carries) >> 16 |
+                 (((odd + past_a) ^ (odd + past_b) ^ (odd + past_c)) & carries) >> 15;
+
+    /* Levels 0 and 1 are in bits 0 and 1, levels 2 and 3 in bits 32 and 33. */
+    *u_bits = (uint32_t)((u | u >> 30) & 0xf);
+    *v_bits = (uint32_t)((v | v >> 30) & 0xf);
+}
+
 int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed, char *err,
                    size_t errlen)
 {
-    /* Graph500 quadrant probabilities in 1/65536ths, cumulative: a, a+b, a+b+c. */
-    const uint32_t a_end = 37356, b_end = 49807, c_end = 62259;
     struct edge_list e = {0};
     uint64_t state = seed, edges;
     uint32_t n, *label;
+    char what[64];
     int rc;
 
     if (err != NULL && errlen > 0)
@@ -1186,6 +1303,9 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
         return -1;
     }
     n = (uint32_t)1 << scale;
+    snprintf(what, sizeof what, "scale %u with edge factor %u", scale, edgefactor);
+    if (check_memory("rmat", what, n, edges, err, errlen) != 0)
+        return -1;
 
     label = alloc_u32(n);
     if (label == NULL || edges_reserve(&e, (size_t)edges) != 0) {
@@ -1205,27 +1325,21 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
     }
     for (uint64_t k = 0; k < edges; k++) {
         uint32_t u = 0, v = 0;
-        uint64_t bits = 0;
 
-        for (unsigned level = 0; level < scale; level++) {
-            uint32_t draw;
+        for (unsigned level = 0; level < scale; level += RMAT_LEVELS_PER_DRAW) {
+            unsigned left = scale - level;
+            uint32_t keep = left >= RMAT_LEVELS_PER_DRAW ? 0xf : ((uint32_t)1 << left) - 1, u_bits, v_bits;
 
-            if (level % 4 == 0)
-                bits = next_random(&state);
-            draw = (uint32_t)(bits & 0xffff);
-            bits >>= 16;
-            if (draw >= c_end) {
-                u |= (uint32_t)1 << level;
-                v |= (uint32_t)1 << level;
-            } else if (draw >= b_end) {
-                u |= (uint32_t)1 << level;
-            } else if (draw >= a_end) {
-                v |= (uint32_t)1 << level;
-            }
+            rmat_levels(next_random(&state), &u_bits, &v_bits);
+            u |= (u_bits & keep) << level;
+            v |= (v_bits & keep) << level;
         }
-        u = label[u];
-        v = label[v];
-        edges_push(&e, u, v, graph_default_weight(u, v));
+        edges_push(&e, u, v, 0);
+    }
+    /* Labels last: the lookups are independent, so their cache misses overlap. */
+    for (size_t i = 0; i < e.len; i++) {
+        e.src[i] = label[e.src[i]];
+        e.dst[i] = label[e.dst[i]];
     }
     free(label);
     rc = build_generated(g, n, &e, "rmat", err, errlen);
@@ -1237,6 +1351,7 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
 {
     struct edge_list e = {0};
     uint64_t nodes = (uint64_t)w * h, edges;
+    char what[64];
     int rc;
 
     if (err != NULL && errlen > 0)
@@ -1261,6 +1376,9 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
                 (unsigned long)UINT32_MAX);
         return -1;
     }
+    snprintf(what, sizeof what, "%ux%u", w, h);
+    if (check_memory("grid", what, nodes, edges, err, errlen) != 0)
+        return -1;
     if (edges_reserve(&e, (size_t)edges) != 0) {
         set_err(err, errlen, "grid: out of memory");
         return -1;
@@ -1269,9 +1387,9 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
         for (uint32_t x = 0; x < w; x++) {
             uint32_t u = y * w + x;
             if (x + 1 < w)
-                edges_push(&e, u, u + 1, graph_default_weight(u, u + 1));
+                edges_push(&e, u, u + 1, 0);
             if (y + 1 < h)
-                edges_push(&e, u, u + w, graph_default_weight(u, u + w));
+                edges_push(&e, u, u + w, 0);
         }
     }
     rc = build_generated(g, (uint32_t)nodes, &e, "grid", err, errlen);
