@@ -589,10 +589,12 @@ static void edges_free(struct edge_list *e)
 enum build_status { BUILD_OK, BUILD_NO_MEMORY, BUILD_TOO_MANY_ARCS };
 
 enum {
-    /* The radix sort's digits are at most this wide: 2048 buckets stay in cache. */
+    /* The radix sort's digits are at most this wide: a pass's 2048 buckets stay in cache. */
     RADIX_BITS = 11,
-    /* A key holds two 32-bit ids, so this many digits at the most. */
-    RADIX_MAX_PASSES = (64 + RADIX_BITS - 1) / RADIX_BITS,
+    RADIX_BUCKETS = 1 << RADIX_BITS,
+    /* A key holds two 32-bit ids; the bits below its top digit take this many digits at most:
+     * (64 - RADIX_BITS) / RADIX_BITS, rounded up. */
+    RADIX_MAX_LOW_PASSES = (64 - 1) / RADIX_BITS,
 };
 
 static void *alloc_u32(uint64_t count)
@@ -609,11 +611,16 @@ static uint64_t *alloc_u64(uint64_t count)
     return malloc(count == 0 ? sizeof(uint64_t) : (size_t)count * sizeof(uint64_t));
 }
 
-/* How the arcs are sorted: key = source << id_bits | target, one digit of digit_bits per pass,
- * least significant first. */
+/*
+ * How the arcs are sorted by key = source << id_bits | target: first into buckets by the key's
+ * top digit (its top RADIX_BITS bits at most), read from the edge list; then each bucket, a
+ * small part of the whole and so mostly in cache, by the bits below with an LSD radix sort
+ * (low_passes digits of low_digit_bits, least significant first).
+ */
 struct radix {
-    unsigned id_bits, digit_bits, passes;
-    uint32_t start[RADIX_MAX_PASSES][1 << RADIX_BITS];  /* where each digit's bucket starts */
+    unsigned id_bits, top_shift, low_digit_bits, low_passes;
+    uint32_t top_start[RADIX_BUCKETS];                       /* where each top digit's bucket starts */
+    uint32_t low_start[RADIX_MAX_LOW_PASSES][RADIX_BUCKETS];  /* the same in one bucket, per pass */
 };
 
 static void radix_plan(struct radix *x, uint32_t n)
@@ -624,9 +631,10 @@ static void radix_plan(struct radix *x, uint32_t n)
     while (x->id_bits < 32 && ((uint64_t)1 << x->id_bits) < n)
         x->id_bits++;
     key_bits = 2 * x->id_bits;
-    x->passes = (key_bits + RADIX_BITS - 1) / RADIX_BITS;
-    x->digit_bits = (key_bits + x->passes - 1) / x->passes;
-    memset(x->start, 0, sizeof x->start);
+    x->top_shift = key_bits > RADIX_BITS ? key_bits - RADIX_BITS : 0;
+    x->low_passes = (x->top_shift + RADIX_BITS - 1) / RADIX_BITS;
+    x->low_digit_bits = x->low_passes ? (x->top_shift + x->low_passes - 1) / x->low_passes : 0;
+    memset(x->top_start, 0, sizeof x->top_start);
 }
 
 static uint64_t arc_key(const struct radix *x, uint32_t source, uint32_t target)
@@ -634,46 +642,91 @@ static uint64_t arc_key(const struct radix *x, uint32_t source, uint32_t target)
     return (uint64_t)source << x->id_bits | target;
 }
 
-static uint32_t digit(const struct radix *x, uint64_t key, unsigned pass)
+static uint32_t top_digit(const struct radix *x, uint64_t key)
 {
-    return (uint32_t)(key >> (pass * x->digit_bits)) & (((uint32_t)1 << x->digit_bits) - 1);
+    return (uint32_t)(key >> x->top_shift);
 }
 
-static void radix_count(struct radix *x, uint64_t key)
+/* A digit below the top one; the last may reach into the top digit, the same in a bucket. */
+static uint32_t low_digit(const struct radix *x, uint64_t key, unsigned pass)
 {
-    for (unsigned pass = 0; pass < x->passes; pass++)
-        x->start[pass][digit(x, key, pass)]++;
+    return (uint32_t)(key >> (pass * x->low_digit_bits)) & (((uint32_t)1 << x->low_digit_bits) - 1);
 }
 
-/* Puts an arc (and its weight, when weights are kept) in its bucket of this pass. */
-static void radix_place(struct radix *x, unsigned pass, uint64_t key, const uint32_t *weight, uint64_t *keys_out,
-                        uint32_t *weights_out)
+/* Turns counts into where each bucket starts. */
+static void starts_from_counts(uint32_t *start)
 {
-    uint32_t at = x->start[pass][digit(x, key, pass)]++;
+    for (uint32_t d = 0, sum = 0; d < RADIX_BUCKETS; d++) {
+        uint32_t count = start[d];
+        start[d] = sum;
+        sum += count;
+    }
+}
 
-    keys_out[at] = key;
-    if (weights_out != NULL)
-        weights_out[at] = *weight;
+/* Puts an arc, read from the edge list, in its top digit's bucket of keys (and weights). */
+static void place_top(struct radix *x, uint32_t source, uint32_t target, const uint32_t *weight, uint64_t *keys,
+                      uint32_t *weights)
+{
+    uint64_t key = arc_key(x, source, target);
+    uint32_t at = x->top_start[top_digit(x, key)]++;
+
+    keys[at] = key;
+    if (weights != NULL)
+        weights[at] = *weight;
+}
+
+/* Sorts one bucket of `len` keys (and their weights, when weights is not NULL) by the digits
+ * below the top one, through spare room of as many. */
+static void sort_bucket(struct radix *x, uint64_t *keys, uint32_t *weights, uint32_t len, uint64_t *spare_keys,
+                        uint32_t *spare_weights)
+{
+    uint64_t *from = keys, *to = spare_keys;
+    uint32_t *from_weights = weights, *to_weights = weights ? spare_weights : NULL;
+
+    memset(x->low_start, 0, x->low_passes * sizeof x->low_start[0]);
+    for (uint32_t i = 0; i < len; i++)
+        for (unsigned pass = 0; pass < x->low_passes; pass++)
+            x->low_start[pass][low_digit(x, keys[i], pass)]++;
+    for (unsigned pass = 0; pass < x->low_passes; pass++) {
+        starts_from_counts(x->low_start[pass]);
+        for (uint32_t i = 0; i < len; i++) {
+            uint32_t at = x->low_start[pass][low_digit(x, from[i], pass)]++;
+            to[at] = from[i];
+            if (weights != NULL)
+                to_weights[at] = from_weights[i];
+        }
+        uint64_t *swap_keys = from;
+        uint32_t *swap_weights = from_weights;
+        from = to;
+        to = swap_keys;
+        from_weights = to_weights;
+        to_weights = swap_weights;
+    }
+    if (from != keys) {
+        memcpy(keys, from, len * sizeof *keys);
+        if (weights != NULL)
+            memcpy(weights, from_weights, len * sizeof *weights);
+    }
 }
 
 /*
  * Builds g's CSR from e (adding v->u for every u->v when undirected), and frees e's arrays.
- * An LSD radix sort orders the arcs by source and target; parallel arcs are then merged
- * keeping the smallest weight. Without weights in e, each arc then gets graph_default_weight().
- * Sets n, m, row, col, weight and directed. Every id in e is below n.
+ * A radix sort (struct radix) orders the arcs by source and target; parallel arcs are then
+ * merged keeping the smallest weight. Without weights in e, each arc then gets
+ * graph_default_weight(). Sets n, m, row, col, weight and directed. Every id in e is below n.
  *
  * Memory: row (4 bytes per node, the only part that grows with n, so a header declaring many
- * isolated nodes costs little); a key per arc (8 bytes, 12 with weights) beside e for the first
- * pass, then two after e is freed; then the sorted keys and the result (8 bytes per arc).
+ * isolated nodes costs little); a key per arc (8 bytes, 12 with weights) beside e, then beside
+ * the largest bucket's spare room; then the sorted keys and the result (8 bytes per arc).
  */
 static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, int undirected)
 {
     uint64_t arcs = undirected ? 2 * (uint64_t)e->len : (uint64_t)e->len;
     struct radix *x = malloc(sizeof *x);
-    uint64_t *keys[2] = {NULL, NULL};
-    uint32_t *weights[2] = {NULL, NULL}, *row = NULL, *col = NULL, *weight = NULL;
-    int weighted = e->weighted, sorted = 0;
-    uint32_t out = 0;
+    uint64_t *keys = NULL, *spare_keys = NULL;
+    uint32_t *weights = NULL, *spare_weights = NULL, *row = NULL, *col = NULL, *weight = NULL;
+    int weighted = e->weighted;
+    uint32_t out = 0, largest = 0;
     uint64_t next_node = 0;   /* row[0..next_node) are set */
     enum build_status st = BUILD_NO_MEMORY;
 
@@ -682,64 +735,64 @@ static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, in
         goto done;
     }
     row = alloc_u32((uint64_t)n + 1);
-    keys[0] = alloc_u64(arcs);
-    weights[0] = weighted ? alloc_u32(arcs) : NULL;
-    if (x == NULL || row == NULL || keys[0] == NULL || (weighted && weights[0] == NULL))
+    keys = alloc_u64(arcs);
+    weights = weighted ? alloc_u32(arcs) : NULL;
+    if (x == NULL || row == NULL || keys == NULL || (weighted && weights == NULL))
         goto done;
 
     radix_plan(x, n);
     for (size_t i = 0; i < e->len; i++) {
-        radix_count(x, arc_key(x, e->src[i], e->dst[i]));
+        x->top_start[top_digit(x, arc_key(x, e->src[i], e->dst[i]))]++;
         if (undirected)
-            radix_count(x, arc_key(x, e->dst[i], e->src[i]));
+            x->top_start[top_digit(x, arc_key(x, e->dst[i], e->src[i]))]++;
     }
-    /* Exclusive prefix sums: start[pass][d] is where digit d's bucket begins. */
-    for (unsigned pass = 0; pass < x->passes; pass++)
-        for (uint32_t d = 0, sum = 0; d < (uint32_t)1 << x->digit_bits; d++) {
-            uint32_t count = x->start[pass][d];
-            x->start[pass][d] = sum;
-            sum += count;
-        }
-    /* The first pass reads the edge list, the others the last pass's result. */
+    for (uint32_t d = 0; d < RADIX_BUCKETS; d++)
+        if (x->top_start[d] > largest)
+            largest = x->top_start[d];
+    starts_from_counts(x->top_start);
     for (size_t i = 0; i < e->len; i++) {
         const uint32_t *w = weighted ? &e->weight[i] : NULL;
-        radix_place(x, 0, arc_key(x, e->src[i], e->dst[i]), w, keys[0], weights[0]);
+        place_top(x, e->src[i], e->dst[i], w, keys, weights);
         if (undirected)
-            radix_place(x, 0, arc_key(x, e->dst[i], e->src[i]), w, keys[0], weights[0]);
+            place_top(x, e->dst[i], e->src[i], w, keys, weights);
     }
     edges_free(e);
-    if (x->passes > 1) {
-        keys[1] = alloc_u64(arcs);
-        weights[1] = weighted ? alloc_u32(arcs) : NULL;
-        if (keys[1] == NULL || (weighted && weights[1] == NULL))
+    if (x->low_passes > 0) {
+        spare_keys = alloc_u64(largest);
+        spare_weights = weighted ? alloc_u32(largest) : NULL;
+        if (spare_keys == NULL || (weighted && spare_weights == NULL))
             goto done;
+        /* top_start[d] is now where bucket d ends. */
+        for (uint32_t d = 0, begin = 0; d < RADIX_BUCKETS; d++) {
+            uint32_t end = x->top_start[d];
+            if (end - begin > 1)
+                sort_bucket(x, keys + begin, weighted ? weights + begin : NULL, end - begin, spare_keys,
+                            spare_weights);
+            begin = end;
+        }
+        free(spare_keys);
+        free(spare_weights);
+        spare_keys = NULL;
+        spare_weights = NULL;
     }
-    for (unsigned pass = 1; pass < x->passes; pass++, sorted = !sorted)
-        for (uint64_t i = 0; i < arcs; i++)
-            radix_place(x, pass, keys[sorted][i], weighted ? &weights[sorted][i] : NULL, keys[!sorted],
-                        weights[!sorted]);
-    free(keys[!sorted]);
-    free(weights[!sorted]);
-    keys[!sorted] = NULL;
-    weights[!sorted] = NULL;
 
     col = alloc_u32(arcs);
     weight = alloc_u32(arcs);
     if (col == NULL || weight == NULL)
         goto done;
     for (uint64_t i = 0; i < arcs; i++) {
-        uint64_t key = keys[sorted][i];
+        uint64_t key = keys[i];
         uint32_t source = (uint32_t)(key >> x->id_bits), target = (uint32_t)(key & ((1ULL << x->id_bits) - 1));
 
-        if (out > 0 && key == keys[sorted][i - 1]) {
-            if (weighted && weights[sorted][i] < weight[out - 1])
-                weight[out - 1] = weights[sorted][i];
+        if (out > 0 && key == keys[i - 1]) {
+            if (weighted && weights[i] < weight[out - 1])
+                weight[out - 1] = weights[i];
             continue;
         }
         while (next_node <= source)
             row[next_node++] = out;
         col[out] = target;
-        weight[out] = weighted ? weights[sorted][i] : graph_default_weight(source, target);
+        weight[out] = weighted ? weights[i] : graph_default_weight(source, target);
         out++;
     }
     while (next_node <= n)
@@ -763,10 +816,10 @@ static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, in
 done:
     edges_free(e);
     free(x);
-    free(keys[0]);
-    free(keys[1]);
-    free(weights[0]);
-    free(weights[1]);
+    free(keys);
+    free(weights);
+    free(spare_keys);
+    free(spare_weights);
     free(row);
     free(col);
     free(weight);
