@@ -486,8 +486,9 @@ static int load_graph(bench *b)
         return 1;
     if (b->g.directed && !app_distances(b->s.app)) {
         graph undirected;
-        if (reference_undirected(&b->g, &undirected) != 0)
-            return error_report(coop_bench_cli.name, "out of memory for the undirected graph");
+        char err[256];
+        if (graph_undirected(&b->g, &undirected, err, sizeof err) != 0)
+            return error_report(coop_bench_cli.name, "the undirected graph: %s", err);
         graph_free(&b->g);
         b->g = undirected;
         b->symmetrized = 1;

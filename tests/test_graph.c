@@ -404,6 +404,34 @@ START_TEST(test_graph_free_zeroes)
 }
 END_TEST
 
+START_TEST(test_undirected)
+{
+    /* 0 -> 1 (5), 1 -> 0 (3), 1 -> 2 (8): the pair keeps the smaller weight both ways. */
+    static uint32_t row[] = {0, 1, 3, 3}, col[] = {1, 0, 2}, weight[] = {5, 3, 8};
+    static const uint32_t undirected_row[] = {0, 1, 3, 4}, undirected_col[] = {1, 0, 2, 1};
+    static const uint32_t undirected_weight[] = {3, 3, 8, 8};
+    const graph directed = {.n = 3, .m = 3, .row = row, .col = col, .weight = weight, .has_weights = 1,
+                            .directed = 1, .first_id = 1};
+    char err[ERR_BYTES];
+    graph g, same;
+
+    ck_assert_int_eq(graph_undirected(&directed, &g, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    expect_csr(&g, 3, undirected_row, undirected_col, undirected_weight);
+    ck_assert_int_eq(g.directed, 0);
+    ck_assert_int_eq(g.has_weights, 1);
+    ck_assert_uint_eq(g.first_id, 1);
+    graph_free(&g);
+
+    /* An undirected graph stays as it is. */
+    ck_assert_int_eq(graph_gen_rmat(&g, 10, 8, 1, err, sizeof err), 0);
+    ck_assert_int_eq(graph_undirected(&g, &same, err, sizeof err), 0);
+    expect_same_graph(&g, &same);
+    graph_free(&g);
+    graph_free(&same);
+}
+END_TEST
+
 /* -------------------------------------------------------- compression -- */
 
 static const char *const tiny_files[] = {
@@ -1184,6 +1212,7 @@ static Suite *graph_suite(void)
     tcase_add_test(formats, test_bare_pairs_outside_mtx_are_snap);
     tcase_add_test(formats, test_isolated_nodes_after_last_arc);
     tcase_add_test(formats, test_graph_free_zeroes);
+    tcase_add_test(formats, test_undirected);
     suite_add_tcase(s, formats);
 
     tcase_add_checked_fixture(compression, scratch_create, scratch_remove);

@@ -1219,6 +1219,33 @@ int graph_read(const char *path, graph *g, char *err, size_t errlen)
     return rc;
 }
 
+int graph_undirected(const graph *g, graph *out, char *err, size_t errlen)
+{
+    struct edge_list e = {.weighted = g->has_weights};
+    enum build_status st = BUILD_NO_MEMORY;
+
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    memset(out, 0, sizeof *out);
+    if (edges_reserve(&e, (size_t)g->m) == 0) {
+        /* The room is there and a CSR has no self-loops: every push succeeds. */
+        for (uint32_t u = 0; u < g->n; u++)
+            for (uint32_t i = g->row[u]; i < g->row[u + 1]; i++)
+                edges_push(&e, u, g->col[i], g->weight[i]);
+        st = build_csr(out, g->n, &e, 1);
+    }
+    edges_free(&e);
+    if (st == BUILD_TOO_MANY_ARCS)
+        set_err(err, errlen, "too many arcs (at most %lu)", (unsigned long)UINT32_MAX);
+    else if (st == BUILD_NO_MEMORY)
+        set_err(err, errlen, "out of memory");
+    if (st != BUILD_OK)
+        return -1;
+    out->has_weights = g->has_weights;
+    out->first_id = g->first_id;
+    return 0;
+}
+
 void graph_free(graph *g)
 {
     if (g == NULL)

@@ -106,6 +106,15 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen);
  */
 int graph_parse_gen(const char *spec, graph *g, char *err, size_t errlen);
 
+/*
+ * The undirected version of g in *out (released with graph_free()): an arc u->v
+ * of g gives both u->v and v->u, with the smaller weight where g has both
+ * (n, has_weights and first_id as in g; directed 0). Coloring and MIS treat
+ * every graph as undirected through it. Returns 0, or -1 with a message in err
+ * ("out of memory", "too many arcs ...") and *out zeroed.
+ */
+int graph_undirected(const graph *g, graph *out, char *err, size_t errlen);
+
 /* Releases the arrays of g and zeroes it. Safe on a zeroed graph and on NULL. */
 void graph_free(graph *g);
 
