@@ -138,13 +138,21 @@ static void assert_bench_built(void)
 
 /* ---- The scripts -------------------------------------------------------------------------- */
 
-START_TEST(overhead_quick)
+/* Runs `script --quick --out SCRATCH`, which must end with status 0 after printing `last`. */
+static void run_quick(const char *script, const char *last)
 {
     assert_bench_built();
-    char *argv[] = {"scripts/overhead", "--quick", "--out", scratch, NULL};
+    char what[PATH_BYTES];
+    snprintf(what, sizeof what, "%s --quick", script);
+    char *argv[] = {(char *)script, "--quick", "--out", scratch, NULL};
     tu_process run = run_script(argv);
-    assert_status(&run, "scripts/overhead --quick", 0, "[30/30] sssp-bf rmat:10:8 multikernel");
+    assert_status(&run, what, 0, last);
     free(run.output);
+}
+
+START_TEST(overhead_quick)
+{
+    run_quick("scripts/overhead", "[30/30] sssp-bf rmat:10:8 multikernel");
     /* the five apps on two generated inputs; three modes each */
     assert_csv("overhead.csv", "app,input,nodes,arcs,rounds,groups,members,standalone_ms,cooperative_ms,"
                "multikernel_ms,overhead,multikernel_speedup,kills,forks", 10);
@@ -163,11 +171,7 @@ END_TEST
 
 START_TEST(responsiveness_quick)
 {
-    assert_bench_built();
-    char *argv[] = {"scripts/responsiveness", "--quick", "--out", scratch, NULL};
-    tu_process run = run_script(argv);
-    assert_status(&run, "scripts/responsiveness --quick", 0, "[15/15] bfs render baseline");
-    free(run.output);
+    run_quick("scripts/responsiveness", "[15/15] bfs render baseline");
     /* bfs with four tasks: two shares taken and the no-cooperation baseline each */
     assert_csv("responsiveness.csv", "app,task,mode,take,size,period_ms,groups_taken,tasks,missed_periods,"
                "gather_us_median,gather_us_p99,exec_us_median,response_us_median,response_us_p99,time_ms,searches,"
@@ -220,11 +224,7 @@ static void assert_column_positive(const char *name, unsigned column)
 
 START_TEST(scaling_quick)
 {
-    assert_bench_built();
-    char *argv[] = {"scripts/scaling", "--quick", "--out", scratch, NULL};
-    tu_process run = run_script(argv);
-    assert_status(&run, "scripts/scaling --quick", 0, "[30/30] sssp-bf grid:20:20 multikernel");
-    free(run.output);
+    run_quick("scripts/scaling", "[30/30] sssp-bf grid:20:20 multikernel");
     /* the five apps in three modes on two generated inputs */
     assert_csv("scaling.csv", "app,mode,input,nodes,arcs,traversed_arcs,time_ms,teps,load_ms,rounds", 30);
     assert_contains("scaling.csv", "\nbfs,standalone,rmat:8:4,256,1498,1496,");
@@ -239,7 +239,7 @@ START_TEST(scaling_quick)
     assert_png("scaling.png");
 
     char *bad_input[] = {"scripts/scaling", "--inputs", "rmat:8:4,cube:3", "--out", scratch, NULL};
-    run = run_script(bad_input);
+    tu_process run = run_script(bad_input);
     assert_status(&run, "scripts/scaling --inputs rmat:8:4,cube:3", 2,
                   "--inputs: 'cube:3' is not an rmat:... or grid:... spec");
     free(run.output);
