@@ -676,13 +676,18 @@ static void place_top(struct radix *x, uint32_t source, uint32_t target, const u
 }
 
 /* Sorts one bucket of `len` keys (and their weights, when weights is not NULL) by the digits
- * below the top one, through spare room of as many. */
+ * below the top one, through spare room of as many; a sorted bucket (a generated grid's, a file
+ * listing its arcs in order) is left as it is. */
 static void sort_bucket(struct radix *x, uint64_t *keys, uint32_t *weights, uint32_t len, uint64_t *spare_keys,
                         uint32_t *spare_weights)
 {
     uint64_t *from = keys, *to = spare_keys;
-    uint32_t *from_weights = weights, *to_weights = weights ? spare_weights : NULL;
+    uint32_t *from_weights = weights, *to_weights = weights ? spare_weights : NULL, sorted = 1;
 
+    for (uint32_t i = 1; i < len && sorted; i++)
+        sorted = keys[i - 1] <= keys[i];
+    if (sorted)
+        return;
     memset(x->low_start, 0, x->low_passes * sizeof x->low_start[0]);
     for (uint32_t i = 0; i < len; i++)
         for (unsigned pass = 0; pass < x->low_passes; pass++)
@@ -1282,10 +1287,12 @@ static uint64_t next_random(uint64_t *state)
     return mix64(*state);
 }
 
-static int build_generated(graph *g, uint32_t n, struct edge_list *e, const char *who, char *err,
+/* Builds an undirected generated graph from e, which lists each edge once or, with
+ * `both_ways`, as both its arcs. */
+static int build_generated(graph *g, uint32_t n, struct edge_list *e, int both_ways, const char *who, char *err,
                            size_t errlen)
 {
-    enum build_status st = build_csr(g, n, e, 1);
+    enum build_status st = build_csr(g, n, e, !both_ways);
 
     if (st == BUILD_TOO_MANY_ARCS) {
         set_err(err, errlen, "%s: too many arcs (at most %lu)", who, (unsigned long)UINT32_MAX);
@@ -1295,6 +1302,7 @@ static int build_generated(graph *g, uint32_t n, struct edge_list *e, const char
         set_err(err, errlen, "%s: out of memory", who);
         return -1;
     }
+    g->directed = 0;
     g->first_id = 0;
     return 0;
 }
@@ -1422,7 +1430,7 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
         e.dst[i] = label[e.dst[i]];
     }
     free(label);
-    rc = build_generated(g, n, &e, "rmat", err, errlen);
+    rc = build_generated(g, n, &e, 0, "rmat", err, errlen);
     edges_free(&e);
     return rc;
 }
@@ -1459,20 +1467,25 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
     snprintf(what, sizeof what, "%ux%u", w, h);
     if (check_memory("grid", what, nodes, edges, err, errlen) != 0)
         return -1;
-    if (edges_reserve(&e, (size_t)edges) != 0) {
+    if (edges_reserve(&e, (size_t)(2 * edges)) != 0) {
         set_err(err, errlen, "grid: out of memory");
         return -1;
     }
+    /* Both arcs of every edge, in the CSR's order: the sort finds every bucket sorted. */
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             uint32_t u = y * w + x;
+            if (y > 0)
+                edges_push(&e, u, u - w, 0);
+            if (x > 0)
+                edges_push(&e, u, u - 1, 0);
             if (x + 1 < w)
                 edges_push(&e, u, u + 1, 0);
             if (y + 1 < h)
                 edges_push(&e, u, u + w, 0);
         }
     }
-    rc = build_generated(g, (uint32_t)nodes, &e, "grid", err, errlen);
+    rc = build_generated(g, (uint32_t)nodes, &e, 1, "grid", err, errlen);
     edges_free(&e);
     return rc;
 }
