@@ -212,6 +212,7 @@ typedef struct settings {
     const char *gen_spec;
     int source_given;
     unsigned source_id;           /* as written in the file */
+    int source_max_degree;        /* --source max-degree */
     run_mode mode;
     bench_task_kind task;
     double period_ms;             /* 0: the task's own period */
@@ -273,13 +274,15 @@ typedef struct bench {
     calibration_point *calibration;  /* --groups auto: each count's time */
     size_t calibration_count;
     int symmetrized;              /* color, mis: a directed input, read as undirected (g is the result) */
+    double load_ms;               /* reading (or generating) the graph and building its CSR, symmetrized too */
+    uint64_t traversed_arcs;      /* the arcs one run traverses, for TEPS (traversed_arcs()) */
     FILE *output;
 } bench;
 
 static const cli coop_bench_cli = {
     "coop-bench",
     "Usage: coop-bench bfs|sssp|color|mis|sssp-bf [--graph FILE | --gen rmat:SCALE:EDGEFACTOR | --gen grid:W:H]\n"
-    "                  [--source N] [--mode cooperative|standalone|multikernel]\n"
+    "                  [--source N|max-degree] [--mode cooperative|standalone|multikernel]\n"
     "                  [--task none|light|medium|heavy|render] [--period-ms P] [--task-size N]\n"
     "                  [--steal one|quarter|half|all-but-one|K] [--chaos SEED] [--repeat R] [--json FILE]\n"
     "                  [--output FILE] [--output-frame FILE.png] [--local-size L] [--groups N|auto]\n"
@@ -291,12 +294,19 @@ static const cli coop_bench_cli = {
     "and mis read a directed graph as undirected. One warm-up run (PoCL compiles at the first\n"
     "launch) precedes R timed runs; every run is checked.\n"
     "\n"
+    "Besides the median time it reports TEPS, traversed edges per second: for bfs, sssp and\n"
+    "sssp-bf the arcs leaving the nodes the source reaches (Graph500's edges of the reached\n"
+    "component, an undirected edge counted both ways), times --searches; for color and mis every\n"
+    "arc of the (symmetrized) graph; over the median time. And the graph's load time: reading and\n"
+    "decoding the file, or generating the graph, and building its CSR (symmetrized for color and\n"
+    "mis); the CPU reference is not in it.\n"
+    "\n"
     "Options:\n"
     "  --graph FILE        a DIMACS .gr, PACE .gr, SNAP edge list or MatrixMarket .mtx graph,\n"
     "                      optionally .gz or .xz (unweighted arcs get weights 1..255 from a hash)\n"
     "  --gen SPEC          a generated graph: rmat:SCALE:EDGEFACTOR[:SEED] or grid:W:H\n"
-    "  --source N          the source node as the file numbers it, 0 to 4294967295 (default: the\n"
-    "                      first node)\n"
+    "  --source N|max-degree  the source node as the file numbers it, 0 to 4294967295, or the\n"
+    "                      node with the most arcs (the first such) (default: the first node)\n"
     "  --mode M            cooperative: a megakernel with resizing barriers that may lose and\n"
     "                      regain groups, beside the task (the default); standalone: a plain\n"
     "                      persistent kernel with global barriers, the task (if any) queued as an\n"
@@ -382,8 +392,10 @@ static int parse(int argc, char **argv, settings *s)
         } else if (!strcmp(option, "--gen")) {
             s->gen_spec = value;
         } else if (!strcmp(option, "--source")) {
-            bad = number_option(option, value, 0, UINT32_MAX, &s->source_id);
-            s->source_given = 1;
+            s->source_max_degree = !strcmp(value, "max-degree");
+            if (!s->source_max_degree)
+                bad = number_option(option, value, 0, UINT32_MAX, &s->source_id);
+            s->source_given = !s->source_max_degree;
         } else if (!strcmp(option, "--mode")) {
             bad = cli_choice(c, option, value, mode_names, 3, &choice);
             s->mode = (run_mode)choice;
@@ -453,34 +465,57 @@ static int parse(int argc, char **argv, settings *s)
 
 /* ---- Graph and references ----------------------------------------------------------------- */
 
+/* The arcs a run traverses, for TEPS: with a source, the arcs leaving the nodes the CPU
+ * reference reached (Graph500's edges of the reached component, an undirected edge counted both
+ * ways), once per search; the sweep apps go over every arc. */
+static uint64_t traversed_arcs(const bench *b)
+{
+    if (!app_distances(b->s.app))
+        return b->g.m;
+    uint64_t arcs = 0;
+    for (uint32_t v = 0; v < b->g.n; v++)
+        if (b->expected[v] >= 0)
+            arcs += b->g.row[v + 1] - b->g.row[v];
+    return arcs * b->s.searches;
+}
+
 static int load_graph(bench *b)
 {
+    double start_ms = clock_now_ms();
     if (graph_input_load(coop_bench_cli.name, b->s.graph_path, b->s.gen_spec, &b->g) != 0)
         return 1;
     if (b->g.directed && !app_distances(b->s.app)) {
         graph undirected;
-        if (reference_undirected(&b->g, &undirected) != 0)
-            return error_report(coop_bench_cli.name, "out of memory for the undirected graph");
+        char err[256];
+        if (graph_undirected(&b->g, &undirected, err, sizeof err) != 0)
+            return error_report(coop_bench_cli.name, "the undirected graph: %s", err);
         graph_free(&b->g);
         b->g = undirected;
         b->symmetrized = 1;
     }
+    b->load_ms = clock_now_ms() - start_ms;
     uint32_t first = b->g.first_id;
     uint64_t last = (uint64_t)first + b->g.n - 1;
     if (b->s.source_given && (b->s.source_id < first || b->s.source_id > last))
         return error_report(coop_bench_cli.name, "--source %" PRIu32 " is not a node of the graph (ids %" PRIu32
                             "..%" PRIu64 ")", b->s.source_id, first, last);
     b->source = b->s.source_given ? b->s.source_id - first : 0;
+    for (uint32_t v = 0; b->s.source_max_degree && v < b->g.n; v++)
+        if (b->g.row[v + 1] - b->g.row[v] > b->g.row[b->source + 1] - b->g.row[b->source])
+            b->source = v;
     b->expected = malloc((size_t)b->g.n * sizeof *b->expected);
     b->result = malloc((size_t)b->g.n * sizeof *b->result);
     if (!b->expected || !b->result)
         return error_report(coop_bench_cli.name, "out of memory for %" PRIu32 " nodes", b->g.n);
-    if (!app_distances(b->s.app))
+    if (!app_distances(b->s.app)) {
+        b->traversed_arcs = traversed_arcs(b);
         return 0;
+    }
     int rc = b->s.app == APP_BFS ? reference_bfs(&b->g, b->source, b->expected)
                              : reference_sssp(&b->g, b->source, b->expected);
     if (rc != 0)
         return error_report(coop_bench_cli.name, "out of memory in the CPU reference");
+    b->traversed_arcs = traversed_arcs(b);
     for (uint32_t v = 0; v < b->g.n; v++)
         if (b->expected[v] >= (int64_t)DEVICE_CAP)
             return error_report(coop_bench_cli.name, "node %" PRIu64 " is at distance %" PRId64 ", beyond the "
@@ -992,6 +1027,12 @@ static double preemption_slowdown(const bench *b, const summary *sum)
     return sum->records ? preemption_model(b, sum->exec_median_us / 1e3) : NAN;
 }
 
+/* Traversed edges per second at the median time (see traversed_arcs); NAN for a zero time. */
+static double teps(const bench *b, const summary *sum)
+{
+    return sum->time_median_ms > 0 ? (double)b->traversed_arcs / (sum->time_median_ms / 1e3) : NAN;
+}
+
 static const char *input_name(const bench *b)
 {
     return b->s.graph_path ? b->s.graph_path : b->s.gen_spec;
@@ -1060,6 +1101,9 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
     if (!app_sweeps(b->s.app))
         printf("; worklist items %u", last->items);
     printf("\n");
+    printf("TEPS %.4g: %" PRIu64 " arcs traversed per run (%s) over the median time; graph load %.1f ms\n",
+           teps(b, sum), b->traversed_arcs, app_distances(b->s.app) ? "those leaving the nodes reached" : "every arc",
+           b->load_ms);
     if (b->s.mode == MODE_COOPERATIVE)
         printf("kills %u, forks %u, resizes %u over the timed runs; mean members %.2f (last run)%s\n", sum->kills,
                sum->forks, sum->resizes, last->mean_members, b->s.chaos_seed ? "; chaos mode" : "");
@@ -1135,6 +1179,10 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
         fprintf(out, "%s{\"groups\": %u, \"members\": %u, \"time_ms\": %.6f}", i ? ", " : "",
                 b->calibration[i].groups, b->calibration[i].members, b->calibration[i].time_ms);
     fprintf(out, "%s,\n", b->s.groups_auto ? "]" : "");
+    fprintf(out, "  \"load_ms\": %.3f,\n  \"traversed_arcs\": %" PRIu64 ",\n  \"teps\": ", b->load_ms,
+            b->traversed_arcs);
+    json_number(out, teps(b, sum));
+    fprintf(out, ",\n");
     fprintf(out, "  \"time_ms_median\": %.6f,\n  \"time_ms_min\": %.6f,\n  \"time_ms_max\": %.6f,\n"
             "  \"kills\": %u,\n  \"forks\": %u,\n  \"resizes\": %u,\n  \"tasks\": %u,\n  \"task_records\": %zu,\n"
             "  \"response_us_median\": %.3f,\n  \"response_us_p99\": %.3f,\n  \"gather_us_median\": %.3f,\n"

@@ -1,5 +1,5 @@
-"""Helpers shared by scripts/overhead and scripts/responsiveness: running coop-bench with progress,
-naming the device's results folder, statistics, and writing CSV and markdown."""
+"""Helpers shared by scripts/overhead, scripts/responsiveness and scripts/scaling: running coop-bench
+with progress, naming the device's results folder, statistics, and writing CSV and markdown."""
 
 import argparse
 import csv

@@ -992,6 +992,99 @@ START_TEST(test_help)
 }
 END_TEST
 
+/* ---- Throughput: TEPS and load time ------------------------------------------------------- */
+
+/* Directed, 1-based: 1 -> 2 -> 3, and node 4, with the most arcs, to 5 and to 1. From node 1
+ * the arcs leaving the nodes reached are 1 -> 2 and 2 -> 3; from node 4 every arc; read as
+ * undirected (color, mis) it has 8 arcs. */
+static const char teps_graph[] = "p sp 5 4\na 1 2 3\na 2 3 4\na 4 5 1\na 4 1 2\n";
+
+static const struct {
+    const char *app, *input, *source, *searches;
+    double arcs;                  /* traversed per run */
+} teps_cases[] = {
+    {"bfs", NULL, NULL, NULL, 2},
+    {"sssp", NULL, NULL, NULL, 2},
+    {"sssp-bf", NULL, NULL, NULL, 2},
+    {"bfs", NULL, "max-degree", NULL, 4},
+    {"sssp-bf", NULL, "max-degree", NULL, 4},
+    {"bfs", NULL, NULL, "3", 6},
+    {"sssp", NULL, "max-degree", "2", 8},
+    {"color", NULL, NULL, NULL, 8},
+    {"mis", NULL, NULL, NULL, 8},
+    {"bfs", "grid:20:20", NULL, NULL, 1520},
+    {"mis", "grid:20:20", NULL, NULL, 1520},
+};
+enum { TEPS_CASES = sizeof teps_cases / sizeof teps_cases[0] };
+
+/* --json's traversed_arcs is the arc count the definition gives on a known graph, teps times the
+ * median time is that count, load_ms is there; the summary says both; --source max-degree starts
+ * from node 4. Each case in another mode. */
+START_TEST(test_teps_and_load_time)
+{
+    char graph_path[2 * PATH_BYTES], json_path[2 * PATH_BYTES];
+    scratch_path(graph_path, sizeof graph_path, "tiny.gr");
+    scratch_path(json_path, sizeof json_path, "run.json");
+    write_text(graph_path, teps_graph);
+    const char *args[MAX_ARGS] = {teps_cases[_i].app, teps_cases[_i].input ? "--gen" : "--graph",
+                                  teps_cases[_i].input ? teps_cases[_i].input : graph_path, "--mode",
+                                  modes[_i % MODES], "--repeat", "3", "--json", json_path};
+    size_t argc = 9;
+    if (teps_cases[_i].source) {
+        args[argc++] = "--source";
+        args[argc++] = teps_cases[_i].source;
+    }
+    if (teps_cases[_i].searches) {
+        args[argc++] = "--searches";
+        args[argc++] = teps_cases[_i].searches;
+    }
+    char what[1024];
+    describe(args, what, sizeof what);
+    bench_run run = run_argv(args);
+    assert_run(&run, what, 0, "TEPS ");
+    assert_run(&run, what, 0, " arcs traversed per run (");
+    assert_run(&run, what, 0, "; graph load ");
+    run_free(&run);
+
+    char *json = tu_read_file(json_path, NULL);
+    double arcs = json_number(json, "\"traversed_arcs\": "), teps = json_number(json, "\"teps\": ");
+    double time_ms = json_number(json, "\"time_ms_median\": "), load_ms = json_number(json, "\"load_ms\": ");
+    ck_assert_msg(arcs == teps_cases[_i].arcs, "%s: traversed_arcs %g, expected %g", what, arcs, teps_cases[_i].arcs);
+    ck_assert_msg(time_ms > 0 && fabs(teps * time_ms / 1e3 - arcs) <= 1e-4 * arcs,
+                  "%s: teps %g x time %g ms is not %g arcs", what, teps, time_ms, arcs);
+    ck_assert_msg(load_ms >= 0 && load_ms < 60e3, "%s: load_ms %g", what, load_ms);
+    if (teps_cases[_i].source)
+        ck_assert_msg(strstr(json, "\"source\": 4,") != NULL, "%s: the source is not node 4:\n%s", what, json);
+    free(json);
+}
+END_TEST
+
+/* A generated graph's load time is its generation and CSR build: measurable for rmat:16:16 (1.8
+ * million arcs); from the node with the most arcs, BFS reaches all but the isolated nodes. Specs
+ * beyond the generators' limits end with graph.h's message. */
+START_TEST(test_generated_load_time)
+{
+    char json_path[2 * PATH_BYTES];
+    scratch_path(json_path, sizeof json_path, "run.json");
+    bench_run run = run_bench("bfs", "--gen", "rmat:16:16", "--source", "max-degree", "--mode", "multikernel",
+                              "--json", json_path, NULL);
+    assert_run(&run, "bfs rmat:16:16 --source max-degree", 0, "equals the CPU reference");
+    run_free(&run);
+    char *json = tu_read_file(json_path, NULL);
+    double arcs = json_number(json, "\"traversed_arcs\": "), load_ms = json_number(json, "\"load_ms\": ");
+    ck_assert_msg(arcs > 0.9 * 1820244 && arcs <= 1820244, "traversed_arcs %g of 1820244", arcs);
+    ck_assert_msg(load_ms > 1 && load_ms < 60e3, "load_ms %g", load_ms);
+    free(json);
+
+    run = run_bench("bfs", "--gen", "grid:65535:65535", NULL);
+    assert_run(&run, "bfs grid:65535:65535", 1, "coop-bench: grid: 65535x65535 has too many arcs (at most 4294967295)");
+    run_free(&run);
+    run = run_bench("mis", "--gen", "rmat:31:1", NULL);
+    assert_run(&run, "mis rmat:31:1", 1, "coop-bench: rmat: 2147483648 edges are too many (at most 2147483647)");
+    run_free(&run);
+}
+END_TEST
+
 static Suite *bench_suite(void)
 {
     Suite *suite = suite_create("bench");
@@ -1041,6 +1134,12 @@ static Suite *bench_suite(void)
     tcase_add_loop_test(expand, test_expand_each_mode, 0, EXPAND_APPS * MODES * EXPAND_INPUTS);
     tcase_add_loop_test(expand, test_expand_chaos_with_task, 0, EXPAND_APPS);
     suite_add_tcase(suite, expand);
+
+    TCase *throughput = tu_tcase("throughput", 120);
+    tcase_add_checked_fixture(throughput, scratch_create, scratch_remove);
+    tcase_add_loop_test(throughput, test_teps_and_load_time, 0, TEPS_CASES);
+    tcase_add_test(throughput, test_generated_load_time);
+    suite_add_tcase(suite, throughput);
     return suite;
 }
 

@@ -404,6 +404,34 @@ START_TEST(test_graph_free_zeroes)
 }
 END_TEST
 
+START_TEST(test_undirected)
+{
+    /* 0 -> 1 (5), 1 -> 0 (3), 1 -> 2 (8): the pair keeps the smaller weight both ways. */
+    static uint32_t row[] = {0, 1, 3, 3}, col[] = {1, 0, 2}, weight[] = {5, 3, 8};
+    static const uint32_t undirected_row[] = {0, 1, 3, 4}, undirected_col[] = {1, 0, 2, 1};
+    static const uint32_t undirected_weight[] = {3, 3, 8, 8};
+    const graph directed = {.n = 3, .m = 3, .row = row, .col = col, .weight = weight, .has_weights = 1,
+                            .directed = 1, .first_id = 1};
+    char err[ERR_BYTES];
+    graph g, same;
+
+    ck_assert_int_eq(graph_undirected(&directed, &g, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    expect_csr(&g, 3, undirected_row, undirected_col, undirected_weight);
+    ck_assert_int_eq(g.directed, 0);
+    ck_assert_int_eq(g.has_weights, 1);
+    ck_assert_uint_eq(g.first_id, 1);
+    graph_free(&g);
+
+    /* An undirected graph stays as it is. */
+    ck_assert_int_eq(graph_gen_rmat(&g, 10, 8, 1, err, sizeof err), 0);
+    ck_assert_int_eq(graph_undirected(&g, &same, err, sizeof err), 0);
+    expect_same_graph(&g, &same);
+    graph_free(&g);
+    graph_free(&same);
+}
+END_TEST
+
 /* -------------------------------------------------------- compression -- */
 
 static const char *const tiny_files[] = {
@@ -942,6 +970,121 @@ START_TEST(test_default_weight)
 }
 END_TEST
 
+/* ------------------------------------------------------ large inputs -- */
+
+static uint64_t fingerprint_words(uint64_t hash, const uint32_t *words, uint64_t count)
+{
+    for (uint64_t i = 0; i < count; i++)
+        hash = (hash ^ words[i]) * 0x100000001b3ULL;
+    return hash;
+}
+
+/* FNV-1a, a 32-bit word at a time, over n, m, row, col and weight: one number that pins a CSR. */
+static uint64_t csr_fingerprint(const graph *g)
+{
+    uint32_t sizes[3] = {g->n, (uint32_t)g->m, (uint32_t)(g->m >> 32)};
+    uint64_t hash = fingerprint_words(0xcbf29ce484222325ULL, sizes, 3);
+
+    hash = fingerprint_words(hash, g->row, (uint64_t)g->n + 1);
+    hash = fingerprint_words(hash, g->col, g->m);
+    return fingerprint_words(hash, g->weight, g->m);
+}
+
+struct pinned_graph {
+    const char *spec;
+    uint32_t n;
+    uint64_t m;
+    uint64_t fingerprint;
+};
+
+/* Generated graphs that tests and published results use, as the first generator built them
+ * (commit 0617bdd): a faster generator or CSR builder must give the same bytes. Scales that
+ * are not multiples of 4 use part of a random word's lanes at the last level. */
+static const struct pinned_graph pinned_graphs[] = {
+    {"rmat:10:8", 1024, 12092, 0x7a8311deccd56023ULL},
+    {"rmat:10:8:7", 1024, 12124, 0xf4ac8434c8603c85ULL},
+    {"rmat:13:4:99", 8192, 58660, 0xba311a0435edb539ULL},
+    {"rmat:15:2", 32768, 125594, 0x1f0ceab185a9de73ULL},
+    {"rmat:16:16", 65536, 1820244, 0xf3680c1073782b89ULL},
+    {"grid:1:1", 1, 0, 0xd80d6caea7dc7eecULL},
+    {"grid:30:30", 900, 3480, 0x17e6dad280ad27e5ULL},
+};
+
+/* The largest inputs scripts/scaling runs, pinned the same way (checked valid: grid:2000:2000). */
+static const struct pinned_graph large_graphs[] = {
+    {"grid:2000:2000", 4000000, 15992000, 0x76892c9d7341fe99ULL},
+    {"rmat:20:16", 1048576, 31403118, 0x5e92afe8101401a1ULL},
+    {"rmat:22:16", 4194304, 128304828, 0x3930159d44b735afULL},
+};
+
+static void expect_pinned(const struct pinned_graph *pinned, int check_valid)
+{
+    char err[ERR_BYTES];
+    graph g;
+
+    ck_assert_msg(graph_parse_gen(pinned->spec, &g, err, sizeof err) == 0, "%s: %s", pinned->spec, err);
+    ck_assert_uint_eq(g.n, pinned->n);
+    ck_assert_uint_eq(g.m, pinned->m);
+    if (check_valid)
+        expect_valid(&g);
+    ck_assert_msg(csr_fingerprint(&g) == pinned->fingerprint, "%s: fingerprint 0x%016llx, expected 0x%016llx",
+                  pinned->spec, (unsigned long long)csr_fingerprint(&g), (unsigned long long)pinned->fingerprint);
+    graph_free(&g);
+}
+
+START_TEST(test_generated_graphs_unchanged)
+{
+    expect_pinned(&pinned_graphs[_i], 1);
+}
+END_TEST
+
+START_TEST(test_large_generated_graphs)
+{
+    expect_pinned(&large_graphs[_i], large_graphs[_i].m < 20000000);
+}
+END_TEST
+
+/* The machine's memory in GiB (0 when unknown). */
+static double memory_gib(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && page_bytes > 0 ? (double)pages * (double)page_bytes / (1024.0 * 1024.0 * 1024.0) : 0;
+}
+
+/* A spec within the 32-bit limits that needs more memory than the machine has is refused before
+ * anything is allocated, with what it needs (graph.c's generator_peak_bytes: 8 bytes a node and
+ * 32 an edge) and what there is. Skipped on a machine large enough to build it. */
+START_TEST(test_too_large_for_memory)
+{
+    static const struct {
+        const char *spec;
+        double need_gib;
+        const char *message;
+    } specs[] = {
+        {"rmat:26:16", 32.5, "rmat: scale 26 with edge factor 16 needs about 32.5 GiB of memory to build, more than "
+                             "the %.1f GiB here"},
+        {"grid:30000:30000", 60.3, "grid: 30000x30000 needs about 60.3 GiB of memory to build, more than the %.1f "
+                                   "GiB here"},
+    };
+    char err[ERR_BYTES], expected[ERR_BYTES];
+    double have = memory_gib();
+    graph g;
+
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        if (have == 0 || have >= specs[i].need_gib) {
+            printf("test_graph: %.1f GiB of memory is enough for %s: test skipped\n", have, specs[i].spec);
+            continue;
+        }
+        snprintf(expected, sizeof expected, specs[i].message, have);
+        memset(&g, 0xab, sizeof g);
+        ck_assert_int_eq(graph_parse_gen(specs[i].spec, &g, err, sizeof err), -1);
+        ck_assert_str_eq(err, expected);
+        ck_assert_ptr_null(g.row);
+    }
+}
+END_TEST
+
 /* --------------------------------------------------------- real files -- */
 
 struct real_graph {
@@ -1057,6 +1200,7 @@ static Suite *graph_suite(void)
     TCase *errors = tcase_create("errors");
     TCase *generators = tcase_create("generators");
     TCase *real = tcase_create("real");
+    TCase *large = tcase_create("large");
 
     tcase_add_test(formats, test_dimacs_sp);
     tcase_add_test(formats, test_pace);
@@ -1068,6 +1212,7 @@ static Suite *graph_suite(void)
     tcase_add_test(formats, test_bare_pairs_outside_mtx_are_snap);
     tcase_add_test(formats, test_isolated_nodes_after_last_arc);
     tcase_add_test(formats, test_graph_free_zeroes);
+    tcase_add_test(formats, test_undirected);
     suite_add_tcase(s, formats);
 
     tcase_add_checked_fixture(compression, scratch_create, scratch_remove);
@@ -1100,6 +1245,7 @@ static Suite *graph_suite(void)
     tcase_add_loop_test(generators, test_parse_gen_errors, 0, COUNT(bad_specs));
     tcase_add_test(generators, test_parse_gen_null);
     tcase_add_test(generators, test_default_weight);
+    tcase_add_loop_test(generators, test_generated_graphs_unchanged, 0, COUNT(pinned_graphs));
     suite_add_tcase(s, generators);
 
     /* Generous: the largest graphs take a few seconds under sanitizers. */
@@ -1108,6 +1254,12 @@ static Suite *graph_suite(void)
     tcase_add_test(real, test_rome99_weights);
     tcase_add_test(real, test_enron_pairs_stored_both_ways);
     suite_add_tcase(s, real);
+
+    /* rmat:22:16 takes about 10 s (more under sanitizers) and 2 GiB. */
+    tcase_set_timeout(large, 240);
+    tcase_add_loop_test(large, test_large_generated_graphs, 0, COUNT(large_graphs));
+    tcase_add_test(large, test_too_large_for_memory);
+    suite_add_tcase(s, large);
     return s;
 }
 

@@ -1,8 +1,9 @@
-/* test_scripts.c: the evaluation scripts (scripts/overhead, scripts/responsiveness with
- * scripts/common.py) as a smoke test: each runs with --quick on PoCL with two workers into a
- * scratch folder and must end with status 0, writing its CSV files with the expected header and
- * one row per cell, its markdown report and its PNG plots. Their numbers are not checked (a quick
- * run on a CPU measures nothing); coop-bench checks every run's result itself, so status 0 also
+/* test_scripts.c: the evaluation scripts (scripts/overhead, scripts/responsiveness,
+ * scripts/scaling with scripts/common.py) as a smoke test: each runs with --quick on PoCL with two
+ * workers into a scratch folder and must end with status 0, writing its CSV files with the
+ * expected header and one row per cell, its markdown report and its PNG plots. Their numbers are
+ * not checked (a quick run on a CPU measures nothing) beyond the graphs' sizes and scaling's TEPS
+ * being above 0; coop-bench checks every run's result itself, so status 0 also
  * says every app and task computed the right thing. Bad options end with a usage message.
  * scripts/timeline draws a trace coop-bench --trace wrote, and refuses a file that is not one.
  *
@@ -137,13 +138,21 @@ static void assert_bench_built(void)
 
 /* ---- The scripts -------------------------------------------------------------------------- */
 
-START_TEST(overhead_quick)
+/* Runs `script --quick --out SCRATCH`, which must end with status 0 after printing `last`. */
+static void run_quick(const char *script, const char *last)
 {
     assert_bench_built();
-    char *argv[] = {"scripts/overhead", "--quick", "--out", scratch, NULL};
+    char what[PATH_BYTES];
+    snprintf(what, sizeof what, "%s --quick", script);
+    char *argv[] = {(char *)script, "--quick", "--out", scratch, NULL};
     tu_process run = run_script(argv);
-    assert_status(&run, "scripts/overhead --quick", 0, "[30/30] sssp-bf rmat:10:8 multikernel");
+    assert_status(&run, what, 0, last);
     free(run.output);
+}
+
+START_TEST(overhead_quick)
+{
+    run_quick("scripts/overhead", "[30/30] sssp-bf rmat:10:8 multikernel");
     /* the five apps on two generated inputs; three modes each */
     assert_csv("overhead.csv", "app,input,nodes,arcs,rounds,groups,members,standalone_ms,cooperative_ms,"
                "multikernel_ms,overhead,multikernel_speedup,kills,forks", 10);
@@ -162,11 +171,7 @@ END_TEST
 
 START_TEST(responsiveness_quick)
 {
-    assert_bench_built();
-    char *argv[] = {"scripts/responsiveness", "--quick", "--out", scratch, NULL};
-    tu_process run = run_script(argv);
-    assert_status(&run, "scripts/responsiveness --quick", 0, "[15/15] bfs render baseline");
-    free(run.output);
+    run_quick("scripts/responsiveness", "[15/15] bfs render baseline");
     /* bfs with four tasks: two shares taken and the no-cooperation baseline each */
     assert_csv("responsiveness.csv", "app,task,mode,take,size,period_ms,groups_taken,tasks,missed_periods,"
                "gather_us_median,gather_us_p99,exec_us_median,response_us_median,response_us_p99,time_ms,searches,"
@@ -196,6 +201,48 @@ START_TEST(responsiveness_quick)
     assert_png("responsiveness-response.png");
     assert_png("responsiveness-gather.png");
     assert_png("responsiveness-slowdown.png");
+}
+END_TEST
+
+/* Every value of a CSV text's column `column` (0: the first) is a number above 0. */
+static void assert_column_positive(const char *name, unsigned column)
+{
+    char *text = read_text(name);
+    unsigned row = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const char *field = line + 1;
+        for (unsigned i = 0; i < column && field; i++) {
+            field = strchr(field, ',');
+            field = field ? field + 1 : NULL;
+        }
+        row++;
+        ck_assert_msg(field && strtod(field, NULL) > 0, "%s: row %u's column %u is not above 0:\n%s", name, row,
+                      column, text);
+    }
+    free(text);
+}
+
+START_TEST(scaling_quick)
+{
+    run_quick("scripts/scaling", "[30/30] sssp-bf grid:20:20 multikernel");
+    /* the five apps in three modes on two generated inputs */
+    assert_csv("scaling.csv", "app,mode,input,nodes,arcs,traversed_arcs,time_ms,teps,load_ms,rounds", 30);
+    assert_contains("scaling.csv", "\nbfs,standalone,rmat:8:4,256,1498,1496,");
+    assert_contains("scaling.csv", "\ncolor,cooperative,rmat:8:4,256,1498,1498,");
+    assert_contains("scaling.csv", "\nsssp,multikernel,grid:20:20,400,1520,1520,");
+    assert_contains("scaling.csv", "\nmis,standalone,grid:20:20,400,1520,1520,");
+    assert_column_positive("scaling.csv", 7);   /* teps */
+    assert_column_positive("scaling.csv", 9);   /* rounds */
+    assert_contains("scaling.md", "# Scaling");
+    assert_contains("scaling.md", "## Growth");
+    assert_contains("scaling.md", "| sssp-bf | multikernel | grid:20:20 | 400 | 1520 | 1520 |");
+    assert_png("scaling.png");
+
+    char *bad_input[] = {"scripts/scaling", "--inputs", "rmat:8:4,cube:3", "--out", scratch, NULL};
+    tu_process run = run_script(bad_input);
+    assert_status(&run, "scripts/scaling --inputs rmat:8:4,cube:3", 2,
+                  "--inputs: 'cube:3' is not an rmat:... or grid:... spec");
+    free(run.output);
 }
 END_TEST
 
@@ -272,6 +319,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, responsiveness_quick);
     tcase_add_test(quick, bad_options);
     tcase_add_test(quick, timeline_draws_a_trace);
+    tcase_add_test(quick, scaling_quick);
     suite_add_tcase(suite, quick);
     return suite;
 }

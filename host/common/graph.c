@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lzma.h>
 #include <zlib.h>
@@ -525,9 +526,12 @@ static const char *skip_blanks(const char *s)
 
 /* ---------------------------------------------------------- edge list -- */
 
+/* The edges as read or drawn. weight is kept only when the input gives weights (`weighted`);
+ * otherwise every arc gets graph_default_weight() when the CSR is built. */
 struct edge_list {
     uint32_t *src, *dst, *weight;
     size_t len, cap;
+    int weighted;
 };
 
 static int edges_reserve(struct edge_list *e, size_t cap)
@@ -546,15 +550,18 @@ static int edges_reserve(struct edge_list *e, size_t cap)
     if (dst == NULL)
         return -1;
     e->dst = dst;
-    weight = realloc(e->weight, cap * sizeof *weight);
-    if (weight == NULL)
-        return -1;
-    e->weight = weight;
+    if (e->weighted) {
+        weight = realloc(e->weight, cap * sizeof *weight);
+        if (weight == NULL)
+            return -1;
+        e->weight = weight;
+    }
     e->cap = cap;
     return 0;
 }
 
-/* Adds u->v; self-loops are dropped here. Returns -1 when out of memory. */
+/* Adds u->v (weight is ignored unless e->weighted); self-loops are dropped here. Returns -1
+ * when out of memory. */
 static int edges_push(struct edge_list *e, uint32_t u, uint32_t v, uint32_t weight)
 {
     if (u == v)
@@ -563,7 +570,8 @@ static int edges_push(struct edge_list *e, uint32_t u, uint32_t v, uint32_t weig
         return -1;
     e->src[e->len] = u;
     e->dst[e->len] = v;
-    e->weight[e->len] = weight;
+    if (e->weighted)
+        e->weight[e->len] = weight;
     e->len++;
     return 0;
 }
@@ -580,6 +588,15 @@ static void edges_free(struct edge_list *e)
 
 enum build_status { BUILD_OK, BUILD_NO_MEMORY, BUILD_TOO_MANY_ARCS };
 
+enum {
+    /* The radix sort's digits are at most this wide: a pass's 2048 buckets stay in cache. */
+    RADIX_BITS = 11,
+    RADIX_BUCKETS = 1 << RADIX_BITS,
+    /* A key holds two 32-bit ids; the bits below its top digit take this many digits at most:
+     * (64 - RADIX_BITS) / RADIX_BITS, rounded up. */
+    RADIX_MAX_LOW_PASSES = (64 - 1) / RADIX_BITS,
+};
+
 static void *alloc_u32(uint64_t count)
 {
     if (count > SIZE_MAX / sizeof(uint32_t))
@@ -587,109 +604,204 @@ static void *alloc_u32(uint64_t count)
     return malloc(count == 0 ? sizeof(uint32_t) : (size_t)count * sizeof(uint32_t));
 }
 
+static uint64_t *alloc_u64(uint64_t count)
+{
+    if (count > SIZE_MAX / sizeof(uint64_t))
+        return NULL;
+    return malloc(count == 0 ? sizeof(uint64_t) : (size_t)count * sizeof(uint64_t));
+}
+
 /*
- * Builds g's CSR from e (adding v->u for every u->v when undirected). Two
- * stable counting sorts, by target then by source, leave every adjacency
- * list sorted by target; parallel arcs are then merged keeping the smallest
- * weight. Sets n, m, row, col, weight and directed.
- *
- * Only row grows with n: the sorts work on the ids up to the largest one
- * used, so a header declaring many isolated nodes costs 4 bytes each.
+ * How the arcs are sorted by key = source << id_bits | target: first into buckets by the key's
+ * top digit (its top RADIX_BITS bits at most), read from the edge list; then each bucket, a
+ * small part of the whole and so mostly in cache, by the bits below with an LSD radix sort
+ * (low_passes digits of low_digit_bits, least significant first).
  */
-static enum build_status build_csr(graph *g, uint32_t n, const struct edge_list *e, int undirected)
+struct radix {
+    unsigned id_bits, top_shift, low_digit_bits, low_passes;
+    uint32_t top_start[RADIX_BUCKETS];                       /* where each top digit's bucket starts */
+    uint32_t low_start[RADIX_MAX_LOW_PASSES][RADIX_BUCKETS];  /* the same in one bucket, per pass */
+};
+
+static void radix_plan(struct radix *x, uint32_t n)
+{
+    unsigned key_bits;
+
+    x->id_bits = 1;
+    while (x->id_bits < 32 && ((uint64_t)1 << x->id_bits) < n)
+        x->id_bits++;
+    key_bits = 2 * x->id_bits;
+    x->top_shift = key_bits > RADIX_BITS ? key_bits - RADIX_BITS : 0;
+    x->low_passes = (x->top_shift + RADIX_BITS - 1) / RADIX_BITS;
+    x->low_digit_bits = x->low_passes ? (x->top_shift + x->low_passes - 1) / x->low_passes : 0;
+    memset(x->top_start, 0, sizeof x->top_start);
+}
+
+static uint64_t arc_key(const struct radix *x, uint32_t source, uint32_t target)
+{
+    return (uint64_t)source << x->id_bits | target;
+}
+
+static uint32_t top_digit(const struct radix *x, uint64_t key)
+{
+    return (uint32_t)(key >> x->top_shift);
+}
+
+/* A digit below the top one; the last may reach into the top digit, the same in a bucket. */
+static uint32_t low_digit(const struct radix *x, uint64_t key, unsigned pass)
+{
+    return (uint32_t)(key >> (pass * x->low_digit_bits)) & (((uint32_t)1 << x->low_digit_bits) - 1);
+}
+
+/* Turns counts into where each bucket starts. */
+static void starts_from_counts(uint32_t *start)
+{
+    for (uint32_t d = 0, sum = 0; d < RADIX_BUCKETS; d++) {
+        uint32_t count = start[d];
+        start[d] = sum;
+        sum += count;
+    }
+}
+
+/* Puts an arc, read from the edge list, in its top digit's bucket of keys (and weights). */
+static void place_top(struct radix *x, uint32_t source, uint32_t target, const uint32_t *weight, uint64_t *keys,
+                      uint32_t *weights)
+{
+    uint64_t key = arc_key(x, source, target);
+    uint32_t at = x->top_start[top_digit(x, key)]++;
+
+    keys[at] = key;
+    if (weights != NULL)
+        weights[at] = *weight;
+}
+
+/* Sorts one bucket of `len` keys (and their weights, when weights is not NULL) by the digits
+ * below the top one, through spare room of as many; a sorted bucket (a generated grid's, a file
+ * listing its arcs in order) is left as it is. */
+static void sort_bucket(struct radix *x, uint64_t *keys, uint32_t *weights, uint32_t len, uint64_t *spare_keys,
+                        uint32_t *spare_weights)
+{
+    uint64_t *from = keys, *to = spare_keys;
+    uint32_t *from_weights = weights, *to_weights = weights ? spare_weights : NULL, sorted = 1;
+
+    for (uint32_t i = 1; i < len && sorted; i++)
+        sorted = keys[i - 1] <= keys[i];
+    if (sorted)
+        return;
+    memset(x->low_start, 0, x->low_passes * sizeof x->low_start[0]);
+    for (uint32_t i = 0; i < len; i++)
+        for (unsigned pass = 0; pass < x->low_passes; pass++)
+            x->low_start[pass][low_digit(x, keys[i], pass)]++;
+    for (unsigned pass = 0; pass < x->low_passes; pass++) {
+        starts_from_counts(x->low_start[pass]);
+        for (uint32_t i = 0; i < len; i++) {
+            uint32_t at = x->low_start[pass][low_digit(x, from[i], pass)]++;
+            to[at] = from[i];
+            if (weights != NULL)
+                to_weights[at] = from_weights[i];
+        }
+        uint64_t *swap_keys = from;
+        uint32_t *swap_weights = from_weights;
+        from = to;
+        to = swap_keys;
+        from_weights = to_weights;
+        to_weights = swap_weights;
+    }
+    if (from != keys) {
+        memcpy(keys, from, len * sizeof *keys);
+        if (weights != NULL)
+            memcpy(weights, from_weights, len * sizeof *weights);
+    }
+}
+
+/*
+ * Builds g's CSR from e (adding v->u for every u->v when undirected), and frees e's arrays.
+ * A radix sort (struct radix) orders the arcs by source and target; parallel arcs are then
+ * merged keeping the smallest weight. Without weights in e, each arc then gets
+ * graph_default_weight(). Sets n, m, row, col, weight and directed. Every id in e is below n.
+ *
+ * Memory: row (4 bytes per node, the only part that grows with n, so a header declaring many
+ * isolated nodes costs little); a key per arc (8 bytes, 12 with weights) beside e, then beside
+ * the largest bucket's spare room; then the sorted keys and the result (8 bytes per arc).
+ */
+static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, int undirected)
 {
     uint64_t arcs = undirected ? 2 * (uint64_t)e->len : (uint64_t)e->len;
-    uint32_t used = 0; /* 1 + the largest id in e */
-    uint32_t *bucket_end, *row, *tmp_src, *tmp_weight, *col, *weight;
-    uint32_t out = 0, lo = 0;
+    struct radix *x = malloc(sizeof *x);
+    uint64_t *keys = NULL, *spare_keys = NULL;
+    uint32_t *weights = NULL, *spare_weights = NULL, *row = NULL, *col = NULL, *weight = NULL;
+    int weighted = e->weighted;
+    uint32_t out = 0, largest = 0;
+    uint64_t next_node = 0;   /* row[0..next_node) are set */
+    enum build_status st = BUILD_NO_MEMORY;
 
-    if (arcs > UINT32_MAX)
-        return BUILD_TOO_MANY_ARCS;
-    for (size_t i = 0; i < e->len; i++) {
-        if (e->src[i] >= used)
-            used = e->src[i] + 1;
-        if (e->dst[i] >= used)
-            used = e->dst[i] + 1;
+    if (arcs > UINT32_MAX) {
+        st = BUILD_TOO_MANY_ARCS;
+        goto done;
     }
-    bucket_end = alloc_u32((uint64_t)used + 1);
     row = alloc_u32((uint64_t)n + 1);
-    tmp_src = alloc_u32(arcs);
-    tmp_weight = alloc_u32(arcs);
+    keys = alloc_u64(arcs);
+    weights = weighted ? alloc_u32(arcs) : NULL;
+    if (x == NULL || row == NULL || keys == NULL || (weighted && weights == NULL))
+        goto done;
+
+    radix_plan(x, n);
+    for (size_t i = 0; i < e->len; i++) {
+        x->top_start[top_digit(x, arc_key(x, e->src[i], e->dst[i]))]++;
+        if (undirected)
+            x->top_start[top_digit(x, arc_key(x, e->dst[i], e->src[i]))]++;
+    }
+    for (uint32_t d = 0; d < RADIX_BUCKETS; d++)
+        if (x->top_start[d] > largest)
+            largest = x->top_start[d];
+    starts_from_counts(x->top_start);
+    for (size_t i = 0; i < e->len; i++) {
+        const uint32_t *w = weighted ? &e->weight[i] : NULL;
+        place_top(x, e->src[i], e->dst[i], w, keys, weights);
+        if (undirected)
+            place_top(x, e->dst[i], e->src[i], w, keys, weights);
+    }
+    edges_free(e);
+    if (x->low_passes > 0) {
+        spare_keys = alloc_u64(largest);
+        spare_weights = weighted ? alloc_u32(largest) : NULL;
+        if (spare_keys == NULL || (weighted && spare_weights == NULL))
+            goto done;
+        /* top_start[d] is now where bucket d ends. */
+        for (uint32_t d = 0, begin = 0; d < RADIX_BUCKETS; d++) {
+            uint32_t end = x->top_start[d];
+            if (end - begin > 1)
+                sort_bucket(x, keys + begin, weighted ? weights + begin : NULL, end - begin, spare_keys,
+                            spare_weights);
+            begin = end;
+        }
+        free(spare_keys);
+        free(spare_weights);
+        spare_keys = NULL;
+        spare_weights = NULL;
+    }
+
     col = alloc_u32(arcs);
     weight = alloc_u32(arcs);
-    if (!bucket_end || !row || !tmp_src || !tmp_weight || !col || !weight) {
-        free(bucket_end);
-        free(row);
-        free(tmp_src);
-        free(tmp_weight);
-        free(col);
-        free(weight);
-        return BUILD_NO_MEMORY;
-    }
-    memset(bucket_end, 0, ((size_t)used + 1) * sizeof *bucket_end);
-    memset(row, 0, ((size_t)used + 1) * sizeof *row);
+    if (col == NULL || weight == NULL)
+        goto done;
+    for (uint64_t i = 0; i < arcs; i++) {
+        uint64_t key = keys[i];
+        uint32_t source = (uint32_t)(key >> x->id_bits), target = (uint32_t)(key & ((1ULL << x->id_bits) - 1));
 
-    for (size_t i = 0; i < e->len; i++) {
-        bucket_end[e->dst[i]]++;
-        row[e->src[i]]++;
-        if (undirected) {
-            bucket_end[e->src[i]]++;
-            row[e->dst[i]]++;
+        if (out > 0 && key == keys[i - 1]) {
+            if (weighted && weights[i] < weight[out - 1])
+                weight[out - 1] = weights[i];
+            continue;
         }
+        while (next_node <= source)
+            row[next_node++] = out;
+        col[out] = target;
+        weight[out] = weighted ? weights[i] : graph_default_weight(source, target);
+        out++;
     }
-    /* Exclusive prefix sums: bucket_end[v] and row[u] become start offsets. */
-    for (uint64_t v = 0, sum_dst = 0, sum_src = 0; v <= used; v++) {
-        uint32_t count_dst = bucket_end[v], count_src = row[v];
-        bucket_end[v] = (uint32_t)sum_dst;
-        row[v] = (uint32_t)sum_src;
-        sum_dst += count_dst;
-        sum_src += count_src;
-    }
-
-    /* By target: afterwards bucket_end[v] is where v's bucket ends. */
-    for (size_t i = 0; i < e->len; i++) {
-        uint32_t p = bucket_end[e->dst[i]]++;
-        tmp_src[p] = e->src[i];
-        tmp_weight[p] = e->weight[i];
-        if (undirected) {
-            p = bucket_end[e->src[i]]++;
-            tmp_src[p] = e->dst[i];
-            tmp_weight[p] = e->weight[i];
-        }
-    }
-    /* By source, walking targets in order: afterwards row[u] is where u's
-     * list ends, so shift it back into start offsets. */
-    for (uint32_t v = 0; v < used; v++) {
-        for (uint32_t i = lo; i < bucket_end[v]; i++) {
-            uint32_t p = row[tmp_src[i]]++;
-            col[p] = v;
-            weight[p] = tmp_weight[i];
-        }
-        lo = bucket_end[v];
-    }
-    memmove(row + 1, row, (size_t)used * sizeof *row);
-    row[0] = 0;
-
-    for (uint32_t u = 0; u < used; u++) {
-        uint32_t begin = row[u], end = row[u + 1];
-        row[u] = out;
-        for (uint32_t i = begin; i < end; i++) {
-            if (out > row[u] && col[out - 1] == col[i]) {
-                if (weight[i] < weight[out - 1])
-                    weight[out - 1] = weight[i];
-            } else {
-                col[out] = col[i];
-                weight[out] = weight[i];
-                out++;
-            }
-        }
-    }
-    for (uint64_t u = used; u <= n; u++)
-        row[u] = out;
-
-    free(bucket_end);
-    free(tmp_src);
-    free(tmp_weight);
+    while (next_node <= n)
+        row[next_node++] = out;
     if (out < arcs && out > 0) {
         uint32_t *smaller_col = realloc(col, (size_t)out * sizeof *col);
         uint32_t *smaller_weight = realloc(weight, (size_t)out * sizeof *weight);
@@ -704,7 +816,19 @@ static enum build_status build_csr(graph *g, uint32_t n, const struct edge_list 
     g->col = col;
     g->weight = weight;
     g->directed = !undirected;
-    return BUILD_OK;
+    row = col = weight = NULL;
+    st = BUILD_OK;
+done:
+    edges_free(e);
+    free(x);
+    free(keys);
+    free(weights);
+    free(spare_keys);
+    free(spare_weights);
+    free(row);
+    free(col);
+    free(weight);
+    return st;
 }
 
 static int build_from_file(struct reader *r, graph *g, uint32_t n, struct edge_list *e,
@@ -772,6 +896,7 @@ static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
     if (get_count(r, &f, 2, UINT32_MAX, "node count", &nodes) != 0 ||
         get_count(r, &f, 3, UINT64_MAX, "arc count", &declared) != 0)
         return -1;
+    e->weighted = !pace;
     if (edges_reserve(e, initial_capacity(declared)) != 0)
         return fail(r, "out of memory");
 
@@ -784,7 +909,6 @@ static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
                 return fail_at(r, r->lineno, "expected 'u v' edge line");
             if (get_node(r, &f, 0, 1, nodes, &u) != 0 || get_node(r, &f, 1, 1, nodes, &v) != 0)
                 return -1;
-            w = graph_default_weight(u, v);
         } else {
             if (f.count != 4 || !field_is(&f, 0, "a"))
                 return fail_at(r, r->lineno, "expected 'a u v w' arc line");
@@ -850,7 +974,7 @@ static int read_snap(struct reader *r, graph *g, struct edge_list *e)
             n = (uint64_t)u + 1;
         if ((uint64_t)v + 1 > n)
             n = (uint64_t)v + 1;
-        if (push_or_fail(r, e, u, v, graph_default_weight(u, v)) != 0)
+        if (push_or_fail(r, e, u, v, 0) != 0)
             return -1;
     }
     if (rc < 0)
@@ -880,7 +1004,7 @@ static int read_mtx_body(struct reader *r, graph *g, struct edge_list *e)
             n = u + 1;
         if (v + 1 > n)
             n = v + 1;
-        if (push_or_fail(r, e, u, v, graph_default_weight(u, v)) != 0)
+        if (push_or_fail(r, e, u, v, 0) != 0)
             return -1;
     }
     if (rc < 0)
@@ -934,6 +1058,7 @@ static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
     if (rows != cols)
         return fail_at(r, r->lineno, "matrix is %llux%llu, a graph needs a square one",
                        (unsigned long long)rows, (unsigned long long)cols);
+    e->weighted = !pattern;
     if (edges_reserve(e, initial_capacity(declared)) != 0)
         return fail(r, "out of memory");
 
@@ -944,9 +1069,7 @@ static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
             return fail_at(r, r->lineno, pattern ? "expected 'row col'" : "expected 'row col value'");
         if (get_node(r, &f, 0, 1, rows, &u) != 0 || get_node(r, &f, 1, 1, rows, &v) != 0)
             return -1;
-        if (pattern)
-            w = graph_default_weight(u, v);
-        else if (get_mtx_weight(r, &f, 2, integer, &w) != 0)
+        if (!pattern && get_mtx_weight(r, &f, 2, integer, &w) != 0)
             return -1;
         found++;
         if (push_or_fail(r, e, u, v, w) != 0)
@@ -1101,6 +1224,33 @@ int graph_read(const char *path, graph *g, char *err, size_t errlen)
     return rc;
 }
 
+int graph_undirected(const graph *g, graph *out, char *err, size_t errlen)
+{
+    struct edge_list e = {.weighted = g->has_weights};
+    enum build_status st = BUILD_NO_MEMORY;
+
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    memset(out, 0, sizeof *out);
+    if (edges_reserve(&e, (size_t)g->m) == 0) {
+        /* The room is there and a CSR has no self-loops: every push succeeds. */
+        for (uint32_t u = 0; u < g->n; u++)
+            for (uint32_t i = g->row[u]; i < g->row[u + 1]; i++)
+                edges_push(&e, u, g->col[i], g->weight[i]);
+        st = build_csr(out, g->n, &e, 1);
+    }
+    edges_free(&e);
+    if (st == BUILD_TOO_MANY_ARCS)
+        set_err(err, errlen, "too many arcs (at most %lu)", (unsigned long)UINT32_MAX);
+    else if (st == BUILD_NO_MEMORY)
+        set_err(err, errlen, "out of memory");
+    if (st != BUILD_OK)
+        return -1;
+    out->has_weights = g->has_weights;
+    out->first_id = g->first_id;
+    return 0;
+}
+
 void graph_free(graph *g)
 {
     if (g == NULL)
@@ -1137,10 +1287,12 @@ static uint64_t next_random(uint64_t *state)
     return mix64(*state);
 }
 
-static int build_generated(graph *g, uint32_t n, struct edge_list *e, const char *who, char *err,
+/* Builds an undirected generated graph from e, which lists each edge once or, with
+ * `both_ways`, as both its arcs. */
+static int build_generated(graph *g, uint32_t n, struct edge_list *e, int both_ways, const char *who, char *err,
                            size_t errlen)
 {
-    enum build_status st = build_csr(g, n, e, 1);
+    enum build_status st = build_csr(g, n, e, !both_ways);
 
     if (st == BUILD_TOO_MANY_ARCS) {
         set_err(err, errlen, "%s: too many arcs (at most %lu)", who, (unsigned long)UINT32_MAX);
@@ -1150,18 +1302,71 @@ static int build_generated(graph *g, uint32_t n, struct edge_list *e, const char
         set_err(err, errlen, "%s: out of memory", who);
         return -1;
     }
+    g->directed = 0;
     g->first_id = 0;
     return 0;
+}
+
+/* Bytes a generated graph takes at the most while it is built: per node a label and a row
+ * offset; per edge its two ids in the list, then two arcs of 16 bytes each in build_csr. */
+static uint64_t generator_peak_bytes(uint64_t nodes, uint64_t edges)
+{
+    return 8 * nodes + 32 * edges;
+}
+
+/* Fails, saying so, when a generated graph (`what`) needs more memory to build than the machine
+ * has: better than being killed by the system halfway. */
+static int check_memory(const char *who, const char *what, uint64_t nodes, uint64_t edges, char *err,
+                        size_t errlen)
+{
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+    uint64_t need = generator_peak_bytes(nodes, edges);
+
+    if (pages <= 0 || page_bytes <= 0 || need <= (uint64_t)pages * (uint64_t)page_bytes)
+        return 0;
+    set_err(err, errlen, "%s: %s needs about %.1f GiB of memory to build, more than the %.1f GiB here", who, what,
+            (double)need / gib, (double)pages * (double)page_bytes / gib);
+    return -1;
+}
+
+/* Graph500 quadrant probabilities in 1/65536ths, cumulative: a, a+b, a+b+c. */
+enum { RMAT_A_END = 37356, RMAT_B_END = 49807, RMAT_C_END = 62259, RMAT_LEVELS_PER_DRAW = 4 };
+
+/* What adds 2^16 - end to both 32-bit halves of a word. */
+static uint64_t rmat_past(uint32_t end)
+{
+    return ((uint64_t)(0x10000 - end) << 32) | (0x10000 - end);
+}
+
+/*
+ * Four levels of the recursion from one random word, whose 16-bit lanes (lowest first) are the
+ * draws of the four levels. A draw below a_end picks quadrant a (neither bit), below b_end b
+ * (v's bit), below c_end c (u's bit), else d (both). Sets bit i of *u_bits and *v_bits for
+ * level i. Branch-free: the lanes are spread two by two into 32-bit halves, where adding
+ * 2^16 - end carries into bit 16 exactly when the draw is at least end.
+ */
+static void rmat_levels(uint64_t random, uint32_t *u_bits, uint32_t *v_bits)
+{
+    const uint64_t lanes = 0x0000ffff0000ffffULL, carries = 0x0001000000010000ULL;
+    const uint64_t past_a = rmat_past(RMAT_A_END), past_b = rmat_past(RMAT_B_END), past_c = rmat_past(RMAT_C_END);
+    uint64_t even = random & lanes, odd = (random >> 16) & lanes; /* levels 0 and 2, 1 and 3 */
+    uint64_t u = ((even + past_b) & carries) >> 16 | ((odd + past_b) & carries) >> 15;
+    uint64_t v = (((even + past_a) ^ (even + past_b) ^ (even + past_c)) & carries) >> 16 |
+                 (((odd + past_a) ^ (odd + past_b) ^ (odd + past_c)) & carries) >> 15;
+
+    /* Levels 0 and 1 are in bits 0 and 1, levels 2 and 3 in bits 32 and 33. */
+    *u_bits = (uint32_t)((u | u >> 30) & 0xf);
+    *v_bits = (uint32_t)((v | v >> 30) & 0xf);
 }
 
 int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed, char *err,
                    size_t errlen)
 {
-    /* Graph500 quadrant probabilities in 1/65536ths, cumulative: a, a+b, a+b+c. */
-    const uint32_t a_end = 37356, b_end = 49807, c_end = 62259;
     struct edge_list e = {0};
     uint64_t state = seed, edges;
     uint32_t n, *label;
+    char what[64];
     int rc;
 
     if (err != NULL && errlen > 0)
@@ -1186,6 +1391,9 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
         return -1;
     }
     n = (uint32_t)1 << scale;
+    snprintf(what, sizeof what, "scale %u with edge factor %u", scale, edgefactor);
+    if (check_memory("rmat", what, n, edges, err, errlen) != 0)
+        return -1;
 
     label = alloc_u32(n);
     if (label == NULL || edges_reserve(&e, (size_t)edges) != 0) {
@@ -1205,30 +1413,24 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
     }
     for (uint64_t k = 0; k < edges; k++) {
         uint32_t u = 0, v = 0;
-        uint64_t bits = 0;
 
-        for (unsigned level = 0; level < scale; level++) {
-            uint32_t draw;
+        for (unsigned level = 0; level < scale; level += RMAT_LEVELS_PER_DRAW) {
+            unsigned left = scale - level;
+            uint32_t keep = left >= RMAT_LEVELS_PER_DRAW ? 0xf : ((uint32_t)1 << left) - 1, u_bits, v_bits;
 
-            if (level % 4 == 0)
-                bits = next_random(&state);
-            draw = (uint32_t)(bits & 0xffff);
-            bits >>= 16;
-            if (draw >= c_end) {
-                u |= (uint32_t)1 << level;
-                v |= (uint32_t)1 << level;
-            } else if (draw >= b_end) {
-                u |= (uint32_t)1 << level;
-            } else if (draw >= a_end) {
-                v |= (uint32_t)1 << level;
-            }
+            rmat_levels(next_random(&state), &u_bits, &v_bits);
+            u |= (u_bits & keep) << level;
+            v |= (v_bits & keep) << level;
         }
-        u = label[u];
-        v = label[v];
-        edges_push(&e, u, v, graph_default_weight(u, v));
+        edges_push(&e, u, v, 0);
+    }
+    /* Labels last: the lookups are independent, so their cache misses overlap. */
+    for (size_t i = 0; i < e.len; i++) {
+        e.src[i] = label[e.src[i]];
+        e.dst[i] = label[e.dst[i]];
     }
     free(label);
-    rc = build_generated(g, n, &e, "rmat", err, errlen);
+    rc = build_generated(g, n, &e, 0, "rmat", err, errlen);
     edges_free(&e);
     return rc;
 }
@@ -1237,6 +1439,7 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
 {
     struct edge_list e = {0};
     uint64_t nodes = (uint64_t)w * h, edges;
+    char what[64];
     int rc;
 
     if (err != NULL && errlen > 0)
@@ -1261,20 +1464,28 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen)
                 (unsigned long)UINT32_MAX);
         return -1;
     }
-    if (edges_reserve(&e, (size_t)edges) != 0) {
+    snprintf(what, sizeof what, "%ux%u", w, h);
+    if (check_memory("grid", what, nodes, edges, err, errlen) != 0)
+        return -1;
+    if (edges_reserve(&e, (size_t)(2 * edges)) != 0) {
         set_err(err, errlen, "grid: out of memory");
         return -1;
     }
+    /* Both arcs of every edge, in the CSR's order: the sort finds every bucket sorted. */
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             uint32_t u = y * w + x;
+            if (y > 0)
+                edges_push(&e, u, u - w, 0);
+            if (x > 0)
+                edges_push(&e, u, u - 1, 0);
             if (x + 1 < w)
-                edges_push(&e, u, u + 1, graph_default_weight(u, u + 1));
+                edges_push(&e, u, u + 1, 0);
             if (y + 1 < h)
-                edges_push(&e, u, u + w, graph_default_weight(u, u + w));
+                edges_push(&e, u, u + w, 0);
         }
     }
-    rc = build_generated(g, (uint32_t)nodes, &e, "grid", err, errlen);
+    rc = build_generated(g, (uint32_t)nodes, &e, 1, "grid", err, errlen);
     edges_free(&e);
     return rc;
 }

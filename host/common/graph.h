@@ -83,7 +83,9 @@ int graph_read(const char *path, graph *g, char *err, size_t errlen);
  * (a, b, c, d) = (0.57, 0.19, 0.19, 0.05), node labels are then shuffled,
  * and self-loops and repeated edges are dropped. The same seed gives the same
  * graph. Weights are graph_default_weight(); has_weights is 0. Returns 0, or
- * -1 with a message in err ("rmat: ...") and *g zeroed.
+ * -1 with a message in err ("rmat: ...") and *g zeroed: also, before anything
+ * is allocated, when building it needs more memory than the machine has
+ * (about 8 bytes per node and 32 per edge; rmat:22:16 about 2 GiB).
  */
 int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
                    char *err, size_t errlen);
@@ -92,7 +94,8 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
  * Generates an undirected w x h grid where node y*w + x is joined to its
  * left, right, upper and lower neighbours: a stand-in for a road network
  * (low degree, large diameter). Weights are graph_default_weight(); has_weights
- * is 0. Returns 0, or -1 with a message in err ("grid: ...") and *g zeroed.
+ * is 0. Returns 0, or -1 with a message in err ("grid: ...") and *g zeroed,
+ * also when it needs more memory than the machine has, as for R-MAT.
  */
 int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen);
 
@@ -102,6 +105,15 @@ int graph_gen_grid(graph *g, unsigned w, unsigned h, char *err, size_t errlen);
  * with a message in err and *g zeroed.
  */
 int graph_parse_gen(const char *spec, graph *g, char *err, size_t errlen);
+
+/*
+ * The undirected version of g in *out (released with graph_free()): an arc u->v
+ * of g gives both u->v and v->u, with the smaller weight where g has both
+ * (n, has_weights and first_id as in g; directed 0). Coloring and MIS treat
+ * every graph as undirected through it. Returns 0, or -1 with a message in err
+ * ("out of memory", "too many arcs ...") and *out zeroed.
+ */
+int graph_undirected(const graph *g, graph *out, char *err, size_t errlen);
 
 /* Releases the arrays of g and zeroes it. Safe on a zeroed graph and on NULL. */
 void graph_free(graph *g);

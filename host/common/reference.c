@@ -102,63 +102,6 @@ int reference_sssp(const graph *g, uint32_t source, int64_t *dist)
     return rc;
 }
 
-typedef struct arc {
-    uint32_t target, weight;
-} arc;
-
-static int compare_arcs(const void *a, const void *b)
-{
-    const arc *x = a, *y = b;
-    return x->target != y->target ? (x->target > y->target) - (x->target < y->target)
-                                  : (x->weight > y->weight) - (x->weight < y->weight);
-}
-
-int reference_undirected(const graph *g, graph *out)
-{
-    *out = (graph){.n = g->n, .has_weights = g->has_weights, .first_id = g->first_id};
-    uint64_t both = 2 * g->m;
-    arc *arcs = malloc((both ? both : 1) * sizeof *arcs);
-    uint32_t *fill = calloc((size_t)g->n + 1, sizeof *fill);
-    out->row = calloc((size_t)g->n + 1, sizeof *out->row);
-    out->col = malloc((both ? both : 1) * sizeof *out->col);
-    out->weight = malloc((both ? both : 1) * sizeof *out->weight);
-    if (!arcs || !fill || !out->row || !out->col || !out->weight || both > UINT32_MAX) {
-        free(arcs);
-        free(fill);
-        graph_free(out);
-        return -1;
-    }
-    for (uint32_t u = 0; u < g->n; u++)
-        for (uint32_t e = g->row[u]; e < g->row[u + 1]; e++) {
-            fill[u + 1]++;
-            fill[g->col[e] + 1]++;
-        }
-    for (uint32_t v = 0; v < g->n; v++)
-        fill[v + 1] += fill[v];
-    for (uint32_t u = 0; u < g->n; u++)
-        for (uint32_t e = g->row[u]; e < g->row[u + 1]; e++) {
-            arcs[fill[u]++] = (arc){g->col[e], g->weight[e]};
-            arcs[fill[g->col[e]]++] = (arc){u, g->weight[e]};
-        }
-    /* fill[v] is now where v's arcs end: sort each list and keep the lightest of each target. */
-    uint32_t start = 0, kept = 0;
-    for (uint32_t v = 0; v < g->n; v++) {
-        qsort(arcs + start, fill[v] - start, sizeof *arcs, compare_arcs);
-        out->row[v] = kept;
-        for (uint32_t e = start; e < fill[v]; e++)
-            if (e == start || arcs[e].target != arcs[e - 1].target) {
-                out->col[kept] = arcs[e].target;
-                out->weight[kept++] = arcs[e].weight;
-            }
-        start = fill[v];
-    }
-    out->row[g->n] = kept;
-    out->m = kept;
-    free(arcs);
-    free(fill);
-    return 0;
-}
-
 reference_fault reference_coloring_fault(const graph *g, const uint32_t *color, uint32_t none, uint32_t v,
                                          uint32_t *neighbour)
 {

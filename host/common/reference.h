@@ -19,11 +19,6 @@ int reference_bfs(const graph *g, uint32_t source, int64_t *dist);
  * when memory runs out (dist is then undefined). */
 int reference_sssp(const graph *g, uint32_t source, int64_t *dist);
 
-/* The undirected version of `g` in *out (released with graph_free): an arc u->v in g gives
- * both u->v and v->u, with the smaller weight where g has both. Coloring and MIS treat every
- * graph as undirected through it. Returns 0, or -1 when memory runs out (*out is then zeroed). */
-int reference_undirected(const graph *g, graph *out);
-
 /* What is wrong at one node of a coloring or of an independent set. */
 typedef enum reference_fault { REFERENCE_OK, REFERENCE_UNDECIDED, REFERENCE_CONFLICT, REFERENCE_UNCOVERED } reference_fault;
 
