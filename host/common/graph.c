@@ -3,7 +3,8 @@
  *
  * Layers, bottom up: a byte source (plain, gzip or xz), a line reader over the
  * decoded text, one parser per format filling an edge list, and a CSR builder
- * shared by the parsers and the generators.
+ * (a radix sort) shared by the parsers and the generators. Large graphs are
+ * sorted, and R-MAT's edges drawn, by a thread per processor (parallel_run).
  */
 #include "graph.h"
 
