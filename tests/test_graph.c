@@ -208,6 +208,13 @@ static void expect_valid(const graph *g)
     ck_assert_msg(!csr_violation(g, why, sizeof why), "%s", why);
 }
 
+static void expect_flags(const graph *g, int directed, int has_weights, uint32_t first_id)
+{
+    ck_assert_int_eq(g->directed, directed);
+    ck_assert_int_eq(g->has_weights, has_weights);
+    ck_assert_uint_eq(g->first_id, first_id);
+}
+
 /* Compares g with an expected CSR; weight NULL means default weights. */
 static void expect_csr(const graph *g, uint32_t n, const uint32_t *row, const uint32_t *col,
                        const uint32_t *weight)
@@ -249,9 +256,7 @@ START_TEST(test_dimacs_sp)
 
     read_ok(DATA "tiny.sp.gr", &g);
     expect_csr(&g, 4, row, col, weight);
-    ck_assert_int_eq(g.directed, 1);
-    ck_assert_int_eq(g.has_weights, 1);
-    ck_assert_uint_eq(g.first_id, 1);
+    expect_flags(&g, 1, 1, 1);
     graph_free(&g);
 }
 END_TEST
@@ -264,9 +269,7 @@ START_TEST(test_pace)
 
     read_ok(DATA "tiny.pace.gr", &g);
     expect_csr(&g, 5, row, col, NULL);
-    ck_assert_int_eq(g.directed, 0);
-    ck_assert_int_eq(g.has_weights, 0);
-    ck_assert_uint_eq(g.first_id, 1);
+    expect_flags(&g, 0, 0, 1);
     graph_free(&g);
 }
 END_TEST
@@ -287,9 +290,7 @@ START_TEST(test_snap_crlf)
 
     read_ok(DATA "tiny-crlf.snap.txt", &g);
     expect_csr(&g, 6, row, col, NULL);
-    ck_assert_int_eq(g.directed, 1);
-    ck_assert_int_eq(g.has_weights, 0);
-    ck_assert_uint_eq(g.first_id, 0);
+    expect_flags(&g, 1, 0, 0);
     graph_free(&g);
 }
 END_TEST
@@ -304,9 +305,7 @@ START_TEST(test_mtx_integer_symmetric)
 
     read_ok(DATA "tiny.int-sym.mtx", &g);
     expect_csr(&g, 4, row, col, weight);
-    ck_assert_int_eq(g.directed, 0);
-    ck_assert_int_eq(g.has_weights, 1);
-    ck_assert_uint_eq(g.first_id, 1);
+    expect_flags(&g, 0, 1, 1);
     graph_free(&g);
 }
 END_TEST
@@ -351,9 +350,7 @@ START_TEST(test_mtx_body_without_header)
 
     read_ok(DATA "tiny.noheader.mtx", &g);
     expect_csr(&g, 5, row, col, NULL);
-    ck_assert_int_eq(g.directed, 0);
-    ck_assert_int_eq(g.has_weights, 0);
-    ck_assert_uint_eq(g.first_id, 1);
+    expect_flags(&g, 0, 0, 1);
     graph_free(&g);
 }
 END_TEST
@@ -418,9 +415,7 @@ START_TEST(test_undirected)
     ck_assert_int_eq(graph_undirected(&directed, &g, err, sizeof err), 0);
     ck_assert_str_eq(err, "");
     expect_csr(&g, 3, undirected_row, undirected_col, undirected_weight);
-    ck_assert_int_eq(g.directed, 0);
-    ck_assert_int_eq(g.has_weights, 1);
-    ck_assert_uint_eq(g.first_id, 1);
+    expect_flags(&g, 0, 1, 1);
     graph_free(&g);
 
     /* An undirected graph stays as it is. */
@@ -767,9 +762,7 @@ START_TEST(test_grid)
     ck_assert_int_eq(graph_gen_grid(&g, 4, 3, err, sizeof err), 0);
     ck_assert_str_eq(err, "");
     expect_csr(&g, 12, row, col, NULL);
-    ck_assert_int_eq(g.directed, 0);
-    ck_assert_int_eq(g.has_weights, 0);
-    ck_assert_uint_eq(g.first_id, 0);
+    expect_flags(&g, 0, 0, 0);
     graph_free(&g);
 
     ck_assert_int_eq(graph_gen_grid(&g, 1, 1, err, sizeof err), 0);
@@ -805,9 +798,7 @@ START_TEST(test_rmat_shape)
     ck_assert_int_eq(graph_gen_rmat(&g, 10, 8, 42, err, sizeof err), 0);
     ck_assert_str_eq(err, "");
     ck_assert_uint_eq(g.n, 1024);
-    ck_assert_int_eq(g.directed, 0);
-    ck_assert_int_eq(g.has_weights, 0);
-    ck_assert_uint_eq(g.first_id, 0);
+    expect_flags(&g, 0, 0, 0);
     expect_valid(&g);
     /* 8192 drawn edges, minus self-loops and repeats, stored both ways. */
     ck_assert_uint_le(g.m, 2 * 8192);
@@ -1143,9 +1134,7 @@ START_TEST(test_real_graph)
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     ck_assert_uint_eq(g.n, want->n);
     ck_assert_uint_eq(g.m, want->m);
-    ck_assert_int_eq(g.directed, want->directed);
-    ck_assert_int_eq(g.has_weights, want->has_weights);
-    ck_assert_uint_eq(g.first_id, want->first_id);
+    expect_flags(&g, want->directed, want->has_weights, want->first_id);
     expect_valid(&g);
     graph_free(&g);
 }

@@ -3,12 +3,14 @@
  *
  * Layers, bottom up: a byte source (plain, gzip or xz), a line reader over the
  * decoded text, one parser per format filling an edge list, and a CSR builder
- * shared by the parsers and the generators.
+ * (a radix sort) shared by the parsers and the generators. Large graphs are
+ * sorted, and R-MAT's edges drawn, by a thread per processor (parallel_run).
  */
 #include "graph.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -584,6 +586,68 @@ static void edges_free(struct edge_list *e)
     memset(e, 0, sizeof *e);
 }
 
+/* ----------------------------------------------------------- parallel -- */
+
+enum {
+    /* Parts (threads) at the most, and the least work (edges, arcs) worth splitting. */
+    MAX_PARTS = 64,
+    PARALLEL_MIN_ITEMS = 1 << 20,
+};
+
+/* How many parts to split `items` of work into: one per processor, or one for little work. */
+static unsigned parallel_parts(uint64_t items)
+{
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (items < PARALLEL_MIN_ITEMS || processors <= 1)
+        return 1;
+    return processors > MAX_PARTS ? MAX_PARTS : (unsigned)processors;
+}
+
+/* The first of `count` items that part `part` of `parts` takes (part == parts: the end). */
+static uint64_t part_start(uint64_t count, unsigned part, unsigned parts)
+{
+    return count * part / parts;
+}
+
+typedef void parallel_work(void *context, unsigned part, unsigned parts);
+
+struct parallel_call {
+    parallel_work *work;
+    void *context;
+    unsigned part, parts;
+};
+
+static void *parallel_thread(void *arg)
+{
+    struct parallel_call *call = arg;
+
+    call->work(call->context, call->part, call->parts);
+    return NULL;
+}
+
+/* Runs work(context, part, parts) for every part at once: parts 1.. on threads of their own,
+ * part 0 on the caller's, and there too a part whose thread could not start. Each part writes
+ * only its own share, so the result is the same for any number of parts. */
+static void parallel_run(parallel_work *work, void *context, unsigned parts)
+{
+    pthread_t threads[MAX_PARTS];
+    struct parallel_call calls[MAX_PARTS];
+    int started[MAX_PARTS] = {0};
+
+    for (unsigned part = 1; part < parts; part++) {
+        calls[part] = (struct parallel_call){work, context, part, parts};
+        started[part] = pthread_create(&threads[part], NULL, parallel_thread, &calls[part]) == 0;
+    }
+    work(context, 0, parts);
+    for (unsigned part = 1; part < parts; part++) {
+        if (started[part])
+            pthread_join(threads[part], NULL);
+        else
+            work(context, part, parts);
+    }
+}
+
 /* ---------------------------------------------------------------- CSR -- */
 
 enum build_status { BUILD_OK, BUILD_NO_MEMORY, BUILD_TOO_MANY_ARCS };
@@ -619,8 +683,15 @@ static uint64_t *alloc_u64(uint64_t count)
  */
 struct radix {
     unsigned id_bits, top_shift, low_digit_bits, low_passes;
-    uint32_t top_start[RADIX_BUCKETS];                       /* where each top digit's bucket starts */
-    uint32_t low_start[RADIX_MAX_LOW_PASSES][RADIX_BUCKETS];  /* the same in one bucket, per pass */
+    uint32_t top_start[RADIX_BUCKETS];   /* where each top digit's bucket starts */
+};
+
+/* What one part of the bucket sort works with: spare room as large as its largest bucket, and
+ * where each digit's bucket starts in the bucket it sorts, per pass. */
+struct bucket_part {
+    uint64_t *spare_keys;
+    uint32_t *spare_weights;
+    uint32_t low_start[RADIX_MAX_LOW_PASSES][RADIX_BUCKETS];
 };
 
 static void radix_plan(struct radix *x, uint32_t n)
@@ -676,26 +747,26 @@ static void place_top(struct radix *x, uint32_t source, uint32_t target, const u
 }
 
 /* Sorts one bucket of `len` keys (and their weights, when weights is not NULL) by the digits
- * below the top one, through spare room of as many; a sorted bucket (a generated grid's, a file
+ * below the top one, through own's spare room; a sorted bucket (a generated grid's, a file
  * listing its arcs in order) is left as it is. */
-static void sort_bucket(struct radix *x, uint64_t *keys, uint32_t *weights, uint32_t len, uint64_t *spare_keys,
-                        uint32_t *spare_weights)
+static void sort_bucket(const struct radix *x, struct bucket_part *own, uint64_t *keys, uint32_t *weights,
+                        uint32_t len)
 {
-    uint64_t *from = keys, *to = spare_keys;
-    uint32_t *from_weights = weights, *to_weights = weights ? spare_weights : NULL, sorted = 1;
+    uint64_t *from = keys, *to = own->spare_keys;
+    uint32_t *from_weights = weights, *to_weights = weights ? own->spare_weights : NULL, sorted = 1;
 
     for (uint32_t i = 1; i < len && sorted; i++)
         sorted = keys[i - 1] <= keys[i];
     if (sorted)
         return;
-    memset(x->low_start, 0, x->low_passes * sizeof x->low_start[0]);
+    memset(own->low_start, 0, x->low_passes * sizeof own->low_start[0]);
     for (uint32_t i = 0; i < len; i++)
         for (unsigned pass = 0; pass < x->low_passes; pass++)
-            x->low_start[pass][low_digit(x, keys[i], pass)]++;
+            own->low_start[pass][low_digit(x, keys[i], pass)]++;
     for (unsigned pass = 0; pass < x->low_passes; pass++) {
-        starts_from_counts(x->low_start[pass]);
+        starts_from_counts(own->low_start[pass]);
         for (uint32_t i = 0; i < len; i++) {
-            uint32_t at = x->low_start[pass][low_digit(x, from[i], pass)]++;
+            uint32_t at = own->low_start[pass][low_digit(x, from[i], pass)]++;
             to[at] = from[i];
             if (weights != NULL)
                 to_weights[at] = from_weights[i];
@@ -714,6 +785,90 @@ static void sort_bucket(struct radix *x, uint64_t *keys, uint32_t *weights, uint
     }
 }
 
+/* The buckets after the top digit's pass, sorted in parallel: part p takes buckets p, p + parts,
+ * p + 2 parts... */
+struct bucket_sort {
+    const struct radix *x;
+    const uint32_t *end;   /* where each bucket ends */
+    uint64_t *keys;
+    uint32_t *weights;
+    struct bucket_part *parts;
+};
+
+static uint32_t bucket_begin(const uint32_t *end, uint32_t d)
+{
+    return d > 0 ? end[d - 1] : 0;
+}
+
+static void sort_buckets_part(void *context, unsigned part, unsigned parts)
+{
+    const struct bucket_sort *b = context;
+
+    for (uint32_t d = part; d < RADIX_BUCKETS; d += parts) {
+        uint32_t begin = bucket_begin(b->end, d), len = b->end[d] - begin;
+        if (len > 1)
+            sort_bucket(b->x, &b->parts[part], b->keys + begin, b->weights ? b->weights + begin : NULL, len);
+    }
+}
+
+/* Sorts every bucket, each part through its own room; -1 when out of memory. */
+static int sort_buckets(const struct radix *x, uint64_t *keys, uint32_t *weights, uint64_t arcs)
+{
+    unsigned parts = parallel_parts(arcs);
+    struct bucket_part *own = calloc(parts, sizeof *own);
+    struct bucket_sort b = {x, x->top_start, keys, weights, own};
+    int rc = own == NULL ? -1 : 0;
+
+    for (unsigned part = 0; part < parts && rc == 0; part++) {
+        uint32_t largest = 0;
+        for (uint32_t d = part; d < RADIX_BUCKETS; d += parts)
+            if (x->top_start[d] - bucket_begin(x->top_start, d) > largest)
+                largest = x->top_start[d] - bucket_begin(x->top_start, d);
+        own[part].spare_keys = alloc_u64(largest);
+        own[part].spare_weights = weights != NULL ? alloc_u32(largest) : NULL;
+        if (own[part].spare_keys == NULL || (weights != NULL && own[part].spare_weights == NULL))
+            rc = -1;
+    }
+    if (rc == 0)
+        parallel_run(sort_buckets_part, &b, parts);
+    for (unsigned part = 0; own != NULL && part < parts; part++) {
+        free(own[part].spare_keys);
+        free(own[part].spare_weights);
+    }
+    free(own);
+    return rc;
+}
+
+/* Default weights for a CSR's arcs, in parallel: each part takes a range of arcs. */
+struct default_weights {
+    const uint32_t *row, *col;
+    uint32_t *weight;
+    uint32_t n, m;
+};
+
+static void default_weights_part(void *context, unsigned part, unsigned parts)
+{
+    const struct default_weights *d = context;
+    uint32_t first = (uint32_t)part_start(d->m, part, parts), end = (uint32_t)part_start(d->m, part + 1, parts);
+    uint32_t u = 0, hi = d->n - 1;
+
+    if (first == end)
+        return;
+    /* u: the last node whose list starts at or before `first`, the node of arc `first` */
+    while (u < hi) {
+        uint32_t mid = u + (hi - u + 1) / 2;
+        if (d->row[mid] <= first)
+            u = mid;
+        else
+            hi = mid - 1;
+    }
+    for (uint32_t i = first; i < end; i++) {
+        while (d->row[u + 1] <= i)
+            u++;
+        d->weight[i] = graph_default_weight(u, d->col[i]);
+    }
+}
+
 /*
  * Builds g's CSR from e (adding v->u for every u->v when undirected), and frees e's arrays.
  * A radix sort (struct radix) orders the arcs by source and target; parallel arcs are then
@@ -722,16 +877,18 @@ static void sort_bucket(struct radix *x, uint64_t *keys, uint32_t *weights, uint
  *
  * Memory: row (4 bytes per node, the only part that grows with n, so a header declaring many
  * isolated nodes costs little); a key per arc (8 bytes, 12 with weights) beside e, then beside
- * the largest bucket's spare room; then the sorted keys and the result (8 bytes per arc).
+ * spare room for the largest bucket of each part; then the sorted keys and the result (8 bytes
+ * per arc). The buckets are sorted and default weights computed by as many threads as there are
+ * processors (parallel_run); the result is the same for any number.
  */
 static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, int undirected)
 {
     uint64_t arcs = undirected ? 2 * (uint64_t)e->len : (uint64_t)e->len;
     struct radix *x = malloc(sizeof *x);
-    uint64_t *keys = NULL, *spare_keys = NULL;
-    uint32_t *weights = NULL, *spare_weights = NULL, *row = NULL, *col = NULL, *weight = NULL;
+    uint64_t *keys = NULL;
+    uint32_t *weights = NULL, *row = NULL, *col = NULL, *weight = NULL;
     int weighted = e->weighted;
-    uint32_t out = 0, largest = 0;
+    uint32_t out = 0;
     uint64_t next_node = 0;   /* row[0..next_node) are set */
     enum build_status st = BUILD_NO_MEMORY;
 
@@ -751,9 +908,6 @@ static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, in
         if (undirected)
             x->top_start[top_digit(x, arc_key(x, e->dst[i], e->src[i]))]++;
     }
-    for (uint32_t d = 0; d < RADIX_BUCKETS; d++)
-        if (x->top_start[d] > largest)
-            largest = x->top_start[d];
     starts_from_counts(x->top_start);
     for (size_t i = 0; i < e->len; i++) {
         const uint32_t *w = weighted ? &e->weight[i] : NULL;
@@ -762,24 +916,9 @@ static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, in
             place_top(x, e->dst[i], e->src[i], w, keys, weights);
     }
     edges_free(e);
-    if (x->low_passes > 0) {
-        spare_keys = alloc_u64(largest);
-        spare_weights = weighted ? alloc_u32(largest) : NULL;
-        if (spare_keys == NULL || (weighted && spare_weights == NULL))
-            goto done;
-        /* top_start[d] is now where bucket d ends. */
-        for (uint32_t d = 0, begin = 0; d < RADIX_BUCKETS; d++) {
-            uint32_t end = x->top_start[d];
-            if (end - begin > 1)
-                sort_bucket(x, keys + begin, weighted ? weights + begin : NULL, end - begin, spare_keys,
-                            spare_weights);
-            begin = end;
-        }
-        free(spare_keys);
-        free(spare_weights);
-        spare_keys = NULL;
-        spare_weights = NULL;
-    }
+    /* top_start[d] is now where bucket d ends. */
+    if (x->low_passes > 0 && sort_buckets(x, keys, weights, arcs) != 0)
+        goto done;
 
     col = alloc_u32(arcs);
     weight = alloc_u32(arcs);
@@ -797,11 +936,16 @@ static enum build_status build_csr(graph *g, uint32_t n, struct edge_list *e, in
         while (next_node <= source)
             row[next_node++] = out;
         col[out] = target;
-        weight[out] = weighted ? weights[i] : graph_default_weight(source, target);
+        if (weighted)
+            weight[out] = weights[i];
         out++;
     }
     while (next_node <= n)
         row[next_node++] = out;
+    if (!weighted) {
+        struct default_weights d = {row, col, weight, n, out};
+        parallel_run(default_weights_part, &d, parallel_parts(out));
+    }
     if (out < arcs && out > 0) {
         uint32_t *smaller_col = realloc(col, (size_t)out * sizeof *col);
         uint32_t *smaller_weight = realloc(weight, (size_t)out * sizeof *weight);
@@ -823,8 +967,6 @@ done:
     free(x);
     free(keys);
     free(weights);
-    free(spare_keys);
-    free(spare_weights);
     free(row);
     free(col);
     free(weight);
@@ -1280,10 +1422,13 @@ uint32_t graph_default_weight(uint32_t u, uint32_t v)
     return 1 + (uint32_t)(mix64(((uint64_t)a << 32) | b) % 255);
 }
 
+/* splitmix64's step: the state before draw k is the seed plus k steps. */
+#define RANDOM_STEP 0x9e3779b97f4a7c15ULL
+
 /* splitmix64: small, fast, and the same sequence on every platform. */
 static uint64_t next_random(uint64_t *state)
 {
-    *state += 0x9e3779b97f4a7c15ULL;
+    *state += RANDOM_STEP;
     return mix64(*state);
 }
 
@@ -1360,12 +1505,58 @@ static void rmat_levels(uint64_t random, uint32_t *u_bits, uint32_t *v_bits)
     *v_bits = (uint32_t)((v | v >> 30) & 0xf);
 }
 
+/* The edges of an R-MAT graph, drawn in parallel: part p draws its share of the edges (the
+ * generator's state at its first edge is known: every edge takes the same number of draws), drops
+ * self-loops and relabels the rest, in place at the start of its share. */
+struct rmat_draws {
+    unsigned scale;
+    uint64_t state;                  /* before the first edge's draws */
+    uint64_t edges;
+    const uint32_t *label;
+    uint32_t *src, *dst;
+    uint64_t kept[MAX_PARTS];        /* edges each part kept */
+};
+
+static void rmat_draw_part(void *context, unsigned part, unsigned parts)
+{
+    struct rmat_draws *d = context;
+    uint64_t first = part_start(d->edges, part, parts), end = part_start(d->edges, part + 1, parts), kept = first;
+    uint64_t draws_per_edge = (d->scale + RMAT_LEVELS_PER_DRAW - 1) / RMAT_LEVELS_PER_DRAW;
+    uint64_t state = d->state + first * draws_per_edge * RANDOM_STEP;
+
+    for (uint64_t k = first; k < end; k++) {
+        uint32_t u = 0, v = 0;
+
+        for (unsigned level = 0; level < d->scale; level += RMAT_LEVELS_PER_DRAW) {
+            unsigned left = d->scale - level;
+            uint32_t keep = left >= RMAT_LEVELS_PER_DRAW ? 0xf : ((uint32_t)1 << left) - 1, u_bits, v_bits;
+
+            rmat_levels(next_random(&state), &u_bits, &v_bits);
+            u |= (u_bits & keep) << level;
+            v |= (v_bits & keep) << level;
+        }
+        if (u != v) {
+            d->src[kept] = u;
+            d->dst[kept] = v;
+            kept++;
+        }
+    }
+    /* Labels last: the lookups are independent, so their cache misses overlap. */
+    for (uint64_t i = first; i < kept; i++) {
+        d->src[i] = d->label[d->src[i]];
+        d->dst[i] = d->label[d->dst[i]];
+    }
+    d->kept[part] = kept - first;
+}
+
 int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed, char *err,
                    size_t errlen)
 {
     struct edge_list e = {0};
+    struct rmat_draws draws;
     uint64_t state = seed, edges;
     uint32_t n, *label;
+    unsigned parts;
     char what[64];
     int rc;
 
@@ -1411,23 +1602,16 @@ int graph_gen_rmat(graph *g, unsigned scale, unsigned edgefactor, uint64_t seed,
         label[i] = label[j];
         label[j] = t;
     }
-    for (uint64_t k = 0; k < edges; k++) {
-        uint32_t u = 0, v = 0;
-
-        for (unsigned level = 0; level < scale; level += RMAT_LEVELS_PER_DRAW) {
-            unsigned left = scale - level;
-            uint32_t keep = left >= RMAT_LEVELS_PER_DRAW ? 0xf : ((uint32_t)1 << left) - 1, u_bits, v_bits;
-
-            rmat_levels(next_random(&state), &u_bits, &v_bits);
-            u |= (u_bits & keep) << level;
-            v |= (v_bits & keep) << level;
-        }
-        edges_push(&e, u, v, 0);
-    }
-    /* Labels last: the lookups are independent, so their cache misses overlap. */
-    for (size_t i = 0; i < e.len; i++) {
-        e.src[i] = label[e.src[i]];
-        e.dst[i] = label[e.dst[i]];
+    draws = (struct rmat_draws){.scale = scale, .state = state, .edges = edges, .label = label, .src = e.src,
+                                .dst = e.dst};
+    parts = parallel_parts(edges);
+    parallel_run(rmat_draw_part, &draws, parts);
+    /* Each part's edges after the last part's: the order one part would have drawn them in. */
+    for (unsigned part = 0; part < parts; part++) {
+        uint64_t first = part_start(edges, part, parts);
+        memmove(e.src + e.len, e.src + first, draws.kept[part] * sizeof *e.src);
+        memmove(e.dst + e.len, e.dst + first, draws.kept[part] * sizeof *e.dst);
+        e.len += draws.kept[part];
     }
     free(label);
     rc = build_generated(g, n, &e, 0, "rmat", err, errlen);

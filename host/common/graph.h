@@ -43,6 +43,8 @@
  * self-loops are dropped, so m can be smaller than the count in the file.
  * Row offsets are 32-bit, so a graph holds at most 2^32-1 arcs; memory is
  * about 4 bytes per declared node plus at most 40 bytes per arc while reading.
+ * A graph of a million arcs or more is built by a thread per processor, all
+ * joined before the function returns; the result is the same for any number.
  *
  * Errors are reported as text in a caller buffer:
  *   "path:LINE: what is wrong"   for a problem on one line of the content;
