@@ -1449,9 +1449,12 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
         if (left && coop_cas(&ctrl[COOP_CTRL_FORK_LEFT], left, left - 1u) == left) {
             uint size = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_SIZE]);
             /* F1: the record is this fork's, published for `size` groups (not free, not merely
-             * locked), and no more of them have read it than claimed a slot before this one */
+             * locked), and not read by all of them yet (this group has not: the record cannot
+             * have been unlocked). Not "no more readers than slots claimed before this one":
+             * a group that claims a later slot may read the record and count itself first
+             * (test_scheduler, chaos seed 57, on a clean clone's make check). */
             COOP_CHECK(ctrl, size && size != COOP_FORK_LOCKED && left <= size &&
-                                 coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]) <= size - left,
+                                 coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]) < size,
                        COOP_CHECK_FORK_RECORD, size, left, coop_load_relaxed(&ctrl[COOP_CTRL_FORK_READ]));
             ctx->id = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_BASE]) + size - left;
             ctx->resume = coop_load_relaxed(&ctrl[COOP_CTRL_FORK_RESUME]);
