@@ -7,7 +7,9 @@
  * no-cooperation baseline, --output, --output-frame and --json say what they should, and bad
  * arguments and malformed graphs end with status 1 and a clear message. The sweep apps' --output
  * is checked here too, independently of coop-bench: a proper coloring, a maximal independent set,
- * distances that satisfy the shortest-path conditions.
+ * distances that satisfy the shortest-path conditions. The neighbour expansion (kernels/lib/expand.h)
+ * is checked with the GPU's sharing threshold on graphs made for its paths (a star, hubs of degree
+ * around 32 and 256, isolated nodes, rmat), in every mode, at several local sizes and under chaos.
  *
  * coop-bench checks every run against its CPU reference itself and exits 2 on a difference, so
  * exit status 0 is the equality check. Build it first (the lead's Makefile includes
@@ -957,6 +959,25 @@ START_TEST(test_expand_each_mode)
 }
 END_TEST
 
+/* Any local size works (expand.h): below a chunk's 256 nodes a work-item records several, above
+ * it some record none but all share the arcs; 3 is the least a megakernel takes on PoCL. Each
+ * app's megakernel on the mixed graph with shared nodes. */
+static const char *const expand_local_sizes[] = {"3", "100", "512"};
+enum { EXPAND_LOCAL_SIZES = sizeof expand_local_sizes / sizeof expand_local_sizes[0] };
+
+START_TEST(test_expand_local_sizes)
+{
+    const char *app = expand_apps[_i % EXPAND_APPS], *local_size = expand_local_sizes[_i / EXPAND_APPS], *option;
+    char value[2 * PATH_BYTES], what[1024];
+    expand_input(1, &option, value, sizeof value);
+    const char *args[] = {app, option, value, "--local-size", local_size, NULL};
+    describe(args, what, sizeof what);
+    bench_run run = run_argv_on(args, 0, EXPAND_GPU_THRESHOLD);
+    assert_run(&run, what, 0, sweep_check(app));
+    run_free(&run);
+}
+END_TEST
+
 /* The megakernels on the mixed graph, with shared nodes, under chaos seeds with a periodic light
  * task: groups killed and forked between rounds, every result checked. */
 START_TEST(test_expand_chaos_with_task)
@@ -1132,6 +1153,7 @@ static Suite *bench_suite(void)
     TCase *expand = tu_tcase("expand", 600);
     tcase_add_checked_fixture(expand, scratch_create, scratch_remove);
     tcase_add_loop_test(expand, test_expand_each_mode, 0, EXPAND_APPS * MODES * EXPAND_INPUTS);
+    tcase_add_loop_test(expand, test_expand_local_sizes, 0, EXPAND_APPS * EXPAND_LOCAL_SIZES);
     tcase_add_loop_test(expand, test_expand_chaos_with_task, 0, EXPAND_APPS);
     suite_add_tcase(suite, expand);
 
