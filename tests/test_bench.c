@@ -269,28 +269,12 @@ static int more_seeds(unsigned seed, unsigned seeds, int all_seen)
     return seed <= seeds || (!all_seen && seed <= 4 * seeds);
 }
 
+static void chaos_with_task(const char *app, const char *option, const char *value, const char *build_options,
+                            const char *out_path);
+
 START_TEST(test_chaos_with_task)
 {
-    const char *app = apps[_i];
-    unsigned kills = 0, forks = 0, tasks = 0, seed = 1;
-    for (; more_seeds(seed, CHAOS_SEEDS, kills && forks && tasks); seed++) {
-        char seed_text[16];
-        snprintf(seed_text, sizeof seed_text, "%u", seed);
-        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--task-size", CHAOS_TASK_SIZE,
-                              "--period-ms", "1", "--steal", "one", "--chaos", seed_text, NULL};
-        char what[256];
-        describe(args, what, sizeof what);
-        bench_run run = run_pinned(args);
-        assert_run(&run, what, 0, "equals the CPU reference");
-        assert_run(&run, what, 0, "chaos mode");
-        kills += summary_number(run.output, "kills ");
-        forks += summary_number(run.output, "forks ");
-        tasks += summary_number(run.output, "tasks ");
-        run_free(&run);
-    }
-    /* The seeds must have exercised what they are for. */
-    ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
-                  forks, tasks, seed - 1);
+    chaos_with_task(apps[_i], "--gen", "grid:30:30", NULL, NULL);
 }
 END_TEST
 
@@ -620,32 +604,44 @@ START_TEST(test_sweeps_each_mode)
 }
 END_TEST
 
-/* The megakernels under chaos seeds with a periodic light task; every result checked. */
-START_TEST(test_sweeps_chaos_with_task)
+/* The megakernel of `app` on the input under chaos seeds (more_seeds) with a periodic light task
+ * on one group, pinned to both groups, built with `build_options` (NULL: none): every run equals its
+ * reference (and, with `out_path`, its --output satisfies the sweep's property), and the seeds
+ * together killed, forked and ran a task. */
+static void chaos_with_task(const char *app, const char *option, const char *value, const char *build_options,
+                            const char *out_path)
 {
-    const char *app = sweep_apps[_i];
-    char out_path[2 * PATH_BYTES];
-    scratch_path(out_path, sizeof out_path, "sweep.txt");
     unsigned kills = 0, forks = 0, tasks = 0, seed = 1;
     for (; more_seeds(seed, CHAOS_SEEDS, kills && forks && tasks); seed++) {
-        char seed_text[16];
+        char seed_text[16], what[1024];
         snprintf(seed_text, sizeof seed_text, "%u", seed);
-        const char *args[] = {app, "--gen", "grid:30:30", "--task", "light", "--task-size", CHAOS_TASK_SIZE,
-                              "--period-ms", "1", "--steal", "one", "--chaos", seed_text, "--output", out_path, NULL};
-        char what[640];
+        const char *args[] = {app, option, value, "--task", "light", "--task-size", CHAOS_TASK_SIZE, "--period-ms",
+                              "1", "--steal", "one", "--chaos", seed_text, out_path ? "--output" : NULL, out_path,
+                              NULL};
         describe(args, what, sizeof what);
-        unlink(out_path);
-        bench_run run = run_pinned(args);
+        if (out_path)
+            unlink(out_path);
+        bench_run run = run_argv_on(args, 1, build_options);
         assert_run(&run, what, 0, sweep_check(app));
         assert_run(&run, what, 0, "chaos mode");
         kills += summary_number(run.output, "kills ");
         forks += summary_number(run.output, "forks ");
         tasks += summary_number(run.output, "tasks ");
         run_free(&run);
-        assert_sweep_output(app, "--gen", "grid:30:30", out_path, what);
+        if (out_path)
+            assert_sweep_output(app, option, value, out_path, what);
     }
+    /* The seeds must have exercised what they are for. */
     ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
                   forks, tasks, seed - 1);
+}
+
+/* The sweeps' megakernels under chaos seeds with a periodic light task; every result checked. */
+START_TEST(test_sweeps_chaos_with_task)
+{
+    char out_path[2 * PATH_BYTES];
+    scratch_path(out_path, sizeof out_path, "sweep.txt");
+    chaos_with_task(sweep_apps[_i], "--gen", "grid:30:30", NULL, out_path);
 }
 END_TEST
 
@@ -982,26 +978,10 @@ END_TEST
  * task: groups killed and forked between rounds, every result checked. */
 START_TEST(test_expand_chaos_with_task)
 {
-    const char *app = expand_apps[_i], *option;
-    char value[2 * PATH_BYTES], what[1024];
+    const char *option;
+    char value[2 * PATH_BYTES];
     expand_input(1, &option, value, sizeof value);
-    unsigned kills = 0, forks = 0, tasks = 0, seed = 1;
-    for (; more_seeds(seed, CHAOS_SEEDS, kills && forks && tasks); seed++) {
-        char seed_text[16];
-        snprintf(seed_text, sizeof seed_text, "%u", seed);
-        const char *args[] = {app, option, value, "--task", "light", "--task-size", CHAOS_TASK_SIZE, "--period-ms",
-                              "1", "--steal", "one", "--chaos", seed_text, NULL};
-        describe(args, what, sizeof what);
-        bench_run run = run_argv_on(args, 1, EXPAND_GPU_THRESHOLD);
-        assert_run(&run, what, 0, sweep_check(app));
-        assert_run(&run, what, 0, "chaos mode");
-        kills += summary_number(run.output, "kills ");
-        forks += summary_number(run.output, "forks ");
-        tasks += summary_number(run.output, "tasks ");
-        run_free(&run);
-    }
-    ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over %u seeds", app, kills,
-                  forks, tasks, seed - 1);
+    chaos_with_task(expand_apps[_i], option, value, EXPAND_GPU_THRESHOLD, NULL);
 }
 END_TEST
 
