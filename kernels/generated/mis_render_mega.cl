@@ -120,14 +120,14 @@ inline void expand_begin(local uint *scratch)
 /* Node j of chunk `chunk` (the group's chunks of this round count from 0), whose arcs are
  * [first, first + count) (count 0: not a node, or nothing to walk): 1 when the group shares its
  * arcs, recorded with the app's word; 0 when its work-item walks them alone now. Every j of the
- * chunk below EXPAND_CHUNK is called, once; the flags are cleared. */
+ * chunk below EXPAND_CHUNK is called, once. EXPAND_FLAG is left to the app, which sets it up
+ * where it uses it (color.h, at each window). */
 inline uint expand_share(local uint *scratch, uint chunk, uint j, uint word, uint first, uint count)
 {
     uint share = count > EXPAND_ALONE;
     scratch[EXPAND_WORD + j] = word;
     scratch[EXPAND_FIRST + j] = first;
     scratch[EXPAND_COUNT + j] = share ? count : 0u;
-    scratch[EXPAND_FLAG + j] = 0;
     if (share)
         atomic_or(&scratch[EXPAND_SHARED + chunk % 3u], 1u);
     return share;
@@ -261,12 +261,13 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
             uint count = open ? row[v + 1u] - first : 0u;
             if (!expand_share(scratch, chunk, j, 0u, first, count)) {
                 scratch[EXPAND_WORD + j] = MIS_DONE;
-                uint priority = mis_priority(v), said = 0;
-                EXPAND_WALK_ALONE
-                for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
-                    said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
-                if (open)
+                if (open) {
+                    uint priority = mis_priority(v), said = 0;
+                    EXPAND_WALK_ALONE
+                    for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
+                        said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
                     mis_decide(v, said, round, in_set, decided, undecided);
+                }
             }
         }
         if (expand_together(scratch, chunk)) {

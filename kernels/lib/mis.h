@@ -76,12 +76,13 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
             uint count = open ? row[v + 1u] - first : 0u;
             if (!expand_share(scratch, chunk, j, 0u, first, count)) {
                 scratch[EXPAND_WORD + j] = MIS_DONE;
-                uint priority = mis_priority(v), said = 0;
-                EXPAND_WALK_ALONE
-                for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
-                    said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
-                if (open)
+                if (open) {
+                    uint priority = mis_priority(v), said = 0;
+                    EXPAND_WALK_ALONE
+                    for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
+                        said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
                     mis_decide(v, said, round, in_set, decided, undecided);
+                }
             }
         }
         if (expand_together(scratch, chunk)) {
