@@ -246,6 +246,65 @@ START_TEST(scaling_quick)
 }
 END_TEST
 
+/* Writes the header and the rows of scaling.csv (in the scratch folder) whose input starts with
+ * `family` into the scratch file `name`. */
+static void split_scaling_csv(const char *family, const char *name)
+{
+    char *text = read_text("scaling.csv"), path[2 * PATH_BYTES];
+    snprintf(path, sizeof path, "%s/%s", scratch, name);
+    FILE *out = fopen(path, "w");
+    ck_assert_ptr_nonnull(out);
+    unsigned line = 0;
+    for (char *at = text, *end; *at; at = end + 1, line++) {
+        end = strchr(at, '\n');
+        ck_assert_ptr_nonnull(end);
+        const char *input = at;
+        for (int comma = 0; comma < 2 && input; comma++)
+            input = strchr(input, ',') ? strchr(input, ',') + 1 : NULL;
+        if (line == 0 || (input && !strncmp(input, family, strlen(family))))
+            fwrite(at, 1, (size_t)(end - at) + 1u, out);
+    }
+    ck_assert_int_eq(fclose(out), 0);
+    free(text);
+}
+
+/* --from-csv: a quick run's rows split into two files (the R-MAT inputs, the grids, as two GPU
+ * calls would leave them) make the same CSV, report and plot again, with nothing measured. */
+START_TEST(scaling_from_csv)
+{
+    run_quick("scripts/scaling", "[30/30] sssp-bf grid:20:20 multikernel");
+    split_scaling_csv("rmat", "part-rmat.csv");
+    split_scaling_csv("grid", "part-grid.csv");
+    char parts[4 * PATH_BYTES + 2], out[2 * PATH_BYTES];
+    snprintf(parts, sizeof parts, "%s/part-rmat.csv,%s/part-grid.csv", scratch, scratch);
+    snprintf(out, sizeof out, "%s/merged", scratch);
+    char *merge[] = {"scripts/scaling", "--from-csv", parts, "--measured-on", "the test's PoCL", "--out", out, NULL};
+    tu_process run = run_script(merge);
+    assert_status(&run, "scripts/scaling --from-csv", 0, "from 30 rows");
+    free(run.output);
+    char *before = read_text("scaling.csv"), *after = read_text("merged/scaling.csv");
+    ck_assert_msg(!strcmp(before, after), "the merged CSV differs from the run's:\n%s\n---\n%s", before, after);
+    free(before);
+    free(after);
+    assert_contains("merged/scaling.md", "- Device: the test's PoCL");
+    assert_contains("merged/scaling.md", "part-grid.csv` (measured earlier)");
+    assert_contains("merged/scaling.md", "| sssp-bf | multikernel | grid:20:20 | 400 | 1520 | 1520 |");
+    assert_png("merged/scaling.png");
+
+    char *no_device[] = {"scripts/scaling", "--from-csv", parts, "--out", out, NULL};
+    run = run_script(no_device);
+    assert_status(&run, "scripts/scaling --from-csv without --measured-on", 2,
+                  "--from-csv needs --out (where to write) and --measured-on (the device, for the report)");
+    free(run.output);
+    char *missing[] = {"scripts/scaling", "--from-csv", "/nonexistent/scaling.csv", "--measured-on", "x", "--out", out,
+                       NULL};
+    run = run_script(missing);
+    assert_status(&run, "scripts/scaling --from-csv /nonexistent/scaling.csv", 2,
+                  "--from-csv: [Errno 2] No such file or directory: '/nonexistent/scaling.csv'");
+    free(run.output);
+}
+END_TEST
+
 /* ---- Timeline ------------------------------------------------------------------------------ */
 
 START_TEST(timeline_draws_a_trace)
@@ -320,6 +379,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, bad_options);
     tcase_add_test(quick, timeline_draws_a_trace);
     tcase_add_test(quick, scaling_quick);
+    tcase_add_test(quick, scaling_from_csv);
     suite_add_tcase(suite, quick);
     return suite;
 }
