@@ -153,26 +153,31 @@ static const char *const mode_names[] = {"cooperative", "standalone", "multikern
 typedef struct app_kernel {
     const char *source, *name;
     int row, col, weight, dist, mark, wl0, wl1, counts, n;
+    int max_degree;               /* bfs's: the graph's most arcs a node has (lib/expand.h) */
     int task;                     /* the task's index in the megakernel (coop_task_plan.task), -1: none */
     int task_a, task_b, task_c;   /* matmult's a, b and c; render's frame is task_c */
 } app_kernel;
 
 #define BFS_ARGS(P, K)                                                                                          \
     .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = -1, .dist = P##_ARG_##K##_level, .mark = -1,  \
-    .wl0 = P##_ARG_##K##_wl0, .wl1 = P##_ARG_##K##_wl1, .counts = P##_ARG_##K##_counts, .n = -1
+    .wl0 = P##_ARG_##K##_wl0, .wl1 = P##_ARG_##K##_wl1, .counts = P##_ARG_##K##_counts, .n = -1,             \
+    .max_degree = P##_ARG_##K##_max_degree
 #define SSSP_ARGS(P, K)                                                                                         \
     .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = P##_ARG_##K##_weight,                         \
     .dist = P##_ARG_##K##_dist, .mark = P##_ARG_##K##_mark, .wl0 = P##_ARG_##K##_wl0, .wl1 = P##_ARG_##K##_wl1, \
-    .counts = P##_ARG_##K##_counts, .n = -1
+    .counts = P##_ARG_##K##_counts, .n = -1, .max_degree = -1
 #define COLOR_ARGS(P, K)                                                                                        \
     .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = -1, .dist = P##_ARG_##K##_color,              \
-    .mark = P##_ARG_##K##_colored, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n
+    .mark = P##_ARG_##K##_colored, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n,  \
+    .max_degree = -1
 #define MIS_ARGS(P, K)                                                                                          \
     .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = -1, .dist = P##_ARG_##K##_in_set,             \
-    .mark = P##_ARG_##K##_decided, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n
+    .mark = P##_ARG_##K##_decided, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n,  \
+    .max_degree = -1
 #define SSSP_BF_ARGS(P, K)                                                                                      \
     .row = P##_ARG_##K##_row, .col = P##_ARG_##K##_col, .weight = P##_ARG_##K##_weight,                         \
-    .dist = P##_ARG_##K##_dist, .mark = -1, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts, .n = P##_ARG_##K##_n
+    .dist = P##_ARG_##K##_dist, .mark = -1, .wl0 = -1, .wl1 = -1, .counts = P##_ARG_##K##_counts,               \
+    .n = P##_ARG_##K##_n, .max_degree = -1
 #define NO_TASK(P) .task = -1, .task_a = -1, .task_b = -1, .task_c = -1
 #define MATMULT_TASK(P)                                                                                         \
     .task = P##_TASK_matmult, .task_a = P##_ARG_matmult_a, .task_b = P##_ARG_matmult_b, .task_c = P##_ARG_matmult_c
@@ -549,6 +554,10 @@ static coop_status set_graph_args(bench *b, coop_kernel *kernel, const app_kerne
         const cl_uint n = b->g.n;
         status = coop_kernel_set_arg(kernel, (unsigned)form->n, sizeof n, &n);
     }
+    if (form->max_degree >= 0 && status == COOP_OK) {
+        const cl_uint max_degree = graph_max_degree(&b->g);
+        status = coop_kernel_set_arg(kernel, (unsigned)form->max_degree, sizeof max_degree, &max_degree);
+    }
     return status;
 }
 
@@ -824,7 +833,8 @@ static int run_multikernel(bench *b, run_result *r)
     cl_command_queue queue = coop_context_queue(b->ctx);
     cl_kernel kernel = coop_kernel_cl(b->kernel);
     /* the step kernel's round and in_count follow the cooperative kernel's parameters */
-    cl_uint round_index = app_sweeps(b->s.app) ? (cl_uint)b->step.n + 1 : (cl_uint)b->step.counts + 1;
+    cl_uint round_index = (cl_uint)(b->step.max_degree >= 0 ? b->step.max_degree
+                                    : app_sweeps(b->s.app) ? b->step.n : b->step.counts) + 1;
     cl_uint round = 0, in_count = 1;
     unsigned search = 1;
     double start_ms = clock_now_ms();

@@ -328,7 +328,8 @@ static int open_device(demo *d)
     if (err != CL_SUCCESS)
         return error_cl(coop_demo_cli.name, err, "buffers");
 
-    const cl_uint nodes = g->n, width = d->s.width, height = d->s.height, tiles = d->tiles;
+    const cl_uint nodes = g->n, max_degree = graph_max_degree(g), width = d->s.width, height = d->s.height;
+    const cl_uint tiles = d->tiles;
     const struct {
         coop_kernel *kernel;
         unsigned index;
@@ -339,6 +340,7 @@ static int open_device(demo *d)
         {d->mega, DEMO_MEGA_ARG_demo_col, d->col, 0},
         {d->mega, DEMO_MEGA_ARG_demo_level, d->level, 0},
         {d->mega, DEMO_MEGA_ARG_demo_nodes, NULL, nodes},
+        {d->mega, DEMO_MEGA_ARG_demo_max_degree, NULL, max_degree},
         {d->mega, DEMO_MEGA_ARG_demo_wl0, d->wl[0], 0},
         {d->mega, DEMO_MEGA_ARG_demo_wl1, d->wl[1], 0},
         {d->mega, DEMO_MEGA_ARG_demo_counts, d->counts, 0},
@@ -352,6 +354,7 @@ static int open_device(demo *d)
         {d->standalone, DEMO_STANDALONE_ARG_demo_col, d->col, 0},
         {d->standalone, DEMO_STANDALONE_ARG_demo_level, d->level, 0},
         {d->standalone, DEMO_STANDALONE_ARG_demo_nodes, NULL, nodes},
+        {d->standalone, DEMO_STANDALONE_ARG_demo_max_degree, NULL, max_degree},
         {d->standalone, DEMO_STANDALONE_ARG_demo_wl0, d->wl[0], 0},
         {d->standalone, DEMO_STANDALONE_ARG_demo_wl1, d->wl[1], 0},
         {d->standalone, DEMO_STANDALONE_ARG_demo_counts, d->counts, 0},

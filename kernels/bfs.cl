@@ -6,13 +6,13 @@
 #include "lib/bfs.h"
 
 kernel void bfs(global const uint *row, global const uint *col, global uint *level, global uint *wl0,
-                global uint *wl1, global uint *counts)
+                global uint *wl1, global uint *counts, uint max_degree)
 {
     local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
         bfs_round(get_group_id(0), shared_num_groups(), round, in_count, row, col, level, wl0, wl1, counts,
-                  scratch);
+                  scratch, max_degree);
         round++;
         resizing_global_barrier();
     }

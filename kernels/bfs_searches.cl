@@ -5,7 +5,7 @@
 #include "lib/searches.h"
 
 kernel void bfs_searches(global const uint *row, global const uint *col, global uint *level, global uint *wl0,
-                         global uint *wl1, global uint *counts)
+                         global uint *wl1, global uint *counts, uint max_degree)
 {
     local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
@@ -14,7 +14,7 @@ kernel void bfs_searches(global const uint *row, global const uint *col, global 
     for (uint in_count = counts[round % 3u]; in_count || search < searches; in_count = counts[round % 3u]) {
         uint group = get_group_id(0), groups = shared_num_groups();
         if (in_count) {
-            bfs_round(group, groups, round, in_count, row, col, level, wl0, wl1, counts, scratch);
+            bfs_round(group, groups, round, in_count, row, col, level, wl0, wl1, counts, scratch, max_degree);
         } else {
             search_restart(group, groups, round, level, round + 1u, wl0, wl1, counts);
             search++;

@@ -3,8 +3,9 @@
 #include "lib/bfs.h"
 
 kernel void bfs_step(global const uint *row, global const uint *col, global uint *level, global uint *wl0,
-                     global uint *wl1, global uint *counts, uint round, uint in_count)
+                     global uint *wl1, global uint *counts, uint max_degree, uint round, uint in_count)
 {
     local uint scratch[EXPAND_WORDS];
-    bfs_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, level, wl0, wl1, counts, scratch);
+    bfs_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, level, wl0, wl1, counts, scratch,
+              max_degree);
 }

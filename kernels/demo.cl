@@ -45,13 +45,13 @@ inline uint demo_print_b(uint v, uint level) { return demo_mix(demo_mix(v ^ 0x9e
 inline void demo_step(uint group, uint groups, demo_state *t, global const uint *row, global const uint *col,
                       global uint *level, uint nodes, global uint *wl0, global uint *wl1, global uint *counts,
                       global const uint *sources, global uint *rounds, global uint *prints,
-                      global uint *progress, uint max_searches, local uint *scratch)
+                      global uint *progress, uint max_searches, local uint *scratch, uint max_degree)
 {
     uint lid = get_local_id(0), local_size = get_local_size(0);
     uint setup = t->phase == DEMO_SETUP;
     uint in_count = setup ? 0u : counts[t->round % 3u];
     uint finishing = (1u - setup) & (in_count == 0u);
-    bfs_round(group, groups, t->round, in_count, row, col, level, wl0, wl1, counts, scratch);
+    bfs_round(group, groups, t->round, in_count, row, col, level, wl0, wl1, counts, scratch, max_degree);
     uint a = 0, b = 0, end = finishing * nodes;
     for (uint v = group * local_size + lid; v < end; v += groups * local_size) {
         a += demo_print_a(v, level[v]);
@@ -87,13 +87,13 @@ inline void demo_step(uint group, uint groups, demo_state *t, global const uint 
  * back, until the setup starts no search. */
 kernel void demo(global const uint *row, global const uint *col, global uint *level, uint nodes, global uint *wl0,
                  global uint *wl1, global uint *counts, global const uint *sources, global uint *rounds,
-                 global uint *prints, global uint *progress, uint max_searches)
+                 global uint *prints, global uint *progress, uint max_searches, uint max_degree)
 {
     local uint scratch[EXPAND_WORDS];
     transmit demo_state t = {0, 0, DEMO_ROUNDS};
     while (t.phase != DEMO_ROUNDS || t.round != 0 || counts[0] != 0) {
         demo_step(get_group_id(0), get_num_groups(0), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
-                  prints, progress, max_searches, scratch);
+                  prints, progress, max_searches, scratch, max_degree);
         resizing_global_barrier();
     }
 }

@@ -860,18 +860,19 @@ END_TEST
 /* ---- The neighbour expansion (kernels/lib/expand.h) --------------------------------------- */
 
 /* PoCL shares no node's arcs by default (expand.h: a CPU gains nothing from it), so these runs
- * build every program with the GPU's threshold: a node of more than 32 arcs is shared by its
- * group, one of at most 32 is walked by its own work-item. */
-#define EXPAND_GPU_THRESHOLD "-DEXPAND_ALONE=32"
+ * build every program with the GPU's threshold: a node of more than 8 arcs is shared by its
+ * group, one of at most 8 is walked by its own work-item. */
+#define EXPAND_GPU_THRESHOLD "-DEXPAND_ALONE=8"
 
 enum {
     STAR_LEAVES = 50000,
     MIXED_LEAVES = 10000,
     MIXED_ISOLATED = 5
 };
-/* The mixed graph's hubs: around the threshold (31, 32, 33), around a chunk of 256 nodes, and one
- * adjacent to every leaf; the hub of degree 0 is isolated, as are MIXED_ISOLATED more nodes. */
-static const unsigned mixed_degrees[] = {0, 1, 31, 32, 33, 255, 256, 257, MIXED_LEAVES};
+/* The mixed graph's hubs: around the GPU's threshold (7, 8, 9), around a warp (31, 32, 33) and a
+ * group (255, 256, 257), and one adjacent to every leaf; the hub of degree 0 is isolated, as are
+ * MIXED_ISOLATED more nodes. */
+static const unsigned mixed_degrees[] = {0, 1, 7, 8, 9, 31, 32, 33, 255, 256, 257, MIXED_LEAVES};
 enum { MIXED_HUBS = sizeof mixed_degrees / sizeof mixed_degrees[0] };
 
 /* Writes a DIMACS file of `nodes` nodes whose edges come from `edge(i, &u, &v)` (1-based ids, each
@@ -955,9 +956,10 @@ START_TEST(test_expand_each_mode)
 }
 END_TEST
 
-/* Any local size works (expand.h): below a chunk's 256 nodes a work-item records several, above
- * it some record none but all share the arcs; 3 is the least a megakernel takes on PoCL. Each
- * app's megakernel on the mixed graph with shared nodes. */
+/* Any local size works (expand.h): a chunk has at most one node per work-item and at most 256,
+ * so at 3 the chunks are tiny and at 512 some work-items take no node but all share the arcs;
+ * 3 is the least a megakernel takes on PoCL. Each app's megakernel on the mixed graph with
+ * shared nodes. */
 static const char *const expand_local_sizes[] = {"3", "100", "512"};
 enum { EXPAND_LOCAL_SIZES = sizeof expand_local_sizes / sizeof expand_local_sizes[0] };
 
@@ -969,6 +971,22 @@ START_TEST(test_expand_local_sizes)
     const char *args[] = {app, option, value, "--local-size", local_size, NULL};
     describe(args, what, sizeof what);
     bench_run run = run_argv_on(args, 0, EXPAND_GPU_THRESHOLD);
+    assert_run(&run, what, 0, sweep_check(app));
+    run_free(&run);
+}
+END_TEST
+
+/* More waiting nodes than slots: every node with an arc is shared (-DEXPAND_ALONE=0) and a call
+ * of expand_next records at most two of them, so a chunk of the rmat graph takes many calls,
+ * most of them with waiting nodes left over. Each app in each mode. */
+START_TEST(test_expand_slots_full)
+{
+    const char *app = expand_apps[_i % EXPAND_APPS], *mode = modes[_i / EXPAND_APPS], *option;
+    char value[2 * PATH_BYTES], what[1024];
+    expand_input(2, &option, value, sizeof value);
+    const char *args[] = {app, option, value, "--mode", mode, NULL};
+    describe(args, what, sizeof what);
+    bench_run run = run_argv_on(args, 0, "-DEXPAND_ALONE=0 -DEXPAND_SLOTS_LOG2=1");
     assert_run(&run, what, 0, sweep_check(app));
     run_free(&run);
 }
@@ -1134,6 +1152,7 @@ static Suite *bench_suite(void)
     tcase_add_checked_fixture(expand, scratch_create, scratch_remove);
     tcase_add_loop_test(expand, test_expand_each_mode, 0, EXPAND_APPS * MODES * EXPAND_INPUTS);
     tcase_add_loop_test(expand, test_expand_local_sizes, 0, EXPAND_APPS * EXPAND_LOCAL_SIZES);
+    tcase_add_loop_test(expand, test_expand_slots_full, 0, EXPAND_APPS * MODES);
     tcase_add_loop_test(expand, test_expand_chaos_with_task, 0, EXPAND_APPS);
     suite_add_tcase(suite, expand);
 

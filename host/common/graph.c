@@ -1393,6 +1393,15 @@ int graph_undirected(const graph *g, graph *out, char *err, size_t errlen)
     return 0;
 }
 
+uint32_t graph_max_degree(const graph *g)
+{
+    uint32_t most = 0;
+    for (uint32_t v = 0; v < g->n; v++)
+        if (g->row[v + 1] - g->row[v] > most)
+            most = g->row[v + 1] - g->row[v];
+    return most;
+}
+
 void graph_free(graph *g)
 {
     if (g == NULL)

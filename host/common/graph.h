@@ -120,6 +120,9 @@ int graph_undirected(const graph *g, graph *out, char *err, size_t errlen);
 /* Releases the arrays of g and zeroes it. Safe on a zeroed graph and on NULL. */
 void graph_free(graph *g);
 
+/* The most arcs any node of g has (0 for a graph without arcs). */
+uint32_t graph_max_degree(const graph *g);
+
 /*
  * The weight 1..255 given to arc u->v when the input has none; it depends
  * only on the unordered pair, so both directions of an edge agree. With

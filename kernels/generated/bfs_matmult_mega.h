@@ -14,10 +14,11 @@
 #define BFS_MATMULT_MEGA_ARG_bfs_wl0 3
 #define BFS_MATMULT_MEGA_ARG_bfs_wl1 4
 #define BFS_MATMULT_MEGA_ARG_bfs_counts 5
-#define BFS_MATMULT_MEGA_ARG_matmult_a 6
-#define BFS_MATMULT_MEGA_ARG_matmult_b 7
-#define BFS_MATMULT_MEGA_ARG_matmult_c 8
-#define BFS_MATMULT_MEGA_ARG_COUNT 9
+#define BFS_MATMULT_MEGA_ARG_bfs_max_degree 6
+#define BFS_MATMULT_MEGA_ARG_matmult_a 7
+#define BFS_MATMULT_MEGA_ARG_matmult_b 8
+#define BFS_MATMULT_MEGA_ARG_matmult_c 9
+#define BFS_MATMULT_MEGA_ARG_COUNT 10
 
 #define BFS_MATMULT_MEGA_TASK_matmult 0
 #define BFS_MATMULT_MEGA_TASK_COUNT 1

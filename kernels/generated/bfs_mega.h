@@ -14,7 +14,8 @@
 #define BFS_MEGA_ARG_bfs_wl0 3
 #define BFS_MEGA_ARG_bfs_wl1 4
 #define BFS_MEGA_ARG_bfs_counts 5
-#define BFS_MEGA_ARG_COUNT 6
+#define BFS_MEGA_ARG_bfs_max_degree 6
+#define BFS_MEGA_ARG_COUNT 7
 
 #define BFS_MEGA_TASK_COUNT 0
 

@@ -14,8 +14,9 @@
 #define BFS_RENDER_MEGA_ARG_bfs_wl0 3
 #define BFS_RENDER_MEGA_ARG_bfs_wl1 4
 #define BFS_RENDER_MEGA_ARG_bfs_counts 5
-#define BFS_RENDER_MEGA_ARG_render_frame 6
-#define BFS_RENDER_MEGA_ARG_COUNT 7
+#define BFS_RENDER_MEGA_ARG_bfs_max_degree 6
+#define BFS_RENDER_MEGA_ARG_render_frame 7
+#define BFS_RENDER_MEGA_ARG_COUNT 8
 
 #define BFS_RENDER_MEGA_TASK_render 0
 #define BFS_RENDER_MEGA_TASK_COUNT 1

@@ -14,7 +14,8 @@
 #define BFS_SEARCHES_MEGA_ARG_bfs_searches_wl0 3
 #define BFS_SEARCHES_MEGA_ARG_bfs_searches_wl1 4
 #define BFS_SEARCHES_MEGA_ARG_bfs_searches_counts 5
-#define BFS_SEARCHES_MEGA_ARG_COUNT 6
+#define BFS_SEARCHES_MEGA_ARG_bfs_searches_max_degree 6
+#define BFS_SEARCHES_MEGA_ARG_COUNT 7
 
 #define BFS_SEARCHES_MEGA_TASK_COUNT 0
 

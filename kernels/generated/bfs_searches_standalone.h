@@ -13,6 +13,7 @@
 #define BFS_SEARCHES_STANDALONE_ARG_bfs_searches_wl0 3
 #define BFS_SEARCHES_STANDALONE_ARG_bfs_searches_wl1 4
 #define BFS_SEARCHES_STANDALONE_ARG_bfs_searches_counts 5
-#define BFS_SEARCHES_STANDALONE_ARG_COUNT 6
+#define BFS_SEARCHES_STANDALONE_ARG_bfs_searches_max_degree 6
+#define BFS_SEARCHES_STANDALONE_ARG_COUNT 7
 
 #endif

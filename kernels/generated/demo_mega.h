@@ -20,9 +20,10 @@
 #define DEMO_MEGA_ARG_demo_prints 9
 #define DEMO_MEGA_ARG_demo_progress 10
 #define DEMO_MEGA_ARG_demo_max_searches 11
-#define DEMO_MEGA_ARG_render_frame 12
-#define DEMO_MEGA_ARG_demo_stop_progress 13
-#define DEMO_MEGA_ARG_COUNT 14
+#define DEMO_MEGA_ARG_demo_max_degree 12
+#define DEMO_MEGA_ARG_render_frame 13
+#define DEMO_MEGA_ARG_demo_stop_progress 14
+#define DEMO_MEGA_ARG_COUNT 15
 
 #define DEMO_MEGA_TASK_render 0
 #define DEMO_MEGA_TASK_demo_stop 1

@@ -19,6 +19,7 @@
 #define DEMO_STANDALONE_ARG_demo_prints 9
 #define DEMO_STANDALONE_ARG_demo_progress 10
 #define DEMO_STANDALONE_ARG_demo_max_searches 11
-#define DEMO_STANDALONE_ARG_COUNT 12
+#define DEMO_STANDALONE_ARG_demo_max_degree 12
+#define DEMO_STANDALONE_ARG_COUNT 13
 
 #endif

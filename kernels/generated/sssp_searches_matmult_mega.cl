@@ -32,53 +32,87 @@
 /* expand.h: load-balanced neighbour expansion, the kernel library's primitive for walking the
  * arcs of many nodes at once (bfs.h, sssp.h, color.h, mis.h, sssp_bf.h use it in every form).
  *
- * A group takes its nodes a chunk at a time: chunks of expand_chunk_size(items, groups) nodes,
- * at most EXPAND_CHUNK, so that a round of few items still spreads over every group. For each
- * node of a chunk its work-item calls expand_share:
- *   - a node with at most EXPAND_ALONE arcs is walked by its own work-item at once, as a plain
- *     loop would (road graphs and grids: nothing waits for anything before the walk);
- *   - a longer one is recorded in the group's scratch, and after the chunk's barrier
- *     (expand_together says 1 when any node was) the group shares the recorded nodes' arcs: an
- *     exclusive prefix sum over their arc counts (expand_scan) numbers them, and work-item l takes
- *     arcs l, l + L, l + 2L..., finding each one's node by binary search over the sums
- *     (expand_owner). A hub of 50,000 arcs then costs 50,000 / L steps instead of 50,000 on one
- *     work-item, and neighbouring work-items read neighbouring arcs.
+ * `shares` says whether any node may be shared, the same for the whole kernel run. An app that
+ * knows the most arcs any node has (bfs.h, given `max_degree` by the host) may pass
+ * expand_shares(max_degree): 0 when no node can have more than EXPAND_ALONE (road graphs,
+ * grids), and then nothing below stores, waits or shares: every node is walked by its own
+ * work-item, a group's chunk holds a node per work-item, and a round costs what a plain loop over
+ * its nodes costs. Results never depend on it, only the time does: a node longer than a wrong
+ * max_degree is walked alone. An app that passes 1 keeps a barrier per chunk even where nothing is
+ * shared (sssp.h, sssp_bf.h, color.h and mis.h: it made them faster on the road graphs).
+ *
+ * With shares 1 a group takes its nodes a chunk at a time, one node per work-item: chunks of
+ * expand_chunk_size(items, groups, shares) nodes, an even share of the round, so that a round of
+ * few items still spreads over every group (on power-law graphs those few items may have most of
+ * the round's arcs). Each node is walked one of two ways:
+ *   - a node with at most EXPAND_ALONE arcs (expand_alone) is walked by its own work-item at
+ *     once, as a plain loop would (road graphs and grids: nothing is stored, nothing waits);
+ *   - a longer one waits for the group. expand_next, called by the whole group after the walks,
+ *     records up to EXPAND_SLOTS waiting nodes in the group's scratch, each in a slot of its
+ *     own, and the group shares their arcs: an exclusive prefix sum over their arc counts
+ *     (expand_scan) numbers them, and work-item l takes arcs l, l + L, l + 2L..., finding each
+ *     one's slot by binary search over the sums (expand_owner). A hub of 50,000 arcs then costs
+ *     50,000 / L steps instead of 50,000 on one work-item, and neighbouring work-items read
+ *     neighbouring arcs. Nodes that found no free slot wait for the next call; expand_next says 0
+ *     when nothing was recorded, which ends the chunk.
  * Either way every arc is visited once, so an app writes its per-arc step once, as an inline
- * function that both loops call.
+ * function that both loops call:
+ *
+ *     uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING, recorded;
+ *     if (slot == EXPAND_NONE)
+ *         EXPAND_WALK_ALONE
+ *         for (uint e = first; e < first + count; e++)
+ *             visit(e, word);
+ *     while ((recorded = expand_next(scratch, shares, &pass, &slot, word, first, count))) {
+ *         for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
+ *             uint s = expand_owner(scratch, recorded, k);
+ *             visit(expand_arc(scratch, s, k), scratch[EXPAND_WORD + s]);
+ *         }
+ *         expand_end();
+ *     }
+ *
+ * Between expand_next and expand_end the work-item whose node holds slot `slot` (below
+ * EXPAND_SLOTS) may gather what the shared walk found in the slot's EXPAND_FLAG word, which
+ * expand_next clears (color.h and mis.h decide the node there, after a barrier).
  *
  * Everything here is per group and per round: the scratch is the group's local memory, set up
- * by expand_begin at the start of each round, so a group may be killed or forked between rounds
- * (at a resizing barrier) and the number of groups may change from round to round. Every call
- * but expand_share, expand_owner and expand_arc holds a workgroup barrier: make it with the whole
- * group, in control flow that depends only on values the whole group shares (a chunk loop from
- * group * size, stepping by groups * size).
+ * by expand_begin at the start of each round, and `pass` counts the round's calls of expand_next
+ * from 0, so a group may be killed or forked between rounds (at a resizing barrier) and the
+ * number of groups may change from round to round. Every call but expand_alone, expand_owner and
+ * expand_arc holds a workgroup barrier: make it with the whole group, in control flow that depends
+ * only on values the whole group shares (a chunk loop from group * size, stepping by
+ * groups * size, and expand_next's result).
  *
  * The kernel declares the scratch (`local uint scratch[EXPAND_WORDS];`, OpenCL C allows local
- * arrays only at kernel scope) and hands it down. Any local size works: with L below
- * EXPAND_CHUNK a work-item takes several nodes of a chunk (j = l, l + L...), above it some take
- * none. */
+ * arrays only at kernel scope) and hands it down: 1.3 KB by default, sized by the slots and not
+ * by the chunk. Any local size works: a chunk has at most one node per work-item. H200
+ * measurements of these choices: benchmarks/results/h200/REPORT.md, runs 24-40. */
 #ifndef KERNELS_LIB_EXPAND_H
 #define KERNELS_LIB_EXPAND_H
 
-/* Nodes per chunk at most, as a power of two with an even exponent (a build may set it; H200, run
- * 31: 16-node chunks made colour on email-Enron 1.6x faster and bfs on USA-road-NY 4% faster, but
- * sssp on USA-road-FLA 4-20% slower than 256). */
+/* Nodes per chunk at most (a build may set it; H200, run 31: 16-node chunks made colour on
+ * email-Enron 1.6x faster and bfs on USA-road-NY 4% faster, but sssp on USA-road-FLA 4-20%
+ * slower than 256). A chunk also has at most one node per work-item. */
 #ifndef EXPAND_CHUNK_LOG2
 #define EXPAND_CHUNK_LOG2 8
 #endif
 #define EXPAND_CHUNK (1u << EXPAND_CHUNK_LOG2)
-#if EXPAND_CHUNK_LOG2 % 2
-#error "expand_scan's steps must be even in number: its sums end where it started"
+/* Nodes one call of expand_next shares at most, a power of two (a build may set it: the tests
+ * set 4 to make chunks need several calls). */
+#ifndef EXPAND_SLOTS_LOG2
+#define EXPAND_SLOTS_LOG2 6
 #endif
+#define EXPAND_SLOTS (1u << EXPAND_SLOTS_LOG2)
 /* Most arcs a node walked by its own work-item may have: above it the warp would wait for one
- * long loop while its other work-items idle. Where a group's work-items run one after
+ * long loop while its other work-items idle (H200, run 36: 8 made bfs, sssp and mis on
+ * email-Enron 1.4-1.5x faster than 32, colour on rmat:16:16 8% slower). Where a group's work-items run one after
  * another (COOP_PARALLEL_SPIN 0: PoCL's CPU device), walking alone costs no more than sharing, and
  * sharing's barriers cost much more (PoCL: colour on email-Enron 1.4 s against 39 ms): no node
- * is shared unless the build says otherwise (the tests give -DEXPAND_ALONE=0 through
- * COOP_BUILD_OPTIONS to share every node that has an arc). */
+ * is shared unless the build says otherwise (the tests give -DEXPAND_ALONE=8 through
+ * COOP_BUILD_OPTIONS, the GPU's threshold, and other values). */
 #ifndef EXPAND_ALONE
 #if COOP_PARALLEL_SPIN
-#define EXPAND_ALONE 32u
+#define EXPAND_ALONE 8u
 #else
 #define EXPAND_ALONE 0xffffffffu
 #endif
@@ -90,92 +124,127 @@
  * instead of 4.4 (H200, REPORT.md runs 28 and 29). */
 #define EXPAND_WALK_ALONE _Pragma("unroll 1")
 
-/* The scratch's areas, EXPAND_CHUNK words each but the last: */
-#define EXPAND_WORD 0u                    /* the app's word per node (its id, its distance) */
-#define EXPAND_FIRST (1u * EXPAND_CHUNK)  /* the node's first arc */
-#define EXPAND_COUNT (2u * EXPAND_CHUNK)  /* its arc count */
-#define EXPAND_SCAN (3u * EXPAND_CHUNK)   /* expand_scan's second buffer */
-#define EXPAND_OFFSET EXPAND_SCAN         /* after expand_scan: the chunk's arcs before the node */
-#define EXPAND_FLAG (4u * EXPAND_CHUNK)   /* the app's flags per node (local atomics) */
-/* three words: chunk k is shared when word k % 3 is set (expand_together) */
-#define EXPAND_SHARED (5u * EXPAND_CHUNK)
-#define EXPAND_WORDS (5u * EXPAND_CHUNK + 3u)
+/* A work-item's slot between calls of expand_next, beside a slot's index: */
+#define EXPAND_NONE 0xffffffffu    /* no node, a node walked alone, or one shared already */
+#define EXPAND_WAITING 0xfffffffeu /* a node for the group to share */
 
-/* Nodes per chunk for a round of `items` nodes over `groups` groups: an even share, rounded up
- * to a warp's 32 and at most EXPAND_CHUNK. The same for the whole group. */
-inline uint expand_chunk_size(uint items, uint groups)
+/* The scratch's areas, EXPAND_SLOTS words each (one per slot) but the last: */
+#define EXPAND_WORD 0u                    /* the app's word for the node (its distance, its id) */
+#define EXPAND_FIRST (1u * EXPAND_SLOTS)  /* the node's first arc */
+#define EXPAND_COUNT (2u * EXPAND_SLOTS)  /* its arc count */
+#define EXPAND_SCAN (3u * EXPAND_SLOTS)   /* expand_scan's second buffer */
+#define EXPAND_OFFSET EXPAND_SCAN         /* after expand_scan: the pass's arcs before the slot's */
+#define EXPAND_FLAG (4u * EXPAND_SLOTS)   /* the app's word per slot, 0 when recorded */
+/* three words: call p of expand_next counts its slots in word p % 3 */
+#define EXPAND_USED (5u * EXPAND_SLOTS)
+#define EXPAND_WORDS (5u * EXPAND_SLOTS + 3u)
+
+/* 1 when a graph whose nodes have at most max_degree arcs may have a node to share; 0 when every
+ * node is walked alone. The same for every work-item (max_degree is a kernel argument). */
+inline uint expand_shares(uint max_degree)
 {
+    return max_degree > EXPAND_ALONE;
+}
+
+/* Nodes per chunk for a round of `items` nodes over `groups` groups: at most one per work-item
+ * and at most EXPAND_CHUNK; when nodes are shared, an even share of the round rounded up to a
+ * warp's 32. The same for the whole group. (H200, runs 36 and 37: with nodes to share, chunks
+ * of a whole group made bfs on email-Enron 2x slower and colour 2.5x; without, an even share
+ * made bfs on the road graphs 3-7% slower than chunks of a whole group.) */
+inline uint expand_chunk_size(uint items, uint groups, uint shares)
+{
+    uint whole = min(EXPAND_CHUNK, (uint)get_local_size(0));
+    if (!shares)
+        return whole;
     uint share = items / groups + (items % groups != 0u);
-    return min(EXPAND_CHUNK, (share + 31u) & ~31u);
+    return min(whole, (share + 31u) & ~31u);
 }
 
-/* Sets up the group's scratch for a round: every work-item, before the first chunk. */
-inline void expand_begin(local uint *scratch)
+/* 1 when a node of `count` arcs is walked by its own work-item, at once. */
+inline uint expand_alone(uint shares, uint count)
 {
+    return !shares || count <= EXPAND_ALONE;
+}
+
+/* Sets up the group's scratch for a round: every work-item, before the first chunk, with the
+ * round's pass count at 0. Nothing (and no barrier) when nothing is shared. */
+inline void expand_begin(local uint *scratch, uint shares)
+{
+    if (!shares)
+        return;
     if (get_local_id(0) < 3u)
-        scratch[EXPAND_SHARED + get_local_id(0)] = 0;
+        scratch[EXPAND_USED + get_local_id(0)] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* Node j of chunk `chunk` (the group's chunks of this round count from 0), whose arcs are
- * [first, first + count) (count 0: not a node, or nothing to walk): 1 when the group shares its
- * arcs, recorded with the app's word; 0 when its work-item walks them alone now. Every j of the
- * chunk below EXPAND_CHUNK is called, once. EXPAND_FLAG is left to the app, which sets it up
- * where it uses it (color.h, at each window). */
-inline uint expand_share(local uint *scratch, uint chunk, uint j, uint word, uint first, uint count)
+/* Records this work-item's node when it waits (*slot == EXPAND_WAITING) and a slot is free, and
+ * returns the number of nodes the whole group recorded, at most EXPAND_SLOTS (0: none waited,
+ * the chunk is done; at once, without a barrier, when nothing is shared). *slot becomes the
+ * node's slot, or stays EXPAND_WAITING when none was free; a slot of the previous call becomes
+ * EXPAND_NONE. `word`, `first` and `count` are the node's, the same at every call of a chunk;
+ * *pass counts the calls of the round.
+ * The same result for the whole group: word p % 3 was last cleared during call p - 2 (below),
+ * before the barrier of call p - 1 that every work-item passes before it counts itself in word
+ * p % 3, and it is cleared again during call p + 1, after that call's barrier, which comes after
+ * everyone's read here. */
+inline uint expand_next(local uint *scratch, uint shares, uint *pass, uint *slot, uint word, uint first,
+                        uint count)
 {
-    uint share = count > EXPAND_ALONE;
-    scratch[EXPAND_WORD + j] = word;
-    scratch[EXPAND_FIRST + j] = first;
-    scratch[EXPAND_COUNT + j] = share ? count : 0u;
-    if (share)
-        atomic_or(&scratch[EXPAND_SHARED + chunk % 3u], 1u);
-    return share;
-}
-
-/* After every node of the chunk went through expand_share (a workgroup barrier): 1 when the group
- * shares some node's arcs (expand_scan...), 0 when every node was walked alone. The same for the
- * whole group: chunk k's word was last cleared during chunk k - 2 (below), before the barrier of
- * chunk k - 1 that every work-item passes before it sets the word for chunk k, and it is set again
- * only for chunk k + 3, after the barrier of chunk k + 1, which comes after everyone's read here. */
-inline uint expand_together(local uint *scratch, uint chunk)
-{
+    if (!shares)
+        return 0;
+    uint p = *pass;
+    if (*slot == EXPAND_WAITING) {
+        uint s = atomic_inc(&scratch[EXPAND_USED + p % 3u]);
+        if (s < EXPAND_SLOTS) {
+            scratch[EXPAND_WORD + s] = word;
+            scratch[EXPAND_FIRST + s] = first;
+            scratch[EXPAND_COUNT + s] = count;
+            scratch[EXPAND_FLAG + s] = 0;
+            *slot = s;
+        }
+    } else {
+        *slot = EXPAND_NONE;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint together = scratch[EXPAND_SHARED + chunk % 3u];
+    uint recorded = scratch[EXPAND_USED + p % 3u];
     if (get_local_id(0) == 0)
-        scratch[EXPAND_SHARED + (chunk + 2u) % 3u] = 0;
-    return together;
+        scratch[EXPAND_USED + (p + 2u) % 3u] = 0;
+    *pass = p + 1u;
+    return min(recorded, EXPAND_SLOTS);
 }
 
-/* Numbers the chunk's arcs: an exclusive prefix sum of the arc counts (Hillis and Steele's, over
- * EXPAND_CHUNK words with the group's work-items, between EXPAND_COUNT and EXPAND_SCAN), which
- * ends in EXPAND_OFFSET; returns the chunk's arc total. Every work-item, after expand_together
- * said 1. */
-inline uint expand_scan(local uint *scratch)
+/* Numbers the recorded nodes' arcs: an exclusive prefix sum of the arc counts of slots
+ * 0..recorded-1 (Hillis and Steele's, with the group's work-items, between EXPAND_COUNT and
+ * EXPAND_SCAN, in an even number of steps so that the inclusive sums end in EXPAND_COUNT), which
+ * ends in EXPAND_OFFSET; returns the arc total. Every work-item, after expand_next said
+ * `recorded`. */
+inline uint expand_scan(local uint *scratch, uint recorded)
 {
-    uint lid = get_local_id(0), local_size = get_local_size(0);
+    uint lid = get_local_id(0), local_size = get_local_size(0), steps = 0;
+    while (1u << steps < recorded)
+        steps++;
+    steps += steps & 1u;
     local uint *from = scratch + EXPAND_COUNT, *to = scratch + EXPAND_SCAN;
-    for (uint step = 1; step < EXPAND_CHUNK; step <<= 1) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
-            to[j] = from[j] + (j >= step ? from[j - step] : 0u);
+    for (uint step = 0; step < steps; step++) {
+        for (uint j = lid; j < recorded; j += local_size)
+            to[j] = from[j] + (j >= 1u << step ? from[j - (1u << step)] : 0u);
         barrier(CLK_LOCAL_MEM_FENCE);
         local uint *swap = from;
         from = to;
         to = swap;
     }
-    /* an even number of steps: the inclusive sums are back in EXPAND_COUNT, `to` is EXPAND_OFFSET */
-    for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
+    for (uint j = lid; j < recorded; j += local_size)
         to[j] = j ? from[j - 1u] : 0u;
-    uint total = from[EXPAND_CHUNK - 1u];
+    uint total = from[recorded - 1u];
     barrier(CLK_LOCAL_MEM_FENCE);
     return total;
 }
 
-/* The node of the chunk that arc number k (below expand_scan's total) belongs to: the last node
- * with at most k arcs before it, which has at least one arc. */
-inline uint expand_owner(local const uint *scratch, uint k)
+/* The slot that arc number k (below expand_scan's total) belongs to: the last of the `recorded`
+ * slots with at most k arcs before it, which has at least one arc. */
+inline uint expand_owner(local const uint *scratch, uint recorded, uint k)
 {
-    uint low = 0, high = EXPAND_CHUNK;
+    uint low = 0, high = recorded;
     while (high - low > 1u) {
         uint middle = (low + high) / 2u;
         if (scratch[EXPAND_OFFSET + middle] <= k)
@@ -186,14 +255,14 @@ inline uint expand_owner(local const uint *scratch, uint k)
     return low;
 }
 
-/* Arc number k of the chunk, node j's (expand_owner). */
-inline uint expand_arc(local const uint *scratch, uint j, uint k)
+/* Arc number k of the pass, slot s's (expand_owner). */
+inline uint expand_arc(local const uint *scratch, uint s, uint k)
 {
-    return scratch[EXPAND_FIRST + j] + k - scratch[EXPAND_OFFSET + j];
+    return scratch[EXPAND_FIRST + s] + k - scratch[EXPAND_OFFSET + s];
 }
 
-/* Ends a shared chunk: every work-item, so that the next chunk's records do not overwrite what
- * another work-item still reads. */
+/* Ends a pass that recorded nodes: every work-item, so that the next call's records do not
+ * overwrite what another work-item still reads. */
 inline void expand_end(void)
 {
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -219,8 +288,12 @@ inline void sssp_visit(uint e, uint du, uint round, global const uint *col, glob
         out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
 }
 
-/* Round `round`, this group's share: worklist chunks (lib/expand.h) from group * size, stepping
- * by groups * size, their arcs walked by lib/expand.h with each node's distance read once. */
+/* Round `round`, this group's share: worklist chunks (lib/expand.h) from group * size, stepping by
+ * groups * size, their arcs walked by lib/expand.h with each node's distance read once. Every
+ * chunk ends with lib/expand.h's barrier even on a graph with no node to share (shares 1, not
+ * expand_shares of the graph's largest degree as bfs.h has it): without that barrier sssp,
+ * sssp-bf, color and mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against
+ * run 34; why is not measured). */
 inline void sssp_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
                        global const uint *col, global const uint *weight, volatile global uint *dist,
                        volatile global uint *mark, global uint *wl0, global uint *wl1, volatile global uint *counts,
@@ -228,21 +301,21 @@ inline void sssp_round(uint group, uint groups, uint round, uint in_count, globa
 {
     global const uint *in = round & 1u ? wl1 : wl0;
     global uint *out = round & 1u ? wl0 : wl1;
-    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(in_count, groups), chunk = 0;
-    expand_begin(scratch);
-    for (uint base = group * size; base < in_count; base += groups * size, chunk++) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            uint there = j < size && base + j < in_count, u = there ? in[base + j] : 0u, first = there ? row[u] : 0u;
-            uint count = there ? row[u + 1u] - first : 0u, du = there ? dist[u] : 0u;
-            if (!expand_share(scratch, chunk, j, du, first, count))
-                EXPAND_WALK_ALONE
-                for (uint e = first; e < first + count; e++)
-                    sssp_visit(e, du, round, col, weight, dist, mark, out, counts);
-        }
-        if (expand_together(scratch, chunk)) {
-            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
-                uint j = expand_owner(scratch, k);
-                sssp_visit(expand_arc(scratch, j, k), scratch[EXPAND_WORD + j], round, col, weight, dist, mark, out,
+    uint lid = get_local_id(0), local_size = get_local_size(0), shares = 1u,
+         size = expand_chunk_size(in_count, groups, shares), pass = 0;
+    expand_begin(scratch, shares);
+    for (uint base = group * size; base < in_count; base += groups * size) {
+        uint there = lid < size && base + lid < in_count, u = there ? in[base + lid] : 0u, first = there ? row[u] : 0u;
+        uint count = there ? row[u + 1u] - first : 0u, du = there ? dist[u] : 0u;
+        uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
+        if (slot == EXPAND_NONE)
+            EXPAND_WALK_ALONE
+            for (uint e = first; e < first + count; e++)
+                sssp_visit(e, du, round, col, weight, dist, mark, out, counts);
+        for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, du, first, count));) {
+            for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
+                uint s = expand_owner(scratch, recorded, k);
+                sssp_visit(expand_arc(scratch, s, k), scratch[EXPAND_WORD + s], round, col, weight, dist, mark, out,
                            counts);
             }
             expand_end();
@@ -300,7 +373,7 @@ inline void search_restart(uint group, uint groups, uint round, volatile global 
 #endif
 /* ---- end of kernels/lib/searches.h ---- */
 
-void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *mark, global uint *wl0, global uint *wl1, global uint *counts, __local uint (*scratch)[1283])
+void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *mark, global uint *wl0, global uint *wl1, global uint *counts, __local uint (*scratch)[323])
 {
     struct { uint round; uint search; uint searches; uint in_count; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
@@ -362,7 +435,7 @@ void matmult(coop_ctx *ctx, global const uint *a, global const uint *b, global u
 kernel void sssp_searches_mega(COOP_PARAMS, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *mark, global uint *wl0, global uint *wl1, global uint *counts, global const uint *a, global const uint *b, global uint *c)
 {
     COOP_ENTER(ctx);
-    __local uint coop_local_sssp_searches_scratch[1283];
+    __local uint coop_local_sssp_searches_scratch[323];
     for (;;) {
         uint role = coop_schedule(&ctx);
         if (!role)

@@ -29,28 +29,29 @@ inline void bfs_visit(uint e, uint round, global const uint *col, volatile globa
         out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
 }
 
-/* Round `round` of the search, this group's share: worklist chunks (lib/expand.h) from
- * group * size, stepping by groups * size, their arcs walked by lib/expand.h. */
+/* Round `round` of the search, this group's share: worklist chunks (lib/expand.h) from group *
+ * size, stepping by groups * size, their arcs walked by lib/expand.h (max_degree: at least the
+ * most arcs any node has). */
 inline void bfs_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
                       global const uint *col, volatile global uint *level, global uint *wl0, global uint *wl1,
-                      volatile global uint *counts, local uint *scratch)
+                      volatile global uint *counts, local uint *scratch, uint max_degree)
 {
     global const uint *in = round & 1u ? wl1 : wl0;
     global uint *out = round & 1u ? wl0 : wl1;
-    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(in_count, groups), chunk = 0;
-    expand_begin(scratch);
-    for (uint base = group * size; base < in_count; base += groups * size, chunk++) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            uint there = j < size && base + j < in_count, u = there ? in[base + j] : 0u, first = there ? row[u] : 0u;
-            uint count = there ? row[u + 1u] - first : 0u;
-            if (!expand_share(scratch, chunk, j, u, first, count))
-                EXPAND_WALK_ALONE
-                for (uint e = first; e < first + count; e++)
-                    bfs_visit(e, round, col, level, out, counts);
-        }
-        if (expand_together(scratch, chunk)) {
-            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size)
-                bfs_visit(expand_arc(scratch, expand_owner(scratch, k), k), round, col, level, out, counts);
+    uint lid = get_local_id(0), local_size = get_local_size(0), shares = expand_shares(max_degree),
+         size = expand_chunk_size(in_count, groups, shares), pass = 0;
+    expand_begin(scratch, shares);
+    for (uint base = group * size; base < in_count; base += groups * size) {
+        uint there = lid < size && base + lid < in_count, u = there ? in[base + lid] : 0u, first = there ? row[u] : 0u;
+        uint count = there ? row[u + 1u] - first : 0u;
+        uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
+        if (slot == EXPAND_NONE)
+            EXPAND_WALK_ALONE
+            for (uint e = first; e < first + count; e++)
+                bfs_visit(e, round, col, level, out, counts);
+        for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, 0u, first, count));) {
+            for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size)
+                bfs_visit(expand_arc(scratch, expand_owner(scratch, recorded, k), k), round, col, level, out, counts);
             expand_end();
         }
     }

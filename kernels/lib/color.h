@@ -60,47 +60,54 @@ inline uint color_blocks(uint u, uint v, uint priority, uint round, volatile glo
     return (colored[u] >= round) & ((other > priority) | ((other == priority) & (u > v)));
 }
 
-/* The per-node words of a shared chunk (lib/expand.h's EXPAND_WORD): */
-#define COLOR_BLOCKED 1u  /* a neighbour outranks it */
-#define COLOR_DONE 2u     /* walked alone, colored already, or not a node: nothing to do */
-/* Two words after lib/expand.h's: window w of a shared chunk sets word w % 2 while a node it
- * colors still finds every color of the window used. */
+/* What a shared node's EXPAND_FLAG gathers while the group walks its arcs the first time: */
+#define COLOR_BLOCKED 1u /* a neighbour outranks it */
+/* Two words after lib/expand.h's: window w of a pass sets word w % 2 while a node it colors
+ * still finds every color of the window used. */
 #define COLOR_PENDING EXPAND_WORDS
 #define COLOR_WORDS (EXPAND_WORDS + 2u)
 
-/* A shared chunk's top nodes take the smallest color none of their neighbours colored before
- * sweep `round` has, looked for 32 at a time as color_smallest_free does, but each window with
- * the whole group over the chunk's arcs (`total` of them, numbered by expand_scan): the used
- * colors of node j's window gather in its EXPAND_FLAG word. Window w's pending word is cleared
- * by window w - 1, after the barrier that follows everyone's read of it in window w - 2; window
- * 0's by color_sweep when it records the chunk, after the previous chunk ended. */
-inline void color_shared_chunk(uint base, uint total, uint round, global const uint *col, volatile global uint *color,
-                               volatile global uint *colored, local uint *scratch)
+/* The shared nodes of a pass (`recorded` slots, `total` arcs, numbered by expand_scan) that no
+ * neighbour outranks take the smallest color none of their neighbours colored before sweep
+ * `round` has, looked for 32 at a time as color_smallest_free does, but each window with the
+ * whole group over the pass's arcs: the used colors of slot s's window gather in its EXPAND_FLAG
+ * word, and the slot's own work-item (node v, `top` when it is to be colored) reads them. A
+ * slot's EXPAND_WORD says whether it still looks (0) or not (COLOR_DONE). Window w's pending
+ * word is cleared by window w - 1, after the barrier that follows everyone's read of it in window
+ * w - 2; window 0's by color_sweep before the pass's first barrier here. */
+#define COLOR_DONE 1u
+inline void color_shared_pass(uint recorded, uint total, uint slot, uint v, uint top, uint round,
+                              global const uint *col, volatile global uint *color, volatile global uint *colored,
+                              local uint *scratch)
 {
     uint lid = get_local_id(0), local_size = get_local_size(0), pending = 1;
+    if (slot < EXPAND_SLOTS) {
+        scratch[EXPAND_WORD + slot] = top ? 0u : COLOR_DONE;
+        scratch[EXPAND_FLAG + slot] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (uint window = 0; pending; window += 32u) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
-            scratch[EXPAND_FLAG + j] = 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0)
-            scratch[COLOR_PENDING + (window / 32u + 1u) % 2u] = 0;
         for (uint k = lid; k < total; k += local_size) {
-            uint j = expand_owner(scratch, k);
-            if (scratch[EXPAND_WORD + j] == 0) {
-                uint u = col[expand_arc(scratch, j, k)];
+            uint s = expand_owner(scratch, recorded, k);
+            if (scratch[EXPAND_WORD + s] == 0) {
+                uint u = col[expand_arc(scratch, s, k)];
                 uint offset = colored[u] < round ? color[u] - window : 32u;
                 if (offset < 32u)
-                    atomic_or(&scratch[EXPAND_FLAG + j], 1u << offset);
+                    atomic_or(&scratch[EXPAND_FLAG + s], 1u << offset);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            uint used = scratch[EXPAND_FLAG + j];
-            if (scratch[EXPAND_WORD + j] == 0 && used != 0xffffffffu) {
-                color[base + j] = window + (uint)ctz(~used);
-                colored[base + j] = round;
-                scratch[EXPAND_WORD + j] = COLOR_DONE;
-            } else if (scratch[EXPAND_WORD + j] == 0) {
+        if (lid == 0)
+            scratch[COLOR_PENDING + (window / 32u + 1u) % 2u] = 0;
+        if (top) {
+            uint used = scratch[EXPAND_FLAG + slot];
+            scratch[EXPAND_FLAG + slot] = 0;
+            if (used != 0xffffffffu) {
+                color[v] = window + (uint)ctz(~used);
+                colored[v] = round;
+                scratch[EXPAND_WORD + slot] = COLOR_DONE;
+                top = 0;
+            } else {
                 atomic_or(&scratch[COLOR_PENDING + window / 32u % 2u], 1u);
             }
         }
@@ -128,38 +135,38 @@ inline void color_alone(uint v, uint first, uint count, uint round, global const
 
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
  * stepping by groups * size, the arcs of the uncolored ones walked by lib/expand.h; a shared
- * node's EXPAND_WORD gathers COLOR_BLOCKED. The scratch has COLOR_WORDS words. */
+ * node's EXPAND_FLAG gathers COLOR_BLOCKED, and its own work-item reads it. The scratch has
+ * COLOR_WORDS words. Every chunk ends with lib/expand.h's barrier even on a graph with no node to
+ * share (shares 1, not expand_shares of the graph's largest degree as bfs.h has it): without that
+ * barrier sssp, sssp-bf, color and mis ran 6-35% slower on the road graphs and the grid (H200, run
+ * 38 against run 34; why is not measured). */
 inline void color_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                         volatile global uint *color, volatile global uint *colored, volatile global uint *counts,
                         local uint *scratch)
 {
-    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    uint lid = get_local_id(0), local_size = get_local_size(0), shares = 1u,
+         size = expand_chunk_size(n, groups, shares), pass = 0;
     volatile global uint *uncolored = &counts[(round + 1u) % 3u];
-    expand_begin(scratch);
-    for (uint base = group * size; base < n; base += groups * size, chunk++) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            uint v = base + j, open = j < size && v < n && colored[v] == COLOR_NONE, first = open ? row[v] : 0u;
-            uint count = open ? row[v + 1u] - first : 0u;
-            if (!expand_share(scratch, chunk, j, 0u, first, count)) {
-                scratch[EXPAND_WORD + j] = COLOR_DONE;
-                if (open)
-                    color_alone(v, first, count, round, row, col, color, colored, uncolored);
-            }
-        }
-        if (lid == 0)
-            scratch[COLOR_PENDING] = 0;
-        if (expand_together(scratch, chunk)) {
-            uint total = expand_scan(scratch);
+    expand_begin(scratch, shares);
+    for (uint base = group * size; base < n; base += groups * size) {
+        uint v = base + lid, open = lid < size && v < n && colored[v] == COLOR_NONE, first = open ? row[v] : 0u;
+        uint count = open ? row[v + 1u] - first : 0u, slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
+        if (open && slot == EXPAND_NONE)
+            color_alone(v, first, count, round, row, col, color, colored, uncolored);
+        for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, v, first, count));) {
+            uint total = expand_scan(scratch, recorded);
+            if (lid == 0)
+                scratch[COLOR_PENDING] = 0;
             for (uint k = lid; k < total; k += local_size) {
-                uint j = expand_owner(scratch, k);
-                if (color_blocks(col[expand_arc(scratch, j, k)], base + j, color_priority(base + j), round, colored))
-                    atomic_or(&scratch[EXPAND_WORD + j], COLOR_BLOCKED);
+                uint s = expand_owner(scratch, recorded, k), u = scratch[EXPAND_WORD + s];
+                if (color_blocks(col[expand_arc(scratch, s, k)], u, color_priority(u), round, colored))
+                    atomic_or(&scratch[EXPAND_FLAG + s], COLOR_BLOCKED);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
-                if (scratch[EXPAND_WORD + j] == COLOR_BLOCKED)
-                    coop_atomic_inc(uncolored);
-            color_shared_chunk(base, total, round, col, color, colored, scratch);
+            uint top = slot < EXPAND_SLOTS && !scratch[EXPAND_FLAG + slot];
+            if (slot < EXPAND_SLOTS && !top)
+                coop_atomic_inc(uncolored);
+            color_shared_pass(recorded, total, slot, v, top, round, col, color, colored, scratch);
             expand_end();
         }
     }

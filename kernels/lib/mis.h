@@ -37,7 +37,6 @@ inline uint mis_priority(uint v)
  * outranks v, else 0. */
 #define MIS_COVERED 1u
 #define MIS_BLOCKED 2u
-#define MIS_DONE 4u /* walked alone, decided already, or not a node */
 inline uint mis_neighbour(uint u, uint v, uint priority, uint round, volatile global uint *in_set,
                           volatile global uint *decided)
 {
@@ -62,41 +61,39 @@ inline void mis_decide(uint v, uint said, uint round, volatile global uint *in_s
 
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
  * stepping by groups * size, the arcs of the undecided ones walked by lib/expand.h; a shared
- * node's EXPAND_WORD gathers what its neighbours say. */
+ * node's EXPAND_FLAG gathers what its neighbours say, and its own work-item decides it. Every
+ * chunk ends with lib/expand.h's barrier even on a graph with no node to share (shares 1, not
+ * expand_shares of the graph's largest degree as bfs.h has it): without that barrier sssp,
+ * sssp-bf, color and mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against
+ * run 34; why is not measured). */
 inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                       volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts,
                       local uint *scratch)
 {
-    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    uint lid = get_local_id(0), local_size = get_local_size(0), shares = 1u,
+         size = expand_chunk_size(n, groups, shares), pass = 0;
     volatile global uint *undecided = &counts[(round + 1u) % 3u];
-    expand_begin(scratch);
-    for (uint base = group * size; base < n; base += groups * size, chunk++) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            uint v = base + j, open = j < size && v < n && decided[v] == MIS_UNDECIDED, first = open ? row[v] : 0u;
-            uint count = open ? row[v + 1u] - first : 0u;
-            if (!expand_share(scratch, chunk, j, 0u, first, count)) {
-                scratch[EXPAND_WORD + j] = MIS_DONE;
-                if (open) {
-                    uint priority = mis_priority(v), said = 0;
-                    EXPAND_WALK_ALONE
-                    for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
-                        said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
-                    mis_decide(v, said, round, in_set, decided, undecided);
-                }
-            }
+    expand_begin(scratch, shares);
+    for (uint base = group * size; base < n; base += groups * size) {
+        uint v = base + lid, open = lid < size && v < n && decided[v] == MIS_UNDECIDED, first = open ? row[v] : 0u;
+        uint count = open ? row[v + 1u] - first : 0u, slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
+        if (open && slot == EXPAND_NONE) {
+            uint priority = mis_priority(v), said = 0;
+            EXPAND_WALK_ALONE
+            for (uint e = first; e < first + count && !(said & MIS_COVERED); e++)
+                said |= mis_neighbour(col[e], v, priority, round, in_set, decided);
+            mis_decide(v, said, round, in_set, decided, undecided);
         }
-        if (expand_together(scratch, chunk)) {
-            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
-                uint j = expand_owner(scratch, k);
-                uint said = mis_neighbour(col[expand_arc(scratch, j, k)], base + j, mis_priority(base + j), round,
-                                          in_set, decided);
+        for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, v, first, count));) {
+            for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
+                uint s = expand_owner(scratch, recorded, k), u = scratch[EXPAND_WORD + s];
+                uint said = mis_neighbour(col[expand_arc(scratch, s, k)], u, mis_priority(u), round, in_set, decided);
                 if (said)
-                    atomic_or(&scratch[EXPAND_WORD + j], said);
+                    atomic_or(&scratch[EXPAND_FLAG + s], said);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (uint j = lid; j < EXPAND_CHUNK; j += local_size)
-                if (!(scratch[EXPAND_WORD + j] & MIS_DONE))
-                    mis_decide(base + j, scratch[EXPAND_WORD + j], round, in_set, decided, undecided);
+            if (slot < EXPAND_SLOTS)
+                mis_decide(v, scratch[EXPAND_FLAG + slot], round, in_set, decided, undecided);
             expand_end();
         }
     }

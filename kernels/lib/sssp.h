@@ -36,8 +36,12 @@ inline void sssp_visit(uint e, uint du, uint round, global const uint *col, glob
         out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
 }
 
-/* Round `round`, this group's share: worklist chunks (lib/expand.h) from group * size, stepping
- * by groups * size, their arcs walked by lib/expand.h with each node's distance read once. */
+/* Round `round`, this group's share: worklist chunks (lib/expand.h) from group * size, stepping by
+ * groups * size, their arcs walked by lib/expand.h with each node's distance read once. Every
+ * chunk ends with lib/expand.h's barrier even on a graph with no node to share (shares 1, not
+ * expand_shares of the graph's largest degree as bfs.h has it): without that barrier sssp,
+ * sssp-bf, color and mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against
+ * run 34; why is not measured). */
 inline void sssp_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
                        global const uint *col, global const uint *weight, volatile global uint *dist,
                        volatile global uint *mark, global uint *wl0, global uint *wl1, volatile global uint *counts,
@@ -45,21 +49,21 @@ inline void sssp_round(uint group, uint groups, uint round, uint in_count, globa
 {
     global const uint *in = round & 1u ? wl1 : wl0;
     global uint *out = round & 1u ? wl0 : wl1;
-    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(in_count, groups), chunk = 0;
-    expand_begin(scratch);
-    for (uint base = group * size; base < in_count; base += groups * size, chunk++) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            uint there = j < size && base + j < in_count, u = there ? in[base + j] : 0u, first = there ? row[u] : 0u;
-            uint count = there ? row[u + 1u] - first : 0u, du = there ? dist[u] : 0u;
-            if (!expand_share(scratch, chunk, j, du, first, count))
-                EXPAND_WALK_ALONE
-                for (uint e = first; e < first + count; e++)
-                    sssp_visit(e, du, round, col, weight, dist, mark, out, counts);
-        }
-        if (expand_together(scratch, chunk)) {
-            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
-                uint j = expand_owner(scratch, k);
-                sssp_visit(expand_arc(scratch, j, k), scratch[EXPAND_WORD + j], round, col, weight, dist, mark, out,
+    uint lid = get_local_id(0), local_size = get_local_size(0), shares = 1u,
+         size = expand_chunk_size(in_count, groups, shares), pass = 0;
+    expand_begin(scratch, shares);
+    for (uint base = group * size; base < in_count; base += groups * size) {
+        uint there = lid < size && base + lid < in_count, u = there ? in[base + lid] : 0u, first = there ? row[u] : 0u;
+        uint count = there ? row[u + 1u] - first : 0u, du = there ? dist[u] : 0u;
+        uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
+        if (slot == EXPAND_NONE)
+            EXPAND_WALK_ALONE
+            for (uint e = first; e < first + count; e++)
+                sssp_visit(e, du, round, col, weight, dist, mark, out, counts);
+        for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, du, first, count));) {
+            for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
+                uint s = expand_owner(scratch, recorded, k);
+                sssp_visit(expand_arc(scratch, s, k), scratch[EXPAND_WORD + s], round, col, weight, dist, mark, out,
                            counts);
             }
             expand_end();

@@ -29,33 +29,37 @@ inline uint sssp_bf_visit(uint e, uint du, global const uint *col, global const 
 }
 
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
- * stepping by groups * size, the arcs of the reached ones walked by lib/expand.h. */
+ * stepping by groups * size, the arcs of the reached ones walked by lib/expand.h. Every chunk ends
+ * with lib/expand.h's barrier even on a graph with no node to share (shares 1, not expand_shares
+ * of the graph's largest degree as bfs.h has it): without that barrier sssp, sssp-bf, color and
+ * mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against run 34; why is not
+ * measured). */
 inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                           global const uint *weight, global uint *dist, volatile global uint *counts,
                           local uint *scratch)
 {
-    uint lid = get_local_id(0), local_size = get_local_size(0), size = expand_chunk_size(n, groups), chunk = 0;
+    uint lid = get_local_id(0), local_size = get_local_size(0), shares = 1u,
+         size = expand_chunk_size(n, groups, shares), pass = 0;
     uint lowered = 0;
-    expand_begin(scratch);
-    for (uint base = group * size; base < n; base += groups * size, chunk++) {
-        for (uint j = lid; j < EXPAND_CHUNK; j += local_size) {
-            /* The node's own distance is read fresh (volatile: from L2), for it is what its arcs
-             * relax with; a head's distance is only a filter before atomic_min, read through the
-             * cache: a stale one costs at most a needless atomic, since distances only fall (H100:
-             * sweeps 1-21% faster, reading both through the cache made the megakernel slower on
-             * the grid). */
-            uint u = base + j, du = j < size && u < n ? ((volatile global uint *)dist)[u] : SSSP_BF_UNREACHED;
-            uint reached = du != SSSP_BF_UNREACHED, first = reached ? row[u] : 0u;
-            uint count = reached ? row[u + 1u] - first : 0u;
-            if (!expand_share(scratch, chunk, j, du, first, count))
-                EXPAND_WALK_ALONE
-                for (uint e = first; e < first + count; e++)
-                    lowered += sssp_bf_visit(e, du, col, weight, dist);
-        }
-        if (expand_together(scratch, chunk)) {
-            for (uint k = lid, total = expand_scan(scratch); k < total; k += local_size) {
-                uint j = expand_owner(scratch, k);
-                lowered += sssp_bf_visit(expand_arc(scratch, j, k), scratch[EXPAND_WORD + j], col, weight, dist);
+    expand_begin(scratch, shares);
+    for (uint base = group * size; base < n; base += groups * size) {
+        /* The node's own distance is read fresh (volatile: from L2), for it is what its arcs
+         * relax with; a head's distance is only a filter before atomic_min, read through the
+         * cache: a stale one costs at most a needless atomic, since distances only fall (H100:
+         * sweeps 1-21% faster, reading both through the cache made the megakernel slower on
+         * the grid). */
+        uint u = base + lid, du = lid < size && u < n ? ((volatile global uint *)dist)[u] : SSSP_BF_UNREACHED;
+        uint reached = du != SSSP_BF_UNREACHED, first = reached ? row[u] : 0u;
+        uint count = reached ? row[u + 1u] - first : 0u;
+        uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
+        if (slot == EXPAND_NONE)
+            EXPAND_WALK_ALONE
+            for (uint e = first; e < first + count; e++)
+                lowered += sssp_bf_visit(e, du, col, weight, dist);
+        for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, du, first, count));) {
+            for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
+                uint s = expand_owner(scratch, recorded, k);
+                lowered += sssp_bf_visit(expand_arc(scratch, s, k), scratch[EXPAND_WORD + s], col, weight, dist);
             }
             expand_end();
         }
