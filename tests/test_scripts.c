@@ -150,12 +150,33 @@ static void run_quick(const char *script, const char *last)
     free(run.output);
 }
 
+/* Every value of a CSV text's column `column` (0: the first) is a number above 0. */
+static void assert_column_positive(const char *name, unsigned column)
+{
+    char *text = read_text(name);
+    unsigned row = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const char *field = line + 1;
+        for (unsigned i = 0; i < column && field; i++) {
+            field = strchr(field, ',');
+            field = field ? field + 1 : NULL;
+        }
+        row++;
+        ck_assert_msg(field && strtod(field, NULL) > 0, "%s: row %u's column %u is not above 0:\n%s", name, row,
+                      column, text);
+    }
+    free(text);
+}
+
 START_TEST(overhead_quick)
 {
     run_quick("scripts/overhead", "[30/30] sssp-bf rmat:10:8 multikernel");
     /* the five apps on two generated inputs; three modes each */
     assert_csv("overhead.csv", "app,input,nodes,arcs,rounds,groups,members,standalone_ms,cooperative_ms,"
-               "multikernel_ms,overhead,multikernel_speedup,kills,forks", 10);
+               "multikernel_ms,overhead,multikernel_speedup,kills,forks,standalone_us_per_round,"
+               "cooperative_us_per_round", 10);
+    assert_column_positive("overhead.csv", 14); /* standalone us per round */
+    assert_column_positive("overhead.csv", 15); /* cooperative us per round */
     assert_contains("overhead.csv", "\nbfs,grid:30:30,900,3480,59,");
     assert_contains("overhead.csv", "\nsssp,rmat:10:8,1024,");
     assert_contains("overhead.csv", "\nmis,grid:30:30,900,3480,");
@@ -164,6 +185,7 @@ START_TEST(overhead_quick)
     assert_contains("overhead.md", "# Overhead of cooperation");
     assert_contains("overhead.md", "| all |");
     assert_contains("overhead.md", "| sssp | grid:30:30 | 900 |");
+    assert_contains("overhead.md", "| standalone us / round | cooperative us / round |");
     assert_png("overhead.png");
     assert_png("multikernel.png");
 }
@@ -203,24 +225,6 @@ START_TEST(responsiveness_quick)
     assert_png("responsiveness-slowdown.png");
 }
 END_TEST
-
-/* Every value of a CSV text's column `column` (0: the first) is a number above 0. */
-static void assert_column_positive(const char *name, unsigned column)
-{
-    char *text = read_text(name);
-    unsigned row = 0;
-    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
-        const char *field = line + 1;
-        for (unsigned i = 0; i < column && field; i++) {
-            field = strchr(field, ',');
-            field = field ? field + 1 : NULL;
-        }
-        row++;
-        ck_assert_msg(field && strtod(field, NULL) > 0, "%s: row %u's column %u is not above 0:\n%s", name, row,
-                      column, text);
-    }
-    free(text);
-}
 
 START_TEST(scaling_quick)
 {
