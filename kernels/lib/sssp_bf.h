@@ -18,14 +18,43 @@
 #define SSSP_BF_UNREACHED 0xffffffffu
 #define SSSP_BF_CAP 0xfffffffeu
 
+/* du plus weight w, capped at SSSP_BF_CAP. */
+inline uint sssp_bf_through(uint du, uint w)
+{
+    uint through = du + w;
+    return through < du || through > SSSP_BF_CAP ? SSSP_BF_CAP : through;
+}
+
 /* Arc e, leaving a node at distance du: 1 when it lowered its head's distance. */
 inline uint sssp_bf_visit(uint e, uint du, global const uint *col, global const uint *weight, global uint *dist)
 {
-    uint v = col[e];
-    uint through = du + weight[e];
-    if (through < du || through > SSSP_BF_CAP)
-        through = SSSP_BF_CAP;
+    uint v = col[e], through = sssp_bf_through(du, weight[e]);
     return through < dist[v] && atomic_min(&dist[v], through) > through;
+}
+
+/* Arcs [first, first + count) of a node at distance du walked by its own work-item, EXPAND_BATCH
+ * at a time: the batch's heads and weights are read, then the heads' distances, before any is
+ * lowered (lib/expand.h); the number lowered. */
+inline uint sssp_bf_walk_alone(uint first, uint count, uint du, global const uint *col, global const uint *weight,
+                               global uint *dist)
+{
+    uint lowered = 0;
+    EXPAND_WALK_ALONE
+    for (uint e = first, end = first + count; e < end; e += EXPAND_BATCH) {
+        uint head[EXPAND_BATCH], through[EXPAND_BATCH], seen[EXPAND_BATCH];
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++) {
+            head[j] = e + j < end ? col[e + j] : 0u;
+            through[j] = e + j < end ? sssp_bf_through(du, weight[e + j]) : SSSP_BF_CAP;
+        }
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            seen[j] = e + j < end ? dist[head[j]] : 0u;
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            lowered += e + j < end && through[j] < seen[j] && atomic_min(&dist[head[j]], through[j]) > through[j];
+    }
+    return lowered;
 }
 
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
@@ -53,9 +82,7 @@ inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global co
         uint count = reached ? row[u + 1u] - first : 0u;
         uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
         if (slot == EXPAND_NONE)
-            EXPAND_WALK_ALONE
-            for (uint e = first; e < first + count; e++)
-                lowered += sssp_bf_visit(e, du, col, weight, dist);
+            lowered += sssp_bf_walk_alone(first, count, du, col, weight, dist);
         for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, du, first, count));) {
             for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
                 uint s = expand_owner(scratch, recorded, k);
