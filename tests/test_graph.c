@@ -763,12 +763,18 @@ START_TEST(test_grid)
     ck_assert_str_eq(err, "");
     expect_csr(&g, 12, row, col, NULL);
     expect_flags(&g, 0, 0, 0);
+    ck_assert_uint_eq(graph_max_degree(&g), 4); /* nodes 5 and 6 */
     graph_free(&g);
 
     ck_assert_int_eq(graph_gen_grid(&g, 1, 1, err, sizeof err), 0);
     ck_assert_uint_eq(g.n, 1);
     ck_assert_uint_eq(g.m, 0);
     expect_valid(&g);
+    ck_assert_uint_eq(graph_max_degree(&g), 0); /* no arc at all */
+    graph_free(&g);
+
+    ck_assert_int_eq(graph_gen_grid(&g, 5, 1, err, sizeof err), 0);
+    ck_assert_uint_eq(graph_max_degree(&g), 2); /* a path: its inner nodes */
     graph_free(&g);
 }
 END_TEST
