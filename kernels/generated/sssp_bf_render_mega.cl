@@ -88,26 +88,27 @@
 #ifndef KERNELS_LIB_EXPAND_H
 #define KERNELS_LIB_EXPAND_H
 
-/* Nodes per chunk at most (a build may set it; H200, run 31: 16-node chunks made colour on
- * email-Enron 1.6x faster and bfs on USA-road-NY 4% faster, but sssp on USA-road-FLA 4-20%
- * slower than 256). A chunk also has at most one node per work-item. */
+/* Nodes per chunk at most (a build may set it; H200, run 31, when the scratch still had a word
+ * per node of the chunk: 16-node chunks made colour on email-Enron 1.6x faster and bfs on
+ * USA-road-NY 4% faster, but sssp on USA-road-FLA 4-20% slower than 256). A chunk also has at most
+ * one node per work-item. */
 #ifndef EXPAND_CHUNK_LOG2
 #define EXPAND_CHUNK_LOG2 8
 #endif
 #define EXPAND_CHUNK (1u << EXPAND_CHUNK_LOG2)
-/* Nodes one call of expand_next shares at most, a power of two (a build may set it: the tests
- * set 4 to make chunks need several calls). */
+/* Nodes one call of expand_next shares at most, a power of two (a build may set it: a test sets
+ * 2 to make chunks need several calls). */
 #ifndef EXPAND_SLOTS_LOG2
 #define EXPAND_SLOTS_LOG2 6
 #endif
 #define EXPAND_SLOTS (1u << EXPAND_SLOTS_LOG2)
 /* Most arcs a node walked by its own work-item may have: above it the warp would wait for one
  * long loop while its other work-items idle (H200, run 36: 8 made bfs, sssp and mis on
- * email-Enron 1.4-1.5x faster than 32, colour on rmat:16:16 8% slower). Where a group's work-items run one after
- * another (COOP_PARALLEL_SPIN 0: PoCL's CPU device), walking alone costs no more than sharing, and
- * sharing's barriers cost much more (PoCL: colour on email-Enron 1.4 s against 39 ms): no node
- * is shared unless the build says otherwise (the tests give -DEXPAND_ALONE=8 through
- * COOP_BUILD_OPTIONS, the GPU's threshold, and other values). */
+ * email-Enron 1.4-1.5x faster than 32, colour on rmat:16:16 8% slower). Where a group's
+ * work-items run one after another (COOP_PARALLEL_SPIN 0: PoCL's CPU device), walking alone costs
+ * no more than sharing, and sharing's barriers cost much more (PoCL: colour on email-Enron 1.4 s
+ * against 39 ms): no node is shared unless the build says otherwise (the tests give
+ * -DEXPAND_ALONE=8 through COOP_BUILD_OPTIONS, the GPU's threshold, and other values). */
 #ifndef EXPAND_ALONE
 #if COOP_PARALLEL_SPIN
 #define EXPAND_ALONE 8u
