@@ -12,6 +12,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -341,6 +342,56 @@ START_TEST(timeline_draws_a_trace)
 }
 END_TEST
 
+/* ---- Round cost --------------------------------------------------------------------------- */
+
+/* scripts/round-cost on a trace of bfs on a grid (no task: the same members at every barrier): one
+ * CSV row per round, each round its critical work plus its barrier; and its refusals. */
+START_TEST(round_cost_of_a_trace)
+{
+    assert_bench_built();
+    char trace[2 * PATH_BYTES], csv[2 * PATH_BYTES];
+    snprintf(trace, sizeof trace, "%s/bfs.json", scratch);
+    snprintf(csv, sizeof csv, "%s/rounds.csv", scratch);
+    char *bench[] = {BENCH, "bfs", "--gen", "grid:16:16", "--trace", trace, NULL};
+    tu_process run = run_script(bench);
+    assert_status(&run, "coop-bench --trace", 0, "trace of the last run: ");
+    free(run.output);
+
+    char *cost[] = {"scripts/round-cost", trace, "--csv", csv, "--skip", "1", NULL};
+    run = run_script(cost);
+    assert_status(&run, "scripts/round-cost TRACE --csv CSV", 0, "rounds (barriers ");
+    ck_assert_msg(strstr(run.output, "bfs_mega on ") && strstr(run.output, "\nwork ") &&
+                  strstr(run.output, "\nbarrier ") && strstr(run.output, "arrived last most often: group "),
+                  "scripts/round-cost's report:\n%s", run.output);
+    free(run.output);
+    char *text = read_text("rounds.csv");
+    ck_assert_msg(!strncmp(text, "barrier,round_us,work_us,barrier_us,spread_us,last_group\n", 57),
+                  "rounds.csv's header:\n%.200s", text);
+    /* bfs from a corner of a 16 x 16 grid: 31 levels, a barrier each; the first is skipped */
+    ck_assert_msg(count_lines(text) >= 20, "rounds.csv has %u rows:\n%s", count_lines(text) - 1, text);
+    for (const char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        double round_us, work_us, barrier_us;
+        ck_assert_int_eq(sscanf(line, "%*u,%lf,%lf,%lf,", &round_us, &work_us, &barrier_us), 3);
+        ck_assert_msg(round_us >= 0 && barrier_us >= 0 && fabs(round_us - work_us - barrier_us) < 1e-3,
+                      "a round is its work plus its barrier: %.60s", line);
+    }
+    free(text);
+
+    char *not_a_trace[] = {"scripts/round-cost", "README.md", NULL};
+    run = run_script(not_a_trace);
+    assert_status(&run, "scripts/round-cost README.md", 1, "round-cost: README.md: not JSON");
+    free(run.output);
+    char *too_many[] = {"scripts/round-cost", trace, "--skip", "100000", NULL};
+    run = run_script(too_many);
+    assert_status(&run, "scripts/round-cost --skip 100000", 1, "no two successive barriers that every group reached");
+    free(run.output);
+    char *negative[] = {"scripts/round-cost", trace, "--skip", "-1", NULL};
+    run = run_script(negative);
+    assert_status(&run, "scripts/round-cost --skip -1", 2, "--skip: -1 is not a count");
+    free(run.output);
+}
+END_TEST
+
 /* ---- Bad options -------------------------------------------------------------------------- */
 
 START_TEST(bad_options)
@@ -382,6 +433,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, responsiveness_quick);
     tcase_add_test(quick, bad_options);
     tcase_add_test(quick, timeline_draws_a_trace);
+    tcase_add_test(quick, round_cost_of_a_trace);
     tcase_add_test(quick, scaling_quick);
     tcase_add_test(quick, scaling_from_csv);
     suite_add_tcase(suite, quick);
