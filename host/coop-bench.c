@@ -1092,9 +1092,9 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
     const run_result *last = &runs[count - 1];
     printf("coop-bench %s, %s mode, on %s (%s), local size %zu\n", app_names[b->s.app], mode_names[b->s.mode],
            info->name, info->platform, b->local_size);
-    printf("graph %s: %" PRIu32 " nodes, %" PRIu64 " arcs, %s, %s", input_name(b), b->g.n, b->g.m,
-           b->symmetrized ? "directed, read as undirected" : b->g.directed ? "directed" : "undirected",
-           b->g.has_weights ? "weighted" : "default weights");
+    printf("graph %s: %" PRIu32 " nodes, %" PRIu64 " arcs, %s, %s, largest degree %" PRIu32, input_name(b), b->g.n,
+           b->g.m, b->symmetrized ? "directed, read as undirected" : b->g.directed ? "directed" : "undirected",
+           b->g.has_weights ? "weighted" : "default weights", graph_max_degree(&b->g));
     if (app_distances(b->s.app))
         printf("; source %" PRIu64, (uint64_t)b->source + b->g.first_id);
     printf("\n");
@@ -1175,11 +1175,13 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
     json_string(out, info->platform);
     fprintf(out, ",\n  \"is_gpu\": %s,\n  \"graph\": ", info->is_gpu ? "true" : "false");
     json_string(out, input_name(b));
-    fprintf(out, ",\n  \"nodes\": %" PRIu32 ",\n  \"arcs\": %" PRIu64 ",\n  \"directed\": %s,\n  \"weighted\": %s,\n"
+    fprintf(out, ",\n  \"nodes\": %" PRIu32 ",\n  \"arcs\": %" PRIu64 ",\n  \"max_degree\": %" PRIu32 ",\n"
+            "  \"directed\": %s,\n  \"weighted\": %s,\n"
             "  \"source\": %" PRIu64 ",\n  \"searches\": %u,\n  \"local_size\": %zu,\n  \"repeat\": %u,\n"
             "  \"chaos_seed\": %u,\n",
-            b->g.n, b->g.m, b->g.directed || b->symmetrized ? "true" : "false", b->g.has_weights ? "true" : "false",
-            (uint64_t)b->source + b->g.first_id, b->s.searches, b->local_size, count - 1, b->s.chaos_seed);
+            b->g.n, b->g.m, graph_max_degree(&b->g), b->g.directed || b->symmetrized ? "true" : "false",
+            b->g.has_weights ? "true" : "false", (uint64_t)b->source + b->g.first_id, b->s.searches, b->local_size,
+            count - 1, b->s.chaos_seed);
     if (b->s.task)
         write_json_task(out, b, sum);
     else

@@ -1015,30 +1015,33 @@ END_TEST
 
 /* Directed, 1-based: 1 -> 2 -> 3, and node 4, with the most arcs, to 5 and to 1. From node 1
  * the arcs leaving the nodes reached are 1 -> 2 and 2 -> 3; from node 4 every arc; read as
- * undirected (color, mis) it has 8 arcs. */
+ * undirected (color, mis) it has 8 arcs. Its largest degree is 2 either way (node 4; read as
+ * undirected, nodes 1, 2 and 4 too); a grid's is 4. */
 static const char teps_graph[] = "p sp 5 4\na 1 2 3\na 2 3 4\na 4 5 1\na 4 1 2\n";
 
 static const struct {
     const char *app, *input, *source, *searches;
     double arcs;                  /* traversed per run */
+    const char *degree;           /* the summary's largest degree */
 } teps_cases[] = {
-    {"bfs", NULL, NULL, NULL, 2},
-    {"sssp", NULL, NULL, NULL, 2},
-    {"sssp-bf", NULL, NULL, NULL, 2},
-    {"bfs", NULL, "max-degree", NULL, 4},
-    {"sssp-bf", NULL, "max-degree", NULL, 4},
-    {"bfs", NULL, NULL, "3", 6},
-    {"sssp", NULL, "max-degree", "2", 8},
-    {"color", NULL, NULL, NULL, 8},
-    {"mis", NULL, NULL, NULL, 8},
-    {"bfs", "grid:20:20", NULL, NULL, 1520},
-    {"mis", "grid:20:20", NULL, NULL, 1520},
+    {"bfs", NULL, NULL, NULL, 2, "2"},
+    {"sssp", NULL, NULL, NULL, 2, "2"},
+    {"sssp-bf", NULL, NULL, NULL, 2, "2"},
+    {"bfs", NULL, "max-degree", NULL, 4, "2"},
+    {"sssp-bf", NULL, "max-degree", NULL, 4, "2"},
+    {"bfs", NULL, NULL, "3", 6, "2"},
+    {"sssp", NULL, "max-degree", "2", 8, "2"},
+    {"color", NULL, NULL, NULL, 8, "2"},
+    {"mis", NULL, NULL, NULL, 8, "2"},
+    {"bfs", "grid:20:20", NULL, NULL, 1520, "4"},
+    {"mis", "grid:20:20", NULL, NULL, 1520, "4"},
 };
 enum { TEPS_CASES = sizeof teps_cases / sizeof teps_cases[0] };
 
 /* --json's traversed_arcs is the arc count the definition gives on a known graph, teps times the
- * median time is that count, load_ms is there; the summary says both; --source max-degree starts
- * from node 4. Each case in another mode. */
+ * median time is that count, load_ms is there; the summary says both, and the graph's largest
+ * degree (max_degree in the JSON); --source max-degree starts from node 4. Each case in another
+ * mode. */
 START_TEST(test_teps_and_load_time)
 {
     char graph_path[2 * PATH_BYTES], json_path[2 * PATH_BYTES];
@@ -1063,9 +1066,15 @@ START_TEST(test_teps_and_load_time)
     assert_run(&run, what, 0, "TEPS ");
     assert_run(&run, what, 0, " arcs traversed per run (");
     assert_run(&run, what, 0, "; graph load ");
+    char degree[64];
+    int sweeps = !strcmp(teps_cases[_i].app, "color") || !strcmp(teps_cases[_i].app, "mis");
+    snprintf(degree, sizeof degree, ", largest degree %s%s", teps_cases[_i].degree, sweeps ? "\n" : "; source");
+    assert_run(&run, what, 0, degree);
     run_free(&run);
 
     char *json = tu_read_file(json_path, NULL);
+    ck_assert_msg(json_number(json, "\"max_degree\": ") == atof(teps_cases[_i].degree), "%s: max_degree in:\n%s",
+                  what, json);
     double arcs = json_number(json, "\"traversed_arcs\": "), teps = json_number(json, "\"teps\": ");
     double time_ms = json_number(json, "\"time_ms_median\": "), load_ms = json_number(json, "\"load_ms\": ");
     ck_assert_msg(arcs == teps_cases[_i].arcs, "%s: traversed_arcs %g, expected %g", what, arcs, teps_cases[_i].arcs);
