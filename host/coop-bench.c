@@ -280,6 +280,7 @@ typedef struct bench {
     size_t calibration_count;
     int symmetrized;              /* color, mis: a directed input, read as undirected (g is the result) */
     double load_ms;               /* reading (or generating) the graph and building its CSR, symmetrized too */
+    uint32_t max_degree;          /* the most arcs a node of g has (graph_max_degree) */
     uint64_t traversed_arcs;      /* the arcs one run traverses, for TEPS (traversed_arcs()) */
     FILE *output;
 } bench;
@@ -499,6 +500,7 @@ static int load_graph(bench *b)
         b->symmetrized = 1;
     }
     b->load_ms = clock_now_ms() - start_ms;
+    b->max_degree = graph_max_degree(&b->g);
     uint32_t first = b->g.first_id;
     uint64_t last = (uint64_t)first + b->g.n - 1;
     if (b->s.source_given && (b->s.source_id < first || b->s.source_id > last))
@@ -555,7 +557,7 @@ static coop_status set_graph_args(bench *b, coop_kernel *kernel, const app_kerne
         status = coop_kernel_set_arg(kernel, (unsigned)form->n, sizeof n, &n);
     }
     if (form->max_degree >= 0 && status == COOP_OK) {
-        const cl_uint max_degree = graph_max_degree(&b->g);
+        const cl_uint max_degree = b->max_degree;
         status = coop_kernel_set_arg(kernel, (unsigned)form->max_degree, sizeof max_degree, &max_degree);
     }
     return status;
@@ -1094,7 +1096,7 @@ static void print_summary(const bench *b, const run_result *runs, unsigned count
            info->name, info->platform, b->local_size);
     printf("graph %s: %" PRIu32 " nodes, %" PRIu64 " arcs, %s, %s, largest degree %" PRIu32, input_name(b), b->g.n,
            b->g.m, b->symmetrized ? "directed, read as undirected" : b->g.directed ? "directed" : "undirected",
-           b->g.has_weights ? "weighted" : "default weights", graph_max_degree(&b->g));
+           b->g.has_weights ? "weighted" : "default weights", b->max_degree);
     if (app_distances(b->s.app))
         printf("; source %" PRIu64, (uint64_t)b->source + b->g.first_id);
     printf("\n");
@@ -1179,7 +1181,7 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
             "  \"directed\": %s,\n  \"weighted\": %s,\n"
             "  \"source\": %" PRIu64 ",\n  \"searches\": %u,\n  \"local_size\": %zu,\n  \"repeat\": %u,\n"
             "  \"chaos_seed\": %u,\n",
-            b->g.n, b->g.m, graph_max_degree(&b->g), b->g.directed || b->symmetrized ? "true" : "false",
+            b->g.n, b->g.m, b->max_degree, b->g.directed || b->symmetrized ? "true" : "false",
             b->g.has_weights ? "true" : "false", (uint64_t)b->source + b->g.first_id, b->s.searches, b->local_size,
             count - 1, b->s.chaos_seed);
     if (b->s.task)
