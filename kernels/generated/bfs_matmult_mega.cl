@@ -39,7 +39,8 @@
  * work-item, a group's chunk holds a node per work-item, and a round costs what a plain loop over
  * its nodes costs. Results never depend on it, only the time does: a node longer than a wrong
  * max_degree is walked alone. An app that passes 1 keeps a barrier per chunk even where nothing is
- * shared (sssp.h, sssp_bf.h, color.h and mis.h: it made them faster on the road graphs).
+ * shared: sssp.h, sssp_bf.h, color.h and mis.h do, for without that barrier they ran 6-35% slower
+ * on the road graphs and the grid (H200, run 38 against run 34; why is not measured).
  *
  * With shares 1 a group takes its nodes a chunk at a time, one node per work-item: chunks of
  * expand_chunk_size(items, groups, shares) nodes, an even share of the round, so that a round of

@@ -39,7 +39,8 @@
  * work-item, a group's chunk holds a node per work-item, and a round costs what a plain loop over
  * its nodes costs. Results never depend on it, only the time does: a node longer than a wrong
  * max_degree is walked alone. An app that passes 1 keeps a barrier per chunk even where nothing is
- * shared (sssp.h, sssp_bf.h, color.h and mis.h: it made them faster on the road graphs).
+ * shared: sssp.h, sssp_bf.h, color.h and mis.h do, for without that barrier they ran 6-35% slower
+ * on the road graphs and the grid (H200, run 38 against run 34; why is not measured).
  *
  * With shares 1 a group takes its nodes a chunk at a time, one node per work-item: chunks of
  * expand_chunk_size(items, groups, shares) nodes, an even share of the round, so that a round of
@@ -326,10 +327,8 @@ inline void mis_decide(uint v, uint said, uint round, volatile global uint *in_s
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
  * stepping by groups * size, the arcs of the undecided ones walked by lib/expand.h; a shared
  * node's EXPAND_FLAG gathers what its neighbours say, and its own work-item decides it. Every
- * chunk ends with lib/expand.h's barrier even on a graph with no node to share (shares 1, not
- * expand_shares of the graph's largest degree as bfs.h has it): without that barrier sssp,
- * sssp-bf, color and mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against
- * run 34; why is not measured). */
+ * chunk ends with lib/expand.h's barrier, even on a graph with no node to share (shares 1:
+ * lib/expand.h says why). */
 inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                       volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts,
                       local uint *scratch)

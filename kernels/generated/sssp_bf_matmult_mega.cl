@@ -37,7 +37,8 @@
  * work-item, a group's chunk holds a node per work-item, and a round costs what a plain loop over
  * its nodes costs. Results never depend on it, only the time does: a node longer than a wrong
  * max_degree is walked alone. An app that passes 1 keeps a barrier per chunk even where nothing is
- * shared (sssp.h, sssp_bf.h, color.h and mis.h: it made them faster on the road graphs).
+ * shared: sssp.h, sssp_bf.h, color.h and mis.h do, for without that barrier they ran 6-35% slower
+ * on the road graphs and the grid (H200, run 38 against run 34; why is not measured).
  *
  * With shares 1 a group takes its nodes a chunk at a time, one node per work-item: chunks of
  * expand_chunk_size(items, groups, shares) nodes, an even share of the round, so that a round of
@@ -289,11 +290,17 @@ inline uint sssp_bf_through(uint du, uint w)
     return through < du || through > SSSP_BF_CAP ? SSSP_BF_CAP : through;
 }
 
+/* Head v, whose distance read `seen`, offered distance `through`: 1 when its distance dropped. */
+inline uint sssp_bf_lower(uint v, uint through, uint seen, global uint *dist)
+{
+    return through < seen && atomic_min(&dist[v], through) > through;
+}
+
 /* Arc e, leaving a node at distance du: 1 when it lowered its head's distance. */
 inline uint sssp_bf_visit(uint e, uint du, global const uint *col, global const uint *weight, global uint *dist)
 {
-    uint v = col[e], through = sssp_bf_through(du, weight[e]);
-    return through < dist[v] && atomic_min(&dist[v], through) > through;
+    uint v = col[e];
+    return sssp_bf_lower(v, sssp_bf_through(du, weight[e]), dist[v], dist);
 }
 
 /* Arcs [first, first + count) of a node at distance du walked by its own work-item, EXPAND_BATCH
@@ -316,17 +323,15 @@ inline uint sssp_bf_walk_alone(uint first, uint count, uint du, global const uin
             seen[j] = e + j < end ? dist[head[j]] : 0u;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            lowered += e + j < end && through[j] < seen[j] && atomic_min(&dist[head[j]], through[j]) > through[j];
+            lowered += e + j < end && sssp_bf_lower(head[j], through[j], seen[j], dist);
     }
     return lowered;
 }
 
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
  * stepping by groups * size, the arcs of the reached ones walked by lib/expand.h. Every chunk ends
- * with lib/expand.h's barrier even on a graph with no node to share (shares 1, not expand_shares
- * of the graph's largest degree as bfs.h has it): without that barrier sssp, sssp-bf, color and
- * mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against run 34; why is not
- * measured). */
+ * with lib/expand.h's barrier, even on a graph with no node to share (shares 1: lib/expand.h says
+ * why). */
 inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                           global const uint *weight, global uint *dist, volatile global uint *counts,
                           local uint *scratch)

@@ -62,10 +62,8 @@ inline void mis_decide(uint v, uint said, uint round, volatile global uint *in_s
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
  * stepping by groups * size, the arcs of the undecided ones walked by lib/expand.h; a shared
  * node's EXPAND_FLAG gathers what its neighbours say, and its own work-item decides it. Every
- * chunk ends with lib/expand.h's barrier even on a graph with no node to share (shares 1, not
- * expand_shares of the graph's largest degree as bfs.h has it): without that barrier sssp,
- * sssp-bf, color and mis ran 6-35% slower on the road graphs and the grid (H200, run 38 against
- * run 34; why is not measured). */
+ * chunk ends with lib/expand.h's barrier, even on a graph with no node to share (shares 1:
+ * lib/expand.h says why). */
 inline void mis_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                       volatile global uint *in_set, volatile global uint *decided, volatile global uint *counts,
                       local uint *scratch)
