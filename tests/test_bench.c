@@ -1003,6 +1003,15 @@ START_TEST(test_expand_chaos_with_task)
 }
 END_TEST
 
+/* NVIDIA's default (COOP_PRIVATE_M: M kept per work-item, reread after a barrier that changes it)
+ * built on PoCL, where it is off by default: every app's megakernel under chaos seeds with a
+ * periodic light task, groups killed and forked at every kind of barrier, every result checked. */
+START_TEST(test_private_m_chaos_with_task)
+{
+    chaos_with_task(expand_apps[_i], "--gen", "grid:30:30", "-DCOOP_PRIVATE_M=1", NULL);
+}
+END_TEST
+
 START_TEST(test_help)
 {
     bench_run run = run_bench("--help", NULL);
@@ -1163,6 +1172,7 @@ static Suite *bench_suite(void)
     tcase_add_loop_test(expand, test_expand_local_sizes, 0, EXPAND_APPS * EXPAND_LOCAL_SIZES);
     tcase_add_loop_test(expand, test_expand_slots_full, 0, EXPAND_APPS * MODES);
     tcase_add_loop_test(expand, test_expand_chaos_with_task, 0, EXPAND_APPS);
+    tcase_add_loop_test(expand, test_private_m_chaos_with_task, 0, EXPAND_APPS);
     suite_add_tcase(suite, expand);
 
     TCase *throughput = tu_tcase("throughput", 120);

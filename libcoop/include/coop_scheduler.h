@@ -47,6 +47,7 @@ inline void coop_scheduler_reset(coop_ctx *ctx)
     ctx->task_groups = 0;
     ctx->toggle = 0;
     ctx->started = 0;
+    ctx->known_groups = 0;
 }
 
 /* The discovery leader (local id 0), once the poll is closed with `groups` groups and before it
@@ -197,14 +198,17 @@ inline uint coop_broadcast(coop_ctx *ctx, uint value)
     return ctx->scratch[slot];
 }
 
-/* M as this group last learnt it, for every work-item (a group barrier): local id 0 reads it
- * again only after a barrier that says M may have changed (COOP_BAR_FLAG) or after a fork of
- * this group's own, and hands it over through local memory. Right after a barrier this is
- * coop_num_groups(); later in a round it does not show kills and forks that other groups made
- * at offers since (they show after the next barrier). Reading the scheduler's hot word in every
- * group after every barrier cost 1055 groups on the H100 0.3-0.9 us per round. */
+/* M as this group last learnt it, for every work-item: local id 0 reads it again only after a
+ * barrier that says M may have changed (COOP_BAR_FLAG) or after a fork of this group's own, and
+ * hands it over through local memory (a group barrier; with COOP_PRIVATE_M only when the group
+ * does not know it yet). Right after a barrier this is coop_num_groups(); later in a round it
+ * does not show kills and forks that other groups made at offers since (they show after the next
+ * barrier). Reading the scheduler's hot word in every group after every barrier cost 1055 groups
+ * on the H100 0.3-0.9 us per round. */
 inline uint coop_shared_num_groups(coop_ctx *ctx)
 {
+    if (COOP_PRIVATE_M && ctx->role != COOP_ROLE_TASK && ctx->known_groups)
+        return ctx->known_groups;
     uint m = 0;
     if (coop_local_linear_id() == 0) {
         if (ctx->role == COOP_ROLE_TASK)
@@ -212,7 +216,10 @@ inline uint coop_shared_num_groups(coop_ctx *ctx)
         else if (!(m = ctx->scratch[COOP_SCRATCH_M]))
             ctx->scratch[COOP_SCRATCH_M] = m = coop_num_groups(ctx);
     }
-    return coop_broadcast(ctx, m);
+    m = coop_broadcast(ctx, m);
+    if (ctx->role != COOP_ROLE_TASK)
+        ctx->known_groups = m;
+    return m;
 }
 
 /* xorshift32: chaos mode's reproducible random stream, per group. */
@@ -861,7 +868,10 @@ inline uint coop_offer_fork_unless(coop_ctx *ctx, uint skip, uint resume, const 
             coop_publish_fork(ctx, groups, base, resume, coop_transmit_stage(ctx, transmit, bytes));
         }
     }
-    return coop_broadcast(ctx, groups);
+    groups = coop_broadcast(ctx, groups);
+    if (groups)
+        ctx->known_groups = 0; /* as local id 0's copy */
+    return groups;
 }
 #else
 inline uint coop_offer_fork_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
@@ -873,6 +883,8 @@ inline uint coop_offer_fork_unless(coop_ctx *ctx, uint skip, uint resume, const 
     COOP_COLD_CTX(ctx);
     uint groups = coop_offer_fork_slow(cold, idle, resume, words);
     COOP_COLD_BACK(ctx);
+    if (groups)
+        ctx->known_groups = 0; /* as local id 0's copy (coop_offer_fork_slow) */
     return groups;
 }
 #endif
@@ -1100,6 +1112,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         ctx->scratch[COOP_SCRATCH_FORK_BASE] = base;
     }
     COOP_GROUP_SYNC();
+    ctx->known_groups = ctx->scratch[COOP_SCRATCH_M];
     uint killed = ctx->scratch[COOP_SCRATCH_KILLED];
     uint forked = ctx->scratch[COOP_SCRATCH_FORKED];
     uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
@@ -1570,6 +1583,7 @@ inline uint coop_schedule(coop_ctx *ctx)
     ctx->task = ctx->scratch[COOP_COLD_TASK];
     ctx->task_groups = ctx->scratch[COOP_COLD_TASK_GROUPS];
     ctx->rng = ctx->scratch[COOP_SCRATCH_RNG];
+    ctx->known_groups = 0;
     ctx->started = 1;
     COOP_GROUP_SYNC();
     return ctx->role;
