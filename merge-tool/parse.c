@@ -28,6 +28,7 @@ static const char prelude[] =
     "uint shared_num_groups(void);\n"
     /* libcoop's device library, callable from any kernel as written (no context) */
     "uint coop_atomic_inc(volatile global uint *counter);\n"
+    "uint coop_atomic_add_index(volatile global uint *counter, uint count);\n"
     "void coop_atomic_add_sum(volatile global uint *counter, uint value);\n"
     /* libcoop's memory model (coop_kernel.h): atomics between groups, correct on PoCL and NVIDIA */
     "uint coop_load_relaxed(global uint *p);\n"

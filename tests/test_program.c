@@ -227,15 +227,22 @@ START_TEST(build_dump_write_failure)
 END_TEST
 
 /* coop_atomic_inc gives every caller a distinct index, callers in divergent branches included;
- * coop_atomic_add_sum adds every caller's value. */
+ * coop_atomic_add_index gives every caller as many consecutive indices as it asks for (0 to 4,
+ * in a divergent branch), none shared; coop_atomic_add_sum adds every caller's value. */
 START_TEST(atomic_helpers)
 {
     static const char source[] =
-        "kernel void counters(volatile global uint *index, volatile global uint *sum, global uint *slots)\n"
+        "kernel void counters(volatile global uint *index, volatile global uint *sum, global uint *slots,\n"
+        "                     volatile global uint *index2, global uint *slots2)\n"
         "{\n"
         "    uint gid = (uint)get_global_id(0);\n"
         "    if (gid % 3u != 0u)\n"
         "        slots[coop_atomic_inc(index)] = gid + 1u;\n"
+        "    if (gid % 11u != 0u) {\n"
+        "        uint at = coop_atomic_add_index(index2, gid % 5u);\n"
+        "        for (uint k = 0; k < gid % 5u; k++)\n"
+        "            slots2[at + k] = gid + 1u;\n"
+        "    }\n"
         "    coop_atomic_add_sum(sum, gid % 7u);\n"
         "}\n";
     enum { ITEMS = 1024, LOCAL = 64 };
@@ -243,9 +250,12 @@ START_TEST(atomic_helpers)
     coop_program *program = NULL;
     coop_kernel *kernel = tu_kernel(ctx, source, NULL, "counters", &program);
     cl_mem index = tu_buffer(ctx, 1), sum = tu_buffer(ctx, 1), slots = tu_buffer(ctx, ITEMS);
+    cl_mem index2 = tu_buffer(ctx, 1), slots2 = tu_buffer(ctx, 4 * ITEMS);
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, index));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 1, sum));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 2, slots));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 3, index2));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 4, slots2));
     size_t global = ITEMS, local = LOCAL;
     cl_int err = clEnqueueNDRangeKernel(coop_context_queue(ctx), coop_kernel_cl(kernel), 1, NULL, &global, &local, 0,
                                         NULL, NULL);
@@ -267,6 +277,25 @@ START_TEST(atomic_helpers)
         ck_assert_msg(!seen[got[i] - 1], "work-item %u got two indices", got[i] - 1);
         seen[got[i] - 1] = 1;
     }
+    /* every asker's slots hold its id, consecutive, and no slot past the count was written */
+    static cl_uint got2[4 * ITEMS];
+    cl_uint count2 = 0;
+    tu_read(ctx, index2, &count2, 1);
+    tu_read(ctx, slots2, got2, 4 * ITEMS);
+    unsigned asked = 0, filled[ITEMS] = {0};
+    for (unsigned g = 0; g < ITEMS; g++)
+        asked += g % 11 != 0 ? g % 5 : 0;
+    ck_assert_uint_eq(count2, asked);
+    for (unsigned i = 0; i < asked;) {
+        cl_uint id = got2[i];
+        ck_assert_msg(id >= 1 && id <= ITEMS && (id - 1) % 11 != 0 && (id - 1) % 5 != 0 && !filled[id - 1],
+                      "slot %u holds %u", i, id);
+        for (unsigned k = 0; k < (id - 1) % 5; k++, i++)
+            ck_assert_msg(i < asked && got2[i] == id, "work-item %u's slot %u holds %u", id - 1, i, got2[i]);
+        filled[id - 1] = 1;
+    }
+    clReleaseMemObject(index2);
+    clReleaseMemObject(slots2);
     clReleaseMemObject(index);
     clReleaseMemObject(sum);
     clReleaseMemObject(slots);

@@ -302,23 +302,33 @@ inline void bfs_visit(uint e, uint round, global const uint *col, volatile globa
 }
 
 /* Arcs [first, first + count) of a node walked by its own work-item, EXPAND_BATCH at a time: the
- * batch's heads are read, then their levels, before any is claimed. */
+ * batch's heads are read, then their levels, then every unreached one is claimed, and the heads
+ * won are pushed together with one slot request (coop_atomic_add_index), so that a node with
+ * several new heads waits for one round of claims and one push instead of a claim and a push
+ * per head. */
 inline void bfs_walk_alone(uint first, uint count, uint round, global const uint *col, volatile global uint *level,
                            global uint *out, volatile global uint *counts)
 {
     EXPAND_WALK_ALONE
     for (uint e = first, end = first + count; e < end; e += EXPAND_BATCH) {
-        uint head[EXPAND_BATCH], seen[EXPAND_BATCH];
+        uint head[EXPAND_BATCH], won[EXPAND_BATCH], wins = 0;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             head[j] = e + j < end ? col[e + j] : 0u;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            seen[j] = e + j < end ? level[head[j]] : 0u;
+            won[j] = e + j < end && level[head[j]] == BFS_UNREACHED;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            if (e + j < end)
-                bfs_claim(head[j], seen[j], round, level, out, counts);
+            won[j] = won[j] && atomic_cmpxchg(&level[head[j]], BFS_UNREACHED, round + 1u) == BFS_UNREACHED;
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            wins += won[j];
+        uint at = coop_atomic_add_index(&counts[(round + 1u) % 3u], wins);
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            if (won[j])
+                out[at++] = head[j];
     }
 }
 

@@ -311,8 +311,9 @@ inline void sssp_visit(uint e, uint du, uint round, global const uint *col, glob
 }
 
 /* Arcs [first, first + count) of a node at distance du walked by its own work-item, EXPAND_BATCH
- * at a time: the batch's heads and weights are read, then the heads' distances, before any is
- * relaxed (lib/expand.h). */
+ * at a time: the batch's heads and weights are read, then the heads' distances, then every head
+ * offered less is lowered, then those lowered are marked, and the heads to push are pushed
+ * together with one slot request (coop_atomic_add_index; as bfs_walk_alone). */
 inline void sssp_walk_alone(uint first, uint count, uint du, uint round, global const uint *col,
                             global const uint *weight, volatile global uint *dist, volatile global uint *mark,
                             global uint *out, volatile global uint *counts)
@@ -328,10 +329,21 @@ inline void sssp_walk_alone(uint first, uint count, uint du, uint round, global 
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             seen[j] = e + j < end ? dist[head[j]] : 0u;
+        uint push[EXPAND_BATCH], pushes = 0;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            if (e + j < end)
-                sssp_relax(head[j], through[j], seen[j], round, dist, mark, out, counts);
+            push[j] = through[j] < seen[j] && atomic_min(&dist[head[j]], through[j]) > through[j];
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            push[j] = push[j] && atomic_xchg(&mark[head[j]], round + 1u) != round + 1u;
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            pushes += push[j];
+        uint at = coop_atomic_add_index(&counts[(round + 1u) % 3u], pushes);
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            if (push[j])
+                out[at++] = head[j];
     }
 }
 

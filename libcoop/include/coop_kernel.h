@@ -296,6 +296,46 @@ inline uint coop_atomic_inc(volatile global uint *counter)
 #endif
 }
 
+/* Relaxed atomic add of `count` to a shared counter that returns, to every caller, the first of
+ * `count` values no other caller gets (the first of a worklist's `count` push slots; 0 items may
+ * be asked for, and the result is then meaningless). It lets a work-item that claimed several
+ * items push them with one atomic after claiming them all, instead of one increment after each
+ * claim: on NVIDIA the threads of a warp that call it together share one atomic, each bit of the
+ * counts one ballot. */
+inline uint coop_atomic_add_index(volatile global uint *counter, uint count)
+{
+#if defined(COOP_TARGET_NVIDIA)
+    uint active, below, bits = count;
+    asm volatile("activemask.b32 %0;" : "=r"(active));
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
+#if COOP_NV_SM >= 80
+    asm volatile("redux.sync.or.b32 %0, %1, %2;" : "=r"(bits) : "r"(count), "r"(active));
+#else
+    for (uint left = active; left; left &= left - 1u) {
+        uint from = 31u - clz(left & (0u - left)), got;
+        asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(got) : "r"(count), "r"(from), "r"(active));
+        bits |= got;
+    }
+#endif
+    uint before = 0, total = 0;
+    for (uint bit = 0; bit < 32u && bits >> bit; bit++) {
+        uint set;
+        asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }"
+                     : "=r"(set)
+                     : "r"((count >> bit) & 1u), "r"(active));
+        before += popcount(set & below) << bit;
+        total += popcount(set) << bit;
+    }
+    uint leader = 31u - clz(active & (0u - active)), base = 0;
+    if ((active & below) == 0u && total)
+        base = atomic_add(counter, total);
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(base) : "r"(base), "r"(leader), "r"(active));
+    return base + before;
+#else
+    return count ? atomic_add(counter, count) : 0u;
+#endif
+}
+
 /* Adds every caller's `value` to a shared counter (no result: a count, not an index). On NVIDIA
  * the threads of a warp that call it together add their sum with one atomic, as coop_atomic_inc. */
 inline void coop_atomic_add_sum(volatile global uint *counter, uint value)
