@@ -10,11 +10,10 @@ kernel void sssp(global const uint *row, global const uint *col, global const ui
     local uint scratch[EXPAND_WORDS];
     transmit uint round = 0;
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
-        /* M read by every work-item, not shared_num_groups() as bfs does: the hand-written form
-         * did so to keep 659 members instead of 791 (its barrier-bound rounds were slower on
-         * more). The generated megakernel fits 791 either way; sssp is fastest on far fewer
-         * groups on the grid (264 on the H200), which coop-bench --groups auto finds. */
-        sssp_round(get_group_id(0), get_num_groups(0), round, in_count, row, col, weight, dist, mark, wl0, wl1,
+        /* shared_num_groups(), as bfs.cl: get_num_groups(0) reads the scheduler's word in every
+         * work-item of every group after every barrier, which cost the megakernel 0.3-0.4 us a
+         * round on the road graphs and the grid (H200, run 56). */
+        sssp_round(get_group_id(0), shared_num_groups(), round, in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts, scratch);
         round++;
         resizing_global_barrier();

@@ -13,7 +13,7 @@ kernel void sssp_searches(global const uint *row, global const uint *col, global
     transmit uint search = 1;
     transmit uint searches = counts[SEARCH_COUNT];
     for (uint in_count = counts[round % 3u]; in_count || search < searches; in_count = counts[round % 3u]) {
-        uint group = get_group_id(0), groups = get_num_groups(0);   /* M per work-item, as sssp.cl */
+        uint group = get_group_id(0), groups = shared_num_groups();
         if (in_count) {
             sssp_round(group, groups, round, in_count, row, col, weight, dist, mark, wl0, wl1, counts, scratch);
         } else {

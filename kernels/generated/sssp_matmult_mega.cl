@@ -398,11 +398,10 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         coop_transmit_.round = 0;
     }
     for (coop_skip_ == 1 ? (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u], coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u]); !!(coop_transmit_.in_count) & !coop_skip_; coop_transmit_.in_count = counts[coop_transmit_.round % 3u]) {
-        /* M read by every work-item, not shared_num_groups() as bfs does: the hand-written form
-         * did so to keep 659 members instead of 791 (its barrier-bound rounds were slower on
-         * more). The generated megakernel fits 791 either way; sssp is fastest on far fewer
-         * groups on the grid (264 on the H200), which coop-bench --groups auto finds. */
-        sssp_round(((size_t)coop_group_id(ctx)), ((size_t)coop_num_groups(ctx)), coop_transmit_.round, coop_transmit_.in_count, row, col, weight, dist, mark, wl0, wl1,
+        /* shared_num_groups(), as bfs.cl: get_num_groups(0) reads the scheduler's word in every
+         * work-item of every group after every barrier, which cost the megakernel 0.3-0.4 us a
+         * round on the road graphs and the grid (H200, run 56). */
+        sssp_round(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, coop_transmit_.in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts, (*scratch));
         coop_transmit_.round++;
         coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);

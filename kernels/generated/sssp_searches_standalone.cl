@@ -435,7 +435,7 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
     uint search = 1;
     uint searches = counts[SEARCH_COUNT];
     for (uint in_count = counts[round % 3u]; in_count || search < searches; in_count = counts[round % 3u]) {
-        uint group = ((size_t)coop_group_id(ctx)), groups = ((size_t)coop_fixed_num_groups(ctx));   /* M per work-item, as sssp.cl */
+        uint group = ((size_t)coop_group_id(ctx)), groups = coop_fixed_num_groups(ctx);
         if (in_count) {
             sssp_round(group, groups, round, in_count, row, col, weight, dist, mark, wl0, wl1, counts, (*scratch));
         } else {
