@@ -92,7 +92,7 @@ kernel void demo(global const uint *row, global const uint *col, global uint *le
     local uint scratch[EXPAND_WORDS];
     transmit demo_state t = {0, 0, DEMO_ROUNDS};
     while (t.phase != DEMO_ROUNDS || t.round != 0 || counts[0] != 0) {
-        demo_step(get_group_id(0), get_num_groups(0), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
+        demo_step(get_group_id(0), shared_num_groups(), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, scratch, max_degree);
         resizing_global_barrier();
     }

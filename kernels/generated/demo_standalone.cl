@@ -460,7 +460,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
 {
     demo_state t = {0, 0, DEMO_ROUNDS};
     while (t.phase != DEMO_ROUNDS || t.round != 0 || counts[0] != 0) {
-        demo_step(((size_t)coop_group_id(ctx)), ((size_t)coop_fixed_num_groups(ctx)), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
+        demo_step(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_global_barrier(ctx);
     }
