@@ -273,6 +273,19 @@ inline uint coop_host_load_relaxed(global uint *p) { return coop_load_relaxed(p)
 inline void coop_pause(void) {}
 #endif
 
+#if defined(COOP_TARGET_NVIDIA)
+/* The lowest of a warp's `active` lanes adds `total` (unless 0) to the counter, and every one of
+ * them gets the counter's value before the add; `below` is the caller's %lanemask_lt. */
+inline uint coop_warp_fetch_add(volatile global uint *counter, uint total, uint active, uint below)
+{
+    uint leader = 31u - clz(active & (0u - active)), base = 0;
+    if ((active & below) == 0u && total)
+        base = atomic_add(counter, total);
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(base) : "r"(base), "r"(leader), "r"(active));
+    return base;
+}
+#endif
+
 /* Relaxed atomic increment of a shared counter that returns a distinct previous value to every
  * caller, like atomic_inc (a worklist's push index, a count of events). On NVIDIA the threads of
  * a warp that call it together share one atomic: the lowest adds their number and hands out
@@ -284,13 +297,7 @@ inline uint coop_atomic_inc(volatile global uint *counter)
     uint active, below;
     asm volatile("activemask.b32 %0;" : "=r"(active));
     asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
-    uint rank = popcount(active & below);
-    uint leader = 31u - clz(active & (0u - active));
-    uint base = 0;
-    if (rank == 0)
-        base = atomic_add(counter, popcount(active));
-    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(base) : "r"(base), "r"(leader), "r"(active));
-    return base + rank;
+    return coop_warp_fetch_add(counter, popcount(active), active, below) + popcount(active & below);
 #else
     return atomic_inc(counter);
 #endif
@@ -326,11 +333,7 @@ inline uint coop_atomic_add_index(volatile global uint *counter, uint count)
         before += popcount(set & below) << bit;
         total += popcount(set) << bit;
     }
-    uint leader = 31u - clz(active & (0u - active)), base = 0;
-    if ((active & below) == 0u && total)
-        base = atomic_add(counter, total);
-    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(base) : "r"(base), "r"(leader), "r"(active));
-    return base + before;
+    return coop_warp_fetch_add(counter, total, active, below) + before;
 #else
     return count ? atomic_add(counter, count) : 0u;
 #endif
