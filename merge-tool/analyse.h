@@ -84,6 +84,7 @@ struct mt_stmt {
     unsigned first_point, last_point; /* fork points it holds (numbered in order): first..last */
     int in_switch;
     int resume_here;              /* a loop whose body ends with the only fork point: see find_tail_point */
+    const mt_stmt *tail;          /* that fork point's statement, in such a loop */
     int no_resume;                /* inside such a loop's body: nothing there resumes */
     int has_inc;
     CXCursor inc;

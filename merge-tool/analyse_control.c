@@ -469,7 +469,7 @@ static void find_tail_point(mt_control *c)
 {
     if (c->points != 1)
         return;
-    mt_stmt *child = find_point(c->body);
+    mt_stmt *point = find_point(c->body), *child = point;
     for (mt_stmt *up = child ? child->parent : NULL; up; child = up, up = up->parent) {
         if (up->kind == MT_ST_COMPOUND) {
             size_t last = up->count;
@@ -479,6 +479,7 @@ static void find_tail_point(mt_control *c)
                 return;
         } else if (up->kind == MT_ST_WHILE || up->kind == MT_ST_FOR) {
             up->resume_here = 1;
+            up->tail = point;
             for (size_t i = 0; i < up->count; i++)
                 mark_no_resume(up->items[i]);
             return;

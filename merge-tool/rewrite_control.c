@@ -16,7 +16,9 @@
  * run under if (!coop_skip_), the loops around it test !coop_skip_. Loop conditions use & and |
  * rather than && and ?: : PoCL's barrier handling fails on loops that exit from more than one
  * block. In the usual shape, a loop whose body ends with the only fork point, resuming is going
- * on with the loop, and the body is left as written (find_tail_point).
+ * on with the loop (after `VAR = resizing_global_barrier_any(FLAG);`, with VAR set to the vote's
+ * outcome, which the forking group learnt only after it transmitted VAR), and the body is left as
+ * written (find_tail_point).
  *
  * PoCL compiles a workgroup barrier inside a conditional by copying the code after the
  * conditional once for each way through it, so that every such conditional on a path doubles
@@ -315,8 +317,23 @@ static void init_range(const mt_control *c, const mt_stmt *s, unsigned *begin, u
         *end = s->first_semicolon;
 }
 
+/* `VAR = ` and the vote's outcome when a tail loop's fork point is `VAR =
+ * resizing_global_barrier_any(FLAG);` (a group forked there takes the outcome, which its forking
+ * group learnt only after it transmitted VAR), followed by `, `; else "". */
+static char *resumed_vote(const mt_control *c, const mt_stmt *loop)
+{
+    const mt_stmt *point = loop->tail;
+    if (!point || point->primitive != MT_PRIM_RESIZE_VOTE || !point->has_target)
+        return mt_strdup("");
+    char *target = mt_render(c->file, point->target_begin, point->target_end);
+    char *text = mt_printf("%s = coop_resume_vote(ctx), ", target);
+    free(target);
+    return text;
+}
+
 /* A forked group resumes a loop whose body ends with its fork point by going on with the loop:
- * a for loop runs its increment instead of its init, a while loop just tests its condition. */
+ * a for loop runs its increment instead of its init, a while loop just tests its condition (after
+ * the vote's outcome, when the point votes). */
 static void resume_at_loop(const mt_control *c, layout *l, const mt_stmt *s)
 {
     mt_file *file = c->file;
@@ -332,8 +349,10 @@ static void resume_at_loop(const mt_control *c, layout *l, const mt_stmt *s)
         increment = mt_printf("%s, ", text);
         free(text);
     }
-    char *resumed = mt_printf("coop_skip_ == %u ? (void)(%scoop_skip_ = 0) : coop_skip_ ? (void)0 : (void)",
-                              s->first_point, increment ? increment : "");
+    char *vote = resumed_vote(c, s);
+    char *resumed = mt_printf("coop_skip_ == %u ? (void)(%s%scoop_skip_ = 0) : coop_skip_ ? (void)0 : (void)",
+                              s->first_point, vote, increment ? increment : "");
+    free(vote);
     if (s->has_init) {
         unsigned begin, end;
         init_range(c, s, &begin, &end);
@@ -621,9 +640,14 @@ static void emit_clears(const mt_control *c, const layout *l)
     mt_file *file = c->file;
     for (size_t i = 0; i < l->clear_count; i++) {
         const mt_stmt *s = l->clears[i];
+        char *vote = resumed_vote(c, s), *clear;
         /* a killed group reaches it too, unless no exit comes before */
-        char *clear = s->may_exit ? mt_printf("if (coop_skip_ == %u) coop_skip_ = 0;", s->first_point)
-                                  : mt_strdup("coop_skip_ = 0;");
+        if (*vote)
+            clear = mt_printf("if (coop_skip_ == %u) (void)(%scoop_skip_ = 0);", s->first_point, vote);
+        else
+            clear = s->may_exit ? mt_printf("if (coop_skip_ == %u) coop_skip_ = 0;", s->first_point)
+                                : mt_strdup("coop_skip_ = 0;");
+        free(vote);
         if (s->parent && s->parent->kind != MT_ST_COMPOUND) {
             char *open = mt_printf("{ %s ", clear);
             mt_edit_add(file, s->begin, s->begin, 1000, open);

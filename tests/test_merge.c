@@ -22,6 +22,7 @@
 #include "merge/expected/nested.h"
 #include "merge/expected/phases.h"
 #include "merge/expected/rounds.h"
+#include "merge/expected/votes.h"
 #include "merge/expected/standalone.h"
 #include "merge/expected/sweep.h"
 #include "merge/expected/types.h"
@@ -162,6 +163,7 @@ typedef struct golden_case {
 
 static const golden_case goldens[] = {
     {"rounds", {"tests/merge/rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"votes", {"tests/merge/votes.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"nested", {"tests/merge/nested.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"types", {"tests/merge/types.cl", "--task", "tests/merge/tasks_a.cl", "--task", "tests/merge/tasks_b.cl", NULL}},
     {"paths", {"tests/merge/paths.cl", NULL}},
@@ -794,6 +796,49 @@ START_TEST(rounds_megakernel_under_chaos)
             for (unsigned l = 0; l < LOCAL; l++)
                 ck_assert_msg(values[g * LOCAL + l] == g * 7u + l + task_seed, "seed %u: task output [%u][%u]", seed,
                               g, l);
+        kills += report.kills;
+        forks += report.forks;
+        coop_mega_report_free(&report);
+    }
+    ck_assert_msg(kills > 0 && forks > 0, "chaos made no kills (%u) or forks (%u)", kills, forks);
+    clReleaseMemObject(data);
+    clReleaseMemObject(out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* votes.cl + fill.cl: a loop that resizing_global_barrier_any() ends, under chaos and a periodic
+ * task; few rounds, so that chaos often forks at the last barrier, where a forked group must take
+ * the vote's outcome (no round more) rather than the value its forking group transmitted. */
+START_TEST(vote_ends_the_loop_of_forked_groups_under_chaos)
+{
+    enum { N = 2048, ROUNDS = 3, TASK_GROUPS = 5, LOCAL = 32, SEEDS = 24 };
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/votes.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, VOTES_MEGA_NAME, &program);
+    cl_mem data = tu_buffer(ctx, N), out = tu_buffer(ctx, TASK_GROUPS * LOCAL);
+    cl_uint n = N, rounds = ROUNDS, task_seed = 5;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, VOTES_MEGA_ARG_votes_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, VOTES_MEGA_ARG_votes_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, VOTES_MEGA_ARG_votes_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, VOTES_MEGA_ARG_fill_out, out));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, VOTES_MEGA_ARG_fill_seed, sizeof task_seed, &task_seed));
+    unsigned kills = 0, forks = 0;
+    static cl_uint values[N], zero[N];
+    for (unsigned seed = 0; more_seeds(seed, SEEDS, kills, forks); seed++) {
+        tu_write(ctx, data, zero, N);
+        coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
+                                   .chaos_seed = seed, .watchdog_s = 30};
+        coop_task_plan plan = {.task = VOTES_MEGA_TASK_fill, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF};
+        coop_mega_report report;
+        TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
+        tu_read(ctx, data, values, N);
+        for (unsigned i = 0; i < N; i++)
+            ck_assert_msg(values[i] == ROUNDS, "seed %u (%u kills, %u forks): data[%u] = %u, expected %u", seed,
+                          report.kills, report.forks, i, values[i], ROUNDS);
         kills += report.kills;
         forks += report.forks;
         coop_mega_report_free(&report);
@@ -1594,6 +1639,7 @@ static Suite *merge_suite(void)
     suite_add_tcase(suite, robustness);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);
     tcase_add_test(end_to_end, rounds_megakernel_under_chaos);
+    tcase_add_test(end_to_end, vote_ends_the_loop_of_forked_groups_under_chaos);
     tcase_add_test(end_to_end, nested_megakernel_under_chaos);
     tcase_add_test(end_to_end, types_megakernel_under_chaos);
     tcase_add_test(end_to_end, phases_megakernel_under_chaos);

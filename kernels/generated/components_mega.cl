@@ -28,7 +28,7 @@ void components(coop_ctx *ctx, global const uint *row, global const uint *col, g
             coop_transmit_.label[v] = v;
     }
     coop_global_barrier_unless(ctx, coop_skip_);
-    coop_skip_ = 0;
+    if (coop_skip_ == 1) (void)(coop_transmit_.changed = coop_resume_vote(ctx), coop_skip_ = 0);
     while (!!(coop_transmit_.changed) & !coop_skip_) {
         int mine = 0;
         for (uint v = coop_global_id(ctx, 0); v < nodes; v += coop_global_size(ctx, 0)) {
