@@ -921,8 +921,9 @@ inline global ulong *coop_resize_slot(global uint *ctrl, uint slot)
 }
 
 /* Group 0's decision, made before it arrives (so it is visible after the barrier): kill tokens
- * it takes now (bits 1..), and whether to try a fork (bit 0). */
-COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
+ * it takes now (bits 1..), and whether to try a fork (bit 0). Inline in the out-of-line
+ * coop_resize_decide_arrive, its only caller (see coop_resize_commit). */
+inline uint coop_resize_decision(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint members = COOP_STATE_MEMBERS(coop_load_relaxed(&ctrl[COOP_CTRL_STATE]));
@@ -942,15 +943,20 @@ COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
 }
 
-/* Group 0 applies a decision once every member has arrived (M cannot change meanwhile) and
- * returns the new M. The barrier's number is in ctx->epoch already. */
-COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, uint *base)
+/* Group 0 applies a decision once every member has arrived (M cannot change meanwhile), hands
+ * the new M to the other members (COMMIT[slot], a release) and publishes the record of the groups
+ * it forked (resuming at `resume`, with the `words` transmit words staged); returns the new M.
+ * The barrier's number is in ctx->epoch already. Inline in the out-of-line coop_resize_flagged,
+ * its only caller: ptxas gives each out-of-line function registers of its own above its callers'
+ * live ones, and one more level of calls (the kernel, coop_resize_flagged, this, coop_grow) took
+ * the megakernels 8 registers more (H200, runs 66-67). */
+inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint resume, uint words)
 {
     global uint *ctrl = ctx->ctrl;
+    uint number = ctx->epoch, slot = number % COOP_RESIZE_SLOTS;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
     uint members = COOP_STATE_MEMBERS(state);
-    uint kills = min(COOP_RESIZE_KILLS(decision), members - 1u);
-    *forked = 0;
+    uint kills = min(COOP_RESIZE_KILLS(decision), members - 1u), forked = 0, base = 0;
     if (!ctx->rng && kills < COOP_RESIZE_KILLS(decision))
         coop_give_back_tokens(ctrl, ctx->scratch[COOP_SCRATCH_RESIZE_REQUEST], COOP_RESIZE_KILLS(decision) - kills);
     if (kills) {
@@ -960,24 +966,30 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
 #if COOP_TRACING
         /* the killed members take this time, published before the commit's release */
         ulong left = coop_trace_members(ctx, -(int)kills);
-        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % COOP_RESIZE_SLOTS)],
-                           left);
+        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * slot], left);
         COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, COOP_EVENT_RESIZE_B(kills, 0u));
 #endif
-        return members - kills;
-    }
-    /* the fork lock, as in coop_try_fork */
-    if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, COOP_FORK_LOCKED) == 0u) {
+        members -= kills;
+    } else if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, COOP_FORK_LOCKED) == 0u) {
+        /* the fork lock, as in coop_try_fork */
         uint wanted = ctx->rng ? 1u + coop_random(ctx) % 4u : 0xffffffffu;
-        *forked = coop_grow(ctx, wanted, base);
-        if (!*forked) {
+        forked = coop_grow(ctx, wanted, &base);
+        if (!forked) {
             coop_fork_unlock(ctrl);
         } else {
             coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
-            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, COOP_EVENT_RESIZE_B(0u, *forked));
+            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + forked, COOP_EVENT_RESIZE_B(0u, forked));
         }
+        members += forked;
     }
-    return members + *forked;
+    /* R1: one commit per barrier */
+    COOP_CHECK(ctrl, COOP_COMMIT_TAG_OF(coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot])) != COOP_COMMIT_TAG(number),
+               COOP_CHECK_RESIZE_SLOT, number, number, coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
+    /* release: pairs with the other members' acquire spin (coop_resize_flagged) */
+    coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
+    if (forked)
+        coop_publish_fork(ctx, forked, base, resume, words);
+    return members;
 }
 
 /* Whether group 0's leader reads the kill and idle counts before the resizing barrier's group
@@ -1044,16 +1056,13 @@ COOP_COLD uint coop_resize_flagged(coop_ctx *ctx, uint completed, uint resume, u
     ctx->scratch[COOP_SCRATCH_M] = 0;
     if (!decision)
         return outcome;
-    uint tag = COOP_COMMIT_TAG(number), members, forked = 0, base = 0;
+    uint members;
     if (ctx->id == 0) {
-        members = coop_resize_commit(ctx, decision, &forked, &base);
-        /* R1: one commit per barrier */
-        COOP_CHECK(ctrl, COOP_COMMIT_TAG_OF(coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot])) != tag,
-                   COOP_CHECK_RESIZE_SLOT, number, number, coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
-        /* release: pairs with the other members' acquire spin below */
-        coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
+        /* a group forked here returns the vote too (coop_resume_vote) */
+        members = coop_resize_commit(ctx, decision, resume | (outcome & COOP_RESIZED_VOTE ? COOP_RESUME_VOTE : 0u),
+                                     words);
     } else {
-        uint commit;
+        uint commit, tag = COOP_COMMIT_TAG(number);
         /* acquire: pairs with member 0's release of its commit (tagged with the barrier's number,
          * so that the slot's commit three barriers ago does not count) */
         while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
@@ -1061,8 +1070,6 @@ COOP_COLD uint coop_resize_flagged(coop_ctx *ctx, uint completed, uint resume, u
         members = COOP_COMMIT_MEMBERS(commit);
     }
     ctx->scratch[COOP_SCRATCH_M] = members;
-    if (forked) /* a group forked here returns the vote too (coop_resume_vote) */
-        coop_publish_fork(ctx, forked, base, resume | (outcome & COOP_RESIZED_VOTE ? COOP_RESUME_VOTE : 0u), words);
     if (ctx->id < members)
         return outcome;
 #if COOP_TRACING
