@@ -524,10 +524,10 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
  * uses one writes it just before a group barrier and every work-item reads it just after, so
  * the functions share them (one name per use): */
 #define COOP_SCRATCH_ROLE 8           /* coop_schedule: the group's next role */
-#define COOP_SCRATCH_RESIZED 8        /* coop_resizing_barrier_vote_unless: its outcome, the vote
-                                         (COOP_RESIZED_VOTE) and whether the group was killed there
-                                         (COOP_RESIZED_KILLED) */
+#define COOP_SCRATCH_KILLED 8         /* coop_resizing_barrier_vote_unless: 1 if killed there */
 #define COOP_SCRATCH_ID 9             /* coop_schedule: the group's id in that role */
+#define COOP_SCRATCH_FORKED 9         /* coop_resizing_barrier_vote_unless: groups member 0 forked */
+#define COOP_SCRATCH_FORK_BASE 10     /* coop_resizing_barrier_vote_unless: the first one's id */
 #define COOP_SCRATCH_EPOCH 11         /* coop_schedule: barriers the group has passed */
 #define COOP_SCRATCH_RESIZE_REQUEST 12 /* not a hand-over: member 0's local id 0 keeps here, from
                                           coop_resize_decision to coop_resize_commit, the request

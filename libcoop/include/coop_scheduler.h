@@ -921,9 +921,8 @@ inline global ulong *coop_resize_slot(global uint *ctrl, uint slot)
 }
 
 /* Group 0's decision, made before it arrives (so it is visible after the barrier): kill tokens
- * it takes now (bits 1..), and whether to try a fork (bit 0). Inline in the out-of-line
- * coop_resize_decide_arrive, its only caller (see coop_resize_commit). */
-inline uint coop_resize_decision(coop_ctx *ctx)
+ * it takes now (bits 1..), and whether to try a fork (bit 0). */
+COOP_COLD uint coop_resize_decision(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
     uint members = COOP_STATE_MEMBERS(coop_load_relaxed(&ctrl[COOP_CTRL_STATE]));
@@ -943,20 +942,15 @@ inline uint coop_resize_decision(coop_ctx *ctx)
     return coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]) ? COOP_RESIZE_FORK : 0u;
 }
 
-/* Group 0 applies a decision once every member has arrived (M cannot change meanwhile), hands
- * the new M to the other members (COMMIT[slot], a release) and publishes the record of the groups
- * it forked (resuming at `resume`, with the `words` transmit words staged); returns the new M.
- * The barrier's number is in ctx->epoch already. Inline in the out-of-line coop_resize_flagged,
- * its only caller: ptxas gives each out-of-line function registers of its own above its callers'
- * live ones, and one more level of calls (the kernel, coop_resize_flagged, this, coop_grow) took
- * the megakernels 8 registers more (H200, runs 66-67). */
-inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint resume, uint words)
+/* Group 0 applies a decision once every member has arrived (M cannot change meanwhile) and
+ * returns the new M. The barrier's number is in ctx->epoch already. */
+COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, uint *base)
 {
     global uint *ctrl = ctx->ctrl;
-    uint number = ctx->epoch, slot = number % COOP_RESIZE_SLOTS;
     uint state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
     uint members = COOP_STATE_MEMBERS(state);
-    uint kills = min(COOP_RESIZE_KILLS(decision), members - 1u), forked = 0, base = 0;
+    uint kills = min(COOP_RESIZE_KILLS(decision), members - 1u);
+    *forked = 0;
     if (!ctx->rng && kills < COOP_RESIZE_KILLS(decision))
         coop_give_back_tokens(ctrl, ctx->scratch[COOP_SCRATCH_RESIZE_REQUEST], COOP_RESIZE_KILLS(decision) - kills);
     if (kills) {
@@ -966,30 +960,24 @@ inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint resume, uint w
 #if COOP_TRACING
         /* the killed members take this time, published before the commit's release */
         ulong left = coop_trace_members(ctx, -(int)kills);
-        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * slot], left);
+        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % COOP_RESIZE_SLOTS)],
+                           left);
         COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, COOP_EVENT_RESIZE_B(kills, 0u));
 #endif
-        members -= kills;
-    } else if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, COOP_FORK_LOCKED) == 0u) {
-        /* the fork lock, as in coop_try_fork */
+        return members - kills;
+    }
+    /* the fork lock, as in coop_try_fork */
+    if ((decision & COOP_RESIZE_FORK) && coop_cas(&ctrl[COOP_CTRL_FORK_SIZE], 0u, COOP_FORK_LOCKED) == 0u) {
         uint wanted = ctx->rng ? 1u + coop_random(ctx) % 4u : 0xffffffffu;
-        forked = coop_grow(ctx, wanted, &base);
-        if (!forked) {
+        *forked = coop_grow(ctx, wanted, base);
+        if (!*forked) {
             coop_fork_unlock(ctrl);
         } else {
             coop_count(ctx, COOP_CTRL_RESIZE_COUNT, 1u);
-            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + forked, COOP_EVENT_RESIZE_B(0u, forked));
+            COOP_TRACE_NOW(ctx, COOP_EV_RESIZE, members + *forked, COOP_EVENT_RESIZE_B(0u, *forked));
         }
-        members += forked;
     }
-    /* R1: one commit per barrier */
-    COOP_CHECK(ctrl, COOP_COMMIT_TAG_OF(coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot])) != COOP_COMMIT_TAG(number),
-               COOP_CHECK_RESIZE_SLOT, number, number, coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
-    /* release: pairs with the other members' acquire spin (coop_resize_flagged) */
-    coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
-    if (forked)
-        coop_publish_fork(ctx, forked, base, resume, words);
-    return members;
+    return members + *forked;
 }
 
 /* Whether group 0's leader reads the kill and idle counts before the resizing barrier's group
@@ -1007,81 +995,6 @@ inline uint coop_resize_commit(coop_ctx *ctx, uint decision, uint resume, uint w
 #endif
 #endif
 
-/* The outcome of a resizing barrier that local id 0 hands to its group (COOP_SCRATCH_RESIZED). */
-#define COOP_RESIZED_VOTE 1u
-#define COOP_RESIZED_KILLED 2u
-
-/* Local id 0's resizing barrier past its common path, in two out-of-line functions that the
- * barrier calls from one place (H200, runs 60-64: with the decision's, the commit's and the fork
- * record's code inline around the common path, bfs's round took 0.15-0.2 us more). */
-
-/* Member 0, with kill requests, idle groups or chaos, decides before it arrives at barrier
- * `number`, records the decision in the barrier's slot and flags the barrier with its arrival
- * (which also carries `arrival`, the group's vote); returns the completed counter. */
-COOP_COLD uint coop_resize_decide_arrive(coop_ctx *ctx, uint number, uint arrival)
-{
-    global uint *ctrl = ctx->ctrl;
-    global ulong *decided = coop_resize_slot(ctrl, number % COOP_RESIZE_SLOTS);
-    uint mine = coop_resize_decision(ctx);
-    /* R1, R4: the slot was last written for barrier number - 3 or earlier */
-    COOP_CHECK(ctrl, !mine || !COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) ||
-                         COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) + COOP_RESIZE_SLOTS <= number,
-               COOP_CHECK_RESIZE_SLOT, number, COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)),
-               coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + number % COOP_RESIZE_SLOTS]));
-    /* relaxed: published by this group's arrival (a release), read after the barrier's acquire */
-    if (mine)
-        coop_store_relaxed64(decided, COOP_RESIZE_WORD(number, mine));
-    COOP_TRACE_ARRIVAL(arrived);
-    uint completed = coop_barrier_arrive_wait(ctx, number, (mine ? COOP_BAR_FLAG : 0u) | arrival);
-    COOP_TRACE_BARRIER(ctx, arrived, number, 1u);
-    return completed;
-}
-
-/* A group left barrier ctx->epoch flagged (`completed`): M may have changed, and member 0 may have
- * decided a resize there (the slot's tag tells), which it commits now while the others wait for
- * the commit. A killed group leaves the barriers; member 0 publishes the fork record of the groups
- * it forked (resuming at `resume`, with the `words` transmit words staged). Sets the group's copy
- * of M when it changed; returns the COOP_SCRATCH_RESIZED outcome. */
-COOP_COLD uint coop_resize_flagged(coop_ctx *ctx, uint completed, uint resume, uint words)
-{
-    global uint *ctrl = ctx->ctrl;
-    uint number = ctx->epoch, slot = number % COOP_RESIZE_SLOTS;
-    uint outcome = completed & COOP_BAR_VOTE ? COOP_RESIZED_VOTE : 0u;
-    ulong slot_value = coop_load_relaxed64(coop_resize_slot(ctrl, slot));
-    /* R4: not rewritten yet for a later barrier (member 0 rewrites it at number + 3, after this
-     * group's arrival at number + 1) */
-    COOP_CHECK(ctrl, COOP_RESIZE_BARRIER(slot_value) <= number, COOP_CHECK_RESIZE_READ, number,
-               COOP_RESIZE_BARRIER(slot_value), ctx->id);
-    uint decision = COOP_RESIZE_BARRIER(slot_value) == number ? COOP_RESIZE_DECISION(slot_value) : 0u;
-    ctx->scratch[COOP_SCRATCH_M] = 0;
-    if (!decision)
-        return outcome;
-    uint members;
-    if (ctx->id == 0) {
-        /* a group forked here returns the vote too (coop_resume_vote) */
-        members = coop_resize_commit(ctx, decision, resume | (outcome & COOP_RESIZED_VOTE ? COOP_RESUME_VOTE : 0u),
-                                     words);
-    } else {
-        uint commit, tag = COOP_COMMIT_TAG(number);
-        /* acquire: pairs with member 0's release of its commit (tagged with the barrier's number,
-         * so that the slot's commit three barriers ago does not count) */
-        while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
-            ;
-        members = COOP_COMMIT_MEMBERS(commit);
-    }
-    ctx->scratch[COOP_SCRATCH_M] = members;
-    if (ctx->id < members)
-        return outcome;
-#if COOP_TRACING
-    /* at member 0's time, published before the commit this group acquired */
-    COOP_TRACE_EVENT(ctx, coop_trace_load64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * slot]),
-                     COOP_EV_KILLED, COOP_KILLED_RESIZE, ctx->id);
-#endif
-    coop_barrier_leave(ctx); /* ctx->epoch is `number` (a survivor's watchdog word still says
-                                running: the wait only changes it when long, and then restores it) */
-    return outcome | COOP_RESIZED_KILLED;
-}
-
 /* offer_kill(); global_barrier(); offer_fork(); in one step: group 0 decides before arriving
  * and commits once after everyone arrived; with nothing to do (the usual case) it costs one read
  * more than a global barrier. Local id 0 does all the waiting and one hand-over tells the group
@@ -1092,6 +1005,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
 {
     global uint *ctrl = ctx->ctrl;
     uint number = ctx->epoch + (skip ? 0u : 1u);
+    uint slot = number % COOP_RESIZE_SLOTS;
     /* Group 0's reads for its decision, both in flight at once and before the group barrier, so
      * that they travel while the group's other warps finish: group 0 is often the last to
      * arrive (low ids get the work), so its time here is everyone's (H100, 1000x1000 grid: bfs
@@ -1105,51 +1019,115 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
         idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
     }
     COOP_GROUP_SYNC();
-    if (coop_local_linear_id() == 0) {
-        uint outcome = 0;
-        if (!skip) {
-            if (!COOP_RESIZE_PREFETCH && ctx->id == 0) {
+    if (coop_local_linear_id() == 0 && skip) {
+        ctx->scratch[COOP_SCRATCH_KILLED] = 0;
+        ctx->scratch[COOP_SCRATCH_FORKED] = 0;
+        ctx->scratch[COOP_SCRATCH_VOTED] = 0;
+    } else if (coop_local_linear_id() == 0) {
+        uint killed = 0, forked = 0, base = 0;
+        global ulong *decided = coop_resize_slot(ctrl, slot);
+        uint mine = 0;
+        if (ctx->id == 0) {
+            if (!COOP_RESIZE_PREFETCH) {
                 kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
                 idle = coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
             }
-            uint decide = ctx->id == 0 && (kills | idle | ctx->rng);
-            /* A decision flags the barrier, so that without one (the usual case) no group reads
-             * anything but the barrier's counter: one more read of a hot word by every member at
-             * once costs more than it seems (H100: the resizing barrier cost more than a plain
-             * one, and the more so with more members). A flag can also come from a membership
-             * change (coop_barrier_leave, coop_barrier_join): the slot's tag tells whether
-             * member 0 decided here. */
-            uint arrival = *vote ? COOP_BAR_VOTE : 0u, completed = 0;
-            *vote = 0u;
-            if (!decide) {
-                COOP_TRACE_ARRIVAL(arrived);
-                completed = coop_barrier_arrive_wait(ctx, number, arrival);
-                COOP_TRACE_BARRIER(ctx, arrived, number, 1u);
-            }
-            outcome = completed & COOP_BAR_VOTE ? COOP_RESIZED_VOTE : 0u;
-            if (decide || (completed & COOP_BAR_FLAG)) {
-                uint words = coop_transmit_stage(ctx, transmit, bytes);
-                ctx->epoch = number;
+            if (kills | idle | ctx->rng) {
                 COOP_COLD_CTX(ctx);
-                if (decide)
-                    completed = coop_resize_decide_arrive(cold, number, arrival);
-                outcome = completed & COOP_BAR_FLAG ? coop_resize_flagged(cold, completed, resume, words)
-                          : completed & COOP_BAR_VOTE ? COOP_RESIZED_VOTE
-                                                      : 0u;
+                mine = coop_resize_decision(cold);
                 COOP_COLD_BACK(ctx);
             }
+            /* R1, R4: the slot was last written for barrier number - 3 or earlier */
+            COOP_CHECK(ctrl, !mine || !COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) ||
+                                 COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)) + COOP_RESIZE_SLOTS <= number,
+                       COOP_CHECK_RESIZE_SLOT, number, COOP_RESIZE_BARRIER(coop_load_relaxed64(decided)),
+                       coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
+            /* relaxed: published by this group's arrival below (a release), read after the
+             * barrier's acquire */
+            if (mine)
+                coop_store_relaxed64(decided, COOP_RESIZE_WORD(number, mine));
         }
-        ctx->scratch[COOP_SCRATCH_RESIZED] = outcome;
+        /* A decision flags the barrier, so that without one (the usual case) no group reads
+         * anything but the barrier's counter: one more read of a hot word by every member at
+         * once costs more than it seems (H100: the resizing barrier cost more than a plain one,
+         * and the more so with more members). A flag can also come from a membership change
+         * (coop_barrier_leave, coop_barrier_join): the slot's tag tells whether member 0
+         * decided here. */
+        uint decision = 0;
+        uint voted = *vote;
+        *vote = 0u;
+        COOP_TRACE_ARRIVAL(arrived);
+        uint completed = coop_barrier_arrive_wait(ctx, number, (mine ? COOP_BAR_FLAG : 0u) |
+                                                                (voted ? COOP_BAR_VOTE : 0u));
+        COOP_TRACE_BARRIER(ctx, arrived, number, 1u);
+        ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
+        if (completed & COOP_BAR_FLAG) {
+            ulong slot_value = coop_load_relaxed64(decided);
+            /* R4: not rewritten yet for a later barrier (member 0 rewrites it at number + 3, after
+             * this group's arrival at number + 1) */
+            COOP_CHECK(ctrl, COOP_RESIZE_BARRIER(slot_value) <= number, COOP_CHECK_RESIZE_READ, number,
+                       COOP_RESIZE_BARRIER(slot_value), ctx->id);
+            decision = COOP_RESIZE_BARRIER(slot_value) == number ? COOP_RESIZE_DECISION(slot_value) : 0u;
+            ctx->scratch[COOP_SCRATCH_M] = 0;
+        }
+        ctx->epoch = number;
+        if (decision) {
+            uint tag = COOP_COMMIT_TAG(number);
+            uint members;
+            if (ctx->id == 0) {
+                uint grown = 0, first = 0;
+                COOP_COLD_CTX(ctx);
+                members = coop_resize_commit(cold, decision, &grown, &first);
+                COOP_COLD_BACK(ctx);
+                forked = grown;
+                base = first;
+                /* R1: one commit per barrier */
+                COOP_CHECK(ctrl, COOP_COMMIT_TAG_OF(coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot])) != tag,
+                           COOP_CHECK_RESIZE_SLOT, number, number, coop_load_relaxed(&ctrl[COOP_CTRL_COMMIT + slot]));
+                /* release: pairs with the other members' acquire spin below */
+                coop_store_release(&ctrl[COOP_CTRL_COMMIT + slot], COOP_COMMIT_WORD(number, members));
+            } else {
+                uint commit;
+                /* acquire: pairs with member 0's release of its commit (tagged with the barrier's
+                 * number, so that the slot's commit three barriers ago does not count) */
+                while (COOP_COMMIT_TAG_OF(commit = coop_load_acquire(&ctrl[COOP_CTRL_COMMIT + slot])) != tag)
+                    ;
+                members = COOP_COMMIT_MEMBERS(commit);
+            }
+            killed = ctx->id >= members;
+            ctx->scratch[COOP_SCRATCH_M] = members;
+#if COOP_TRACING
+            /* at member 0's time, published before the commit this group acquired */
+            if (killed)
+                COOP_TRACE_EVENT(ctx, coop_trace_load64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * slot]),
+                                 COOP_EV_KILLED, COOP_KILLED_RESIZE, ctx->id);
+#endif
+        }
+        if (killed)
+            coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
+                                        still says running: the wait only changes it when long,
+                                        and then restores it) */
+        ctx->scratch[COOP_SCRATCH_KILLED] = killed;
+        ctx->scratch[COOP_SCRATCH_FORKED] = forked;
+        ctx->scratch[COOP_SCRATCH_FORK_BASE] = base;
     }
     COOP_GROUP_SYNC();
     ctx->known_groups = ctx->scratch[COOP_SCRATCH_M];
-    uint outcome = ctx->scratch[COOP_SCRATCH_RESIZED];
-    *any = (outcome & COOP_RESIZED_VOTE) != 0;
+    uint killed = ctx->scratch[COOP_SCRATCH_KILLED];
+    uint forked = ctx->scratch[COOP_SCRATCH_FORKED];
+    uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
+    *any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
     ctx->epoch = number;
-    if (!(outcome & COOP_RESIZED_KILLED))
-        return 0;
-    ctx->role = COOP_ROLE_KILLED_OUT;
-    return 1;
+    if (forked) {
+        uint words = coop_transmit_stage(ctx, transmit, bytes);
+        COOP_COLD_CTX(ctx);
+        /* a group forked here returns the vote too (coop_resume_vote) */
+        coop_publish_fork(cold, forked, base, resume | (*any ? COOP_RESUME_VOTE : 0u), words);
+        COOP_COLD_BACK(ctx);
+    }
+    if (killed)
+        ctx->role = COOP_ROLE_KILLED_OUT;
+    return (int)killed;
 }
 
 inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
