@@ -761,38 +761,50 @@ START_TEST(nested_megakernel_under_chaos)
 }
 END_TEST
 
-/* rounds.cl + fill.cl, the example megakernel as a user writes it, built with PoCL's default
- * work-group method: a resizing barrier in a loop and a periodic task, without and with chaos. */
-START_TEST(rounds_megakernel_under_chaos)
+/* A cooperative kernel of rounds.cl's shape (parameters data, n, rounds: every round adds one to
+ * every element) merged with fill.cl, and the indices its host header gives them. */
+typedef struct rounds_kernel {
+    const char *source, *name;
+    unsigned data, n, rounds, fill_out, fill_seed, fill;
+} rounds_kernel;
+
+/* Runs such a kernel on `items` elements for `rounds` rounds without and with chaos (seeds 0 ..
+ * last, more until chaos has both killed and forked), with fill.cl as a task of `task_groups`
+ * groups taking half of the kernel's: every element ends equal to `rounds`, and the task writes
+ * its output. */
+static void check_rounds_under_chaos(const rounds_kernel *k, unsigned items, unsigned rounds, unsigned task_groups,
+                                     unsigned last)
 {
-    enum { N = 4096, ROUNDS = 40, TASK_GROUPS = 9, LOCAL = 32 };
+    enum { ITEMS_MAX = 4096, LOCAL = 32 };
+    ck_assert_uint_le(items, ITEMS_MAX);
     coop_context *ctx = tu_context(WORKERS);
     coop_program *program = NULL;
-    const char *args[] = {"tests/merge/rounds.cl", "--task", "tests/merge/fill.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, ROUNDS_MEGA_NAME, &program);
-    cl_mem data = tu_buffer(ctx, N), out = tu_buffer(ctx, TASK_GROUPS * LOCAL);
-    cl_uint n = N, rounds = ROUNDS;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_rounds_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_rounds_rounds, sizeof rounds, &rounds));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, ROUNDS_MEGA_ARG_fill_out, out));
+    const char *args[] = {k->source, "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, k->name, &program);
+    cl_mem data = tu_buffer(ctx, items), out = tu_buffer(ctx, task_groups * LOCAL);
+    cl_uint n = items, count = rounds;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, k->data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, k->n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, k->rounds, sizeof count, &count));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, k->fill_out, out));
     unsigned kills = 0, forks = 0;
-    static cl_uint values[N], zero[N];
-    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
+    static cl_uint values[ITEMS_MAX], zero[ITEMS_MAX];
+    for (unsigned seed = 0; more_seeds(seed, last, kills, forks); seed++) {
         cl_uint task_seed = 7 * seed;
-        tu_write(ctx, data, zero, N);
-        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, ROUNDS_MEGA_ARG_fill_seed, sizeof task_seed, &task_seed));
+        tu_write(ctx, data, zero, items);
+        TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, k->fill_seed, sizeof task_seed, &task_seed));
         coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                    .chaos_seed = seed, .watchdog_s = 30};
-        coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF};
+        coop_task_plan plan = {.task = k->fill, .workgroups = task_groups, .take = COOP_TAKE_HALF};
         coop_mega_report report;
         TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
         ck_assert_uint_eq(report.record_count, 1);
-        tu_read(ctx, data, values, N);
-        for (unsigned i = 0; i < N; i++)
-            ck_assert_msg(values[i] == ROUNDS, "seed %u: data[%u] = %u, expected %u", seed, i, values[i], ROUNDS);
-        tu_read(ctx, out, values, TASK_GROUPS * LOCAL);
-        for (unsigned g = 0; g < TASK_GROUPS; g++)
+        tu_read(ctx, data, values, items);
+        for (unsigned i = 0; i < items; i++)
+            ck_assert_msg(values[i] == rounds, "seed %u (%u kills, %u forks): data[%u] = %u, expected %u", seed,
+                          report.kills, report.forks, i, values[i], rounds);
+        tu_read(ctx, out, values, task_groups * LOCAL);
+        for (unsigned g = 0; g < task_groups; g++)
             for (unsigned l = 0; l < LOCAL; l++)
                 ck_assert_msg(values[g * LOCAL + l] == g * 7u + l + task_seed, "seed %u: task output [%u][%u]", seed,
                               g, l);
@@ -807,48 +819,30 @@ START_TEST(rounds_megakernel_under_chaos)
     coop_program_release(program);
     coop_context_release(ctx);
 }
+
+/* rounds.cl + fill.cl, the example megakernel as a user writes it, built with PoCL's default
+ * work-group method: a resizing barrier in a loop and a periodic task, without and with chaos. */
+START_TEST(rounds_megakernel_under_chaos)
+{
+    const rounds_kernel k = {.source = "tests/merge/rounds.cl", .name = ROUNDS_MEGA_NAME,
+                             .data = ROUNDS_MEGA_ARG_rounds_data, .n = ROUNDS_MEGA_ARG_rounds_n,
+                             .rounds = ROUNDS_MEGA_ARG_rounds_rounds, .fill_out = ROUNDS_MEGA_ARG_fill_out,
+                             .fill_seed = ROUNDS_MEGA_ARG_fill_seed, .fill = ROUNDS_MEGA_TASK_fill};
+    check_rounds_under_chaos(&k, 4096, 40, 9, CHAOS_SEEDS);
+}
 END_TEST
 
 /* votes.cl + fill.cl: a loop that resizing_global_barrier_any() ends, under chaos and a periodic
- * task; few rounds, so that chaos often forks at the last barrier, where a forked group must take
- * the vote's outcome (no round more) rather than the value its forking group transmitted. */
+ * task; few rounds and more seeds, so that chaos often forks at the last barrier, where a forked
+ * group must take the vote's outcome (no round more) rather than the value its forking group
+ * transmitted. */
 START_TEST(vote_ends_the_loop_of_forked_groups_under_chaos)
 {
-    enum { N = 2048, ROUNDS = 3, TASK_GROUPS = 5, LOCAL = 32, SEEDS = 24 };
-    coop_context *ctx = tu_context(WORKERS);
-    coop_program *program = NULL;
-    const char *args[] = {"tests/merge/votes.cl", "--task", "tests/merge/fill.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, VOTES_MEGA_NAME, &program);
-    cl_mem data = tu_buffer(ctx, N), out = tu_buffer(ctx, TASK_GROUPS * LOCAL);
-    cl_uint n = N, rounds = ROUNDS, task_seed = 5;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, VOTES_MEGA_ARG_votes_data, data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, VOTES_MEGA_ARG_votes_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, VOTES_MEGA_ARG_votes_rounds, sizeof rounds, &rounds));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, VOTES_MEGA_ARG_fill_out, out));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, VOTES_MEGA_ARG_fill_seed, sizeof task_seed, &task_seed));
-    unsigned kills = 0, forks = 0;
-    static cl_uint values[N], zero[N];
-    for (unsigned seed = 0; more_seeds(seed, SEEDS, kills, forks); seed++) {
-        tu_write(ctx, data, zero, N);
-        coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
-                                   .chaos_seed = seed, .watchdog_s = 30};
-        coop_task_plan plan = {.task = VOTES_MEGA_TASK_fill, .workgroups = TASK_GROUPS, .take = COOP_TAKE_HALF};
-        coop_mega_report report;
-        TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
-        tu_read(ctx, data, values, N);
-        for (unsigned i = 0; i < N; i++)
-            ck_assert_msg(values[i] == ROUNDS, "seed %u (%u kills, %u forks): data[%u] = %u, expected %u", seed,
-                          report.kills, report.forks, i, values[i], ROUNDS);
-        kills += report.kills;
-        forks += report.forks;
-        coop_mega_report_free(&report);
-    }
-    ck_assert_msg(kills > 0 && forks > 0, "chaos made no kills (%u) or forks (%u)", kills, forks);
-    clReleaseMemObject(data);
-    clReleaseMemObject(out);
-    coop_kernel_release(kernel);
-    coop_program_release(program);
-    coop_context_release(ctx);
+    const rounds_kernel k = {.source = "tests/merge/votes.cl", .name = VOTES_MEGA_NAME,
+                             .data = VOTES_MEGA_ARG_votes_data, .n = VOTES_MEGA_ARG_votes_n,
+                             .rounds = VOTES_MEGA_ARG_votes_rounds, .fill_out = VOTES_MEGA_ARG_fill_out,
+                             .fill_seed = VOTES_MEGA_ARG_fill_seed, .fill = VOTES_MEGA_TASK_fill};
+    check_rounds_under_chaos(&k, 2048, 3, 5, 24);
 }
 END_TEST
 
