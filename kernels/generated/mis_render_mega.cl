@@ -137,6 +137,21 @@
 #define EXPAND_BATCH 4u
 #endif
 
+/* Pushes the heads of an alone walk's batch that `won` (EXPAND_BATCH of each) to `out`, with one
+ * slot request to `counter` (bfs.h, sssp.h). */
+inline void expand_push_won(const uint *head, const uint *won, volatile global uint *counter, global uint *out)
+{
+    uint wins = 0;
+    _Pragma("unroll")
+    for (uint j = 0; j < EXPAND_BATCH; j++)
+        wins += won[j];
+    uint at = coop_atomic_add_index(counter, wins);
+    _Pragma("unroll")
+    for (uint j = 0; j < EXPAND_BATCH; j++)
+        if (won[j])
+            out[at++] = head[j];
+}
+
 /* A work-item's slot between calls of expand_next, beside a slot's index: */
 #define EXPAND_NONE 0xffffffffu    /* no node, a node walked alone, or one shared already */
 #define EXPAND_WAITING 0xfffffffeu /* a node for the group to share */

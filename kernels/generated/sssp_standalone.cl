@@ -137,6 +137,21 @@
 #define EXPAND_BATCH 4u
 #endif
 
+/* Pushes the heads of an alone walk's batch that `won` (EXPAND_BATCH of each) to `out`, with one
+ * slot request to `counter` (bfs.h, sssp.h). */
+inline void expand_push_won(const uint *head, const uint *won, volatile global uint *counter, global uint *out)
+{
+    uint wins = 0;
+    _Pragma("unroll")
+    for (uint j = 0; j < EXPAND_BATCH; j++)
+        wins += won[j];
+    uint at = coop_atomic_add_index(counter, wins);
+    _Pragma("unroll")
+    for (uint j = 0; j < EXPAND_BATCH; j++)
+        if (won[j])
+            out[at++] = head[j];
+}
+
 /* A work-item's slot between calls of expand_next, beside a slot's index: */
 #define EXPAND_NONE 0xffffffffu    /* no node, a node walked alone, or one shared already */
 #define EXPAND_WAITING 0xfffffffeu /* a node for the group to share */
@@ -331,21 +346,14 @@ inline void sssp_walk_alone(uint first, uint count, uint du, uint round, global 
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             seen[j] = e + j < end ? dist[head[j]] : 0u;
-        uint push[EXPAND_BATCH], pushes = 0;
+        uint push[EXPAND_BATCH];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             push[j] = through[j] < seen[j] && atomic_min(&dist[head[j]], through[j]) > through[j];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             push[j] = push[j] && atomic_xchg(&mark[head[j]], round + 1u) != round + 1u;
-        _Pragma("unroll")
-        for (uint j = 0; j < EXPAND_BATCH; j++)
-            pushes += push[j];
-        uint at = coop_atomic_add_index(&counts[(round + 1u) % 3u], pushes);
-        _Pragma("unroll")
-        for (uint j = 0; j < EXPAND_BATCH; j++)
-            if (push[j])
-                out[at++] = head[j];
+        expand_push_won(head, push, &counts[(round + 1u) % 3u], out);
     }
 }
 

@@ -46,7 +46,7 @@ inline void bfs_walk_alone(uint first, uint count, uint round, global const uint
 {
     EXPAND_WALK_ALONE
     for (uint e = first, end = first + count; e < end; e += EXPAND_BATCH) {
-        uint head[EXPAND_BATCH], won[EXPAND_BATCH], wins = 0;
+        uint head[EXPAND_BATCH], won[EXPAND_BATCH];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             head[j] = e + j < end ? col[e + j] : 0u;
@@ -56,14 +56,7 @@ inline void bfs_walk_alone(uint first, uint count, uint round, global const uint
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             won[j] = won[j] && atomic_cmpxchg(&level[head[j]], BFS_UNREACHED, round + 1u) == BFS_UNREACHED;
-        _Pragma("unroll")
-        for (uint j = 0; j < EXPAND_BATCH; j++)
-            wins += won[j];
-        uint at = coop_atomic_add_index(&counts[(round + 1u) % 3u], wins);
-        _Pragma("unroll")
-        for (uint j = 0; j < EXPAND_BATCH; j++)
-            if (won[j])
-                out[at++] = head[j];
+        expand_push_won(head, won, &counts[(round + 1u) % 3u], out);
     }
 }
 

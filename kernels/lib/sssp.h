@@ -66,21 +66,14 @@ inline void sssp_walk_alone(uint first, uint count, uint du, uint round, global 
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             seen[j] = e + j < end ? dist[head[j]] : 0u;
-        uint push[EXPAND_BATCH], pushes = 0;
+        uint push[EXPAND_BATCH];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             push[j] = through[j] < seen[j] && atomic_min(&dist[head[j]], through[j]) > through[j];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             push[j] = push[j] && atomic_xchg(&mark[head[j]], round + 1u) != round + 1u;
-        _Pragma("unroll")
-        for (uint j = 0; j < EXPAND_BATCH; j++)
-            pushes += push[j];
-        uint at = coop_atomic_add_index(&counts[(round + 1u) % 3u], pushes);
-        _Pragma("unroll")
-        for (uint j = 0; j < EXPAND_BATCH; j++)
-            if (push[j])
-                out[at++] = head[j];
+        expand_push_won(head, push, &counts[(round + 1u) % 3u], out);
     }
 }
 
