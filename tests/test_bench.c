@@ -992,6 +992,115 @@ START_TEST(test_expand_slots_full)
 }
 END_TEST
 
+/* The sweeps' rule, replayed on the host: node priorities as kernels/lib/color.h and mis.h hash
+ * them (murmur3's finaliser, ties broken by the id), and in sweep r each undecided node that
+ * outranks every neighbour still undecided at the sweep's start decides, from what its neighbours
+ * decided before the sweep. color: the smallest color none of them has; mis: in unless one is in
+ * (a node with a neighbour in leaves at once). Both results are deterministic, so the device's
+ * must equal these node for node. */
+static uint32_t sweep_priority(uint32_t v)
+{
+    v ^= v >> 16;
+    v *= 0x85ebca6bu;
+    v ^= v >> 13;
+    v *= 0xc2b2ae35u;
+    v ^= v >> 16;
+    return v;
+}
+
+static int outranks(uint32_t u, uint32_t v)
+{
+    uint32_t pu = sweep_priority(u), pv = sweep_priority(v);
+    return pu > pv || (pu == pv && u > v);
+}
+
+/* color[] (is_color) or in_set[] (0/1) after the sweeps, on the undirected graph g. */
+static int64_t *sweep_reference(const graph *g, int is_color)
+{
+    uint32_t n = g->n, undecided = n, round = 0;
+    int64_t *value = malloc(((size_t)n + 1) * sizeof *value);
+    uint32_t *when = malloc(((size_t)n + 1) * sizeof *when);
+    char *used = calloc((size_t)graph_max_degree(g) + 2, 1);
+    ck_assert(value && when && used);
+    for (uint32_t v = 0; v < n; v++)
+        when[v] = UINT32_MAX;
+    for (; undecided; round++) {
+        for (uint32_t v = 0; v < n; v++) {
+            if (when[v] != UINT32_MAX)
+                continue;
+            int top = 1, covered = 0;
+            for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++) {
+                uint32_t u = g->col[e];
+                if (when[u] >= round)
+                    top &= !outranks(u, v);
+                else if (!is_color && value[u] == 1)
+                    covered = 1;
+            }
+            if (!is_color && covered) {
+                value[v] = 0;
+            } else if (!top) {
+                continue;
+            } else if (is_color) {
+                uint32_t degree = g->row[v + 1] - g->row[v], c = 0;
+                memset(used, 0, (size_t)degree + 1);
+                for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+                    if (when[g->col[e]] < round && value[g->col[e]] <= degree)
+                        used[value[g->col[e]]] = 1;
+                while (used[c])
+                    c++;
+                value[v] = c;
+            } else {
+                value[v] = 1;
+            }
+            when[v] = round;
+            undecided--;
+        }
+    }
+    free(when);
+    free(used);
+    return value;
+}
+
+/* color and mis equal the host's replay of their rule on rmat:10:16, whose coloring needs 33
+ * colors: a node takes a color past the first 32, which an alone walk finds only by walking its
+ * arcs again (color_smallest_free). Each mode, with every node walked alone (PoCL's default) and
+ * with the GPU's threshold (nodes above 8 arcs shared). */
+static const char *const replay_apps[] = {"color", "mis"};
+enum { REPLAY_APPS = sizeof replay_apps / sizeof replay_apps[0] };
+
+START_TEST(test_sweeps_equal_replay)
+{
+    const char *app = replay_apps[_i % REPLAY_APPS], *mode = modes[_i / REPLAY_APPS % MODES];
+    const char *options = _i / (REPLAY_APPS * MODES) ? EXPAND_GPU_THRESHOLD : NULL;
+    char out_path[2 * PATH_BYTES], what[1024];
+    scratch_path(out_path, sizeof out_path, "replay.txt");
+    unlink(out_path);
+    const char *args[] = {app, "--gen", "rmat:10:16", "--mode", mode, "--output", out_path, NULL};
+    describe(args, what, sizeof what);
+    bench_run run = run_argv_on(args, 0, options);
+    assert_run(&run, what, 0, sweep_check(app));
+    run_free(&run);
+    graph directed, g;
+    char err[256];
+    load_input("--gen", "rmat:10:16", &directed);
+    ck_assert_msg(graph_undirected(&directed, &g, err, sizeof err) == 0, "%s", err);
+    int64_t *got = read_values(out_path, g.n), *want = sweep_reference(&g, !strcmp(app, "color"));
+    int64_t most = 0;
+    for (uint32_t v = 0; v < g.n; v++) {
+        ck_assert_msg(got[v] == want[v], "%s%s%s: node %u is %lld, the host's replay says %lld", what,
+                      options ? " built with " : "", options ? options : "", v, (long long)got[v],
+                      (long long)want[v]);
+        most = want[v] > most ? want[v] : most;
+    }
+    if (!strcmp(app, "color"))
+        ck_assert_msg(most >= 32, "rmat:10:16's coloring has colors 0..%lld: none past the first 32", (long long)most);
+    free(got);
+    free(want);
+    graph_free(&directed);
+    graph_free(&g);
+}
+END_TEST
+
 /* The megakernels on the mixed graph, with shared nodes, under chaos seeds with a periodic light
  * task: groups killed and forked between rounds, every result checked. */
 START_TEST(test_expand_chaos_with_task)
@@ -1171,6 +1280,7 @@ static Suite *bench_suite(void)
     tcase_add_loop_test(expand, test_expand_each_mode, 0, EXPAND_APPS * MODES * EXPAND_INPUTS);
     tcase_add_loop_test(expand, test_expand_local_sizes, 0, EXPAND_APPS * EXPAND_LOCAL_SIZES);
     tcase_add_loop_test(expand, test_expand_slots_full, 0, EXPAND_APPS * MODES);
+    tcase_add_loop_test(expand, test_sweeps_equal_replay, 0, REPLAY_APPS * MODES * 2);
     tcase_add_loop_test(expand, test_expand_chaos_with_task, 0, EXPAND_APPS);
     tcase_add_loop_test(expand, test_private_m_chaos_with_task, 0, EXPAND_APPS);
     suite_add_tcase(suite, expand);

@@ -312,12 +312,13 @@ inline uint color_priority(uint v)
     return v;
 }
 
-/* The smallest color no neighbour of v colored before sweep `round` has: colors are looked for
- * 32 at a time, each window in one pass over the neighbours. */
-inline uint color_smallest_free(uint v, uint round, global const uint *row, global const uint *col,
+/* The smallest color from `base` on (a multiple of 32) that no neighbour of v colored before
+ * sweep `round` has: colors are looked for 32 at a time, each window in one pass over the
+ * neighbours. */
+inline uint color_smallest_free(uint v, uint base, uint round, global const uint *row, global const uint *col,
                                 volatile global uint *color, volatile global uint *colored)
 {
-    for (uint base = 0;; base += 32u) {
+    for (;; base += 32u) {
         uint used = 0;
         for (uint e = row[v]; e < row[v + 1]; e++) {
             uint u = col[e];
@@ -333,13 +334,14 @@ inline uint color_smallest_free(uint v, uint round, global const uint *row, glob
 }
 
 /* 1 when u, a neighbour of v (whose priority is `priority`), keeps v from coloring itself in sweep
- * `round`: u is uncolored at the sweep's start and outranks v. Without branches: NVIDIA's compiler
- * then predicates the loop in the megakernel too (with && and ||, it branched there and not in the
- * standalone kernel, which ran 5-9% faster on power-law graphs: H200, REPORT.md run 12). */
-inline uint color_blocks(uint u, uint v, uint priority, uint round, volatile global uint *colored)
+ * `round`: u, colored in sweep `when` (colored[u]), is uncolored at the sweep's start and
+ * outranks v. Without branches: NVIDIA's compiler then predicates the loop in the megakernel too
+ * (with && and ||, it branched there and not in the standalone kernel, which ran 5-9% faster on
+ * power-law graphs: H200, REPORT.md run 12). */
+inline uint color_blocks(uint u, uint when, uint v, uint priority, uint round)
 {
     uint other = color_priority(u);
-    return (colored[u] >= round) & ((other > priority) | ((other == priority) & (u > v)));
+    return (when >= round) & ((other > priority) | ((other == priority) & (u > v)));
 }
 
 /* What a shared node's EXPAND_FLAG gathers while the group walks its arcs the first time: */
@@ -399,57 +401,79 @@ inline void color_shared_pass(uint recorded, uint total, uint slot, uint v, uint
 }
 
 /* Uncolored node v, whose arcs are [first, first + count), walked by its own work-item in sweep
- * `round`: when no neighbour outranks it, it takes the smallest free color; else it is counted. */
-inline void color_alone(uint v, uint first, uint count, uint round, global const uint *row, global const uint *col,
-                        volatile global uint *color, volatile global uint *colored, volatile global uint *uncolored)
+ * `round`, EXPAND_BATCH arcs at a time (lib/expand.h): a batch's heads are read, then their
+ * sweeps and colors, before any is looked at, and the walk stops after a batch with a neighbour
+ * that outranks v. The same walk gathers the colors below 32 of the neighbours colored before
+ * the sweep, so that a node no neighbour outranks takes the smallest free one without walking
+ * its arcs again, unless all 32 are used. A head's color is read whatever its sweep, so that the
+ * two reads travel together; it is used only when the head was colored before the sweep, and
+ * then it was written before the last barrier. A batch past the last arc is filled with v,
+ * which neither outranks v nor is colored. Returns 1 when v stays uncolored. */
+inline uint color_alone(uint v, uint first, uint count, uint round, global const uint *row, global const uint *col,
+                        volatile global uint *color, volatile global uint *colored)
 {
-    uint priority = color_priority(v), top = 1;
+    uint priority = color_priority(v), blocked = 0, used = 0;
     EXPAND_WALK_ALONE
-    for (uint e = first; e < first + count && top; e++)
-        top = color_blocks(col[e], v, priority, round, colored) ^ 1u;
-    if (top) {
-        color[v] = color_smallest_free(v, round, row, col, color, colored);
-        colored[v] = round;
-    } else {
-        coop_atomic_inc(uncolored);
+    for (uint e = first, end = first + count; e < end && !blocked; e += EXPAND_BATCH) {
+        uint head[EXPAND_BATCH], when[EXPAND_BATCH], hue[EXPAND_BATCH];
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++)
+            head[j] = e + j < end ? col[e + j] : v;
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++) {
+            when[j] = colored[head[j]];
+            hue[j] = color[head[j]];
+        }
+        _Pragma("unroll")
+        for (uint j = 0; j < EXPAND_BATCH; j++) {
+            blocked |= color_blocks(head[j], when[j], v, priority, round);
+            used |= when[j] < round && hue[j] < 32u ? 1u << hue[j] : 0u;
+        }
     }
+    if (blocked)
+        return 1;
+    color[v] = used != 0xffffffffu ? (uint)ctz(~used) : color_smallest_free(v, 32u, round, row, col, color, colored);
+    colored[v] = round;
+    return 0;
 }
 
 /* Sweep `round`, this group's share of the nodes: chunks (lib/expand.h) from group * size,
  * stepping by groups * size, the arcs of the uncolored ones walked by lib/expand.h; a shared
  * node's EXPAND_FLAG gathers COLOR_BLOCKED, and its own work-item reads it. The scratch has
  * COLOR_WORDS words. Every chunk ends with lib/expand.h's barrier, even on a graph with no node to
- * share (shares 1: lib/expand.h says why). */
+ * share (shares 1: lib/expand.h says why). Each work-item counts the nodes it leaves uncolored
+ * and adds them once, at the sweep's end (coop_atomic_add_sum: an atomic per warp and sweep,
+ * where one per warp and chunk, all on one word, made a sweep wait for it). */
 inline void color_sweep(uint group, uint groups, uint round, uint n, global const uint *row, global const uint *col,
                         volatile global uint *color, volatile global uint *colored, volatile global uint *counts,
                         local uint *scratch)
 {
     uint lid = get_local_id(0), local_size = get_local_size(0), shares = 1u,
-         size = expand_chunk_size(n, groups, shares), pass = 0;
-    volatile global uint *uncolored = &counts[(round + 1u) % 3u];
+         size = expand_chunk_size(n, groups, shares), pass = 0, left = 0;
     expand_begin(scratch, shares);
     for (uint base = group * size; base < n; base += groups * size) {
         uint v = base + lid, open = lid < size && v < n && colored[v] == COLOR_NONE, first = open ? row[v] : 0u;
         uint count = open ? row[v + 1u] - first : 0u, slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
         if (open && slot == EXPAND_NONE)
-            color_alone(v, first, count, round, row, col, color, colored, uncolored);
+            left += color_alone(v, first, count, round, row, col, color, colored);
         for (uint recorded; (recorded = expand_next(scratch, shares, &pass, &slot, v, first, count));) {
             uint total = expand_scan(scratch, recorded);
             if (lid == 0)
                 scratch[COLOR_PENDING] = 0;
             for (uint k = lid; k < total; k += local_size) {
                 uint s = expand_owner(scratch, recorded, k), u = scratch[EXPAND_WORD + s];
-                if (color_blocks(col[expand_arc(scratch, s, k)], u, color_priority(u), round, colored))
+                uint w = col[expand_arc(scratch, s, k)];
+                if (color_blocks(w, colored[w], u, color_priority(u), round))
                     atomic_or(&scratch[EXPAND_FLAG + s], COLOR_BLOCKED);
             }
             barrier(CLK_LOCAL_MEM_FENCE);
             uint top = slot < EXPAND_SLOTS && !scratch[EXPAND_FLAG + slot];
-            if (slot < EXPAND_SLOTS && !top)
-                coop_atomic_inc(uncolored);
+            left += slot < EXPAND_SLOTS && !top;
             color_shared_pass(recorded, total, slot, v, top, round, col, color, colored, scratch);
             expand_end();
         }
     }
+    coop_atomic_add_sum(&counts[(round + 1u) % 3u], left);
     if (group == 0 && lid == 0)
         counts[(round + 2u) % 3u] = 0;
 }

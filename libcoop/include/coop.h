@@ -275,7 +275,9 @@ COOP_API unsigned coop_launch_groups(const coop_context *ctx, size_t local_size)
  * with COOP_ENTER), discovers its co-resident groups, and waits for it to finish.
  * `launch` and `stats` may be NULL. A kernel that has not finished within the time limit is
  * COOP_ERR_TIMEOUT with a message saying which groups wait at which global barrier and which
- * never arrived (the kernel then still runs: the process must exit). */
+ * never arrived (the kernel then still runs: the process must exit). On a GPU the calling
+ * thread polls the kernel's completion without pausing, as coop_mega_run's host loop does,
+ * so that both forms' times end when the kernel does (a CPU device gets a 1 ms pause). */
 COOP_API coop_status coop_kernel_run(coop_kernel *kernel, const coop_launch *launch, coop_run_stats *stats);
 
 /* ---- Cooperative megakernels ------------------------------------------------------------- */
