@@ -992,8 +992,8 @@ START_TEST(test_expand_slots_full)
 }
 END_TEST
 
-/* The sweeps' rule, replayed on the host: node priorities as kernels/lib/color.h and mis.h hash
- * them (murmur3's finaliser, ties broken by the id), and in sweep r each undecided node that
+/* The sweeps' rule, replayed on the host: node priorities as kernels/lib/priority.h hashes them
+ * (murmur3's finaliser, ties broken by the id), and in sweep r each undecided node that
  * outranks every neighbour still undecided at the sweep's start decides, from what its neighbours
  * decided before the sweep. color: the smallest color none of them has; mis: in unless one is in
  * (a node with a neighbour in leaves at once). Both results are deterministic, so the device's

@@ -301,12 +301,19 @@ inline void expand_end(void)
 
 #define BFS_UNREACHED 0xffffffffu
 
+/* 1 when this call sets the level of head v, whose level read `seen`, reached in round `round`:
+ * v is unreached and this call's atomic_cmpxchg is the one that sets it. */
+inline uint bfs_won(uint v, uint seen, uint round, volatile global uint *level)
+{
+    return seen == BFS_UNREACHED && atomic_cmpxchg(&level[v], BFS_UNREACHED, round + 1u) == BFS_UNREACHED;
+}
+
 /* Head v, whose level read `seen`, reached in round `round`: its level is set, and it is pushed,
  * by whoever sets it first. */
 inline void bfs_claim(uint v, uint seen, uint round, volatile global uint *level, global uint *out,
                       volatile global uint *counts)
 {
-    if (seen == BFS_UNREACHED && atomic_cmpxchg(&level[v], BFS_UNREACHED, round + 1u) == BFS_UNREACHED)
+    if (bfs_won(v, seen, round, level))
         out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
 }
 
@@ -328,16 +335,16 @@ inline void bfs_walk_alone(uint first, uint count, uint round, global const uint
 {
     EXPAND_WALK_ALONE
     for (uint e = first, end = first + count; e < end; e += EXPAND_BATCH) {
-        uint head[EXPAND_BATCH], won[EXPAND_BATCH];
+        uint head[EXPAND_BATCH], seen[EXPAND_BATCH], won[EXPAND_BATCH];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             head[j] = e + j < end ? col[e + j] : 0u;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            won[j] = e + j < end && level[head[j]] == BFS_UNREACHED;
+            seen[j] = e + j < end ? level[head[j]] : 0u;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            won[j] = won[j] && atomic_cmpxchg(&level[head[j]], BFS_UNREACHED, round + 1u) == BFS_UNREACHED;
+            won[j] = bfs_won(head[j], seen[j], round, level);
         expand_push_won(head, won, &counts[(round + 1u) % 3u], out);
     }
 }

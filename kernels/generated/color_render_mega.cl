@@ -15,9 +15,8 @@
  * (barrier-separated sweeps over all nodes): the sweep shared by the cooperative kernel
  * (color.cl) and the multikernel baseline (color_step.cl).
  *
- * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
- * uncolored node that outranks all its uncolored neighbours takes the smallest color none of its
- * colored neighbours has. colored[v] is the sweep in which v was colored (COLOR_NONE before), so
+ * Every node has a fixed priority (lib/priority.h). In sweep r an uncolored node that outranks
+ * all its uncolored neighbours takes the smallest color none of its colored neighbours has. colored[v] is the sweep in which v was colored (COLOR_NONE before), so
  * a node colored during sweep r still counts as uncolored in sweep r: two neighbours never color
  * themselves in the same sweep, and the colors a node reads were all set before the last barrier.
  * The graph must be symmetric (the host symmetrizes directed inputs).
@@ -298,11 +297,14 @@ inline void expand_end(void)
 
 #endif
 /* ---- end of kernels/lib/expand.h ---- */
+/* ---- kernels/lib/priority.h ---- */
+/* priority.h: the fixed node priorities of color.h (Jones-Plassmann) and mis.h (Luby): a hash of
+ * the node's id, ties broken by the id, so that every sweep and every form agrees on them. */
+#ifndef KERNELS_LIB_PRIORITY_H
+#define KERNELS_LIB_PRIORITY_H
 
-#define COLOR_NONE 0xffffffffu
-
-/* A node's priority: murmur3's 32-bit finaliser of its id. */
-inline uint color_priority(uint v)
+/* Node v's priority: murmur3's 32-bit finaliser of its id. */
+inline uint priority_of(uint v)
 {
     v ^= v >> 16;
     v *= 0x85ebca6bu;
@@ -311,6 +313,20 @@ inline uint color_priority(uint v)
     v ^= v >> 16;
     return v;
 }
+
+/* 1 when node u, of priority pu, outranks node v, of priority pv. Without branches: NVIDIA's
+ * compiler then predicates the loops that call it in the megakernels too (with && and ||,
+ * color.h's branched there and not in the standalone kernel, which ran 5-9% faster on power-law
+ * graphs: H200, REPORT.md run 12). */
+inline uint priority_outranks(uint u, uint pu, uint v, uint pv)
+{
+    return (pu > pv) | ((pu == pv) & (u > v));
+}
+
+#endif
+/* ---- end of kernels/lib/priority.h ---- */
+
+#define COLOR_NONE 0xffffffffu
 
 /* The smallest color from `base` on (a multiple of 32) that no neighbour of v colored before
  * sweep `round` has: colors are looked for 32 at a time, each window in one pass over the
@@ -335,13 +351,10 @@ inline uint color_smallest_free(uint v, uint base, uint round, global const uint
 
 /* 1 when u, a neighbour of v (whose priority is `priority`), keeps v from coloring itself in sweep
  * `round`: u, colored in sweep `when` (colored[u]), is uncolored at the sweep's start and
- * outranks v. Without branches: NVIDIA's compiler then predicates the loop in the megakernel too
- * (with && and ||, it branched there and not in the standalone kernel, which ran 5-9% faster on
- * power-law graphs: H200, REPORT.md run 12). */
+ * outranks v (lib/priority.h, without branches). */
 inline uint color_blocks(uint u, uint when, uint v, uint priority, uint round)
 {
-    uint other = color_priority(u);
-    return (when >= round) & ((other > priority) | ((other == priority) & (u > v)));
+    return (when >= round) & priority_outranks(u, priority_of(u), v, priority);
 }
 
 /* What a shared node's EXPAND_FLAG gathers while the group walks its arcs the first time: */
@@ -412,7 +425,7 @@ inline void color_shared_pass(uint recorded, uint total, uint slot, uint v, uint
 inline uint color_alone(uint v, uint first, uint count, uint round, global const uint *row, global const uint *col,
                         volatile global uint *color, volatile global uint *colored)
 {
-    uint priority = color_priority(v), blocked = 0, used = 0;
+    uint priority = priority_of(v), blocked = 0, used = 0;
     EXPAND_WALK_ALONE
     for (uint e = first, end = first + count; e < end && !blocked; e += EXPAND_BATCH) {
         uint head[EXPAND_BATCH], when[EXPAND_BATCH], hue[EXPAND_BATCH];
@@ -463,7 +476,7 @@ inline void color_sweep(uint group, uint groups, uint round, uint n, global cons
             for (uint k = lid; k < total; k += local_size) {
                 uint s = expand_owner(scratch, recorded, k), u = scratch[EXPAND_WORD + s];
                 uint w = col[expand_arc(scratch, s, k)];
-                if (color_blocks(w, colored[w], u, color_priority(u), round))
+                if (color_blocks(w, colored[w], u, priority_of(u), round))
                     atomic_or(&scratch[EXPAND_FLAG + s], COLOR_BLOCKED);
             }
             barrier(CLK_LOCAL_MEM_FENCE);

@@ -15,9 +15,9 @@
  * Pannotia (barrier-separated sweeps over all nodes): the sweep shared by the cooperative kernel
  * (mis.cl) and the multikernel baseline (mis_step.cl).
  *
- * Every node has a fixed priority, a hash of its id (ties broken by the id). In sweep r an
- * undecided node with a neighbour in the set leaves it (MIS_OUT); otherwise, when it outranks all
- * its undecided neighbours, it joins (MIS_IN). decided[v] is twice the sweep in which v was
+ * Every node has a fixed priority (lib/priority.h). In sweep r an undecided node with a neighbour
+ * in the set leaves it (MIS_OUT); otherwise, when it outranks all its undecided neighbours, it
+ * joins (MIS_IN). decided[v] is twice the sweep in which v was
  * decided, plus its in_set[] (MIS_UNDECIDED before; sweeps would have to reach 2^31 to collide
  * with it, where random priorities take O(log n) sweeps), so that one read tells a neighbour both; a
  * node decided during sweep r still counts as undecided in sweep r: two neighbours never join in
@@ -300,13 +300,14 @@ inline void expand_end(void)
 
 #endif
 /* ---- end of kernels/lib/expand.h ---- */
+/* ---- kernels/lib/priority.h ---- */
+/* priority.h: the fixed node priorities of color.h (Jones-Plassmann) and mis.h (Luby): a hash of
+ * the node's id, ties broken by the id, so that every sweep and every form agrees on them. */
+#ifndef KERNELS_LIB_PRIORITY_H
+#define KERNELS_LIB_PRIORITY_H
 
-#define MIS_UNDECIDED 0xffffffffu
-#define MIS_OUT 0u
-#define MIS_IN 1u
-
-/* A node's priority: murmur3's 32-bit finaliser of its id. */
-inline uint mis_priority(uint v)
+/* Node v's priority: murmur3's 32-bit finaliser of its id. */
+inline uint priority_of(uint v)
 {
     v ^= v >> 16;
     v *= 0x85ebca6bu;
@@ -315,6 +316,22 @@ inline uint mis_priority(uint v)
     v ^= v >> 16;
     return v;
 }
+
+/* 1 when node u, of priority pu, outranks node v, of priority pv. Without branches: NVIDIA's
+ * compiler then predicates the loops that call it in the megakernels too (with && and ||,
+ * color.h's branched there and not in the standalone kernel, which ran 5-9% faster on power-law
+ * graphs: H200, REPORT.md run 12). */
+inline uint priority_outranks(uint u, uint pu, uint v, uint pv)
+{
+    return (pu > pv) | ((pu == pv) & (u > v));
+}
+
+#endif
+/* ---- end of kernels/lib/priority.h ---- */
+
+#define MIS_UNDECIDED 0xffffffffu
+#define MIS_OUT 0u
+#define MIS_IN 1u
 
 /* What neighbour u says of v (whose priority is `priority`) in sweep `round`, given u's
  * decided[] (`when`): MIS_COVERED when u joined the set before the sweep, MIS_BLOCKED when u is
@@ -325,8 +342,7 @@ inline uint mis_neighbour(uint u, uint when, uint v, uint priority, uint round)
 {
     if (when / 2u < round)
         return when % 2u == MIS_IN ? MIS_COVERED : 0u;
-    uint other = mis_priority(u);
-    return other > priority || (other == priority && u > v) ? MIS_BLOCKED : 0u;
+    return priority_outranks(u, priority_of(u), v, priority) ? MIS_BLOCKED : 0u;
 }
 
 /* Node v's outcome of the sweep from what its neighbours said (`said`, MIS_COVERED | MIS_BLOCKED):
@@ -350,7 +366,7 @@ inline uint mis_decide(uint v, uint said, uint round, volatile global uint *in_s
 inline uint mis_alone(uint v, uint first, uint count, uint round, global const uint *col,
                       volatile global uint *decided)
 {
-    uint priority = mis_priority(v), said = 0;
+    uint priority = priority_of(v), said = 0;
     EXPAND_WALK_ALONE
     for (uint e = first, end = first + count; e < end && !(said & MIS_COVERED); e += EXPAND_BATCH) {
         uint head[EXPAND_BATCH], when[EXPAND_BATCH];
@@ -389,7 +405,7 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
             for (uint k = lid, total = expand_scan(scratch, recorded); k < total; k += local_size) {
                 uint s = expand_owner(scratch, recorded, k), u = scratch[EXPAND_WORD + s];
                 uint w = col[expand_arc(scratch, s, k)];
-                uint said = mis_neighbour(w, decided[w], u, mis_priority(u), round);
+                uint said = mis_neighbour(w, decided[w], u, priority_of(u), round);
                 if (said)
                     atomic_or(&scratch[EXPAND_FLAG + s], said);
             }

@@ -12,17 +12,16 @@
  * in the style of Lonestar-GPU, shared by the cooperative kernels (sssp.cl, sssp_searches.cl)
  * and the multikernel baseline (sssp_step.cl).
  *
- * Round r relaxes the arcs leaving the nodes of its worklist with atomic_min on their heads'
- * distances; a node whose distance dropped is pushed for round r + 1 unless it is there already
- * (mark[v] == r + 1 says so; marks start at 0, the source's round). A node whose distance drops
- * while it is being relaxed is pushed again, so the rounds converge on the shortest distances.
- * Sums saturate at SSSP_CAP (the host rejects graphs whose distances reach it).
+ * Round r relaxes (lib/relax.h) the arcs leaving the nodes of its worklist; a node whose distance
+ * dropped is pushed for round r + 1 unless it is there already (mark[v] == r + 1 says so; marks
+ * start at 0, the source's round). A node whose distance drops while it is being relaxed is
+ * pushed again, so the rounds converge on the shortest distances.
  * The worklists and `counts` work as in bfs.h:
  *   counts[0..2]  worklist sizes: round r reads counts[r % 3] and pushes into counts[(r + 1) % 3];
  *                 group 0 clears counts[(r + 2) % 3] for round r + 1;
  *   counts[3]     rounds run, written at the end;
  *   counts[4]     worklist items processed over all rounds (group 0 adds each round's size).
- * The host starts with dist[] = SSSP_UNREACHED except dist[source] = 0, mark[] = 0,
+ * The host starts with dist[] = RELAX_UNREACHED except dist[source] = 0, mark[] = 0,
  * wl0 = {source} and counts = {1, 0, 0, 0}. */
 #ifndef KERNELS_LIB_SSSP_H
 #define KERNELS_LIB_SSSP_H
@@ -297,23 +296,47 @@ inline void expand_end(void)
 
 #endif
 /* ---- end of kernels/lib/expand.h ---- */
+/* ---- kernels/lib/relax.h ---- */
+/* relax.h: the relaxation sssp.h and sssp_bf.h share: an arc offers its head the tail's distance
+ * plus its weight, and the head's distance drops to that by atomic_min when it is less. Sums
+ * saturate at RELAX_CAP (the host rejects graphs whose distances reach it); RELAX_UNREACHED is
+ * a distance not reached yet. */
+#ifndef KERNELS_LIB_RELAX_H
+#define KERNELS_LIB_RELAX_H
 
-#define SSSP_UNREACHED 0xffffffffu
-#define SSSP_CAP 0xfffffffeu
+#define RELAX_UNREACHED 0xffffffffu
+#define RELAX_CAP 0xfffffffeu
 
-/* du plus weight w, capped at SSSP_CAP. */
-inline uint sssp_through(uint du, uint w)
+/* du plus weight w, capped at RELAX_CAP. */
+inline uint relax_through(uint du, uint w)
 {
     uint through = du + w;
-    return through < du || through > SSSP_CAP ? SSSP_CAP : through;
+    return through < du || through > RELAX_CAP ? RELAX_CAP : through;
+}
+
+/* Head v, whose distance read `seen`, offered distance `through`: 1 when this call lowered it. */
+inline uint relax_lower(uint v, uint through, uint seen, volatile global uint *dist)
+{
+    return through < seen && atomic_min(&dist[v], through) > through;
+}
+
+#endif
+/* ---- end of kernels/lib/relax.h ---- */
+
+/* 1 when head v, whose distance dropped in round `round`, is not in round + 1's worklist yet:
+ * this call marks it (mark[v] = round + 1) and its caller pushes it. */
+inline uint sssp_marked(uint v, uint round, volatile global uint *mark)
+{
+    return atomic_xchg(&mark[v], round + 1u) != round + 1u;
 }
 
 /* Head v, whose distance read `seen`, offered distance `through` in round `round`: its distance
- * drops to `through` if that is less, and it is pushed for round + 1 unless it is there already. */
+ * drops to `through` if that is less (lib/relax.h), and it is pushed for round + 1 unless it is
+ * there already. */
 inline void sssp_relax(uint v, uint through, uint seen, uint round, volatile global uint *dist,
                        volatile global uint *mark, global uint *out, volatile global uint *counts)
 {
-    if (through < seen && atomic_min(&dist[v], through) > through && atomic_xchg(&mark[v], round + 1u) != round + 1u)
+    if (relax_lower(v, through, seen, dist) && sssp_marked(v, round, mark))
         out[coop_atomic_inc(&counts[(round + 1u) % 3u])] = v;
 }
 
@@ -323,7 +346,7 @@ inline void sssp_visit(uint e, uint du, uint round, global const uint *col, glob
                        volatile global uint *counts)
 {
     uint v = col[e];
-    sssp_relax(v, sssp_through(du, weight[e]), dist[v], round, dist, mark, out, counts);
+    sssp_relax(v, relax_through(du, weight[e]), dist[v], round, dist, mark, out, counts);
 }
 
 /* Arcs [first, first + count) of a node at distance du walked by its own work-item, EXPAND_BATCH
@@ -340,7 +363,7 @@ inline void sssp_walk_alone(uint first, uint count, uint du, uint round, global 
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++) {
             head[j] = e + j < end ? col[e + j] : 0u;
-            through[j] = e + j < end ? sssp_through(du, weight[e + j]) : SSSP_CAP;
+            through[j] = e + j < end ? relax_through(du, weight[e + j]) : RELAX_CAP;
         }
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
@@ -348,10 +371,10 @@ inline void sssp_walk_alone(uint first, uint count, uint du, uint round, global 
         uint push[EXPAND_BATCH];
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            push[j] = through[j] < seen[j] && atomic_min(&dist[head[j]], through[j]) > through[j];
+            push[j] = relax_lower(head[j], through[j], seen[j], dist);
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            push[j] = push[j] && atomic_xchg(&mark[head[j]], round + 1u) != round + 1u;
+            push[j] = push[j] && sssp_marked(head[j], round, mark);
         expand_push_won(head, push, &counts[(round + 1u) % 3u], out);
     }
 }

@@ -2,40 +2,24 @@
  * (barrier-separated sweeps over all nodes, no worklist): the sweep shared by the cooperative
  * kernel (sssp_bf.cl) and the multikernel baseline (sssp_bf_step.cl).
  *
- * Every sweep relaxes every arc leaving a reached node with atomic_min on its head's distance;
- * the search ends after a sweep that lowered no distance. Sums saturate at SSSP_BF_CAP (the host
- * rejects graphs whose distances reach it).
+ * Every sweep relaxes (lib/relax.h) every arc leaving a reached node; the search ends after a
+ * sweep that lowered no distance.
  *   counts[0..2]  sweep r runs when counts[r % 3] != 0 and counts the distances it lowers in
  *                 counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
  *   counts[3]     sweeps run, written at the end.
- * The host starts with dist[] = SSSP_BF_UNREACHED except dist[source] = 0 and
+ * The host starts with dist[] = RELAX_UNREACHED except dist[source] = 0 and
  * counts = {1, 0, 0, 0}. */
 #ifndef KERNELS_LIB_SSSP_BF_H
 #define KERNELS_LIB_SSSP_BF_H
 
 #include "expand.h"
-
-#define SSSP_BF_UNREACHED 0xffffffffu
-#define SSSP_BF_CAP 0xfffffffeu
-
-/* du plus weight w, capped at SSSP_BF_CAP. */
-inline uint sssp_bf_through(uint du, uint w)
-{
-    uint through = du + w;
-    return through < du || through > SSSP_BF_CAP ? SSSP_BF_CAP : through;
-}
-
-/* Head v, whose distance read `seen`, offered distance `through`: 1 when its distance dropped. */
-inline uint sssp_bf_lower(uint v, uint through, uint seen, global uint *dist)
-{
-    return through < seen && atomic_min(&dist[v], through) > through;
-}
+#include "relax.h"
 
 /* Arc e, leaving a node at distance du: 1 when it lowered its head's distance. */
 inline uint sssp_bf_visit(uint e, uint du, global const uint *col, global const uint *weight, global uint *dist)
 {
     uint v = col[e];
-    return sssp_bf_lower(v, sssp_bf_through(du, weight[e]), dist[v], dist);
+    return relax_lower(v, relax_through(du, weight[e]), dist[v], dist);
 }
 
 /* Arcs [first, first + count) of a node at distance du walked by its own work-item, EXPAND_BATCH
@@ -51,14 +35,14 @@ inline uint sssp_bf_walk_alone(uint first, uint count, uint du, global const uin
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++) {
             head[j] = e + j < end ? col[e + j] : 0u;
-            through[j] = e + j < end ? sssp_bf_through(du, weight[e + j]) : SSSP_BF_CAP;
+            through[j] = e + j < end ? relax_through(du, weight[e + j]) : RELAX_CAP;
         }
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
             seen[j] = e + j < end ? dist[head[j]] : 0u;
         _Pragma("unroll")
         for (uint j = 0; j < EXPAND_BATCH; j++)
-            lowered += e + j < end && sssp_bf_lower(head[j], through[j], seen[j], dist);
+            lowered += e + j < end && relax_lower(head[j], through[j], seen[j], dist);
     }
     return lowered;
 }
@@ -81,8 +65,8 @@ inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global co
          * cache: a stale one costs at most a needless atomic, since distances only fall (H100:
          * sweeps 1-21% faster, reading both through the cache made the megakernel slower on
          * the grid). */
-        uint u = base + lid, du = lid < size && u < n ? ((volatile global uint *)dist)[u] : SSSP_BF_UNREACHED;
-        uint reached = du != SSSP_BF_UNREACHED, first = reached ? row[u] : 0u;
+        uint u = base + lid, du = lid < size && u < n ? ((volatile global uint *)dist)[u] : RELAX_UNREACHED;
+        uint reached = du != RELAX_UNREACHED, first = reached ? row[u] : 0u;
         uint count = reached ? row[u + 1u] - first : 0u;
         uint slot = expand_alone(shares, count) ? EXPAND_NONE : EXPAND_WAITING;
         if (slot == EXPAND_NONE)
