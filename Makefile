@@ -234,6 +234,7 @@ endif
 
 # Tests that run the programs as subprocesses.
 $(BUILD)/tests/test_litmus: $(BUILD)/bin/coop-litmus
+$(BUILD)/tests/test_bench: host/common/hash.h
 $(BUILD)/tests/test_examples: $(BUILD)/bin/components
 $(BUILD)/tests/test_trace: $(BUILD)/tests/trace-verify
 # tests/trace_check.h's checks on trace files from elsewhere (the GPU machine has no Check).

@@ -35,6 +35,7 @@
 #include "errors.h"
 #include "graph.h"
 #include "graph_input.h"
+#include "hash.h"
 #include "image.h"
 #include "reference.h"
 #include "run.h"
@@ -73,25 +74,16 @@ enum {
     RENDER_TIMINGS = 3       /* render_plain runs timed, best taken */
 };
 
-/* The host's copy of kernels/demo.cl's demo_mix and fingerprint terms. */
-static uint32_t demo_mix(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x85ebca6bu;
-    x ^= x >> 13;
-    x *= 0xc2b2ae35u;
-    x ^= x >> 16;
-    return x;
-}
+/* The host's copy of kernels/demo.cl's fingerprint terms (its demo_mix is hash_fmix32). */
 
 static uint32_t print_a(uint32_t v, uint32_t level)
 {
-    return demo_mix(demo_mix(v) ^ level);
+    return hash_fmix32(hash_fmix32(v) ^ level);
 }
 
 static uint32_t print_b(uint32_t v, uint32_t level)
 {
-    return demo_mix(demo_mix(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u);
+    return hash_fmix32(hash_fmix32(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u);
 }
 
 typedef struct settings {
@@ -273,7 +265,7 @@ static int load_graph(demo *d)
         return error_report(coop_demo_cli.name, "out of memory");
     /* Sources spread over the graph, the same in every run. */
     for (uint32_t i = 0; i < MAX_SEARCHES; i++)
-        d->sources[i] = (uint32_t)(((uint64_t)demo_mix(i + 1u) * d->g.n) >> 32);
+        d->sources[i] = (uint32_t)(((uint64_t)hash_fmix32(i + 1u) * d->g.n) >> 32);
     return 0;
 }
 

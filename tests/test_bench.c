@@ -19,6 +19,7 @@
 #include "trace_check.h"
 
 #include "graph.h"
+#include "hash.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1002,19 +1003,9 @@ END_TEST
  * decided before the sweep. color: the smallest color none of them has; mis: in unless one is in
  * (a node with a neighbour in leaves at once). Both results are deterministic, so the device's
  * must equal these node for node. */
-static uint32_t sweep_priority(uint32_t v)
-{
-    v ^= v >> 16;
-    v *= 0x85ebca6bu;
-    v ^= v >> 13;
-    v *= 0xc2b2ae35u;
-    v ^= v >> 16;
-    return v;
-}
-
 static int outranks(uint32_t u, uint32_t v)
 {
-    uint32_t pu = sweep_priority(u), pv = sweep_priority(v);
+    uint32_t pu = hash_fmix32(u), pv = hash_fmix32(v);
     return pu > pv || (pu == pv && u > v);
 }
 
