@@ -524,10 +524,12 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
  * uses one writes it just before a group barrier and every work-item reads it just after, so
  * the functions share them (one name per use): */
 #define COOP_SCRATCH_ROLE 8           /* coop_schedule: the group's next role */
-#define COOP_SCRATCH_KILLED 8         /* coop_resizing_barrier_vote_unless: 1 if killed there */
+#define COOP_SCRATCH_OUTCOME 8        /* coop_resizing_barrier_vote_unless: COOP_OUTCOME(killed there,
+                                         the vote, groups member 0 forked), one word, so that the
+                                         group's hand-over is one store and one load */
 #define COOP_SCRATCH_ID 9             /* coop_schedule: the group's id in that role */
-#define COOP_SCRATCH_FORKED 9         /* coop_resizing_barrier_vote_unless: groups member 0 forked */
-#define COOP_SCRATCH_FORK_BASE 10     /* coop_resizing_barrier_vote_unless: the first one's id */
+#define COOP_SCRATCH_FORK_BASE 10     /* coop_resizing_barrier_vote_unless: the first one's id
+                                         (written only when member 0 forked) */
 #define COOP_SCRATCH_EPOCH 11         /* coop_schedule: barriers the group has passed */
 #define COOP_SCRATCH_RESIZE_REQUEST 12 /* not a hand-over: member 0's local id 0 keeps here, from
                                           coop_resize_decision to coop_resize_commit, the request
@@ -536,6 +538,11 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #define COOP_SCRATCH_SWEEP_GAP 15     /* coop_sweep: the first candidate not claimed (atomic_min
                                          by the claiming work-items; COOP_SWEEP_NO_GAP: none) */
 #define COOP_SWEEP_NO_GAP 0xffffffffu
+#define COOP_OUTCOME_KILLED 1u
+#define COOP_OUTCOME_VOTED 2u
+#define COOP_OUTCOME(killed, voted, forked) \
+    (((killed) ? COOP_OUTCOME_KILLED : 0u) | ((voted) ? COOP_OUTCOME_VOTED : 0u) | ((forked) << 2))
+#define COOP_OUTCOME_FORKS(outcome) ((outcome) >> 2)
 #define COOP_SCRATCH_TRANSMIT 16
 #define COOP_SCRATCH_SWEEP (COOP_SCRATCH_TRANSMIT + COOP_TRANSMIT_WORDS)
 /* the context's fields that change only when the group changes role, kept here rather than in

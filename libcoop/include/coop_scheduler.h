@@ -1001,18 +1001,17 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
  * the outcome, so no workgroup barrier sits in a conditional (PoCL cannot compile that inside
  * loops). Returns 1 in every work-item of a group that was killed. */
 inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes,
-                                             int flag, int *any)
+                                             uint votes, int flag, int *any)
 {
     global uint *ctrl = ctx->ctrl;
     uint number = ctx->epoch + (skip ? 0u : 1u);
-    uint slot = number % COOP_RESIZE_SLOTS;
     /* Group 0's reads for its decision, both in flight at once and before the group barrier, so
      * that they travel while the group's other warps finish: group 0 is often the last to
      * arrive (low ids get the work), so its time here is everyone's (H100, 1000x1000 grid: bfs
      * 11.9 -> 11.0 ms; sssp-bf on USA-road-NY 5.77 -> 5.53 ms). */
     uint kills = 0, idle = 0;
     volatile local uint *vote = ctx->scratch + COOP_SCRATCH_VOTE;
-    if (flag && !skip)
+    if (votes && flag && !skip)
         *vote = 1u;
     if (COOP_RESIZE_PREFETCH && ctx->id == 0 && coop_local_linear_id() == 0 && !skip) {
         kills = coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]);
@@ -1020,11 +1019,10 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     }
     COOP_GROUP_SYNC();
     if (coop_local_linear_id() == 0 && skip) {
-        ctx->scratch[COOP_SCRATCH_KILLED] = 0;
-        ctx->scratch[COOP_SCRATCH_FORKED] = 0;
-        ctx->scratch[COOP_SCRATCH_VOTED] = 0;
+        ctx->scratch[COOP_SCRATCH_OUTCOME] = 0;
     } else if (coop_local_linear_id() == 0) {
         uint killed = 0, forked = 0, base = 0;
+        uint slot = number % COOP_RESIZE_SLOTS;
         global ulong *decided = coop_resize_slot(ctrl, slot);
         uint mine = 0;
         if (ctx->id == 0) {
@@ -1053,14 +1051,15 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
          * and the more so with more members). A flag can also come from a membership change
          * (coop_barrier_leave, coop_barrier_join): the slot's tag tells whether member 0
          * decided here. */
-        uint decision = 0;
-        uint voted = *vote;
-        *vote = 0u;
+        uint decision = 0, voted = 0;
+        if (votes) {
+            voted = *vote;
+            *vote = 0u;
+        }
         COOP_TRACE_ARRIVAL(arrived);
         uint completed = coop_barrier_arrive_wait(ctx, number, (mine ? COOP_BAR_FLAG : 0u) |
                                                                 (voted ? COOP_BAR_VOTE : 0u));
         COOP_TRACE_BARRIER(ctx, arrived, number, 1u);
-        ctx->scratch[COOP_SCRATCH_VOTED] = (completed & COOP_BAR_VOTE) != 0;
         if (completed & COOP_BAR_FLAG) {
             ulong slot_value = coop_load_relaxed64(decided);
             /* R4: not rewritten yet for a later barrier (member 0 rewrites it at number + 3, after
@@ -1107,18 +1106,19 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
             coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word
                                         still says running: the wait only changes it when long,
                                         and then restores it) */
-        ctx->scratch[COOP_SCRATCH_KILLED] = killed;
-        ctx->scratch[COOP_SCRATCH_FORKED] = forked;
-        ctx->scratch[COOP_SCRATCH_FORK_BASE] = base;
+        if (forked)
+            ctx->scratch[COOP_SCRATCH_FORK_BASE] = base;
+        ctx->scratch[COOP_SCRATCH_OUTCOME] = COOP_OUTCOME(killed, votes && (completed & COOP_BAR_VOTE), forked);
     }
     COOP_GROUP_SYNC();
     ctx->known_groups = ctx->scratch[COOP_SCRATCH_M];
-    uint killed = ctx->scratch[COOP_SCRATCH_KILLED];
-    uint forked = ctx->scratch[COOP_SCRATCH_FORKED];
-    uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
-    *any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
+    uint outcome = ctx->scratch[COOP_SCRATCH_OUTCOME];
+    uint killed = outcome & COOP_OUTCOME_KILLED;
+    uint forked = COOP_OUTCOME_FORKS(outcome);
+    *any = votes && (outcome & COOP_OUTCOME_VOTED);
     ctx->epoch = number;
     if (forked) {
+        uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
         uint words = coop_transmit_stage(ctx, transmit, bytes);
         COOP_COLD_CTX(ctx);
         /* a group forked here returns the vote too (coop_resume_vote) */
@@ -1133,7 +1133,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
 inline int coop_resizing_barrier_unless(coop_ctx *ctx, uint skip, uint resume, const void *transmit, uint bytes)
 {
     int any;
-    return coop_resizing_barrier_vote_unless(ctx, skip, resume, transmit, bytes, 0, &any);
+    return coop_resizing_barrier_vote_unless(ctx, skip, resume, transmit, bytes, 0u, 0, &any);
 }
 
 inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmit, uint bytes)
@@ -1188,7 +1188,7 @@ inline int coop_resize_vote_at(coop_ctx *ctx, uint *skip, uint point, int flag, 
     uint walking = *skip;
     *skip = walking == point ? 0u : walking;
     int any = 0;
-    if (coop_resizing_barrier_vote_unless(ctx, walking, point, transmit, bytes, flag, &any))
+    if (coop_resizing_barrier_vote_unless(ctx, walking, point, transmit, bytes, 1u, flag, &any))
         *skip = COOP_SKIP_EXIT;
     return walking == point ? coop_resume_vote(ctx) : walking ? old : any;
 }
@@ -1372,8 +1372,12 @@ inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
     }
 }
 
-/* 200 ns pauses the agent takes between passes (see coop_agent). */
+/* 200 ns pauses the agent takes between passes (see coop_agent); a build may set them. They
+ * bound how soon the host sees the members finished: on the H200 a run of bfs on a 2x2 grid took
+ * 16-17 us cooperative with 8 or none, as standalone, and 26-27 us with 64 (run 99). */
+#ifndef COOP_AGENT_PAUSES
 #define COOP_AGENT_PAUSES 8u
+#endif
 
 /* The agent (local id 0 of the last group, where the channel is not device memory): moves host
  * requests into the control block and the scheduler's state out, until shutdown. The last
