@@ -75,7 +75,6 @@ enum {
 };
 
 /* The host's copy of kernels/demo.cl's fingerprint terms (its demo_mix is hash_fmix32). */
-
 static uint32_t print_a(uint32_t v, uint32_t level)
 {
     return hash_fmix32(hash_fmix32(v) ^ level);

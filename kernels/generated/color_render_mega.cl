@@ -16,9 +16,10 @@
  * (color.cl) and the multikernel baseline (color_step.cl).
  *
  * Every node has a fixed priority (lib/priority.h). In sweep r an uncolored node that outranks
- * all its uncolored neighbours takes the smallest color none of its colored neighbours has. colored[v] is the sweep in which v was colored (COLOR_NONE before), so
- * a node colored during sweep r still counts as uncolored in sweep r: two neighbours never color
- * themselves in the same sweep, and the colors a node reads were all set before the last barrier.
+ * all its uncolored neighbours takes the smallest color none of its colored neighbours has.
+ * colored[v] is the sweep in which v was colored (COLOR_NONE before), so a node colored during
+ * sweep r still counts as uncolored in sweep r: two neighbours never color themselves in the same
+ * sweep, and the colors a node reads were all set before the last barrier.
  * The graph must be symmetric (the host symmetrizes directed inputs).
  *   counts[0..2]  sweep r runs when counts[r % 3] != 0 and counts the nodes it leaves uncolored
  *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;

@@ -17,12 +17,12 @@
  *
  * Every node has a fixed priority (lib/priority.h). In sweep r an undecided node with a neighbour
  * in the set leaves it (MIS_OUT); otherwise, when it outranks all its undecided neighbours, it
- * joins (MIS_IN). decided[v] is twice the sweep in which v was
- * decided, plus its in_set[] (MIS_UNDECIDED before; sweeps would have to reach 2^31 to collide
- * with it, where random priorities take O(log n) sweeps), so that one read tells a neighbour both; a
- * node decided during sweep r still counts as undecided in sweep r: two neighbours never join in
- * the same sweep, and the states a node reads were all set before the last barrier. in_set[] is
- * the result, for the host. The graph must be symmetric (the host symmetrizes directed inputs).
+ * joins (MIS_IN). decided[v] is twice the sweep in which v was decided, plus its in_set[]
+ * (MIS_UNDECIDED before; sweeps would have to reach 2^31 to collide with it, where random
+ * priorities take O(log n) sweeps), so that one read tells a neighbour both; a node decided
+ * during sweep r still counts as undecided in sweep r: two neighbours never join in the same
+ * sweep, and the states a node reads were all set before the last barrier. in_set[] is the
+ * result, for the host. The graph must be symmetric (the host symmetrizes directed inputs).
  *   counts[0..2]  sweep r runs when counts[r % 3] != 0 and counts the nodes it leaves undecided
  *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
  *   counts[3]     sweeps run, written at the end.
