@@ -123,6 +123,7 @@ static void assert_rules_kept(const cl_uint *checks, const char *what)
         "fork broke k <= N-M or M <= N (M before, k, M after)",
         "members of one round saw different M (round, M, M)",
         "task workgroup id out of range (id, workgroups, task)",
+        "a staged and restored transmit state changed (byte, got, expected)",
     };
     for (unsigned rule = 0; rule < CHK_RULES; rule++) {
         const cl_uint *detail = &checks[CHK_DETAIL + 4 * rule];

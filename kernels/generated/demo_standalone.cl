@@ -187,16 +187,24 @@ inline uint expand_shares(uint max_degree)
 }
 
 /* Nodes per chunk for a round of `items` nodes over `groups` groups: at most one per work-item
- * and at most EXPAND_CHUNK; when nodes are shared, an even share of the round rounded up to a
- * warp's 32. The same for the whole group. (H200, runs 36 and 37: with nodes to share, chunks
- * of a whole group made bfs on email-Enron 2x slower and colour 2.5x; without, an even share
- * made bfs on the road graphs 3-7% slower than chunks of a whole group.) */
+ * and at most EXPAND_CHUNK; when nodes are shared, about an even share of the round rounded up to
+ * a warp's 32. The same for every group that passes the same items and groups (the same
+ * instructions on the same values), which is all a chunk loop needs: any size from 1 to the
+ * whole chunk visits every node once. (H200, runs 36 and 37: with nodes to share, chunks of a
+ * whole group made bfs on email-Enron 2x slower and colour 2.5x; without, an even share made bfs
+ * on the road graphs 3-7% slower than chunks of a whole group.)
+ * A cooperative kernel's group count may change from round to round, so its megakernel computes
+ * this every round, where a standalone kernel computes it once: a round with a whole chunk per
+ * group returns before any arithmetic, and the share is a float reciprocal's, not an integer
+ * division (about 25 dependent instructions on NVIDIA). With both, and coop_transmit_stage's
+ * whole words, sssp-bf's megakernel ran 7-9% faster on the road graphs and the grid, sssp's 1.5%
+ * on USA-road-FLA (H200, runs 105-107 in REPORT.md). */
 inline uint expand_chunk_size(uint items, uint groups, uint shares)
 {
     uint whole = min(EXPAND_CHUNK, (uint)get_local_size(0));
-    if (!shares)
+    if (!shares || items >= groups * whole)
         return whole;
-    uint share = items / groups + (items % groups != 0u);
+    uint share = (uint)((float)items * native_recip((float)groups)) + 1u;
     return min(whole, (share + 31u) & ~31u);
 }
 

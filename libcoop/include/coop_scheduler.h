@@ -170,8 +170,10 @@ inline void coop_cold_return(coop_ctx *ctx, const coop_ctx *c)
 /* Work-item 0 packs its transmit state into the group's transmit scratch, where out-of-line code
  * takes it from (rather than from the address of the caller's variable, which would then live on
  * the stack). The area is free: a forked group restored its own transmit state before it ran.
- * Byte by byte: the transmit state is any type, and a character type may alias it. Returns the
- * number of words. */
+ * The transmit state is any type: its whole words are copied by __builtin_memcpy (which may alias
+ * any type), a last partial word byte by byte. Copying every byte made NVIDIA's compiler keep a
+ * transmitted `uint round` as four bytes, taken apart and put together at every use (H200, run
+ * 101's SASS). Returns the number of words. */
 inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
 {
     uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
@@ -179,8 +181,11 @@ inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
         const uchar *from = (const uchar *)transmit;
         for (uint word = 0; word * 4u < size; word++) {
             uint packed = 0;
-            for (uint b = 0; b < 4u && word * 4u + b < size; b++)
-                packed |= (uint)from[word * 4u + b] << (8u * b);
+            if (size - word * 4u >= 4u)
+                __builtin_memcpy(&packed, from + word * 4u, 4u);
+            else
+                for (uint b = 0; word * 4u + b < size; b++)
+                    packed |= (uint)from[word * 4u + b] << (8u * b);
             ctx->scratch[COOP_SCRATCH_TRANSMIT + word] = packed;
         }
     }
@@ -900,14 +905,20 @@ inline uint coop_offer_fork(coop_ctx *ctx, uint resume, const void *transmit, ui
 inline uint coop_resume_point(const coop_ctx *ctx) { return ctx->resume & ~COOP_RESUME_VOTE; }
 inline int coop_resume_vote(const coop_ctx *ctx) { return (ctx->resume & COOP_RESUME_VOTE) != 0; }
 
-/* Copies the transmit state a forked group received into `transmit` (every work-item), byte by
- * byte: a character type may alias the caller's variable, whatever its type. */
+/* Copies the transmit state a forked group received into `transmit` (every work-item), as
+ * coop_transmit_stage packed it. */
 inline void coop_transmit_restore(const coop_ctx *ctx, void *transmit, uint bytes)
 {
     uchar *to = (uchar *)transmit;
     uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);
-    for (uint i = 0; i < size; i++)
-        to[i] = (uchar)(ctx->scratch[COOP_SCRATCH_TRANSMIT + i / 4u] >> (8u * (i % 4u)));
+    for (uint word = 0; word * 4u < size; word++) {
+        uint packed = ctx->scratch[COOP_SCRATCH_TRANSMIT + word];
+        if (size - word * 4u >= 4u)
+            __builtin_memcpy(to + word * 4u, &packed, 4u);
+        else
+            for (uint b = 0; word * 4u + b < size; b++)
+                to[word * 4u + b] = (uchar)(packed >> (8u * b));
+    }
 }
 
 /* ---- Resizing barrier --------------------------------------------------------------------- */

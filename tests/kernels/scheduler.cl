@@ -264,6 +264,20 @@ void coop_steal(coop_ctx *ctx, global uint *next, uint chunks, uint chunk_size, 
         if (lid == 0)
             coop_fetch_add(&checks[CHK_FORKED], 1u);
     }
+    /* A state that is not whole words (one word and three bytes) comes back as work-item 0 staged
+     * it: the transmit scratch, free once every work-item has restored its own state, staged and
+     * restored within the group. */
+    uchar odd[7], back[7];
+    for (uint b = 0; b < 7u; b++)
+        odd[b] = (uchar)(0x35u * (b + 1u) + coop_group_id(ctx));
+    COOP_GROUP_SYNC();
+    coop_transmit_stage(ctx, odd, sizeof odd);
+    COOP_GROUP_SYNC();
+    coop_transmit_restore(ctx, back, sizeof back);
+    for (uint b = 0; b < 7u; b++)
+        if (back[b] != odd[b])
+            check_fail(checks, CHK_BAD_STAGED, b, back[b], odd[b]);
+    COOP_GROUP_SYNC();
     int processed = 0;
     int killed = 0;
     uint more = 1;

@@ -12,7 +12,8 @@ enum scheduler_check {
     CHK_BAD_FORK = 3,        /* a fork broke k <= N - M, or M > N: M before, k, M after */
     CHK_BAD_M = 4,           /* members of one round saw different M: round, M seen first, M */
     CHK_BAD_TASK = 5,        /* a task workgroup id out of range: id, workgroups, task */
-    CHK_RULES = 6,
+    CHK_BAD_STAGED = 6,      /* a transmit state staged and restored in one group changed: byte, got, expected */
+    CHK_RULES = 7,
     CHK_KILLS = 8,           /* groups that saw themselves killed */
     CHK_FORKED = 9,          /* groups that started as forked groups (resume point 1) */
     CHK_FORK_SUM = 10,       /* sum of coop_offer_fork's k */
