@@ -74,7 +74,7 @@ enum {
     RENDER_TIMINGS = 3       /* render_plain runs timed, best taken */
 };
 
-/* The host's copy of kernels/demo.cl's fingerprint terms (its demo_mix is hash_fmix32). */
+/* The host's copy of kernels/demo.cl's fingerprint terms. */
 static uint32_t print_a(uint32_t v, uint32_t level)
 {
     return hash_fmix32(hash_fmix32(v) ^ level);

@@ -18,6 +18,7 @@
  * after a barrier that reconverges before the next one, pocl/pocl pull request 2281). */
 #include "lib/bfs.h"
 #include "lib/demo.h"
+#include "lib/hash.h"
 
 #define DEMO_ROUNDS 0u
 #define DEMO_SETUP 1u
@@ -27,19 +28,17 @@ typedef struct demo_state {
     uint search, round, phase;
 } demo_state;
 
-/* murmur3's finaliser: a bijection, so each term below changes whenever a level does. */
-inline uint demo_mix(uint x)
+/* Fingerprint terms of node v at `level` (lib/hash.h's bijection, so each term changes whenever a
+ * level does). */
+inline uint demo_print_a(uint v, uint level)
 {
-    x ^= x >> 16;
-    x *= 0x85ebca6bu;
-    x ^= x >> 13;
-    x *= 0xc2b2ae35u;
-    x ^= x >> 16;
-    return x;
+    return hash_fmix32(hash_fmix32(v) ^ level);
 }
 
-inline uint demo_print_a(uint v, uint level) { return demo_mix(demo_mix(v) ^ level); }
-inline uint demo_print_b(uint v, uint level) { return demo_mix(demo_mix(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u); }
+inline uint demo_print_b(uint v, uint level)
+{
+    return hash_fmix32(hash_fmix32(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u);
+}
 
 /* One step of the searches by group `group` of `groups`: a round, the fingerprint or the setup. */
 inline void demo_step(uint group, uint groups, demo_state *t, global const uint *row, global const uint *col,

@@ -1,5 +1,5 @@
-/* hash.h: murmur3's 32-bit finaliser, the hash the kernels give node ids (kernels/lib/priority.h,
- * kernels/demo.cl), for host code that replays what they compute. */
+/* hash.h: murmur3's 32-bit finaliser, the hash the kernels give node ids (kernels/lib/hash.h),
+ * for host code that replays what they compute. */
 #ifndef HOST_COMMON_HASH_H
 #define HOST_COMMON_HASH_H
 

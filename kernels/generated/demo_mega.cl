@@ -414,17 +414,14 @@ inline void bfs_round(uint group, uint groups, uint round, uint in_count, global
 
 #endif
 /* ---- end of kernels/lib/demo.h ---- */
+/* ---- kernels/lib/hash.h ---- */
+/* hash.h: murmur3's 32-bit finaliser, the kernels' hash of node ids (priority.h's priorities,
+ * demo.cl's fingerprints); host/common/hash.h is the host's copy, for code that replays them. */
+#ifndef KERNELS_LIB_HASH_H
+#define KERNELS_LIB_HASH_H
 
-#define DEMO_ROUNDS 0u
-#define DEMO_SETUP 1u
-
-/* Where the searches are: the search, its round and the step to take next. */
-typedef struct demo_state {
-    uint search, round, phase;
-} demo_state;
-
-/* murmur3's finaliser: a bijection, so each term below changes whenever a level does. */
-inline uint demo_mix(uint x)
+/* A bijection of x: each output bit depends on every input bit. */
+inline uint hash_fmix32(uint x)
 {
     x ^= x >> 16;
     x *= 0x85ebca6bu;
@@ -434,8 +431,28 @@ inline uint demo_mix(uint x)
     return x;
 }
 
-inline uint demo_print_a(uint v, uint level) { return demo_mix(demo_mix(v) ^ level); }
-inline uint demo_print_b(uint v, uint level) { return demo_mix(demo_mix(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u); }
+#endif
+/* ---- end of kernels/lib/hash.h ---- */
+
+#define DEMO_ROUNDS 0u
+#define DEMO_SETUP 1u
+
+/* Where the searches are: the search, its round and the step to take next. */
+typedef struct demo_state {
+    uint search, round, phase;
+} demo_state;
+
+/* Fingerprint terms of node v at `level` (lib/hash.h's bijection, so each term changes whenever a
+ * level does). */
+inline uint demo_print_a(uint v, uint level)
+{
+    return hash_fmix32(hash_fmix32(v) ^ level);
+}
+
+inline uint demo_print_b(uint v, uint level)
+{
+    return hash_fmix32(hash_fmix32(v ^ 0x9e3779b9u) ^ level ^ 0x6a09e667u);
+}
 
 /* One step of the searches by group `group` of `groups`: a round, the fingerprint or the setup. */
 inline void demo_step(uint group, uint groups, demo_state *t, global const uint *row, global const uint *col,

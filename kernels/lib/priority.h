@@ -3,15 +3,12 @@
 #ifndef KERNELS_LIB_PRIORITY_H
 #define KERNELS_LIB_PRIORITY_H
 
+#include "hash.h"
+
 /* Node v's priority: murmur3's 32-bit finaliser of its id. */
 inline uint priority_of(uint v)
 {
-    v ^= v >> 16;
-    v *= 0x85ebca6bu;
-    v ^= v >> 13;
-    v *= 0xc2b2ae35u;
-    v ^= v >> 16;
-    return v;
+    return hash_fmix32(v);
 }
 
 /* 1 when node u, of priority pu, outranks node v, of priority pv. Without branches: NVIDIA's
