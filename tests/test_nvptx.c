@@ -179,6 +179,7 @@ START_TEST(programs_with_options_compile)
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1 -DCOOP_TRACING=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_TEST_GIVE_BACK_LATE=1"},
+        {"tests/kernels/scheduler.cl", "-DCOOP_TEST_SWEEP_HOLDS_TOKENS=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1 -DCOOP_TRACING=1"},
     };

@@ -4,9 +4,9 @@
  * path, the watchdog, and argument errors. The megakernels are in tests/kernels/scheduler.cl.
  *
  * Two PoCL workers on the two cores of the test machine: with more workers than cores every
- * barrier waits for time slices, so only two tests use more: the agent path (a group for the
- * agent and a worker kept free for the queue channel: four workers, a few seeds) and a task that
- * takes two of three members at their offer_kill (three workers). Every run pins discovery to
+ * barrier waits for time slices, so only a few tests use more: the agent path (a group for the
+ * agent and a worker kept free for the queue channel: four workers, a few seeds) and tasks that
+ * take members at their offer_kill (three to five workers). Every run pins discovery to
  * all of its groups (mega_launch), so that a busy machine cannot leave chaos nothing to kill. */
 #include "testutil.h"
 
@@ -834,6 +834,32 @@ START_TEST(two_task_plans)
 }
 END_TEST
 
+/* ---- Choreographies of one task -----------------------------------------------------------
+ * The two below run one task that kills exactly two members and computes task_accumulate's
+ * values from `first`; after the run, the report, the kernel's rules and the task's output. */
+static void assert_one_task_two_kills(mega_env *env, const coop_mega_report *report, cl_mem checks_buffer,
+                                      cl_mem done, cl_mem out, unsigned workers, unsigned members, unsigned want,
+                                      unsigned workgroups, cl_uint first, const char *what)
+{
+    assert_report_shape(env, report, workers, what);
+    cl_uint checks[CHK_WORDS], task_groups = 0;
+    static cl_uint got[TASK_GROUPS_MAX * TASK_LOCAL_SIZE];
+    ck_assert_uint_le(workgroups, TASK_GROUPS_MAX);
+    tu_read(env->ctx, checks_buffer, checks, CHK_WORDS);
+    tu_read(env->ctx, done, &task_groups, 1);
+    tu_read(env->ctx, out, got, workgroups * TASK_LOCAL_SIZE);
+    assert_rules_kept(checks, what);
+    ck_assert_uint_eq(task_groups, workgroups);
+    for (unsigned g = 0; g < workgroups; g++)
+        for (unsigned lid = 0; lid < TASK_LOCAL_SIZE; lid++)
+            ck_assert_uint_eq(got[g * TASK_LOCAL_SIZE + lid], g * 7u + lid + first);
+    ck_assert_uint_eq(report->members_start, members);
+    ck_assert_uint_eq(report->record_count, 1);
+    ck_assert_uint_eq(report->records[0].groups, want);
+    ck_assert_msg(report->kills == 2 && checks[CHK_KILLS] == 2, "%s: %u kills (%u seen by the kernel), expected 2",
+                  what, report->kills, checks[CHK_KILLS]);
+}
+
 /* ---- Kill tokens given back after their task started -------------------------------------- */
 
 enum { GIVE_BACK_WORKERS = 5, GIVE_BACK_MEMBERS = 3, GIVE_BACK_WANT = 3, GIVE_BACK_TASK_GROUPS = 6 };
@@ -860,26 +886,57 @@ START_TEST(tokens_given_back_after_the_start_are_dropped)
                                .members = GIVE_BACK_MEMBERS, .watchdog_s = 20};
     coop_mega_report report;
     TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &task, 1, &report));
-    assert_report_shape(&env, &report, GIVE_BACK_WORKERS, "tokens given back late");
-    cl_uint checks[CHK_WORDS], task_groups = 0;
-    static cl_uint got[GIVE_BACK_TASK_GROUPS * TASK_LOCAL_SIZE];
-    tu_read(env.ctx, checks_buffer, checks, CHK_WORDS);
-    tu_read(env.ctx, done, &task_groups, 1);
-    tu_read(env.ctx, out, got, GIVE_BACK_TASK_GROUPS * TASK_LOCAL_SIZE);
-    assert_rules_kept(checks, "tokens given back late");
-    ck_assert_uint_eq(task_groups, GIVE_BACK_TASK_GROUPS);
-    for (unsigned g = 0; g < GIVE_BACK_TASK_GROUPS; g++)
-        for (unsigned lid = 0; lid < TASK_LOCAL_SIZE; lid++)
-            ck_assert_uint_eq(got[g * TASK_LOCAL_SIZE + lid], g * 7u + lid + 500u);
-    ck_assert_uint_eq(report.members_start, GIVE_BACK_MEMBERS);
-    ck_assert_uint_eq(report.record_count, 1);
-    ck_assert_uint_eq(report.records[0].groups, GIVE_BACK_WANT);
-    ck_assert_msg(report.kills == 2 && checks[CHK_KILLS] == 2, "%u kills (%u seen by the kernel), expected 2",
-                  report.kills, checks[CHK_KILLS]);
+    assert_one_task_two_kills(&env, &report, checks_buffer, done, out, GIVE_BACK_WORKERS, GIVE_BACK_MEMBERS,
+                              GIVE_BACK_WANT, GIVE_BACK_TASK_GROUPS, 500u, "tokens given back late");
     coop_mega_report_free(&report);
     clReleaseMemObject(done);
     clReleaseMemObject(out);
     clReleaseMemObject(checks_buffer);
+    coop_kernel_release(kernel);
+    env_close(&env);
+}
+END_TEST
+
+/* ---- A parked member while a sweep holds every kill token ---------------------------------- */
+
+enum { HOLD_MEMBERS = 3, HOLD_WANT = 2, HOLD_TASK_GROUPS = 4 };
+
+/* sweep_hold_mega (scheduler.cl) on three members and no idle groups: a task wants two groups,
+ * member 1 parks at its offer, and member 2's sweep takes both tokens and, built with
+ * COOP_TEST_SWEEP_HOLDS_TOKENS, holds them while member 1 stays parked (its park timeout raised
+ * far past the hold). Member 1 then reads no tokens left, but the task still wants its kills:
+ * it must stay parked, so that the sweep claims it and it dies at its first offer. (A member
+ * that gave up on reading no tokens was passed over and died only at its next offer.) */
+START_TEST(parked_member_outlasts_a_sweep_holding_the_tokens)
+{
+    static const coop_task_plan task = {.task = 0, .workgroups = HOLD_TASK_GROUPS, .take = COOP_TAKE_COUNT,
+                                        .take_count = HOLD_WANT, .start_ms = 1, .args = {300, HOLD_TASK_GROUPS}};
+    mega_env env = env_open_options(HOLD_MEMBERS, NULL,
+                                    KERNEL_OPTIONS " -DCOOP_TEST_SWEEP_HOLDS_TOKENS=1 -DCOOP_PARK_POLLS=0x40000000u");
+    coop_kernel *kernel = env_kernel(&env, "sweep_hold_mega");
+    cl_mem done = tu_buffer(env.ctx, 1), offers = tu_buffer(env.ctx, 1);
+    cl_mem out = tu_buffer(env.ctx, HOLD_TASK_GROUPS * TASK_LOCAL_SIZE), checks_buffer = tu_buffer(env.ctx, CHK_WORDS);
+    set_buffer(&env, kernel, 0, done);
+    set_uint(&env, kernel, 1, HOLD_TASK_GROUPS);
+    set_buffer(&env, kernel, 2, offers);
+    set_buffer(&env, kernel, 3, out);
+    set_buffer(&env, kernel, 4, checks_buffer);
+    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, HOLD_MEMBERS), .members = HOLD_MEMBERS,
+                               .watchdog_s = 20};
+    coop_mega_report report;
+    TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &task, 1, &report));
+    assert_one_task_two_kills(&env, &report, checks_buffer, done, out, HOLD_MEMBERS, HOLD_MEMBERS, HOLD_WANT,
+                              HOLD_TASK_GROUPS, 300u, "sweep holding the tokens");
+    cl_uint member_1_offers = 0;
+    tu_read(env.ctx, offers, &member_1_offers, 1);
+    ck_assert_msg(member_1_offers == 1,
+                  "member 1 offered kill %u times, expected once: it gave up its park while member 2's sweep "
+                  "held every token, and the sweep passed it over",
+                  member_1_offers);
+    coop_mega_report_free(&report);
+    const cl_mem buffers[4] = {done, offers, out, checks_buffer};
+    for (unsigned i = 0; i < 4; i++)
+        clReleaseMemObject(buffers[i]);
     coop_kernel_release(kernel);
     env_close(&env);
 }
@@ -1079,6 +1136,7 @@ static Suite *scheduler_suite(void)
     tcase_add_test(tasks, periodic_task_runs_its_repeats);
     tcase_add_test(tasks, two_task_plans);
     tcase_add_test(tasks, tokens_given_back_after_the_start_are_dropped);
+    tcase_add_test(tasks, parked_member_outlasts_a_sweep_holding_the_tokens);
     suite_add_tcase(suite, tasks);
 
     TCase *agent = tu_tcase("agent", 120);

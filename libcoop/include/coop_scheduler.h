@@ -354,7 +354,9 @@ inline uint coop_member_limit(const coop_ctx *ctx)
 #ifndef COOP_PARK_TIMEOUT_NS
 #define COOP_PARK_TIMEOUT_NS 200000u
 #endif
+#ifndef COOP_PARK_POLLS
 #define COOP_PARK_POLLS 200000u
+#endif
 /* How long the largest member, asked for several kills, waits for the members below it that the
  * request also wants to park at their offers, so that one sweep takes them all. */
 #ifndef COOP_GATHER_WAIT_NS
@@ -448,6 +450,16 @@ COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state)
 #define COOP_KILL_CLAIMED 2u  /* killed by another member's sweep */
 #define COOP_KILL_LARGEST 3u  /* the largest, with kills wanted: the group sweeps (and may die) */
 
+/* Whether the task kills are for still wants them: the kill word names its request until the
+ * task starts and cancels it (coop_start_or_wait_task). Not its tokens: a sweep (or a resize)
+ * takes them all before it knows how many kills it gets and gives back the rest, and a parked
+ * member that read none in between gave up its place, so that the sweep stopped above it and the
+ * rest of the gather waited for that member's next offer (H200 run 117: a unit, 16 us). */
+inline int coop_kills_wanted(global uint *ctrl)
+{
+    return coop_load_relaxed(&ctrl[COOP_CTRL_KILLS_REQUEST]) != 0u;
+}
+
 /* The largest member, asked for several kills, waits briefly for the members right below it that
  * the request also wants to park at their offers, so that its sweep takes them all at once rather
  * than starting a chain of small sweeps, each handing the turn down to the next member that
@@ -470,7 +482,7 @@ COOP_COLD void coop_await_parked(coop_ctx *ctx, uint self)
         if (polls > COOP_GATHER_WAIT_POLLS)
             break;
 #endif
-        if (polls % 64u == 63u && !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]))
+        if (polls % 64u == 63u && !coop_kills_wanted(ctrl))
             break;
     }
 }
@@ -510,7 +522,7 @@ COOP_COLD uint coop_park_wait(coop_ctx *ctx, global uint *mine)
 #else
         int expired = polls > COOP_PARK_POLLS;
 #endif
-        if (largest || expired || !coop_load_relaxed(&ctrl[COOP_CTRL_KILLS])) {
+        if (largest || expired || !coop_kills_wanted(ctrl)) {
             if (coop_cas(mine, flag, COOP_PARK_NONE) != flag)
                 continue; /* being claimed: the next poll sees the outcome */
             if (!largest)
@@ -581,6 +593,22 @@ inline uint coop_try_kill(coop_ctx *ctx, uint tokens, uint *seen_state)
  * between group barriers, coop_sweep_flat in local id 0 alone. Local id 0 passes the state it
  * read at the offer, a guess its compare-and-swap on M confirms. */
 
+#ifdef COOP_TEST_SWEEP_HOLDS_TOKENS
+/* Tests only (tests/test_scheduler.c): a sweep that took kill tokens holds them all for a while
+ * before it claims, as long as the member right below it stays parked, so that the parked member
+ * reads a kill word with no tokens left many times. Bounded well short of that member's park
+ * timeout (COOP_PARK_POLLS), so that a member still parked when the hold ends is claimed. */
+inline void coop_test_sweep_holds_tokens(const coop_ctx *ctx, uint tokens)
+{
+    if (!tokens || ctx->id == 0)
+        return;
+    global uint *below = &ctx->ctrl[COOP_CTRL_PARKED + ctx->id - 1u];
+    for (uint polls = 0; polls < COOP_PARK_POLLS / 64u; polls++)
+        if (coop_load_relaxed(below) != COOP_PARK_WAITING)
+            break;
+}
+#endif
+
 /* Local id 0: takes the tokens the sweep may use (itself and up to COOP_SWEEP_WIDTH below), for
  * *request's task. */
 inline uint coop_sweep_tokens(coop_ctx *ctx, uint *request)
@@ -591,7 +619,11 @@ inline uint coop_sweep_tokens(coop_ctx *ctx, uint *request)
     /* the first candidate not claimed, found in parallel (a serial scan of the claims took
      * microseconds) */
     ctx->scratch[COOP_SCRATCH_SWEEP_GAP] = COOP_SWEEP_NO_GAP;
-    return coop_take_tokens(ctx->ctrl, wanted, request);
+    uint tokens = coop_take_tokens(ctx->ctrl, wanted, request);
+#ifdef COOP_TEST_SWEEP_HOLDS_TOKENS
+    coop_test_sweep_holds_tokens(ctx, tokens);
+#endif
+    return tokens;
 }
 
 /* Candidates first, first + step, ...: claims each parked member below. */

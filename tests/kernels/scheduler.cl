@@ -480,6 +480,48 @@ kernel void give_back_mega(COOP_PARAMS, global uint *task_groups_done, uint targ
     }
 }
 
+/* ---- A sweep holding every kill token --------------------------------------------------------
+ * A choreography for a task that wants two groups from three members and no idle groups
+ * (tests/test_scheduler.c, parked_member_outlasts_a_sweep_holding_the_tokens): member 1 offers
+ * kill as soon as the tokens are out and parks (id + tokens >= M); member 2 offers once member 1
+ * is parked, and its sweep takes both tokens. Built with COOP_TEST_SWEEP_HOLDS_TOKENS, the sweep
+ * holds them while member 1 stays parked, so that member 1 reads no tokens left: it must stay
+ * parked and be claimed, killed at its first offer. Member 1 counts its offers in offers[0].
+ * Member 0 never offers. Every member leaves once the task has run `target` workgroups. */
+void coop_sweep_hold_order(coop_ctx *ctx, global uint *task_groups_done, uint target, global uint *offers,
+                           global uint *checks)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint lid = get_local_id(0);
+    int killed = 0;
+    uint more = 1;
+    while (more && !killed) {
+        uint id = coop_group_id(ctx);
+        uint tokens_out = lid == 0 && id == 1u && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]) != 0u;
+        uint one_parked = lid == 0 && id == 2u && coop_load_relaxed(&ctrl[COOP_CTRL_PARKED + 1u]) == COOP_PARK_WAITING;
+        uint offers_now = coop_broadcast(ctx, tokens_out || one_parked);
+        if (lid == 0 && offers_now && id == 1u)
+            coop_fetch_add(&offers[0], 1u);
+        killed = coop_offer_kill_unless(ctx, !offers_now);
+        if (lid == 0 && killed)
+            coop_fetch_add(&checks[CHK_KILLS], 1u);
+        more = coop_broadcast(ctx, lid == 0 ? coop_load_acquire(task_groups_done) < target : 0u);
+    }
+}
+
+kernel void sweep_hold_mega(COOP_PARAMS, global uint *task_groups_done, uint target, global uint *offers,
+                            global uint *out, global uint *checks)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            coop_sweep_hold_order(&ctx, task_groups_done, target, offers, checks);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && ctx.task == 0)
+            task_accumulate(&ctx, out, task_groups_done, checks);
+    }
+}
+
 /* ---- Deliberately broken: a deadlock the watchdog must report -------------------------------
  * Instead of meeting the others at the second barrier, group 1 waits for a flag that group 0
  * sets only after that barrier: group 1 never arrives. */
