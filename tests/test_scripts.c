@@ -40,6 +40,14 @@ static void assert_status(const tu_process *run, const char *what, int status, c
                   run->output);
 }
 
+/* Runs `argv` on PoCL and asserts its exit status and a fragment of its output. */
+static void assert_run(char *const argv[], const char *what, int status, const char *fragment)
+{
+    tu_process run = run_script(argv);
+    assert_status(&run, what, status, fragment);
+    free(run.output);
+}
+
 /* ---- Scratch folder ----------------------------------------------------------------------- */
 
 static char scratch[PATH_BYTES];
@@ -244,10 +252,8 @@ START_TEST(scaling_quick)
     assert_png("scaling.png");
 
     char *bad_input[] = {"scripts/scaling", "--inputs", "rmat:8:4,cube:3", "--out", scratch, NULL};
-    tu_process run = run_script(bad_input);
-    assert_status(&run, "scripts/scaling --inputs rmat:8:4,cube:3", 2,
-                  "--inputs: 'cube:3' is not an rmat:... or grid:... spec");
-    free(run.output);
+    assert_run(bad_input, "scripts/scaling --inputs rmat:8:4,cube:3", 2,
+               "--inputs: 'cube:3' is not an rmat:... or grid:... spec");
 }
 END_TEST
 
@@ -284,9 +290,7 @@ START_TEST(scaling_from_csv)
     snprintf(parts, sizeof parts, "%s/part-rmat.csv,%s/part-grid.csv", scratch, scratch);
     snprintf(out, sizeof out, "%s/merged", scratch);
     char *merge[] = {"scripts/scaling", "--from-csv", parts, "--measured-on", "the test's PoCL", "--out", out, NULL};
-    tu_process run = run_script(merge);
-    assert_status(&run, "scripts/scaling --from-csv", 0, "from 30 rows");
-    free(run.output);
+    assert_run(merge, "scripts/scaling --from-csv", 0, "from 30 rows");
     char *before = read_text("scaling.csv"), *after = read_text("merged/scaling.csv");
     ck_assert_msg(!strcmp(before, after), "the merged CSV differs from the run's:\n%s\n---\n%s", before, after);
     free(before);
@@ -297,16 +301,12 @@ START_TEST(scaling_from_csv)
     assert_png("merged/scaling.png");
 
     char *no_device[] = {"scripts/scaling", "--from-csv", parts, "--out", out, NULL};
-    run = run_script(no_device);
-    assert_status(&run, "scripts/scaling --from-csv without --measured-on", 2,
-                  "--from-csv needs --out (where to write) and --measured-on (the device, for the report)");
-    free(run.output);
+    assert_run(no_device, "scripts/scaling --from-csv without --measured-on", 2,
+               "--from-csv needs --out (where to write) and --measured-on (the device, for the report)");
     char *missing[] = {"scripts/scaling", "--from-csv", "/nonexistent/scaling.csv", "--measured-on", "x", "--out", out,
                        NULL};
-    run = run_script(missing);
-    assert_status(&run, "scripts/scaling --from-csv /nonexistent/scaling.csv", 2,
-                  "--from-csv: [Errno 2] No such file or directory: '/nonexistent/scaling.csv'");
-    free(run.output);
+    assert_run(missing, "scripts/scaling --from-csv /nonexistent/scaling.csv", 2,
+               "--from-csv: [Errno 2] No such file or directory: '/nonexistent/scaling.csv'");
 }
 END_TEST
 
@@ -320,25 +320,17 @@ START_TEST(timeline_draws_a_trace)
     snprintf(png, sizeof png, "%s/picture.png", scratch);
     char *bench[] = {BENCH, "bfs", "--gen", "grid:16:16", "--task", "light", "--period-ms", "1", "--trace", trace,
                      NULL};
-    tu_process run = run_script(bench);
-    assert_status(&run, "coop-bench --trace", 0, "trace of the last run: ");
-    free(run.output);
+    assert_run(bench, "coop-bench --trace", 0, "trace of the last run: ");
 
     char *named[] = {"scripts/timeline", trace, png, NULL};
-    run = run_script(named);
-    assert_status(&run, "scripts/timeline TRACE PNG", 0, "wrote ");
-    free(run.output);
+    assert_run(named, "scripts/timeline TRACE PNG", 0, "wrote ");
     assert_png("picture.png");
     char *defaults[] = {"scripts/timeline", trace, "--from", "0", NULL};
-    run = run_script(defaults);
-    assert_status(&run, "scripts/timeline TRACE", 0, "bfs.png");
-    free(run.output);
+    assert_run(defaults, "scripts/timeline TRACE", 0, "bfs.png");
     assert_png("bfs.png");
 
     char *not_a_trace[] = {"scripts/timeline", "README.md", png, NULL};
-    run = run_script(not_a_trace);
-    assert_status(&run, "scripts/timeline README.md", 1, "timeline: README.md: not JSON");
-    free(run.output);
+    assert_run(not_a_trace, "scripts/timeline README.md", 1, "timeline: README.md: not JSON");
 }
 END_TEST
 
@@ -378,17 +370,68 @@ START_TEST(round_cost_of_a_trace)
     free(text);
 
     char *not_a_trace[] = {"scripts/round-cost", "README.md", NULL};
-    run = run_script(not_a_trace);
-    assert_status(&run, "scripts/round-cost README.md", 1, "round-cost: README.md: not JSON");
-    free(run.output);
+    assert_run(not_a_trace, "scripts/round-cost README.md", 1, "round-cost: README.md: not JSON");
     char *too_many[] = {"scripts/round-cost", trace, "--skip", "100000", NULL};
-    run = run_script(too_many);
-    assert_status(&run, "scripts/round-cost --skip 100000", 1, "no two successive barriers that every group reached");
-    free(run.output);
+    assert_run(too_many, "scripts/round-cost --skip 100000", 1, "no two successive barriers that every group reached");
     char *negative[] = {"scripts/round-cost", trace, "--skip", "-1", NULL};
-    run = run_script(negative);
-    assert_status(&run, "scripts/round-cost --skip -1", 2, "--skip: -1 is not a count");
+    assert_run(negative, "scripts/round-cost --skip -1", 2, "--skip: -1 is not a count");
+}
+END_TEST
+
+/* ---- Gather cost --------------------------------------------------------------------------- */
+
+/* scripts/gather-cost on a trace of sched-bench's gather run (tasks that take a group from the
+ * unit loop by a kill): one CSV row per task, each one's phases in order (the last park before the
+ * last kill before the task starts); and its refusals. */
+START_TEST(gather_cost_of_a_trace)
+{
+    char trace[2 * PATH_BYTES], csv[2 * PATH_BYTES], quiet[2 * PATH_BYTES];
+    snprintf(trace, sizeof trace, "%s/gather.json", scratch);
+    snprintf(csv, sizeof csv, "%s/tasks.csv", scratch);
+    snprintf(quiet, sizeof quiet, "%s/no-task.json", scratch);
+    char *bench[] = {"build/bin/sched-bench", "--quick", "--tasks", "6", NULL};
+    tu_env(WORKERS);
+    setenv("COOP_PLATFORM", TU_POCL_PLATFORM, 1);
+    setenv("COOP_TRACE_FILE", trace, 1);
+    tu_process run = tu_run_process(bench);
+    unsetenv("COOP_TRACE_FILE");
+    assert_status(&run, "COOP_TRACE_FILE=... sched-bench --quick --tasks 6", 0, "units not run exactly once: 0");
     free(run.output);
+
+    char *cost[] = {"scripts/gather-cost", trace, "--csv", csv, "--slow", "1000", NULL};
+    run = run_script(cost);
+    assert_status(&run, "scripts/gather-cost TRACE --csv CSV --slow 1000", 0, " tasks; clock ");
+    ck_assert_msg(strstr(run.output, "sched_units_mega on ") && strstr(run.output, "\n  kills us ") &&
+                      strstr(run.output, "\n  sweeps "),
+                  "scripts/gather-cost's report:\n%s", run.output);
+    free(run.output);
+    char *text = read_text("tasks.csv");
+    ck_assert_msg(!strncmp(text, "request,groups,idle,sweeps,offers_us,kills_us,gather_us\n", 56),
+                  "tasks.csv's header:\n%.200s", text);
+    ck_assert_msg(count_lines(text) >= 2, "tasks.csv has no task:\n%s", text);
+    unsigned swept = 0;
+    for (const char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        unsigned request, groups, idle, sweeps;
+        double offers_us, kills_us, gather_us;
+        ck_assert_int_eq(sscanf(line, "%u,%u,%u,%u,%lf,%lf,%lf", &request, &groups, &idle, &sweeps, &offers_us,
+                                &kills_us, &gather_us),
+                         7);
+        ck_assert_msg(groups >= 1 && idle <= groups && sweeps <= groups - idle, "a task's groups: %.60s", line);
+        ck_assert_msg(0 <= offers_us && offers_us <= kills_us && kills_us <= gather_us,
+                      "a task's phases out of order: %.60s", line);
+        swept += sweeps;
+    }
+    ck_assert_msg(swept > 0, "no task took a group by a kill:\n%s", text);
+    free(text);
+
+    char *plain[] = {BENCH, "bfs", "--gen", "grid:8:8", "--trace", quiet, NULL};
+    assert_run(plain, "coop-bench --trace", 0, "trace of the last run: ");
+    char *no_task[] = {"scripts/gather-cost", quiet, NULL};
+    assert_run(no_task, "scripts/gather-cost on a run without tasks", 1, "no task started within the trace");
+    char *not_a_trace[] = {"scripts/gather-cost", "README.md", NULL};
+    assert_run(not_a_trace, "scripts/gather-cost README.md", 1, "gather-cost: README.md: not JSON");
+    char *zero[] = {"scripts/gather-cost", trace, "--slow", "0", NULL};
+    assert_run(zero, "scripts/gather-cost --slow 0", 2, "--slow: 0.0 is not a time above 0");
 }
 END_TEST
 
@@ -397,30 +440,20 @@ END_TEST
 START_TEST(bad_options)
 {
     char *unknown[] = {"scripts/overhead", "--fast", NULL};
-    tu_process run = run_script(unknown);
-    assert_status(&run, "scripts/overhead --fast", 2, "unrecognized arguments: --fast");
-    free(run.output);
+    assert_run(unknown, "scripts/overhead --fast", 2, "unrecognized arguments: --fast");
 
     char *bad_groups[] = {"scripts/overhead", "--quick", "--groups", "0", "--out", scratch, NULL};
-    run = run_script(bad_groups);
-    assert_status(&run, "scripts/overhead --groups 0", 2, "--groups: '0' is neither a count above 0 nor auto");
-    free(run.output);
+    assert_run(bad_groups, "scripts/overhead --groups 0", 2, "--groups: '0' is neither a count above 0 nor auto");
     char *sweep_groups[] = {"scripts/overhead", "--quick", "--sweep", "--groups", "3", "--out", scratch, NULL};
-    run = run_script(sweep_groups);
-    assert_status(&run, "scripts/overhead --sweep --groups 3", 2, "--sweep: --groups is auto");
-    free(run.output);
+    assert_run(sweep_groups, "scripts/overhead --sweep --groups 3", 2, "--sweep: --groups is auto");
 
     char *no_bench[] = {"scripts/responsiveness", "--quick", "--bench", "/nonexistent/coop-bench", "--out", scratch,
                         NULL};
-    run = run_script(no_bench);
-    assert_status(&run, "scripts/responsiveness --bench /nonexistent/coop-bench", 1,
-                  "/nonexistent/coop-bench is missing");
-    free(run.output);
+    assert_run(no_bench, "scripts/responsiveness --bench /nonexistent/coop-bench", 1,
+               "/nonexistent/coop-bench is missing");
 
     char *no_input[] = {"scripts/responsiveness", "--input", "no-such-graph.gr", "--out", scratch, NULL};
-    run = run_script(no_input);
-    assert_status(&run, "scripts/responsiveness --input no-such-graph.gr", 1, "input no-such-graph.gr not found");
-    free(run.output);
+    assert_run(no_input, "scripts/responsiveness --input no-such-graph.gr", 1, "input no-such-graph.gr not found");
 }
 END_TEST
 
@@ -434,6 +467,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, bad_options);
     tcase_add_test(quick, timeline_draws_a_trace);
     tcase_add_test(quick, round_cost_of_a_trace);
+    tcase_add_test(quick, gather_cost_of_a_trace);
     tcase_add_test(quick, scaling_quick);
     tcase_add_test(quick, scaling_from_csv);
     suite_add_tcase(suite, quick);
