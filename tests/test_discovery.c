@@ -203,6 +203,53 @@ START_TEST(repeated_runs)
 }
 END_TEST
 
+/* Every registered group writes its id + 1 at its discovery ticket. */
+static const char tickets_source[] =
+    "kernel void tickets(COOP_PARAMS, global uint *ids)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    if (coop_local_linear_id() == 0 && ctx.physical < CAPACITY)\n"
+    "        ids[ctx.physical] = coop_group_id(&ctx) + 1u;\n"
+    "}\n";
+
+/* Virtual ids by ticket (coop_scheduler_enter): the first `near` tickets take ids 0, 1, ..., the
+ * rest ids against ticket order, so that the next ticket gets the largest id. Written out here
+ * independently of COOP_ID_OF_TICKET. Loop index: near 8 (the default; 6 workers: all of them
+ * in ticket order), 2 (both parts), 0 (against ticket order all through). */
+START_TEST(ids_follow_the_tickets)
+{
+    static const char *const options[] = {"-DCAPACITY=" STRINGIFY(CAPACITY),
+                                          "-DCAPACITY=" STRINGIFY(CAPACITY) " -DCOOP_NEAR_IDS=2u",
+                                          "-DCAPACITY=" STRINGIFY(CAPACITY) " -DCOOP_NEAR_IDS=0u"};
+    static const unsigned nears[] = {8, 2, 0};
+    enum { WORKERS = 6 };
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, tickets_source, options[_i], "tickets", &program);
+    cl_mem ids_buffer = tu_buffer(ctx, CAPACITY);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, ids_buffer));
+    coop_launch launch = {.local_size = 16};
+    tu_pin_groups(&launch, ctx, WORKERS);
+    coop_run_stats stats = {0};
+    TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, &stats));
+    cl_uint ids[CAPACITY];
+    tu_read(ctx, ids_buffer, ids, CAPACITY);
+    unsigned groups = stats.groups, near = nears[_i] < groups ? nears[_i] : groups;
+    ck_assert_msg(groups >= 1 && groups <= WORKERS, "discovery found %u groups", groups);
+    for (unsigned ticket = 0; ticket < groups; ticket++) {
+        unsigned expected = ticket < near ? ticket : groups - 1u - (ticket - near);
+        ck_assert_msg(ids[ticket] == expected + 1u, "near %u, %u groups: ticket %u got id %d, expected %u", nears[_i],
+                      groups, ticket, (int)ids[ticket] - 1, expected);
+    }
+    for (unsigned ticket = groups; ticket < CAPACITY; ticket++)
+        ck_assert_uint_eq(ids[ticket], 0);
+    clReleaseMemObject(ids_buffer);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* Without COOP_ENTER no group ever registers: the launch fails once the kernel has ended. */
 START_TEST(kernel_without_enter)
 {
@@ -337,6 +384,7 @@ static Suite *discovery_suite(void)
     tcase_add_test(occupancy, window_from_the_launch);
     tcase_add_test(occupancy, window_from_the_environment);
     tcase_add_test(occupancy, repeated_runs);
+    tcase_add_loop_test(occupancy, ids_follow_the_tickets, 0, 3);
     suite_add_tcase(suite, occupancy);
 
     TCase *failures = tu_tcase("failures", 60);

@@ -316,6 +316,20 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_HIGH_HALF(v) ((COOP_U32)((v) >> 32))
 #define COOP_JOIN_HALVES(low, high) ((COOP_U64)(low) | (COOP_U64)(high) << 32)
 
+/* Discovery's virtual ids (coop_scheduler_enter says why this order; where.c names a plain
+ * kernel's groups by it): of the `groups` groups, ticket 0 is the agent when `agent` is 1 (it
+ * keeps id groups - 1, unused); of the others, in ticket order, the first COOP_NEAR_IDS take ids
+ * 0, 1, ... and the rest ids against ticket order. A build may set COOP_NEAR_IDS (0: against
+ * ticket order all through); the host then still names a plain kernel's running groups by 8. */
+#ifndef COOP_NEAR_IDS
+#define COOP_NEAR_IDS 8u
+#endif
+#define COOP_NEAR_OF(groups, agent) ((groups) - (agent) < COOP_NEAR_IDS ? (groups) - (agent) : COOP_NEAR_IDS)
+#define COOP_ID_OF_TICKET(ticket, groups, agent)                                                        \
+    ((agent) && (ticket) == 0u                                ? (groups) - 1u                           \
+     : (ticket) - (agent) < COOP_NEAR_OF(groups, agent) ? (ticket) - (agent)                    \
+                                                        : (groups) - (agent) - 1u - ((ticket) - (agent) - COOP_NEAR_OF(groups, agent)))
+
 /* COOP_CTRL_STATE: members M in the low 12 bits, finished members F above (F > 0: no more forks). */
 #define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
 #define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)

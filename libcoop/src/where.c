@@ -29,7 +29,7 @@ static uint32_t group_state(const uint32_t *where, unsigned groups, unsigned phy
 {
     uint32_t word = where[physical];
     if (plain && COOP_WHERE_OF(word) == 0)
-        return COOP_WHERE_WORD(COOP_WHERE_RUNNING, groups - 1u - physical);
+        return COOP_WHERE_WORD(COOP_WHERE_RUNNING, COOP_ID_OF_TICKET(physical, groups, 0u));
     return word;
 }
 
