@@ -48,6 +48,17 @@ static void assert_run(char *const argv[], const char *what, int status, const c
     free(run.output);
 }
 
+/* assert_run with status 0 and every fragment of the NULL-terminated `fragments` in the output. */
+static void assert_run_says(char *const argv[], const char *what, const char *const fragments[])
+{
+    tu_process run = run_script(argv);
+    assert_status(&run, what, 0, fragments[0]);
+    for (const char *const *fragment = fragments + 1; *fragment; fragment++)
+        ck_assert_msg(strstr(run.output, *fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, *fragment,
+                      run.output);
+    free(run.output);
+}
+
 /* ---- Scratch folder ----------------------------------------------------------------------- */
 
 static char scratch[PATH_BYTES];
@@ -345,17 +356,12 @@ START_TEST(round_cost_of_a_trace)
     snprintf(trace, sizeof trace, "%s/bfs.json", scratch);
     snprintf(csv, sizeof csv, "%s/rounds.csv", scratch);
     char *bench[] = {BENCH, "bfs", "--gen", "grid:16:16", "--trace", trace, NULL};
-    tu_process run = run_script(bench);
-    assert_status(&run, "coop-bench --trace", 0, "trace of the last run: ");
-    free(run.output);
+    assert_run(bench, "coop-bench --trace", 0, "trace of the last run: ");
 
     char *cost[] = {"scripts/round-cost", trace, "--csv", csv, "--skip", "1", NULL};
-    run = run_script(cost);
-    assert_status(&run, "scripts/round-cost TRACE --csv CSV", 0, "rounds (barriers ");
-    ck_assert_msg(strstr(run.output, "bfs_mega on ") && strstr(run.output, "\nwork ") &&
-                  strstr(run.output, "\nbarrier ") && strstr(run.output, "arrived last most often: group "),
-                  "scripts/round-cost's report:\n%s", run.output);
-    free(run.output);
+    static const char *const report[] = {"rounds (barriers ", "bfs_mega on ", "\nwork ", "\nbarrier ",
+                                         "arrived last most often: group ", NULL};
+    assert_run_says(cost, "scripts/round-cost TRACE --csv CSV", report);
     char *text = read_text("rounds.csv");
     ck_assert_msg(!strncmp(text, "barrier,round_us,work_us,barrier_us,spread_us,last_group\n", 57),
                   "rounds.csv's header:\n%.200s", text);
@@ -399,12 +405,9 @@ START_TEST(gather_cost_of_a_trace)
     free(run.output);
 
     char *cost[] = {"scripts/gather-cost", trace, "--csv", csv, "--slow", "1000", NULL};
-    run = run_script(cost);
-    assert_status(&run, "scripts/gather-cost TRACE --csv CSV --slow 1000", 0, " tasks; clock ");
-    ck_assert_msg(strstr(run.output, "sched_units_mega on ") && strstr(run.output, "\n  kills us ") &&
-                      strstr(run.output, "\n  sweeps "),
-                  "scripts/gather-cost's report:\n%s", run.output);
-    free(run.output);
+    static const char *const report[] = {" tasks; clock ", "sched_units_mega on ", "\n  kills us ", "\n  sweeps ",
+                                         NULL};
+    assert_run_says(cost, "scripts/gather-cost TRACE --csv CSV --slow 1000", report);
     char *text = read_text("tasks.csv");
     ck_assert_msg(!strncmp(text, "request,groups,idle,sweeps,offers_us,kills_us,gather_us\n", 56),
                   "tasks.csv's header:\n%.200s", text);
