@@ -325,10 +325,11 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_NEAR_IDS 8u
 #endif
 #define COOP_NEAR_OF(groups, agent) ((groups) - (agent) < COOP_NEAR_IDS ? (groups) - (agent) : COOP_NEAR_IDS)
-#define COOP_ID_OF_TICKET(ticket, groups, agent)                                                        \
-    ((agent) && (ticket) == 0u                                ? (groups) - 1u                           \
-     : (ticket) - (agent) < COOP_NEAR_OF(groups, agent) ? (ticket) - (agent)                    \
-                                                        : (groups) - (agent) - 1u - ((ticket) - (agent) - COOP_NEAR_OF(groups, agent)))
+#define COOP_ID_OF_TICKET(ticket, groups, agent)                                                    \
+    ((agent) && (ticket) == 0u                         ? (groups) - 1u                               \
+     : (ticket) - (agent) < COOP_NEAR_OF(groups, agent) ? (ticket) - (agent)                         \
+                                                        : (groups) - (agent) - 1u -                  \
+                                                              ((ticket) - (agent) - COOP_NEAR_OF(groups, agent)))
 
 /* COOP_CTRL_STATE: members M in the low 12 bits, finished members F above (F > 0: no more forks). */
 #define COOP_STATE_MEMBERS(s) ((s) & 0xfffu)
