@@ -835,110 +835,85 @@ START_TEST(two_task_plans)
 END_TEST
 
 /* ---- Choreographies of one task -----------------------------------------------------------
- * The two below run one task that kills exactly two members and computes task_accumulate's
- * values from `first`; after the run, the report, the kernel's rules and the task's output. */
-static void assert_one_task_two_kills(mega_env *env, const coop_mega_report *report, cl_mem checks_buffer,
-                                      cl_mem done, cl_mem out, unsigned workers, unsigned members, unsigned want,
-                                      unsigned workgroups, cl_uint first, const char *what)
+ * choreography_mega (scheduler.cl) with `rule` on `members` of `workers` groups, built with
+ * `options`: one task that wants `want` groups and runs `workgroups` workgroups of
+ * task_accumulate from `first`. Asserts the report, the kernel's rules, the task's output and
+ * that exactly two members died for it; returns how many times member 1 offered kill. */
+static unsigned run_choreography(unsigned rule, const char *options, unsigned workers, unsigned members,
+                                 unsigned want, unsigned workgroups, cl_uint first, const char *what)
 {
-    assert_report_shape(env, report, workers, what);
-    cl_uint checks[CHK_WORDS], task_groups = 0;
-    static cl_uint got[TASK_GROUPS_MAX * TASK_LOCAL_SIZE];
     ck_assert_uint_le(workgroups, TASK_GROUPS_MAX);
-    tu_read(env->ctx, checks_buffer, checks, CHK_WORDS);
-    tu_read(env->ctx, done, &task_groups, 1);
-    tu_read(env->ctx, out, got, workgroups * TASK_LOCAL_SIZE);
+    const coop_task_plan task = {.task = 0, .workgroups = workgroups, .take = COOP_TAKE_COUNT, .take_count = want,
+                                 .start_ms = 1, .args = {first, workgroups}};
+    mega_env env = env_open_options(workers, NULL, options);
+    coop_kernel *kernel = env_kernel(&env, "choreography_mega");
+    cl_mem done = tu_buffer(env.ctx, 1), offers = tu_buffer(env.ctx, 1);
+    cl_mem out = tu_buffer(env.ctx, workgroups * TASK_LOCAL_SIZE), checks_buffer = tu_buffer(env.ctx, CHK_WORDS);
+    set_uint(&env, kernel, 0, rule);
+    set_buffer(&env, kernel, 1, done);
+    set_uint(&env, kernel, 2, workgroups);
+    set_buffer(&env, kernel, 3, offers);
+    set_buffer(&env, kernel, 4, out);
+    set_buffer(&env, kernel, 5, checks_buffer);
+    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, workers), .members = members,
+                               .watchdog_s = 20};
+    coop_mega_report report;
+    TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &task, 1, &report));
+    assert_report_shape(&env, &report, workers, what);
+    cl_uint checks[CHK_WORDS], task_groups = 0, member_1_offers = 0;
+    static cl_uint got[TASK_GROUPS_MAX * TASK_LOCAL_SIZE];
+    tu_read(env.ctx, checks_buffer, checks, CHK_WORDS);
+    tu_read(env.ctx, done, &task_groups, 1);
+    tu_read(env.ctx, offers, &member_1_offers, 1);
+    tu_read(env.ctx, out, got, workgroups * TASK_LOCAL_SIZE);
     assert_rules_kept(checks, what);
     ck_assert_uint_eq(task_groups, workgroups);
     for (unsigned g = 0; g < workgroups; g++)
         for (unsigned lid = 0; lid < TASK_LOCAL_SIZE; lid++)
             ck_assert_uint_eq(got[g * TASK_LOCAL_SIZE + lid], g * 7u + lid + first);
-    ck_assert_uint_eq(report->members_start, members);
-    ck_assert_uint_eq(report->record_count, 1);
-    ck_assert_uint_eq(report->records[0].groups, want);
-    ck_assert_msg(report->kills == 2 && checks[CHK_KILLS] == 2, "%s: %u kills (%u seen by the kernel), expected 2",
-                  what, report->kills, checks[CHK_KILLS]);
-}
-
-/* ---- Kill tokens given back after their task started -------------------------------------- */
-
-enum { GIVE_BACK_WORKERS = 5, GIVE_BACK_MEMBERS = 3, GIVE_BACK_WANT = 3, GIVE_BACK_TASK_GROUPS = 6 };
-
-/* give_back_mega (scheduler.cl) on three members and two idle groups, its kill-token give-back
- * delayed until the task has started (COOP_TEST_GIVE_BACK_LATE): the idle groups join a task
- * that wants three groups, member 2 takes two tokens, kills itself and gives one back, member 1
- * takes the last one and starts the task. The late give-back must not bring a token back: at
- * rest KILLS is 0 (tu_assert_mega_at_rest), and only the two members the task needed died. */
-START_TEST(tokens_given_back_after_the_start_are_dropped)
-{
-    static const coop_task_plan task = {.task = 0, .workgroups = GIVE_BACK_TASK_GROUPS, .take = COOP_TAKE_COUNT,
-                                        .take_count = GIVE_BACK_WANT, .start_ms = 1,
-                                        .args = {500, GIVE_BACK_TASK_GROUPS}};
-    mega_env env = env_open_options(GIVE_BACK_WORKERS, NULL, KERNEL_OPTIONS " -DCOOP_TEST_GIVE_BACK_LATE=1");
-    coop_kernel *kernel = env_kernel(&env, "give_back_mega");
-    cl_mem done = tu_buffer(env.ctx, 1), out = tu_buffer(env.ctx, GIVE_BACK_TASK_GROUPS * TASK_LOCAL_SIZE);
-    cl_mem checks_buffer = tu_buffer(env.ctx, CHK_WORDS);
-    set_buffer(&env, kernel, 0, done);
-    set_uint(&env, kernel, 1, GIVE_BACK_TASK_GROUPS);
-    set_buffer(&env, kernel, 2, out);
-    set_buffer(&env, kernel, 3, checks_buffer);
-    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, GIVE_BACK_WORKERS),
-                               .members = GIVE_BACK_MEMBERS, .watchdog_s = 20};
-    coop_mega_report report;
-    TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &task, 1, &report));
-    assert_one_task_two_kills(&env, &report, checks_buffer, done, out, GIVE_BACK_WORKERS, GIVE_BACK_MEMBERS,
-                              GIVE_BACK_WANT, GIVE_BACK_TASK_GROUPS, 500u, "tokens given back late");
-    coop_mega_report_free(&report);
-    clReleaseMemObject(done);
-    clReleaseMemObject(out);
-    clReleaseMemObject(checks_buffer);
-    coop_kernel_release(kernel);
-    env_close(&env);
-}
-END_TEST
-
-/* ---- A parked member while a sweep holds every kill token ---------------------------------- */
-
-enum { HOLD_MEMBERS = 3, HOLD_WANT = 2, HOLD_TASK_GROUPS = 4 };
-
-/* sweep_hold_mega (scheduler.cl) on three members and no idle groups: a task wants two groups,
- * member 1 parks at its offer, and member 2's sweep takes both tokens and, built with
- * COOP_TEST_SWEEP_HOLDS_TOKENS, holds them while member 1 stays parked (its park timeout raised
- * far past the hold). Member 1 then reads no tokens left, but the task still wants its kills:
- * it must stay parked, so that the sweep claims it and it dies at its first offer. (A member
- * that gave up on reading no tokens was passed over and died only at its next offer.) */
-START_TEST(parked_member_outlasts_a_sweep_holding_the_tokens)
-{
-    static const coop_task_plan task = {.task = 0, .workgroups = HOLD_TASK_GROUPS, .take = COOP_TAKE_COUNT,
-                                        .take_count = HOLD_WANT, .start_ms = 1, .args = {300, HOLD_TASK_GROUPS}};
-    mega_env env = env_open_options(HOLD_MEMBERS, NULL,
-                                    KERNEL_OPTIONS " -DCOOP_TEST_SWEEP_HOLDS_TOKENS=1 -DCOOP_PARK_POLLS=0x40000000u");
-    coop_kernel *kernel = env_kernel(&env, "sweep_hold_mega");
-    cl_mem done = tu_buffer(env.ctx, 1), offers = tu_buffer(env.ctx, 1);
-    cl_mem out = tu_buffer(env.ctx, HOLD_TASK_GROUPS * TASK_LOCAL_SIZE), checks_buffer = tu_buffer(env.ctx, CHK_WORDS);
-    set_buffer(&env, kernel, 0, done);
-    set_uint(&env, kernel, 1, HOLD_TASK_GROUPS);
-    set_buffer(&env, kernel, 2, offers);
-    set_buffer(&env, kernel, 3, out);
-    set_buffer(&env, kernel, 4, checks_buffer);
-    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, HOLD_MEMBERS), .members = HOLD_MEMBERS,
-                               .watchdog_s = 20};
-    coop_mega_report report;
-    TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &task, 1, &report));
-    assert_one_task_two_kills(&env, &report, checks_buffer, done, out, HOLD_MEMBERS, HOLD_MEMBERS, HOLD_WANT,
-                              HOLD_TASK_GROUPS, 300u, "sweep holding the tokens");
-    cl_uint member_1_offers = 0;
-    tu_read(env.ctx, offers, &member_1_offers, 1);
-    ck_assert_msg(member_1_offers == 1,
-                  "member 1 offered kill %u times, expected once: it gave up its park while member 2's sweep "
-                  "held every token, and the sweep passed it over",
-                  member_1_offers);
+    ck_assert_uint_eq(report.members_start, members);
+    ck_assert_uint_eq(report.record_count, 1);
+    ck_assert_uint_eq(report.records[0].groups, want);
+    ck_assert_msg(report.kills == 2 && checks[CHK_KILLS] == 2, "%s: %u kills (%u seen by the kernel), expected 2",
+                  what, report.kills, checks[CHK_KILLS]);
     coop_mega_report_free(&report);
     const cl_mem buffers[4] = {done, offers, out, checks_buffer};
     for (unsigned i = 0; i < 4; i++)
         clReleaseMemObject(buffers[i]);
     coop_kernel_release(kernel);
     env_close(&env);
+    return member_1_offers;
+}
+
+/* CHOREO_GIVE_BACK on three members and two idle groups, the kill-token give-back delayed until
+ * the task has started (COOP_TEST_GIVE_BACK_LATE): the idle groups join a task that wants three
+ * groups, member 2 takes two tokens, kills itself and gives one back, member 1 takes the last one
+ * and starts the task. The late give-back must not bring a token back: at rest KILLS is 0
+ * (tu_assert_mega_at_rest, in run_choreography's assert_report_shape), and only the two members
+ * the task needed died. */
+START_TEST(tokens_given_back_after_the_start_are_dropped)
+{
+    run_choreography(CHOREO_GIVE_BACK, KERNEL_OPTIONS " -DCOOP_TEST_GIVE_BACK_LATE=1", 5, 3, 3, 6, 500u,
+                     "tokens given back late");
+}
+END_TEST
+
+/* CHOREO_SWEEP_HOLD on three members and no idle groups: a task wants two groups, member 1 parks
+ * at its offer, and member 2's sweep takes both tokens and, built with
+ * COOP_TEST_SWEEP_HOLDS_TOKENS, holds them while member 1 stays parked (its park timeout raised
+ * far past the hold). Member 1 then reads no tokens left, but the task still wants its kills:
+ * it must stay parked, so that the sweep claims it and it dies at its first offer. (A member
+ * that gave up on reading no tokens was passed over and died only at its next offer.) */
+START_TEST(parked_member_outlasts_a_sweep_holding_the_tokens)
+{
+    unsigned member_1_offers =
+        run_choreography(CHOREO_SWEEP_HOLD,
+                         KERNEL_OPTIONS " -DCOOP_TEST_SWEEP_HOLDS_TOKENS=1 -DCOOP_PARK_POLLS=0x40000000u", 3, 3, 2,
+                         4, 300u, "sweep holding the tokens");
+    ck_assert_msg(member_1_offers == 1,
+                  "member 1 offered kill %u times, expected once: it gave up its park while member 2's sweep "
+                  "held every token, and the sweep passed it over",
+                  member_1_offers);
 }
 END_TEST
 

@@ -444,78 +444,57 @@ kernel void tasks_mega(COOP_PARAMS, global uint *data, uint n, uint min_rounds, 
     }
 }
 
-/* ---- Kill tokens given back -----------------------------------------------------------------
- * A choreography for a task that wants three groups from three members and two idle groups
- * (tests/test_scheduler.c, tokens_given_back_*): the idle groups join at once; member 2 offers
- * kill first and, with no parked member below it, takes two tokens, kills itself and gives one
- * back; member 1 offers only once member 2 is gone (M <= 2), takes the last token and becomes
- * the task's third group, which starts it. Member 0 never offers. Built with
+/* ---- Choreographies of one task ------------------------------------------------------------
+ * Members offer kill in an order set by `rule` (tests/test_scheduler.c, tokens_given_back_* and
+ * parked_member_outlasts_*); member 0 never offers, member 1 counts its offers in offers[0], and
+ * every member leaves once the task has run `target` workgroups.
+ * CHOREO_GIVE_BACK, for a task that wants three groups from three members and two idle groups:
+ * the idle groups join at once; member 2 offers first and, with no parked member below it, takes
+ * two tokens, kills itself and gives one back; member 1 offers only once member 2 is gone
+ * (M <= 2), takes the last token and becomes the task's third group, which starts it. Built with
  * COOP_TEST_GIVE_BACK_LATE, member 2's give-back waits until the task has started: the tokens
- * must not outlive it. Every member leaves once the task has run `target` workgroups. */
-void coop_give_back_order(coop_ctx *ctx, global uint *task_groups_done, uint target, global uint *checks)
-{
-    uint lid = get_local_id(0);
-    int killed = 0;
-    uint more = 1;
-    while (more && !killed) {
-        uint id = coop_group_id(ctx);
-        uint offers = coop_broadcast(ctx, lid == 0 && (id == 2u || (id == 1u && coop_num_groups(ctx) <= 2u)));
-        killed = coop_offer_kill_unless(ctx, !offers);
-        if (lid == 0 && killed)
-            coop_fetch_add(&checks[CHK_KILLS], 1u);
-        more = coop_broadcast(ctx, lid == 0 ? coop_load_acquire(task_groups_done) < target : 0u);
-    }
-}
+ * must not outlive it.
+ * CHOREO_SWEEP_HOLD, for a task that wants two groups from three members and no idle groups:
+ * member 1 offers as soon as the tokens are out and parks (id + tokens >= M); member 2 offers
+ * once member 1 is parked, and its sweep takes both tokens. Built with
+ * COOP_TEST_SWEEP_HOLDS_TOKENS, the sweep holds them while member 1 stays parked, so that member
+ * 1 reads no tokens left: it must stay parked and be claimed, killed at its first offer. */
 
-kernel void give_back_mega(COOP_PARAMS, global uint *task_groups_done, uint target, global uint *out,
-                           global uint *checks)
-{
-    COOP_ENTER(ctx);
-    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
-            coop_give_back_order(&ctx, task_groups_done, target, checks);
-        COOP_GROUP_SYNC();
-        if (role == COOP_ROLE_TASK && ctx.task == 0)
-            task_accumulate(&ctx, out, task_groups_done, checks);
-    }
-}
-
-/* ---- A sweep holding every kill token --------------------------------------------------------
- * A choreography for a task that wants two groups from three members and no idle groups
- * (tests/test_scheduler.c, parked_member_outlasts_a_sweep_holding_the_tokens): member 1 offers
- * kill as soon as the tokens are out and parks (id + tokens >= M); member 2 offers once member 1
- * is parked, and its sweep takes both tokens. Built with COOP_TEST_SWEEP_HOLDS_TOKENS, the sweep
- * holds them while member 1 stays parked, so that member 1 reads no tokens left: it must stay
- * parked and be claimed, killed at its first offer. Member 1 counts its offers in offers[0].
- * Member 0 never offers. Every member leaves once the task has run `target` workgroups. */
-void coop_sweep_hold_order(coop_ctx *ctx, global uint *task_groups_done, uint target, global uint *offers,
-                           global uint *checks)
+/* Local id 0: whether this member offers kill now. */
+uint choreography_turn(const coop_ctx *ctx, uint rule)
 {
     global uint *ctrl = ctx->ctrl;
+    uint id = coop_group_id(ctx);
+    if (rule == CHOREO_GIVE_BACK)
+        return id == 2u || (id == 1u && coop_num_groups(ctx) <= 2u);
+    return (id == 1u && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]) != 0u) ||
+           (id == 2u && coop_load_relaxed(&ctrl[COOP_CTRL_PARKED + 1u]) == COOP_PARK_WAITING);
+}
+
+void coop_choreography(coop_ctx *ctx, uint rule, global uint *task_groups_done, uint target, global uint *offers,
+                       global uint *checks)
+{
     uint lid = get_local_id(0);
     int killed = 0;
     uint more = 1;
     while (more && !killed) {
-        uint id = coop_group_id(ctx);
-        uint tokens_out = lid == 0 && id == 1u && coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]) != 0u;
-        uint one_parked = lid == 0 && id == 2u && coop_load_relaxed(&ctrl[COOP_CTRL_PARKED + 1u]) == COOP_PARK_WAITING;
-        uint offers_now = coop_broadcast(ctx, tokens_out || one_parked);
-        if (lid == 0 && offers_now && id == 1u)
+        uint turn = coop_broadcast(ctx, lid == 0 && choreography_turn(ctx, rule));
+        if (lid == 0 && turn && coop_group_id(ctx) == 1u)
             coop_fetch_add(&offers[0], 1u);
-        killed = coop_offer_kill_unless(ctx, !offers_now);
+        killed = coop_offer_kill_unless(ctx, !turn);
         if (lid == 0 && killed)
             coop_fetch_add(&checks[CHK_KILLS], 1u);
         more = coop_broadcast(ctx, lid == 0 ? coop_load_acquire(task_groups_done) < target : 0u);
     }
 }
 
-kernel void sweep_hold_mega(COOP_PARAMS, global uint *task_groups_done, uint target, global uint *offers,
-                            global uint *out, global uint *checks)
+kernel void choreography_mega(COOP_PARAMS, uint rule, global uint *task_groups_done, uint target,
+                              global uint *offers, global uint *out, global uint *checks)
 {
     COOP_ENTER(ctx);
     for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
         if (role == COOP_ROLE_COOP)
-            coop_sweep_hold_order(&ctx, task_groups_done, target, offers, checks);
+            coop_choreography(&ctx, rule, task_groups_done, target, offers, checks);
         COOP_GROUP_SYNC();
         if (role == COOP_ROLE_TASK && ctx.task == 0)
             task_accumulate(&ctx, out, task_groups_done, checks);

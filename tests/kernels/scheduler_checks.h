@@ -24,6 +24,12 @@ enum scheduler_check {
     CHK_WORDS = 16 + 4 * CHK_RULES
 };
 
+/* The order in which choreography_mega's members offer kill (tests/kernels/scheduler.cl). */
+enum scheduler_choreography {
+    CHOREO_GIVE_BACK = 0,    /* member 2 first, member 1 once member 2 is gone */
+    CHOREO_SWEEP_HOLD = 1    /* member 1 once kill tokens are out, member 2 once member 1 is parked */
+};
+
 /* Where a CHK_BAD_ID was seen (third detail word). */
 enum scheduler_check_point {
     AT_ROUND_START = 1,
