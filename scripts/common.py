@@ -1,5 +1,6 @@
 """Helpers shared by scripts/overhead, scripts/responsiveness and scripts/scaling: running coop-bench
-with progress, naming the device's results folder, statistics, and writing CSV and markdown."""
+with progress, naming the device's results folder, statistics, and writing CSV and markdown; and by
+the trace readers (scripts/timeline, scripts/round-cost, scripts/gather-cost): loading a trace."""
 
 import argparse
 import csv
@@ -8,6 +9,7 @@ import json
 import math
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,6 +60,28 @@ def quantile(values, q):
         return float("nan")
     index = max(math.ceil(q * len(values)) - 1, 0)
     return values[min(index, len(values) - 1)]
+
+
+def deciles(values):
+    """(10th percentile, median, 90th percentile) of at least one value."""
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0], ordered[0], ordered[0]
+    cuts = statistics.quantiles(ordered, n=10, method="inclusive")
+    return cuts[0], statistics.median(ordered), cuts[-1]
+
+
+def load_trace(path):
+    """A libcoop trace (Chrome trace event JSON) as a dict; ValueError naming the file when the file
+    is not JSON or not a trace."""
+    with open(path) as handle:
+        try:
+            trace = json.load(handle)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not JSON: {error}") from None
+    if not isinstance(trace, dict) or "traceEvents" not in trace:
+        raise ValueError(f"{path}: not a trace (no traceEvents)")
+    return trace
 
 
 def fmt(value, digits=3):
