@@ -599,11 +599,28 @@ typedef struct coop_ctx {
     if (!coop_enter(&NAME, coop_chan_, coop_dev_, NAME##_scratch_))        \
         return
 
+/* The work-item's index in its group. On NVIDIA it is computed in inline PTX, out of the
+ * compiler's reach: where `coop_local_linear_id() == 0` was its only use, the compiler rewrote
+ * x + nx * (y + ny * z) == 0 as nx * (y + ny * z) == -x, which ptxas no longer takes for a test
+ * that one lane passes, and it then warp-aggregated every atomic that work-item 0 makes (VOTEU,
+ * FLO, POPC and shuffles around each: H200, runs 141-144). */
+#if defined(COOP_TARGET_NVIDIA)
+inline uint coop_local_linear_id(void)
+{
+    uint lid;
+    asm("{\n\t.reg .u32 lz, lny, ly, lnx, lx, lt;\n\tmov.u32 lz, %%tid.z;\n\tmov.u32 lny, %%ntid.y;\n\t"
+        "mov.u32 ly, %%tid.y;\n\tmov.u32 lnx, %%ntid.x;\n\tmov.u32 lx, %%tid.x;\n\t"
+        "mad.lo.u32 lt, lz, lny, ly;\n\tmad.lo.u32 %0, lt, lnx, lx;\n\t}"
+        : "=r"(lid));
+    return lid;
+}
+#else
 inline uint coop_local_linear_id(void)
 {
     return (uint)(get_local_id(0) +
                   get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
+#endif
 
 inline uint coop_local_linear_size(void)
 {
