@@ -1035,11 +1035,11 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
 
 /* Whether group 0's leader reads the kill and idle counts and decides before the resizing
  * barrier's group barrier (see below). Not on PoCL: PoCL 3.1 (Debian 12) miscompiles a kernel
- * that has this read, in local id 0 alone, right before a group barrier, together with a user's helper that
- * keeps work-item values across its own group barriers (the FSE'17 Lonestar BFS: every
- * work-item's pushed node took one work-item's value, and the search stopped at level 2; right
- * with -cl-opt-disable, with a printf in the helper, or without this read). There the leader
- * reads them and decides after the group barrier. */
+ * that has this read, in local id 0 alone, right before a group barrier, together with a user's
+ * helper that keeps work-item values across its own group barriers (the FSE'17 Lonestar BFS:
+ * every work-item's pushed node took one work-item's value, and the search stopped at level 2;
+ * right with -cl-opt-disable, with a printf in the helper, or without this read). There the
+ * leader reads them and decides after the group barrier. */
 #ifndef COOP_RESIZE_PREFETCH
 #if defined(COOP_TARGET_POCL)
 #define COOP_RESIZE_PREFETCH 0
