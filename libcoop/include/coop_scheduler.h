@@ -1184,7 +1184,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     uint killed = outcome & COOP_OUTCOME_KILLED;
     uint forked = COOP_OUTCOME_FORKS(outcome);
     *any = votes && (outcome & COOP_OUTCOME_VOTED);
-    if (forked) {
+    if (forked) { /* after the group barrier: before it, wrong under chaos (docs/DESIGN.md section 9) */
         uint base = ctx->scratch[COOP_SCRATCH_FORK_BASE];
         uint words = coop_transmit_stage(ctx, transmit, bytes);
         COOP_COLD_CTX(ctx);
