@@ -25,7 +25,10 @@
  * the code after it. The primitives a group walks past are therefore not skipped by a
  * conditional: they take coop_skip_ and run their workgroup barriers either way (coop_fork_at,
  * coop_resize_at, coop_kill_at, coop_global_barrier_unless). Only the kernel's own statements
- * are skipped, so the only such conditionals left are those around the kernel's own barriers.
+ * are skipped, so the only such conditionals left are those around the kernel's own barriers
+ * (a helper's, or its own barrier() in a statement that cannot push the skip inside). Each of
+ * those is followed by coop_skip_join(), a workgroup barrier on PoCL: without it PoCL ran the
+ * code between the conditional's end and the next barrier with local id 0 in every work-item.
  *
  * The analysis's tree (analyse_control.c) mirrors the statements of the kernel's body and holds
  * the plan; all rewriting is insertions around their source ranges and replacements of the
@@ -38,10 +41,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* coop_skip_join() after a guarded declaration goes inside the wraps that close at its end. */
+#define JOIN_RANK (2 * MT_RANK_CLOSE)
+
 /* `if (condition) {` ... `}` around the statements [begin, end) of a block at `depth`. */
 typedef struct wrapping {
     unsigned begin, end;
     int depth, inner;
+    int join;                     /* the statements hold a workgroup barrier: coop_skip_join() after */
     char *condition;
 } wrapping;
 
@@ -232,10 +239,10 @@ static void rewrite_primitive(const mt_control *c, const mt_stmt *s)
     free(text);
 }
 
-static void wrap(layout *l, const mt_stmt *block, const mt_stmt *first, const mt_stmt *last, int inner,
+static void wrap(layout *l, const mt_stmt *block, const mt_stmt *first, const mt_stmt *last, int inner, int join,
                  const char *condition)
 {
-    wrapping w = {.begin = first->begin, .end = last->end, .depth = block->depth, .inner = inner,
+    wrapping w = {.begin = first->begin, .end = last->end, .depth = block->depth, .inner = inner, .join = join,
                   .condition = mt_strdup(condition)};
     MT_PUSH(l->wraps, l->wrap_count, l->wrap_capacity, w);
 }
@@ -258,6 +265,8 @@ static void guard_declaration(const mt_control *c, const mt_stmt *s)
             end++;
         mt_edit_add(c->file, c->file->tokens[guard.const_token].begin, end, MT_RANK_REPLACE, "");
     }
+    if (mt_holds_barrier(c->merge, c->file, s->cursor))
+        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_skip_join();");
 }
 
 /* Whether a statement is skipped by wrapping it in if (!coop_skip_) where a group may reach it
@@ -271,15 +280,15 @@ static int wrappable(const mt_stmt *s)
 }
 
 /* A case label's statement (the rest of the case follows it in the switch's block). */
-static void rewrite_label(layout *l, const mt_stmt *label)
+static void rewrite_label(const mt_control *c, layout *l, const mt_stmt *label)
 {
     const mt_stmt *child = label->count ? label->items[0] : NULL;
     if (!child || !(child->may_resume || child->may_exit))
         return;
     if (child->kind == MT_ST_LABEL)
-        rewrite_label(l, child);
+        rewrite_label(c, l, child);
     else if (wrappable(child))
-        wrap(l, label, child, child, 2, "!coop_skip_");
+        wrap(l, label, child, child, 2, mt_holds_barrier(c->merge, c->file, child->cursor), "!coop_skip_");
 }
 
 /* Wraps each run of statements of a block that a group may reach with coop_skip_ set in
@@ -288,24 +297,27 @@ static void rewrite_label(layout *l, const mt_stmt *label)
 static void rewrite_block(const mt_control *c, layout *l, const mt_stmt *block)
 {
     const mt_stmt *run_first = NULL, *run_last = NULL;
+    int run_barrier = 0;
     for (size_t i = 0; i <= block->count; i++) {
         const mt_stmt *item = i < block->count ? block->items[i] : NULL;
         int skipped = item && (item->may_resume || item->may_exit);
         if (skipped && item->kind == MT_ST_DECL && !item->transmit_decl && !item->empty)
             guard_declaration(c, item);
         if (skipped && item->kind == MT_ST_LABEL)
-            rewrite_label(l, item);
+            rewrite_label(c, l, item);
         if (skipped && wrappable(item)) {
             if (!run_first)
                 run_first = item;
             run_last = item;
+            run_barrier |= mt_holds_barrier(c->merge, c->file, item->cursor);
             continue;
         }
         if (item && item->empty && run_first)
             continue;
         if (run_first)
-            wrap(l, block, run_first, run_last, 2, "!coop_skip_");
+            wrap(l, block, run_first, run_last, 2, run_barrier, "!coop_skip_");
         run_first = run_last = NULL;
+        run_barrier = 0;
     }
 }
 
@@ -612,7 +624,7 @@ static void emit_wraps(const mt_control *c, const layout *l)
         if (!own_lines[i]) {
             char *open = mt_printf("if (%s) { ", w->condition);
             mt_edit_add(file, w->begin, w->begin, nesting, open);
-            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, " }");
+            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, w->join ? " } coop_skip_join();" : " }");
             free(open);
             continue;
         }
@@ -620,7 +632,7 @@ static void emit_wraps(const mt_control *c, const layout *l)
         char *indent = padded(original, enclosing);
         unsigned first = line_start(file, w->begin), last = line_end(file, w->end);
         char *open = mt_printf("%sif (%s) {\n", indent, w->condition);
-        char *close = mt_printf("\n%s}", indent);
+        char *close = w->join ? mt_printf("\n%s}\n%scoop_skip_join();", indent, indent) : mt_printf("\n%s}", indent);
         mt_edit_add(file, first, first, nesting, open);
         mt_edit_add(file, last, last, MT_RANK_CLOSE - nesting, close);
         for (unsigned line = first; line < last; line = line_end(file, line) + 1)

@@ -32,6 +32,8 @@
 #include "merge/expected/headers.h"
 #include "merge/expected/frontier.h"
 #include "merge/expected/frontier_standalone.h"
+#include "merge/expected/two_forks.h"
+#include "merge/expected/ws_rounds.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -177,6 +179,8 @@ static const golden_case goldens[] = {
     {"headers", {"tests/merge/headers.cl", "--task", "tests/merge/tasks_headers.cl", NULL}},
     {"frontier", {"tests/merge/frontier.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"frontier_standalone", {"tests/merge/frontier.cl", "--standalone", NULL}},
+    {"two_forks", {"tests/merge/two_forks.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"ws_rounds", {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -1513,6 +1517,131 @@ START_TEST(worklist_scans_under_chaos)
     coop_context_release(ctx);
 }
 END_TEST
+/* two_forks.cl: each round's sum of 0 .. TWO_FORKS_N - 1 through a helper with workgroup barriers. */
+enum { TWO_FORKS_ROUNDS = 3, TWO_FORKS_N = 100, TWO_FORKS_SUM = TWO_FORKS_ROUNDS * TWO_FORKS_N * (TWO_FORKS_N - 1) / 2 };
+
+static void two_forks_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    rounds_data *d = runs->data;
+    cl_uint out[2];
+    tu_read(runs->ctx, d->data, out, 2);
+    ck_assert_msg(out[0] == TWO_FORKS_SUM, "seed %u (%u kills, %u forks): member 0 summed %u, expected %u", seed,
+                  report->kills, report->forks, out[0], TWO_FORKS_SUM);
+    check_fill(runs, d, seed);
+}
+
+/* two_forks.cl + fill.cl: a helper holding workgroup barriers, called where a group walking to one
+ * of two fork points skips it by a conditional. PoCL ran the code after that conditional with local
+ * id 0 in every work-item, so nothing was summed, until coop-merge put coop_skip_join() there. First
+ * two members without chaos or tasks (each member sums every round), then under chaos. */
+START_TEST(helper_barrier_between_two_fork_points)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/two_forks.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, TWO_FORKS_MEGA_NAME, &program);
+    static cl_uint zero[2];
+    rounds_data d = {.data = tu_buffer(ctx, 2), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
+                     .fill_seed_arg = TWO_FORKS_MEGA_ARG_fill_seed, .initial = zero, .count = 2};
+    cl_uint rounds = TWO_FORKS_ROUNDS, n = TWO_FORKS_N;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, TWO_FORKS_MEGA_ARG_two_forks_out, d.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TWO_FORKS_MEGA_ARG_two_forks_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TWO_FORKS_MEGA_ARG_two_forks_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, TWO_FORKS_MEGA_ARG_fill_out, d.out));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, TWO_FORKS_MEGA_ARG_fill_seed, sizeof n, &n));
+    coop_mega_params params = {.launch = {.local_size = USER_LOCAL, .timeout_s = COMPILE_TIMEOUT_S}, .members = 2,
+                               .watchdog_s = 30};
+    tu_pin_groups(&params.launch, ctx, 2);
+    coop_mega_report report;
+    TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, NULL, 0, &report));
+    cl_uint out[2];
+    tu_read(ctx, d.data, out, 2);
+    ck_assert_msg(out[0] == TWO_FORKS_SUM && out[1] == TWO_FORKS_SUM * report.members_start,
+                  "%u members summed %u and %u, expected %u and %u", report.members_start, out[0], out[1],
+                  TWO_FORKS_SUM, TWO_FORKS_SUM * report.members_start);
+    coop_mega_report_free(&report);
+    coop_task_plan plan = {.task = TWO_FORKS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                           .period_ms = 1};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = rounds_prepare, .check = two_forks_check, .data = &d};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.data);
+    clReleaseMemObject(d.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* ws_rounds.cl: a tree of WS_ROUNDS_LIMIT tasks walked by work stealing in each of WS_ROUNDS_ROUNDS
+ * rounds; the queue has deques for the most groups the launch can have. */
+enum { WS_ROUNDS_LIMIT = 600, WS_ROUNDS_ROUNDS = 4, WS_ROUNDS_DEQUE = 8 };
+
+typedef struct ws_rounds_data {
+    rounds_data fill;             /* the task's output (fill.out) */
+    cl_mem queue, seen;
+    size_t queue_words;
+} ws_rounds_data;
+
+static void ws_rounds_prepare(chaos_runs *runs, unsigned seed)
+{
+    ws_rounds_data *d = runs->data;
+    static cl_uint zero[WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT];
+    cl_uint *queue = calloc(d->queue_words, sizeof *queue);
+    ck_assert_ptr_nonnull(queue);
+    d->fill.data = d->seen;
+    d->fill.initial = zero;
+    d->fill.count = WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT;
+    rounds_prepare(runs, seed);
+    tu_write(runs->ctx, d->queue, queue, d->queue_words);
+    free(queue);
+}
+
+static void ws_rounds_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    ws_rounds_data *d = runs->data;
+    static cl_uint once[WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT];
+    for (unsigned i = 0; i < WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT; i++)
+        once[i] = 1;
+    check_words(runs->ctx, d->seen, once, WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT, seed, "task runs (round * limit + task)");
+    check_fill(runs, &d->fill, seed);
+}
+
+/* ws_rounds.cl + fill.cl: work stealing whose rounds end with a resizing barrier (three fork
+ * points; ws_next_task's workgroup barrier skipped by a conditional), the shape of a user's
+ * integrator that hung on PoCL before coop_skip_join(); every task runs once per round. */
+START_TEST(work_stealing_rounds_under_chaos)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, WS_ROUNDS_MEGA_NAME, &program);
+    cl_uint groups = coop_launch_groups(ctx, USER_LOCAL), limit = WS_ROUNDS_LIMIT, rounds = WS_ROUNDS_ROUNDS;
+    ws_rounds_data d = {.queue_words = 8 + groups * (4 + WS_ROUNDS_DEQUE) + 4 + WS_ROUNDS_LIMIT};
+    d.queue = tu_buffer(ctx, d.queue_words);
+    d.seen = tu_buffer(ctx, WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT);
+    d.fill.out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL);
+    d.fill.fill_seed_arg = WS_ROUNDS_MEGA_ARG_fill_seed;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_ROUNDS_MEGA_ARG_ws_rounds_queue_words, d.queue));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, WS_ROUNDS_MEGA_ARG_ws_rounds_queue_groups, sizeof groups, &groups));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, WS_ROUNDS_MEGA_ARG_ws_rounds_limit, sizeof limit, &limit));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, WS_ROUNDS_MEGA_ARG_ws_rounds_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_ROUNDS_MEGA_ARG_ws_rounds_seen, d.seen));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_ROUNDS_MEGA_ARG_fill_out, d.fill.out));
+    coop_task_plan plan = {.task = WS_ROUNDS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                           .period_ms = 1};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = ws_rounds_prepare, .check = ws_rounds_check, .data = &d};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.queue);
+    clReleaseMemObject(d.seen);
+    clReleaseMemObject(d.fill.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
 /* ---- The tool's source layout ------------------------------------------------------------- */
 
 /* coop-merge's passes and support files in the order they may include one another: a file of
@@ -1631,6 +1760,10 @@ static Suite *merge_suite(void)
     tcase_add_test(robustness, malformed_files);
     tcase_add_loop_test(robustness, good_inputs_clean_under_sanitizers, 0, (int)(sizeof goldens / sizeof *goldens));
     suite_add_tcase(suite, robustness);
+    TCase *skipped_barriers = tu_tcase("skipped_barriers", 900);
+    tcase_add_test(skipped_barriers, helper_barrier_between_two_fork_points);
+    tcase_add_test(skipped_barriers, work_stealing_rounds_under_chaos);
+    suite_add_tcase(suite, skipped_barriers);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);
     tcase_add_test(end_to_end, rounds_megakernel_under_chaos);
     tcase_add_test(end_to_end, vote_ends_the_loop_of_forked_groups_under_chaos);

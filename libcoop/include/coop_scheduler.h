@@ -1218,6 +1218,18 @@ inline int coop_resizing_barrier(coop_ctx *ctx, uint resume, const void *transmi
  * COOP_FLAT_OFFERS). */
 #define COOP_SKIP_EXIT 0xffffffffu
 
+/* After a statement that holds a workgroup barrier and that the group skips by a conditional
+ * (`if (!coop_skip_) ...`, a helper's barrier or the kernel's own). PoCL's work-group compiler
+ * ran the code between such a conditional's end and the next barrier with local id 0 in every
+ * work-item (a helper sharing a value through local memory, called in a loop with two fork
+ * points); a barrier at the join gives that code a parallel region of its own. NVIDIA's compiler
+ * needs none. */
+#if defined(COOP_TARGET_POCL)
+#define coop_skip_join() COOP_GROUP_SYNC()
+#else
+#define coop_skip_join() ((void)0)
+#endif
+
 inline void coop_kill_at(coop_ctx *ctx, uint *skip)
 {
     if (coop_offer_kill_unless(ctx, *skip))
