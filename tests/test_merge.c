@@ -34,6 +34,7 @@
 #include "merge/expected/frontier_standalone.h"
 #include "merge/expected/two_forks.h"
 #include "merge/expected/ws_rounds.h"
+#include "merge/expected/spin.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -181,6 +182,7 @@ static const golden_case goldens[] = {
     {"frontier_standalone", {"tests/merge/frontier.cl", "--standalone", NULL}},
     {"two_forks", {"tests/merge/two_forks.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"ws_rounds", {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"spin", {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -1642,6 +1644,43 @@ START_TEST(work_stealing_rounds_under_chaos)
     coop_context_release(ctx);
 }
 END_TEST
+/* spin.cl + fill.cl: a loop through kill and fork offers that never ends, beside a task every
+ * millisecond that takes half the groups. The task's kills and forks are not the kernel's
+ * progress: the watchdog ends the run within a second of its time, says where the groups are and
+ * what the task did meanwhile. The megakernel then still runs, so the test leaves with _exit(). */
+START_TEST(watchdog_fires_while_a_task_runs)
+{
+    enum { WATCHDOG_S = 2 };
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, SPIN_MEGA_NAME, &program);
+    cl_mem flag = tu_buffer(ctx, 1), out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL);
+    cl_uint seed = 5;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, SPIN_MEGA_ARG_spin_flag, flag));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, SPIN_MEGA_ARG_fill_out, out));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, SPIN_MEGA_ARG_fill_seed, sizeof seed, &seed));
+    coop_mega_params params = {.launch = {.local_size = USER_LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
+                               .watchdog_s = WATCHDOG_S};
+    tu_pin_groups(&params.launch, ctx, 2);
+    coop_task_plan plan = {.task = SPIN_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                           .period_ms = 1};
+    coop_mega_report report;
+    TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, &plan, 1, &report), COOP_ERR_TIMEOUT,
+                     "(no global barrier completed and no member finished)");
+    const char *message = coop_context_message(ctx);
+    ck_assert_msg(strstr(message, "megakernel 'spin_mega'"), "message: %s", message);
+    ck_assert_msg(strstr(message, " running (ids 0"), "message: %s", message);
+    const char *quiet = strstr(message, "no progress for ");
+    ck_assert_msg(quiet != NULL, "message: %s", message);
+    double quiet_s = atof(quiet + strlen("no progress for "));
+    ck_assert_msg(quiet_s >= WATCHDOG_S && quiet_s < WATCHDOG_S + 1.0, "the watchdog fired after %.2f s: %s", quiet_s,
+                  message);
+    /* two groups: the task takes one of them, again and again */
+    ck_assert_msg(strstr(message, "; meanwhile its offers killed "), "message: %s", message);
+    _exit(0);
+}
+END_TEST
 /* ---- The tool's source layout ------------------------------------------------------------- */
 
 /* coop-merge's passes and support files in the order they may include one another: a file of
@@ -1764,6 +1803,9 @@ static Suite *merge_suite(void)
     tcase_add_test(skipped_barriers, helper_barrier_between_two_fork_points);
     tcase_add_test(skipped_barriers, work_stealing_rounds_under_chaos);
     suite_add_tcase(suite, skipped_barriers);
+    TCase *watchdog = tu_tcase("watchdog", 300);
+    tcase_add_test(watchdog, watchdog_fires_while_a_task_runs);
+    suite_add_tcase(suite, watchdog);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);
     tcase_add_test(end_to_end, rounds_megakernel_under_chaos);
     tcase_add_test(end_to_end, vote_ends_the_loop_of_forked_groups_under_chaos);

@@ -92,8 +92,12 @@ enum coop_check_rule {
  *                           (coop_scheduler.h, coop_agent_slot); NO: not by name (it copies the
  *                           request words in and the report words out as ranges);
  *   LABEL                   the host's name for it in its COOP_TRACE=1 line ("": not shown);
- *   WATCH                   1: the host's watchdog counts a change of it as progress
- *                           (libcoop/src/scheduler.c). */
+ *   WATCH                   what the host's watchdog counts a change of as progress
+ *                           (libcoop/src/scheduler.c): 1, the cooperative kernel's own (a
+ *                           barrier, a resize, a member finished: of STATE only F counts); 2, a
+ *                           task's, which counts only once every member has finished; 0, none
+ *                           (kills, forks and idle groups move with every task and chaos offer,
+ *                           also while the kernel loops without end). */
 #define COOP_CTRL_SLOTS(X)                                                                               \
     /* requests (host -> kernel) */                                                                      \
     X(REQ_SEQ, 0, 1, NO, "", 0)            /* incremented by the host for each request */                \
@@ -108,7 +112,7 @@ enum coop_check_rule {
     X(KILLS, 34, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants (the low half \
                                               of a 64-bit word: COOP_KILLS_WORD) */                      \
     X(KILLS_REQUEST, 35, 1, NO, "", 0)     /* the request whose task the tokens are for (0: none) */     \
-    X(IDLE, 64, 1, OUT(2), "idle", 1)      /* idle groups not reserved by a fork (own line) */           \
+    X(IDLE, 64, 1, OUT(2), "idle", 0)      /* idle groups not reserved by a fork (own line) */           \
     X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
     X(FORK_BASE, 97, 1, NO, "", 0)         /* virtual id of the fork's first new group */                \
     X(FORK_RESUME, 98, 1, NO, "", 0)       /* where new groups resume */                                 \
@@ -117,8 +121,8 @@ enum coop_check_rule {
     X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork; the fork lock too        \
                                               (COOP_FORK_LOCKED) */                                      \
     X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
-    X(TASK_STATUS, 168, 1, NO, "task", 1)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */      \
-    X(TASK_JOINED, 169, 1, OUT(3), "joined", 1)                                                          \
+    X(TASK_STATUS, 168, 1, NO, "task", 2)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */      \
+    X(TASK_JOINED, 169, 1, OUT(3), "joined", 2)                                                          \
     X(TASK_NEXT, 170, 1, NO, "", 0)        /* next task workgroup to run */                              \
     X(TASK_FINISHED, 171, 1, NO, "", 0)    /* joined groups that have left the task */                   \
     X(EXIT, 172, 1, NO, "", 0)             /* 1: every idle group leaves the megakernel */               \
@@ -126,11 +130,11 @@ enum coop_check_rule {
     X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* COOP_COMMIT_WORD(barrier, new M) */                  \
     /* reports (kernel -> host); the agent copies this range out */                                      \
     X(REPORT, 192, 0, NO, "", 0)                                                                         \
-    X(REPORT_SEQ, 192, 1, NO, "", 1)       /* last request the kernel has applied */                     \
-    X(KILL_COUNT, 196, 1, NO, "killed", 1)                                                               \
-    X(FORK_COUNT, 197, 1, NO, "forked", 1) /* groups forked */                                           \
+    X(REPORT_SEQ, 192, 1, NO, "", 2)       /* last request the kernel has applied */                     \
+    X(KILL_COUNT, 196, 1, NO, "killed", 0)                                                               \
+    X(FORK_COUNT, 197, 1, NO, "forked", 0) /* groups forked */                                           \
     X(RESIZE_COUNT, 198, 1, NO, "", 1)                                                                   \
-    X(TASKS_DONE, 199, 1, NO, "", 1)                                                                     \
+    X(TASKS_DONE, 199, 1, NO, "", 2)                                                                     \
     X(BARRIERS, 200, 1, NO, "", 1)         /* barriers member 0 arrived at (all completed but the one    \
                                               it may wait at) */                                         \
     X(WANT_SEEN, 201, 1, NO, "want", 0)    /* the request's group count as the kernel sees it */         \

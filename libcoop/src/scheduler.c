@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The control block's slots (coop_layout.h's table): the name the COOP_TRACE=1 line gives each
- * ("": not shown there), and whether the watchdog counts a change of it as progress. */
+ * ("": not shown there), and whose progress a change of it is for the watchdog (WATCH_*). */
 typedef struct ctrl_slot {
     unsigned slot;
     const char *label;
@@ -20,8 +20,9 @@ typedef struct ctrl_slot {
 static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
 #undef CTRL_SLOT_ROW
 #define CTRL_SLOT_ROWS (sizeof ctrl_slots / sizeof ctrl_slots[0])
-#define WATCHED_ROW(name, word, words, agent, label, watch) + (watch)
+#define WATCHED_ROW(name, word, words, agent, label, watch) + ((watch) != 0)
 #define WATCHED_SLOTS (0 COOP_CTRL_SLOTS(WATCHED_ROW))
+enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 
 typedef struct mega {
     coop_context *ctx;
@@ -56,6 +57,7 @@ typedef struct mega {
     /* watchdog */
     uint32_t signature[WATCHED_SLOTS]; /* the watched slots' last values */
     double progress_us;
+    uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
 } mega;
 
 int coop_take_parse(const char *text, coop_take *take, unsigned *count)
@@ -278,7 +280,8 @@ static void trace(mega *m)
     fprintf(stderr, "\n");
 }
 
-/* Builds the watchdog's account of where the groups are. */
+/* Builds the watchdog's account of where the groups are, and of what the tasks and chaos did
+ * meanwhile (they kill and fork groups of a kernel that loops through its offers for ever). */
 static coop_status diagnose(mega *m, double quiet_s)
 {
     unsigned groups = m->run.groups;
@@ -289,16 +292,25 @@ static coop_status diagnose(mega *m, double quiet_s)
     char text[1024];
     coop_describe_groups(where, groups, 0, text, sizeof text);
     free(where);
-    uint32_t state = 0;
+    uint32_t state = 0, kills = 0, forks = 0, tasks = 0;
     ctrl_load(m, COOP_CTRL_STATE, &state);
+    ctrl_load(m, COOP_CTRL_KILL_COUNT, &kills);
+    ctrl_load(m, COOP_CTRL_FORK_COUNT, &forks);
+    ctrl_load(m, COOP_CTRL_TASKS_DONE, &tasks);
+    char meanwhile[160] = "";
+    if (kills != m->quiet_kills || forks != m->quiet_forks || tasks != m->quiet_tasks)
+        snprintf(meanwhile, sizeof meanwhile, "; meanwhile its offers killed %u and forked %u groups and %u tasks ran",
+                 kills - m->quiet_kills, forks - m->quiet_forks, tasks - m->quiet_tasks);
     return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
-                     "megakernel '%s': no progress for %.1f s: %s (M = %u, %u finished); the kernel still runs and "
-                     "the process must exit", m->run.name, quiet_s, text, COOP_STATE_MEMBERS(state),
-                     COOP_STATE_FINISHED(state));
+                     "megakernel '%s': no progress for %.1f s (no global barrier completed and no member finished): "
+                     "%s (M = %u, %u finished)%s; the kernel still runs and the process must exit", m->run.name,
+                     quiet_s, text, COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), meanwhile);
 }
 
-/* Progress is any change of the words the table's WATCH column marks. */
-static coop_status watch(mega *m, double now_us, double watchdog_s)
+/* Progress is a change of the words the table's WATCH column marks: the cooperative kernel's
+ * own while it runs, a task's once every member has finished. Tasks and chaos move kills, forks
+ * and M while a kernel loops through its offers without end, so none of those counts. */
+static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperative_done)
 {
     int changed = 0;
     for (unsigned i = 0, watched = 0; i < CTRL_SLOT_ROWS; i++) {
@@ -308,13 +320,20 @@ static coop_status watch(mega *m, double now_us, double watchdog_s)
         coop_status status = ctrl_load(m, ctrl_slots[i].slot, &value);
         if (status != COOP_OK)
             return status;
-        changed |= value != m->signature[watched];
+        if (ctrl_slots[i].slot == COOP_CTRL_STATE)
+            value = COOP_STATE_FINISHED(value);
+        if (ctrl_slots[i].watch == WATCH_KERNEL || cooperative_done)
+            changed |= value != m->signature[watched];
         m->signature[watched++] = value;
     }
-    if (changed || m->progress_us == 0)
+    if (changed || m->progress_us == 0) {
         m->progress_us = now_us;
-    else if (now_us - m->progress_us > watchdog_s * 1e6)
+        ctrl_load(m, COOP_CTRL_KILL_COUNT, &m->quiet_kills);
+        ctrl_load(m, COOP_CTRL_FORK_COUNT, &m->quiet_forks);
+        ctrl_load(m, COOP_CTRL_TASKS_DONE, &m->quiet_tasks);
+    } else if (now_us - m->progress_us > watchdog_s * 1e6) {
         return diagnose(m, (now_us - m->progress_us) / 1e6);
+    }
     return COOP_OK;
 }
 
@@ -383,7 +402,7 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
             return send_request(m, COOP_REQ_SHUTDOWN, NULL);
         }
     }
-    if ((status = watch(m, now_us, watchdog_s)) != COOP_OK)
+    if ((status = watch(m, now_us, watchdog_s, cooperative_done)) != COOP_OK)
         return status;
     coop_poll_pause(m->ctx, 0, m->busy ? 20 : 200); /* finer while a task runs, to time it */
     return COOP_OK;

@@ -76,12 +76,28 @@ size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, c
         if (missing)
             APPEND(" never arrived");
     } else {
+        /* how many are in each state; for members and task groups, which (ids, workgroups) */
         unsigned counts[8] = {0};
         for (unsigned g = 0; g < groups; g++)
             counts[COOP_WHERE_OF(group_state(where, groups, g, plain)) % 8u]++;
-        for (uint32_t kind = 0; kind < 8 && used + 64 < size; kind++)
-            if (counts[kind])
-                APPEND("%s%u %s", used ? ", " : "", counts[kind], where_name(kind));
+        for (uint32_t kind = 0; kind < 8 && used + 64 < size; kind++) {
+            if (!counts[kind])
+                continue;
+            APPEND("%s%u %s", used ? ", " : "", counts[kind], where_name(kind));
+            if (kind != COOP_WHERE_RUNNING && kind != COOP_WHERE_TASK)
+                continue;
+            unsigned listed = 0;
+            for (unsigned g = 0; g < groups && used + 64 < size; g++) {
+                uint32_t word = group_state(where, groups, g, plain);
+                if (COOP_WHERE_OF(word) != kind ||
+                    (kind == COOP_WHERE_TASK && COOP_WHERE_DETAIL(word) == COOP_WHERE_TASK_WAITING))
+                    continue;
+                APPEND("%s%u", listed++ ? ", " : kind == COOP_WHERE_RUNNING ? " (ids " : " (workgroups ",
+                       COOP_WHERE_DETAIL(word));
+            }
+            if (listed)
+                APPEND(")");
+        }
     }
 #undef APPEND
     return used < size ? used : size ? size - 1 : 0;
