@@ -258,6 +258,13 @@ int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
         return -1;
     mt_buf_add(program, "\n/* ---- entry ---- */\n");
     emit_entry(merge, program);
+    if (merge->barrier_site_count) {
+        mt_buf_add(program, "\n/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines\n"
+                            " * to say where stuck groups wait.\n");
+        for (size_t i = 0; i < merge->barrier_site_count; i++)
+            mt_buf_printf(program, " * coop-site %zu: %s\n", i + 1, merge->barrier_sites[i]);
+        mt_buf_add(program, " */\n");
+    }
     emit_header(merge, header);
     return 0;
 }

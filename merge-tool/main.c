@@ -281,6 +281,9 @@ static void free_funcs(mt_merge *merge)
     free(merge->tasks);
     free(merge->entry_name);
     free(merge->spans.items);
+    for (size_t i = 0; i < merge->barrier_site_count; i++)
+        free(merge->barrier_sites[i]);
+    free(merge->barrier_sites);
 }
 
 /* The passes in order (parse, analyse, validate, rewrite, emit), then the check that the result

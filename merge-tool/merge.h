@@ -198,6 +198,8 @@ typedef struct mt_merge {
     int errors;
     int warnings;
     mt_spans spans;               /* of the merged program, for the errors of its self-check */
+    char **barrier_sites;         /* "file:line:col: global_barrier()" of site 1, 2, ... (coop_at) */
+    size_t barrier_site_count, barrier_site_capacity;
 } mt_merge;
 
 #endif

@@ -127,7 +127,7 @@ static void rewrite_id_call(const mt_merge *merge, mt_file *file, CXCursor call,
     free(text);
 }
 
-static void rewrite_site(const mt_merge *merge, mt_func *func, const mt_site *site)
+static void rewrite_site(mt_merge *merge, mt_func *func, const mt_site *site)
 {
     mt_file *file = func->file;
     unsigned begin, end;
@@ -138,14 +138,24 @@ static void rewrite_site(const mt_merge *merge, mt_func *func, const mt_site *si
     case MT_SITE_VOTE: {
         mt_plain_call(file, site->cursor, &begin, &end);
         size_t name = mt_token_at(file, begin);
-        mt_edit_add(file, begin, file->tokens[name].end, MT_RANK_REPLACE, "coop_global_barrier_any");
+        char *at = mt_barrier_site(merge, file, begin, MT_PRIM_VOTE);
+        char *text = mt_printf("(%scoop_global_barrier_any", at);
+        mt_edit_add(file, begin, file->tokens[name].end, MT_RANK_REPLACE, text);
         mt_edit_add(file, file->tokens[name + 1].end, file->tokens[name + 1].end, 0, "ctx, ");
+        mt_edit_add(file, end, end, MT_RANK_CLOSE, ")");
+        free(text);
+        free(at);
         break;
     }
-    case MT_SITE_BARRIER:
+    case MT_SITE_BARRIER: {
         mt_plain_range(file, site->cursor, &begin, &end);
-        mt_edit_add(file, begin, end, MT_RANK_REPLACE, "coop_global_barrier(ctx)");
+        char *at = mt_barrier_site(merge, file, begin, MT_PRIM_BARRIER);
+        char *text = mt_printf("%scoop_global_barrier(ctx)", at);
+        mt_edit_add(file, begin, end, MT_RANK_REPLACE, text);
+        free(text);
+        free(at);
         break;
+    }
     case MT_SITE_HELPER_CALL: {
         mt_plain_call(file, site->cursor, &begin, &end);
         const mt_token *open = &file->tokens[mt_token_at(file, begin) + 1];

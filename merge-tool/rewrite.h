@@ -12,5 +12,6 @@ void mt_rewrite(mt_merge *merge);
 /* Between the pass's files. */
 char *mt_declarator(CXType type, const char *name);
 void mt_rewrite_cooperative(mt_merge *merge);
+char *mt_barrier_site(mt_merge *merge, const mt_file *file, unsigned offset, enum mt_primitive primitive);
 
 #endif

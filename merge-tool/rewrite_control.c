@@ -166,26 +166,40 @@ static char *indent_at(const mt_file *file, unsigned offset)
     return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
 }
 
+/* `coop_at(ctx, N), ` for the global barrier whose call starts at `offset` of `file`: it becomes
+ * site N of the program's coop-site lines (emit.c), which the watchdog names for the groups that
+ * wait there. */
+char *mt_barrier_site(mt_merge *merge, const mt_file *file, unsigned offset, enum mt_primitive primitive)
+{
+    unsigned line, column;
+    mt_line_column(file, offset, &line, &column);
+    char *site = mt_printf("%s:%u:%u: %s()", file->path, line, column, mt_primitive_name(primitive));
+    MT_PUSH(merge->barrier_sites, merge->barrier_site_count, merge->barrier_site_capacity, site);
+    return mt_printf("coop_at(ctx, %zu), ", merge->barrier_site_count);
+}
+
 /* The text that replaces a primitive's call (up to its `;`). */
 static char *primitive_text(const mt_control *c, const mt_stmt *s)
 {
     const char *args = fork_arguments(c);
+    int barrier = s->primitive == MT_PRIM_BARRIER || s->primitive == MT_PRIM_RESIZE;
+    char *at = barrier ? mt_barrier_site(c->merge, c->file, s->begin, s->primitive) : mt_strdup("");
+    char *text;
     if (c->standalone) /* kill and fork never happen */
-        return mt_strdup(s->primitive == MT_PRIM_BARRIER || s->primitive == MT_PRIM_RESIZE ? "coop_global_barrier(ctx)"
-                                                                                          : "");
-    switch (s->primitive) {
-    case MT_PRIM_BARRIER:
-        return mt_strdup(s->may_resume || s->may_exit ? "coop_global_barrier_unless(ctx, coop_skip_)"
-                                                      : "coop_global_barrier(ctx)");
-    case MT_PRIM_KILL:
-        return mt_strdup("coop_kill_at(ctx, &coop_skip_)");
-    case MT_PRIM_FORK:
-        return mt_printf("coop_fork_at(ctx, &coop_skip_, %u, %s)", s->point, args);
-    case MT_PRIM_RESIZE:
-        return mt_printf("coop_resize_at(ctx, &coop_skip_, %u, %s)", s->point, args);
-    default:
-        return mt_strdup("");
-    }
+        text = barrier ? mt_printf("%scoop_global_barrier(ctx)", at) : mt_strdup("");
+    else if (s->primitive == MT_PRIM_BARRIER)
+        text = mt_printf("%s%s", at, s->may_resume || s->may_exit ? "coop_global_barrier_unless(ctx, coop_skip_)"
+                                                                  : "coop_global_barrier(ctx)");
+    else if (s->primitive == MT_PRIM_KILL)
+        text = mt_strdup("coop_kill_at(ctx, &coop_skip_)");
+    else if (s->primitive == MT_PRIM_FORK)
+        text = mt_printf("coop_fork_at(ctx, &coop_skip_, %u, %s)", s->point, args);
+    else if (s->primitive == MT_PRIM_RESIZE)
+        text = mt_printf("%scoop_resize_at(ctx, &coop_skip_, %u, %s)", at, s->point, args);
+    else
+        text = mt_strdup("");
+    free(at);
+    return text;
 }
 
 /* `VAR = global_barrier_any(FLAG);` and its resizing form: the call's name and arguments change
@@ -212,9 +226,14 @@ static void rewrite_vote(const mt_control *c, const mt_stmt *s, unsigned begin, 
         after = mt_printf(", %s, %s", target, fork_arguments(c));
     }
     char *open = mt_printf("ctx, %s", before);
-    mt_edit_add(file, file->tokens[name].begin, file->tokens[name].end, MT_RANK_REPLACE, function);
+    char *at = mt_barrier_site(c->merge, file, file->tokens[name].begin, s->primitive);
+    char *call = mt_printf("(%s%s", at, function);
+    mt_edit_add(file, file->tokens[name].begin, file->tokens[name].end, MT_RANK_REPLACE, call);
     mt_edit_add(file, file->tokens[name + 1].end, file->tokens[name + 1].end, 0, open);
     mt_edit_add(file, file->tokens[close].begin, file->tokens[close].begin, 0, after);
+    mt_edit_add(file, file->tokens[close].end, file->tokens[close].end, MT_RANK_CLOSE, ")");
+    free(call);
+    free(at);
     free(before);
     free(open);
     free(after);

@@ -35,6 +35,8 @@
 #include "merge/expected/two_forks.h"
 #include "merge/expected/ws_rounds.h"
 #include "merge/expected/spin.h"
+#include "merge/expected/stall.h"
+#include "merge/expected/stall_standalone.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -183,6 +185,8 @@ static const golden_case goldens[] = {
     {"two_forks", {"tests/merge/two_forks.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"ws_rounds", {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"spin", {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"stall", {"tests/merge/stall.cl", NULL}},
+    {"stall_standalone", {"tests/merge/stall.cl", "--standalone", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -1681,6 +1685,44 @@ START_TEST(watchdog_fires_while_a_task_runs)
     _exit(0);
 }
 END_TEST
+/* stall.cl: group 1 never reaches the second global barrier. Merged as a megakernel (the
+ * watchdog) and as a standalone kernel (the time limit), the report names the barrier the other
+ * group waits at by its line in stall.cl and the group that never arrived. Each run leaves the
+ * kernel running, so each test leaves with _exit(). */
+static const char stall_where[] =
+    "1 group waiting at global barrier #2 (tests/merge/stall.cl:9:5: global_barrier()), group 1 never arrived";
+
+START_TEST(watchdog_names_the_barrier_line)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/stall.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, STALL_MEGA_NAME, &program);
+    cl_mem flag = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, STALL_MEGA_ARG_stall_flag, flag));
+    coop_mega_params params = {.launch = {.local_size = USER_LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
+                               .watchdog_s = 1};
+    tu_pin_groups(&params.launch, ctx, 2);
+    coop_mega_report report;
+    TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, NULL, 0, &report), COOP_ERR_TIMEOUT, stall_where);
+    _exit(0);
+}
+END_TEST
+
+START_TEST(time_limit_names_the_barrier_line)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/stall.cl", "--standalone", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, STALL_STANDALONE_NAME, &program);
+    cl_mem flag = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, STALL_STANDALONE_ARG_stall_flag, flag));
+    coop_launch launch = {.local_size = USER_LOCAL, .timeout_s = 2};
+    tu_pin_groups(&launch, ctx, 2);
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, &launch, NULL), COOP_ERR_TIMEOUT, stall_where);
+    _exit(0);
+}
+END_TEST
 /* ---- The tool's source layout ------------------------------------------------------------- */
 
 /* coop-merge's passes and support files in the order they may include one another: a file of
@@ -1805,6 +1847,8 @@ static Suite *merge_suite(void)
     suite_add_tcase(suite, skipped_barriers);
     TCase *watchdog = tu_tcase("watchdog", 300);
     tcase_add_test(watchdog, watchdog_fires_while_a_task_runs);
+    tcase_add_test(watchdog, watchdog_names_the_barrier_line);
+    tcase_add_test(watchdog, time_limit_names_the_barrier_line);
     suite_add_tcase(suite, watchdog);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);
     tcase_add_test(end_to_end, rounds_megakernel_under_chaos);

@@ -402,7 +402,7 @@ void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global u
         bfs_round(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, coop_transmit_.in_count, row, col, level, wl0, wl1, counts,
                   (*scratch), max_degree);
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
     if (!coop_skip_) {
         if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
@@ -426,3 +426,8 @@ kernel void bfs_mega(COOP_PARAMS, global const uint *row, global const uint *col
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/bfs.cl:17:9: resizing_global_barrier()
+ */

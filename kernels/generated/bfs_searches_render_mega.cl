@@ -451,7 +451,7 @@ void bfs_searches(coop_ctx *ctx, global const uint *row, global const uint *col,
             coop_transmit_.search++;
         }
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
     if (!coop_skip_) {
         if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
@@ -723,3 +723,8 @@ kernel void bfs_searches_mega(COOP_PARAMS, global const uint *row, global const 
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/bfs_searches.cl:23:9: resizing_global_barrier()
+ */

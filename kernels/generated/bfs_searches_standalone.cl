@@ -444,7 +444,7 @@ void bfs_searches(coop_ctx *ctx, global const uint *row, global const uint *col,
             search++;
         }
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -458,3 +458,8 @@ kernel void bfs_searches_standalone(COOP_PARAMS, global const uint *row, global 
     coop_fix_num_groups(&ctx);
     bfs_searches(&ctx, row, col, level, wl0, wl1, counts, max_degree, &coop_local_bfs_searches_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/bfs_searches.cl:23:9: resizing_global_barrier()
+ */

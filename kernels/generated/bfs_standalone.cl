@@ -396,7 +396,7 @@ void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global u
         bfs_round(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, in_count, row, col, level, wl0, wl1, counts,
                   (*scratch), max_degree);
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -410,3 +410,8 @@ kernel void bfs_standalone(COOP_PARAMS, global const uint *row, global const uin
     coop_fix_num_groups(&ctx);
     bfs(&ctx, row, col, level, wl0, wl1, counts, max_degree, &coop_local_bfs_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/bfs.cl:17:9: resizing_global_barrier()
+ */

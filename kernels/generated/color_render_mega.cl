@@ -531,7 +531,7 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
     while (!!(counts[coop_transmit_.round % 3u]) & !coop_skip_) {
         color_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, n, row, col, color, colored, counts, (*scratch));
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
     if (!coop_skip_) {
         if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
@@ -803,3 +803,8 @@ kernel void color_mega(COOP_PARAMS, global const uint *row, global const uint *c
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/color.cl:16:9: resizing_global_barrier()
+ */

@@ -523,7 +523,7 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
     while (counts[round % 3u]) {
         color_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, color, colored, counts, (*scratch));
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -537,3 +537,8 @@ kernel void color_standalone(COOP_PARAMS, global const uint *row, global const u
     coop_fix_num_groups(&ctx);
     color(&ctx, row, col, color_color, colored, counts, n, &coop_local_color_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/color.cl:16:9: resizing_global_barrier()
+ */

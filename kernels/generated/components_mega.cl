@@ -27,7 +27,7 @@ void components(coop_ctx *ctx, global const uint *row, global const uint *col, g
         for (uint v = coop_global_id(ctx, 0); v < nodes; v += coop_global_size(ctx, 0))
             coop_transmit_.label[v] = v;
     }
-    coop_global_barrier_unless(ctx, coop_skip_);
+    coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
     if (coop_skip_ == 1) (void)(coop_transmit_.changed = coop_resume_vote(ctx), coop_skip_ = 0);
     while (!!(coop_transmit_.changed) & !coop_skip_) {
         int mine = 0;
@@ -41,7 +41,7 @@ void components(coop_ctx *ctx, global const uint *row, global const uint *col, g
         global uint *last = coop_transmit_.label;
         coop_transmit_.label = coop_transmit_.next;
         coop_transmit_.next = last;
-        coop_transmit_.changed = coop_resize_vote_at(ctx, &coop_skip_, 1, mine, coop_transmit_.changed, &coop_transmit_, sizeof coop_transmit_);
+        coop_transmit_.changed = (coop_at(ctx, 2), coop_resize_vote_at(ctx, &coop_skip_, 1, mine, coop_transmit_.changed, &coop_transmit_, sizeof coop_transmit_));
     }
     /* the result goes where the host looks for it */
     if (!coop_skip_) {
@@ -78,3 +78,9 @@ kernel void components_mega(COOP_PARAMS, global const uint *row, global const ui
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/examples/components.cl:18:5: global_barrier()
+ * coop-site 2: kernels/examples/components.cl:31:19: resizing_global_barrier_any()
+ */

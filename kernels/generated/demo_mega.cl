@@ -511,7 +511,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
     while ((coop_transmit_.t.phase != DEMO_ROUNDS || coop_transmit_.t.round != 0 || counts[0] != 0) & !coop_skip_) {
         demo_step(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), &coop_transmit_.t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -792,3 +792,8 @@ kernel void demo_mega(COOP_PARAMS, global const uint *row, global const uint *co
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/demo.cl:96:9: resizing_global_barrier()
+ */

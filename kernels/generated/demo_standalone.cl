@@ -502,7 +502,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
     while (t.phase != DEMO_ROUNDS || t.round != 0 || counts[0] != 0) {
         demo_step(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
 }
 
@@ -514,3 +514,8 @@ kernel void demo_standalone(COOP_PARAMS, global const uint *row, global const ui
     coop_fix_num_groups(&ctx);
     demo(&ctx, row, col, level, nodes, wl0, wl1, counts, sources, rounds, prints, progress, max_searches, max_degree, &coop_local_demo_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/demo.cl:96:9: resizing_global_barrier()
+ */

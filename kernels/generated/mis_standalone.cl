@@ -451,7 +451,7 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
     while (counts[round % 3u]) {
         mis_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, in_set, decided, counts, (*scratch));
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -465,3 +465,8 @@ kernel void mis_standalone(COOP_PARAMS, global const uint *row, global const uin
     coop_fix_num_groups(&ctx);
     mis(&ctx, row, col, in_set, decided, counts, n, &coop_local_mis_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/mis.cl:16:9: resizing_global_barrier()
+ */

@@ -23,7 +23,7 @@ void rounds(coop_ctx *ctx, global uint *data, uint n, uint count)
         for (uint i = ((size_t)coop_group_id(ctx)) * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))
             data[i] += 1;
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -54,3 +54,8 @@ kernel void rounds_mega(COOP_PARAMS, global uint *data, uint n, uint count, glob
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/examples/rounds.cl:14:9: resizing_global_barrier()
+ */

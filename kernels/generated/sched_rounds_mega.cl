@@ -37,7 +37,7 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         uint g = ((size_t)coop_group_id(ctx));
         sink[SINK_SLOT(g)] = unit_work(coop_transmit_.round + g, iters);
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -69,3 +69,8 @@ kernel void sched_rounds_mega(COOP_PARAMS, uint rounds, uint iters, global uint 
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: benchmarks/sched/rounds.cl:12:9: resizing_global_barrier()
+ */

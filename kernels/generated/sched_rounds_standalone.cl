@@ -29,7 +29,7 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         uint g = ((size_t)coop_group_id(ctx));
         sink[SINK_SLOT(g)] = unit_work(round + g, iters);
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
 }
 
@@ -40,3 +40,8 @@ kernel void sched_rounds_standalone(COOP_PARAMS, uint rounds, uint iters, global
     coop_fix_num_groups(&ctx);
     sched_rounds(&ctx, rounds, iters, sink);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: benchmarks/sched/rounds.cl:12:9: resizing_global_barrier()
+ */

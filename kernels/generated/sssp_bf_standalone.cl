@@ -407,7 +407,7 @@ void sssp_bf(coop_ctx *ctx, global const uint *row, global const uint *col, glob
     while (counts[round % 3u]) {
         sssp_bf_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, weight, dist, counts, (*scratch));
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -421,3 +421,8 @@ kernel void sssp_bf_standalone(COOP_PARAMS, global const uint *row, global const
     coop_fix_num_groups(&ctx);
     sssp_bf(&ctx, row, col, weight, dist, counts, n, &coop_local_sssp_bf_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/sssp_bf.cl:16:9: resizing_global_barrier()
+ */

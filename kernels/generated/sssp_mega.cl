@@ -442,7 +442,7 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         sssp_round(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, coop_transmit_.in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts, (*scratch));
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
     if (!coop_skip_) {
         if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
@@ -466,3 +466,8 @@ kernel void sssp_mega(COOP_PARAMS, global const uint *row, global const uint *co
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/sssp.cl:19:9: resizing_global_barrier()
+ */

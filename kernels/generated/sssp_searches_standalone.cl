@@ -482,7 +482,7 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
             search++;
         }
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -496,3 +496,8 @@ kernel void sssp_searches_standalone(COOP_PARAMS, global const uint *row, global
     coop_fix_num_groups(&ctx);
     sssp_searches(&ctx, row, col, weight, dist, mark, wl0, wl1, counts, &coop_local_sssp_searches_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/sssp_searches.cl:24:9: resizing_global_barrier()
+ */

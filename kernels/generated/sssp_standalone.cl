@@ -436,7 +436,7 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         sssp_round(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts, (*scratch));
         round++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
     }
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
@@ -450,3 +450,8 @@ kernel void sssp_standalone(COOP_PARAMS, global const uint *row, global const ui
     coop_fix_num_groups(&ctx);
     sssp(&ctx, row, col, weight, dist, mark, wl0, wl1, counts, &coop_local_sssp_scratch);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: kernels/sssp.cl:19:9: resizing_global_barrier()
+ */

@@ -586,6 +586,8 @@ typedef struct coop_ctx {
     uint fixed_groups;     /* a standalone form's M, read once at its start (coop_fix_num_groups) */
     uint known_groups;     /* COOP_PRIVATE_M: M as the group last learnt it (coop_shared_num_groups),
                               0 when it must be read again; the same in every work-item */
+    uint site;             /* the barrier about to be reached, as coop-merge numbered it in the
+                              program's coop-site lines (coop_at); 0: not known */
 } coop_ctx;
 
 /* The two parameters libcoop passes first to every persistent kernel. */
@@ -663,6 +665,11 @@ inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
 {
     coop_where_store(coop_where_word(ctx), where, detail);
 }
+
+/* Generated code names the barrier it is about to reach, as a constant, so that a group that waits
+ * there long can say where it waits (COOP_CTRL_GROUP_SITE): the site's file:line is in the
+ * program's coop-site lines, which the host reads when it describes a stuck kernel. */
+#define coop_at(ctx, site_) ((ctx)->site = (site_))
 
 /* ---- Global barrier -----------------------------------------------------------------------
  * Barrier number b (1, 2, ...) uses counter b % 4. A counter rests at COOP_BAR_IDLE; every member
@@ -765,8 +772,10 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
     if (COOP_BAR_UNFLAGGED(value) != COOP_BAR_IDLE) {
         uint spins = 0;
         while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
-            if (++spins == COOP_BARRIER_QUIET_SPINS)
+            if (++spins == COOP_BARRIER_QUIET_SPINS) {
+                coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_SITE + ctx->physical], ctx->site);
                 coop_where_store(where, COOP_WHERE_BARRIER, COOP_WHERE_BARRIER_DETAIL(ctx->id, number));
+            }
         }
         if (spins >= COOP_BARRIER_QUIET_SPINS)
             coop_where_store(where, COOP_WHERE_RUNNING, ctx->id);
@@ -870,6 +879,7 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
 #endif
     ctx->scratch = scratch;
     ctx->epoch = 0;
+    ctx->site = 0;
     coop_scheduler_reset(ctx);
     if (coop_local_linear_id() == 0) {
         uint limit = coop_load_relaxed(&dev[COOP_DEV_MAX_GROUPS]);

@@ -150,7 +150,9 @@ enum coop_check_rule {
     X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is              \
                                               (COOP_WHERE_WORD), for the watchdog */                     \
     X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */    \
-    X(WORDS, 256 + 2 * 4096, 0, NO, "", 0)
+    X(GROUP_SITE, 256 + 2 * 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: the site     \
+                                              (coop_at) of the barrier it waits at, for the watchdog */  \
+    X(WORDS, 256 + 3 * 4096, 0, NO, "", 0)
 
 /* FORK_SIZE doubles as the lock of the fork record (the FORK_* words but FORK_LEFT, and
  * TRANSMIT): 0 when the record is free. A member that would fork (coop_try_fork at an offer,

@@ -1505,9 +1505,12 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
             coop_host_store(&host[COOP_CTRL_TASK_STATUS], task = task_now);
         coop_store_relaxed(&ctrl[COOP_CTRL_WANT_SEEN], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
         if (dump != dumped) {
-            for (uint g = 0; g < ctx->physical_groups; g++)
+            for (uint g = 0; g < ctx->physical_groups; g++) {
                 coop_host_store_relaxed(&host[COOP_CTRL_GROUP_STATE + g],
                                         coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_STATE + g]));
+                coop_host_store_relaxed(&host[COOP_CTRL_GROUP_SITE + g],
+                                        coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_SITE + g]));
+            }
             coop_host_store(&host[COOP_CTRL_DUMPED], dump);
             dumped = dump;
         }

@@ -158,9 +158,12 @@ coop_status coop_env_number(coop_context *ctx, coop_env_var var, double *value);
 coop_status coop_env_channel(coop_context *ctx, coop_channel_kind *kind);
 
 /* where.c: the words of a per-group state array (COOP_CTRL_GROUP_STATE, one per discovery
- * ticket) as "3 groups waiting at global barrier #2, group 1 never arrived" into `text`; `plain`:
- * a plain persistent kernel, whose running groups write nothing. Returns the length written. */
-size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, char *text, size_t size);
+ * ticket) as "3 groups waiting at global barrier #2 (global_barrier() at k.cl:7:5), group 1 never
+ * arrived" into `text`: the site comes from the waiters' COOP_CTRL_GROUP_SITE words (`sites`) and
+ * the program's coop-site lines (`source`, may be NULL); `plain`: a plain persistent kernel, whose
+ * running groups write nothing. Returns the length written. */
+size_t coop_describe_groups(const uint32_t *where, const uint32_t *sites, const char *source, unsigned groups,
+                            int plain, char *text, size_t size);
 /* "idle", "running"... for a COOP_WHERE_* kind. */
 const char *coop_where_name(uint32_t where);
 

@@ -79,24 +79,24 @@ int coop_launch_ended(coop_running *run, coop_status *status)
     return state == CL_COMPLETE;
 }
 
-/* The group-state words of a plain persistent kernel: in the channel (fine-grained SVM, read
- * directly) or in the device area, read through the side queue, which some devices serve only
- * beside a running kernel that leaves a compute unit free. */
-static coop_status load_group_states(coop_running *run, uint32_t *where)
+/* Per-group words of a plain persistent kernel's control block from `slot` on (GROUP_STATE,
+ * GROUP_SITE): in the channel (fine-grained SVM, read directly) or in the device area, read
+ * through the side queue, which some devices serve only beside a running kernel that leaves a
+ * compute unit free. */
+static coop_status load_group_words(coop_running *run, unsigned slot, uint32_t *words)
 {
     coop_context *ctx = run->kernel->program->ctx;
     if (ctx->channel.kind == COOP_CHANNEL_SVM) {
         for (unsigned g = 0; g < run->groups; g++) {
-            coop_status status = coop_channel_load(ctx, COOP_CHAN_CTRL + COOP_CTRL_GROUP_STATE + g, &where[g]);
+            coop_status status = coop_channel_load(ctx, COOP_CHAN_CTRL + slot + g, &words[g]);
             if (status != COOP_OK)
                 return status;
         }
         return COOP_OK;
     }
     cl_event done = NULL;
-    cl_int err = clEnqueueReadBuffer(ctx->side_queue, ctx->dev_area, CL_FALSE,
-                                     (COOP_DEV_CTRL + COOP_CTRL_GROUP_STATE) * sizeof(uint32_t),
-                                     run->groups * sizeof(uint32_t), where, 0, NULL, &done);
+    cl_int err = clEnqueueReadBuffer(ctx->side_queue, ctx->dev_area, CL_FALSE, (COOP_DEV_CTRL + slot) * sizeof(uint32_t),
+                                     run->groups * sizeof(uint32_t), words, 0, NULL, &done);
     if (err != CL_SUCCESS)
         return COOP_ERR_OPENCL;
     clFlush(ctx->side_queue);
@@ -116,10 +116,14 @@ coop_status coop_launch_wait(coop_running *run)
     while (!coop_launch_ended(run, &status)) {
         if (coop_now_us() - run->start_us > run->timeout_s * 1e6) {
             char where_text[1024] = "where the groups are is unknown (the device ran no read beside the kernel)";
-            uint32_t *where = calloc(run->groups ? run->groups : 1, sizeof *where);
-            coop_status read = where ? load_group_states(run, where) : COOP_ERR_NO_MEMORY;
+            uint32_t *where = calloc(2 * (run->groups ? run->groups : 1), sizeof *where);
+            uint32_t *sites = where ? where + (run->groups ? run->groups : 1) : NULL;
+            coop_status read = where ? load_group_words(run, COOP_CTRL_GROUP_STATE, where) : COOP_ERR_NO_MEMORY;
             if (read == COOP_OK)
-                coop_describe_groups(where, run->groups, 1, where_text, sizeof where_text);
+                read = load_group_words(run, COOP_CTRL_GROUP_SITE, sites);
+            if (read == COOP_OK)
+                coop_describe_groups(where, sites, run->kernel->program->source, run->groups, 1, where_text,
+                                     sizeof where_text);
             if (read != COOP_ERR_TIMEOUT) /* else the read may still land in it */
                 free(where);
             return coop_fail(ctx, COOP_ERR_TIMEOUT,

@@ -240,9 +240,9 @@ static double next_due_ms(const mega *m, size_t p, int cooperative_done)
     return plan->start_ms + m->sent[p] * plan->period_ms;
 }
 
-/* Reads where every group is into where[0 .. groups); with an agent, it first asks the agent to
- * copy the states out. */
-static void load_group_states(mega *m, uint32_t *where)
+/* Reads where every group is into where[0 .. groups) and the site of the barrier each waits at
+ * into sites[0 .. groups); with an agent, it first asks the agent to copy them out. */
+static void load_group_states(mega *m, uint32_t *where, uint32_t *sites)
 {
     if (!m->direct) {
         uint32_t dump = 0, dumped = 0;
@@ -252,8 +252,11 @@ static void load_group_states(mega *m, uint32_t *where)
         while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
             ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
     }
-    for (unsigned g = 0; g < m->run.groups; g++)
+    for (unsigned g = 0; g < m->run.groups; g++) {
         ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where[g]);
+        if (sites)
+            ctrl_load(m, COOP_CTRL_GROUP_SITE + g, &sites[g]);
+    }
 }
 
 /* COOP_TRACE=1: the scheduler's words while a task waits (debugging aid). */
@@ -269,7 +272,7 @@ static void trace(mega *m)
     }
     uint32_t *where = calloc(m->run.groups ? m->run.groups : 1, sizeof *where);
     if (where)
-        load_group_states(m, where);
+        load_group_states(m, where, NULL);
     for (unsigned g = 0, shown = 0; where && g < m->run.groups && shown < 12; g++) {
         if (COOP_WHERE_OF(where[g]) != COOP_WHERE_RUNNING) {
             fprintf(stderr, " [%u: %s %#x]", g, coop_where_name(COOP_WHERE_OF(where[g])), COOP_WHERE_DETAIL(where[g]));
@@ -285,12 +288,13 @@ static void trace(mega *m)
 static coop_status diagnose(mega *m, double quiet_s)
 {
     unsigned groups = m->run.groups;
-    uint32_t *where = calloc(groups ? groups : 1, sizeof *where);
+    uint32_t *where = calloc(2 * (groups ? groups : 1), sizeof *where);
     if (!where)
         return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
-    load_group_states(m, where);
+    uint32_t *sites = where + (groups ? groups : 1);
+    load_group_states(m, where, sites);
     char text[1024];
-    coop_describe_groups(where, groups, 0, text, sizeof text);
+    coop_describe_groups(where, sites, m->run.kernel->program->source, groups, 0, text, sizeof text);
     free(where);
     uint32_t state = 0, kills = 0, forks = 0, tasks = 0;
     ctrl_load(m, COOP_CTRL_STATE, &state);

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *where_name(uint32_t where)
 {
@@ -33,7 +34,26 @@ static uint32_t group_state(const uint32_t *where, unsigned groups, unsigned phy
     return word;
 }
 
-size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, char *text, size_t size)
+/* Site `site`'s line in a program coop-merge made (" * coop-site 3: k.cl:7:5: global_barrier()"):
+ * its text after the number into `text` ("k.cl:7:5: global_barrier()"), or 0 if there is none. */
+static int site_text(const char *source, uint32_t site, char *text, size_t size)
+{
+    char key[32];
+    snprintf(key, sizeof key, "coop-site %u: ", (unsigned)site);
+    const char *at = site && source ? strstr(source, key) : NULL;
+    if (!at || !size)
+        return 0;
+    at += strlen(key);
+    size_t length = strcspn(at, "\n");
+    if (length >= size)
+        length = size - 1;
+    memcpy(text, at, length);
+    text[length] = '\0';
+    return 1;
+}
+
+size_t coop_describe_groups(const uint32_t *where, const uint32_t *sites, const char *source, unsigned groups,
+                            int plain, char *text, size_t size)
 {
     size_t used = 0;
 #define APPEND(...)                                                                                   \
@@ -63,6 +83,15 @@ size_t coop_describe_groups(const uint32_t *where, unsigned groups, int plain, c
     }
     if (best_count) {
         APPEND("%u group%s waiting at global barrier #%u", best_count, best_count == 1 ? "" : "s", best_barrier);
+        for (unsigned g = 0; g < groups && sites; g++) {
+            uint32_t word = group_state(where, groups, g, plain);
+            char site[256];
+            if (COOP_WHERE_OF(word) == COOP_WHERE_BARRIER && COOP_WHERE_BARRIER_NUMBER(word) == best_barrier &&
+                site_text(source, sites[g], site, sizeof site)) {
+                APPEND(" (%s)", site);
+                break;
+            }
+        }
         unsigned missing = 0;
         for (unsigned g = 0; g < groups && used + 64 < size; g++) {
             uint32_t word = group_state(where, groups, g, plain);

@@ -26,9 +26,9 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             if (coop_transmit_.round == rounds)
                 break;
         }
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_global_barrier_unless(ctx, coop_skip_);
+    coop_at(ctx, 2), coop_global_barrier_unless(ctx, coop_skip_);
     while (((coop_skip_ == 2) | (!coop_skip_ & !!(1)))) {
         if (!coop_skip_) {
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
@@ -36,7 +36,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             coop_transmit_.round++;
         }
         /* one work-item of group 0 says whether to go on: the vote tells everyone */
-        int more = coop_resize_vote_at(ctx, &coop_skip_, 2, ((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0 && coop_transmit_.round < 2 * rounds, 0, &coop_transmit_, sizeof coop_transmit_);
+        int more = (coop_at(ctx, 3), coop_resize_vote_at(ctx, &coop_skip_, 2, ((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0 && coop_transmit_.round < 2 * rounds, 0, &coop_transmit_, sizeof coop_transmit_));
         if (!coop_skip_) {
             if (!more)
                 break;
@@ -74,3 +74,10 @@ kernel void breaks_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, glo
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/breaks.cl:14:9: resizing_global_barrier()
+ * coop-site 2: tests/merge/breaks.cl:16:5: global_barrier()
+ * coop-site 3: tests/merge/breaks.cl:22:20: resizing_global_barrier_any()
+ */

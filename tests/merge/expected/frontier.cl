@@ -89,7 +89,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                 push(coop_transmit_.out, coop_transmit_.out_count, (*slots), (*sum), (*base), reached >= 0, reached);
             }
         }
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         global int *list = coop_transmit_.in;
         global int *count = coop_transmit_.in_count;
         if (!coop_skip_) {
@@ -101,7 +101,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                 *coop_transmit_.out_count = 0;
             coop_transmit_.depth++;
         }
-        coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         if (!coop_skip_) {
             if (*coop_transmit_.in_count == 0)
                 break;
@@ -139,3 +139,9 @@ kernel void frontier_mega(COOP_PARAMS, global uint *level, global const uint *fi
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/frontier.cl:84:9: resizing_global_barrier()
+ * coop-site 2: tests/merge/frontier.cl:94:9: resizing_global_barrier()
+ */

@@ -82,7 +82,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                 push(out, out_count, (*slots), (*sum), (*base), reached >= 0, reached);
             }
         }
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
         global int *list = in;
         global int *count = in_count;
         in = out;
@@ -92,7 +92,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         if (coop_global_id(ctx, 0) == 0)
             *out_count = 0;
         depth++;
-        coop_global_barrier(ctx);
+        coop_at(ctx, 2), coop_global_barrier(ctx);
         if (*in_count == 0)
             break;
     }
@@ -109,3 +109,9 @@ kernel void frontier_standalone(COOP_PARAMS, global uint *level, global const ui
     coop_fix_num_groups(&ctx);
     frontier(&ctx, level, first, targets, list_a, list_b, count_a, count_b, &coop_local_frontier_edges, &coop_local_frontier_slots, &coop_local_frontier_sum, &coop_local_frontier_base);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/frontier.cl:84:9: resizing_global_barrier()
+ * coop-site 2: tests/merge/frontier.cl:94:9: resizing_global_barrier()
+ */

@@ -49,7 +49,7 @@ void headers(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         for (uint i = s.first; i < n; i += s.stride)
             data[i] = mix(data[i], coop_transmit_.round);
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -90,3 +90,8 @@ kernel void headers_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, gl
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/headers.cl:13:9: resizing_global_barrier()
+ */

@@ -26,7 +26,7 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
     for (coop_skip_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.i < outer))); coop_transmit_.i++) {
         coop_kill_at(ctx, &coop_skip_);
-        coop_global_barrier_unless(ctx, coop_skip_);
+        coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
         for (coop_skip_ ? (void)0 : (void)(coop_transmit_.j = 0); ((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.j < inner))); coop_transmit_.j++) {
             if (!coop_skip_) {
                 for (uint k = first_item(ctx); k < n; k += stride(ctx))
@@ -39,10 +39,10 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
                 if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                     last_round[0] = (*round)[0];
             }
-            coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+            coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
         coop_fork_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
-        coop_global_barrier_unless(ctx, coop_skip_);
+        coop_at(ctx, 3), coop_global_barrier_unless(ctx, coop_skip_);
     }
 }
 
@@ -73,3 +73,10 @@ kernel void nested_mega(COOP_PARAMS, global uint *data, uint n, uint outer, uint
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/nested.cl:21:9: global_barrier()
+ * coop-site 2: tests/merge/nested.cl:30:13: resizing_global_barrier()
+ * coop-site 3: tests/merge/nested.cl:33:9: global_barrier()
+ */

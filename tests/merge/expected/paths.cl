@@ -34,9 +34,9 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
             if (!coop_skip_) {
                 data[g % n] = coop_transmit_.total;
             }
-            coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+            coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         } else if (!coop_skip_) {
-            coop_global_barrier(ctx);
+            coop_at(ctx, 2), coop_global_barrier(ctx);
         }
         if (!coop_skip_) {
             coop_transmit_.step++;
@@ -70,3 +70,9 @@ kernel void paths_mega(COOP_PARAMS, global int *data, global const int *w, uint 
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/paths.cl:20:13: resizing_global_barrier()
+ * coop-site 2: tests/merge/paths.cl:22:13: global_barrier()
+ */

@@ -20,7 +20,7 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
         coop_transmit_.added = 0;
     }
     coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
-    coop_global_barrier_unless(ctx, coop_skip_);
+    coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
     do {
         if (!coop_skip_) {
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
@@ -28,13 +28,13 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
             coop_transmit_.added += coop_transmit_.step + 1;
         }
         if (coop_skip_ ? coop_skip_ == 2 : (coop_transmit_.step % 2 == 0)) {
-            coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+            coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         } else {
-            coop_global_barrier_unless(ctx, coop_skip_);
+            coop_at(ctx, 3), coop_global_barrier_unless(ctx, coop_skip_);
             coop_kill_at(ctx, &coop_skip_);
-            coop_global_barrier_unless(ctx, coop_skip_);
+            coop_at(ctx, 4), coop_global_barrier_unless(ctx, coop_skip_);
             coop_fork_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
-            coop_global_barrier_unless(ctx, coop_skip_);
+            coop_at(ctx, 5), coop_global_barrier_unless(ctx, coop_skip_);
         }
         if (!coop_skip_) {
             coop_transmit_.step++;
@@ -61,3 +61,12 @@ kernel void phases_mega(COOP_PARAMS, global uint *data, uint n, uint steps)
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/phases.cl:11:5: global_barrier()
+ * coop-site 2: tests/merge/phases.cl:17:13: resizing_global_barrier()
+ * coop-site 3: tests/merge/phases.cl:19:13: global_barrier()
+ * coop-site 4: tests/merge/phases.cl:21:13: global_barrier()
+ * coop-site 5: tests/merge/phases.cl:23:13: global_barrier()
+ */

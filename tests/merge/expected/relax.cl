@@ -33,12 +33,12 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
                     for (uint i = first_item(ctx); i < n; i += coop_global_size(ctx, 0))
                         b[i] = (a[i] + a[(i + n + coop_transmit_.shift) % n] * (uint)coop_transmit_.weight) % 65521u;
                 }
-                coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+                coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
                 if (!coop_skip_) {
                     for (uint i = first_item(ctx); i < n; i += coop_global_size(ctx, 0))
                         a[i] = b[i] + 1u;
                 }
-                coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+                coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
             }
             if (!coop_skip_) {
                 coop_transmit_.shift = -coop_transmit_.shift;
@@ -65,10 +65,10 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
             }
             coop_transmit_.weight = coop_transmit_.weight * 2.0f;
         }
-        coop_global_barrier_unless(ctx, coop_skip_); /* everyone has summed by M before any group can leave or come */
+        coop_at(ctx, 3), coop_global_barrier_unless(ctx, coop_skip_); /* everyone has summed by M before any group can leave or come */
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
-        coop_global_barrier_unless(ctx, coop_skip_);
+        coop_at(ctx, 4), coop_global_barrier_unless(ctx, coop_skip_);
     }
 }
 
@@ -112,3 +112,11 @@ kernel void relax_mega(COOP_PARAMS, global uint *a, global uint *b, uint n, uint
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/relax.cl:24:17: resizing_global_barrier()
+ * coop-site 2: tests/merge/relax.cl:27:17: resizing_global_barrier()
+ * coop-site 3: tests/merge/relax.cl:46:9: global_barrier()
+ * coop-site 4: tests/merge/relax.cl:49:9: global_barrier()
+ */

@@ -22,7 +22,7 @@ void rounds(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         for (uint i = g * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))
             data[i] += 1;
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -52,3 +52,8 @@ kernel void rounds_mega(COOP_PARAMS, global uint *data, uint n, uint rounds_roun
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/rounds.cl:11:9: resizing_global_barrier()
+ */

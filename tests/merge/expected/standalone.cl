@@ -22,7 +22,7 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
     uint i;
     uint j;
     for (i = 0; i < outer; i++) {
-        coop_global_barrier(ctx);
+        coop_at(ctx, 1), coop_global_barrier(ctx);
         for (j = 0; j < inner; j++) {
             for (uint k = first_item(ctx); k < n; k += stride(ctx))
                 data[k] += 1;
@@ -31,9 +31,9 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
             barrier(CLK_LOCAL_MEM_FENCE);
             if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                 last_round[0] = (*round)[0];
-            coop_global_barrier(ctx);
+            coop_at(ctx, 2), coop_global_barrier(ctx);
         }
-        coop_global_barrier(ctx);
+        coop_at(ctx, 3), coop_global_barrier(ctx);
     }
 }
 
@@ -45,3 +45,10 @@ kernel void nested_standalone(COOP_PARAMS, global uint *data, uint n, uint outer
     coop_fix_num_groups(&ctx);
     nested(&ctx, data, n, outer, inner, last_round, &coop_local_nested_round);
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/nested.cl:21:9: global_barrier()
+ * coop-site 2: tests/merge/nested.cl:30:13: resizing_global_barrier()
+ * coop-site 3: tests/merge/nested.cl:33:9: global_barrier()
+ */

@@ -26,7 +26,7 @@ void swap(coop_ctx *ctx, global uint *first, global uint *second, uint n, uint r
         coop_transmit_.from = coop_transmit_.to;
         coop_transmit_.to = held;
         coop_transmit_.round++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -56,3 +56,8 @@ kernel void swap_mega(COOP_PARAMS, global uint *first, global uint *second, uint
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/swap.cl:15:9: resizing_global_barrier()
+ */

@@ -17,8 +17,8 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
         for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
             data[i] = data[i] * 0.5f + (float)coop_transmit_.s;
         if (coop_transmit_.s % 4 == 3) {
-            coop_global_barrier(ctx);
-            coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+            coop_at(ctx, 1), coop_global_barrier(ctx);
+            coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
     }
 }
@@ -38,3 +38,9 @@ kernel void sweep_mega(COOP_PARAMS, global float *data, uint n, uint sweeps)
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/sweep.cl:11:13: global_barrier()
+ * coop-site 2: tests/merge/sweep.cl:12:13: resizing_global_barrier()
+ */

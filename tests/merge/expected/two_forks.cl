@@ -42,7 +42,7 @@ void two_forks(coop_ctx *ctx, global uint *out, uint rounds, uint n, __local uin
         if (!coop_skip_) {
             coop_transmit_.round++;
         }
-        coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -73,3 +73,8 @@ kernel void two_forks_mega(COOP_PARAMS, global uint *out, uint rounds, uint n, g
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/two_forks.cl:29:9: resizing_global_barrier()
+ */

@@ -56,7 +56,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.t.count += coop_transmit_.round;
         coop_transmit_.t.weight = coop_transmit_.t.weight * 0.75f;
         coop_transmit_.extra.steps++;
-        coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -115,3 +115,8 @@ kernel void types_mega(COOP_PARAMS, global float *out, uint n, uint rounds, glob
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/types.cl:46:9: resizing_global_barrier()
+ */

@@ -26,7 +26,7 @@ void votes(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         for (uint i = g * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))
             data[i] += 1;
         coop_transmit_.round++;
-        coop_transmit_.more = coop_resize_vote_at(ctx, &coop_skip_, 1, get_local_id(0) == 0 && coop_transmit_.round < rounds, coop_transmit_.more, &coop_transmit_, sizeof coop_transmit_);
+        coop_transmit_.more = (coop_at(ctx, 1), coop_resize_vote_at(ctx, &coop_skip_, 1, get_local_id(0) == 0 && coop_transmit_.round < rounds, coop_transmit_.more, &coop_transmit_, sizeof coop_transmit_));
     }
 }
 
@@ -56,3 +56,8 @@ kernel void votes_mega(COOP_PARAMS, global uint *data, uint n, uint rounds, glob
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/votes.cl:15:16: resizing_global_barrier_any()
+ */

@@ -266,7 +266,7 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
             if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                 ws_push(&coop_transmit_.q, 0u, 0u);
         }
-        coop_global_barrier_unless(ctx, coop_skip_);
+        coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
         if (!coop_skip_) {
             coop_transmit_.done = 0;
         }
@@ -289,7 +289,7 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
         if (!coop_skip_) {
             coop_transmit_.round++;
         }
-        coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
     }
 }
 
@@ -320,3 +320,9 @@ kernel void ws_rounds_mega(COOP_PARAMS, global uint *queue_words, uint queue_gro
         COOP_GROUP_SYNC();
     }
 }
+
+/* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
+ * to say where stuck groups wait.
+ * coop-site 1: tests/merge/ws_rounds.cl:16:9: global_barrier()
+ * coop-site 2: tests/merge/ws_rounds.cl:33:9: resizing_global_barrier()
+ */
