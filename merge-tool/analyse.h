@@ -1,9 +1,10 @@
-/* analyse.h: the second pass (analyse.c, analyse_control.c, analyse_flow.c). It finds on the
- * AST what the later passes need and records it as facts, deciding nothing: the kernels,
- * helpers and calls, what each function uses (ids, primitives, barriers, task arguments, local
- * variables), the places the rewrites change, the cooperative kernel's statements with their
- * fork points and the way a forked or killed group walks through them, and what the data flow
- * over them finds for the warnings. Validation (validate.h) judges these facts. */
+/* analyse.h: the second pass (analyse.c, analyse_functions.c, analyse_control.c,
+ * analyse_flow.c). It finds on the AST what the later passes need and records it as facts,
+ * deciding nothing: the kernels, helpers and calls, what each function uses (ids, primitives,
+ * barriers, task arguments, local variables), the places the rewrites change, the cooperative
+ * kernel's statements with their fork points and the way a forked or killed group walks through
+ * them, and what the data flow over them finds for the warnings. Validation (validate.h) judges
+ * these facts. */
 #ifndef COOP_MERGE_ANALYSE_H
 #define COOP_MERGE_ANALYSE_H
 
@@ -16,7 +17,10 @@
 void mt_analyse(mt_merge *merge);
 void mt_analysis_free(mt_merge *merge);
 
-/* ---- Functions and calls (analyse.c) ---------------------------------------------------------- */
+/* ---- Functions and calls (analyse_functions.c) -------------------------------------------- */
+
+/* Finds the functions, and of them what the later passes need; 0 without a cooperative kernel. */
+int mt_analyse_functions(mt_merge *merge);
 
 enum mt_primitive mt_primitive_of(CXCursor call);
 const char *mt_primitive_name(enum mt_primitive primitive); /* "offer_kill", ... */

@@ -1,7 +1,8 @@
-/* rewrite.h: the fourth pass (rewrite.c, rewrite_control.c). Records the rewrites as edits on
- * source ranges of the files' own text: rewrite.c for calls, ids, locals and kernel headers,
- * rewrite_control.c for the cooperative kernel's kill, fork and resume control flow and its
- * transmit variables. It runs only on input that validation accepted. */
+/* rewrite.h: the fourth pass (rewrite.c, rewrite_functions.c, rewrite_control.c,
+ * rewrite_text.c). Records the rewrites as edits on source ranges of the files' own text:
+ * rewrite_functions.c for calls, ids, locals and kernel headers, rewrite_control.c for the
+ * cooperative kernel's kill, fork and resume control flow and its transmit variables,
+ * rewrite_text.c for what both write. It runs only on input that validation accepted. */
 #ifndef COOP_MERGE_REWRITE_H
 #define COOP_MERGE_REWRITE_H
 
@@ -10,8 +11,9 @@
 void mt_rewrite(mt_merge *merge);
 
 /* Between the pass's files. */
-char *mt_declarator(CXType type, const char *name);
+void mt_rewrite_functions(mt_merge *merge);
 void mt_rewrite_cooperative(mt_merge *merge);
+char *mt_declarator(CXType type, const char *name);
 char *mt_barrier_site(mt_merge *merge, const mt_file *file, unsigned offset, enum mt_primitive primitive);
 
 #endif

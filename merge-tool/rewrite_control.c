@@ -166,18 +166,6 @@ static char *indent_at(const mt_file *file, unsigned offset)
     return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
 }
 
-/* `coop_at(ctx, N), ` for the global barrier whose call starts at `offset` of `file`: it becomes
- * site N of the program's coop-site lines (emit.c), which the watchdog names for the groups that
- * wait there. */
-char *mt_barrier_site(mt_merge *merge, const mt_file *file, unsigned offset, enum mt_primitive primitive)
-{
-    unsigned line, column;
-    mt_line_column(file, offset, &line, &column);
-    char *site = mt_printf("%s:%u:%u: %s()", file->path, line, column, mt_primitive_name(primitive));
-    MT_PUSH(merge->barrier_sites, merge->barrier_site_count, merge->barrier_site_capacity, site);
-    return mt_printf("coop_at(ctx, %zu), ", merge->barrier_site_count);
-}
-
 /* The text that replaces a primitive's call (up to its `;`). */
 static char *primitive_text(const mt_control *c, const mt_stmt *s)
 {
