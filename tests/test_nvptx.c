@@ -159,7 +159,7 @@ END_TEST
  * variants), the barrier self-test in every form barrier-bench builds, coop-bench's and
  * coop-demo's plain task kernels, merge-bench's hand-written megakernel; and libcoop's own
  * knobs that select other NVIDIA code: a GPU older than sm_80 (no redux.sync) and the slow
- * paths inlined (COOP_NV_INLINE, no cold context copies). */
+ * paths inlined (COOP_NV_INLINE, no cold context copies), and the barrier sites (COOP_SITES). */
 START_TEST(programs_with_options_compile)
 {
     static const struct {
@@ -175,6 +175,7 @@ START_TEST(programs_with_options_compile)
         {"kernels/tasks/plain.cl", ""},
         {"merge-tool/bench/hand.cl", ""},
         {"merge-tool/bench/hand.cl", "-DCOOP_TRACING=1"},
+        {"kernels/generated/bfs_mega.cl", "-DCOOP_SITES=1"},
         {"tests/kernels/scheduler.cl", "-UCOOP_NV_SM -DCOOP_NV_SM=70"},
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_NV_INLINE=1 -DCOOP_TRACING=1"},

@@ -511,6 +511,18 @@ inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind
 #endif
 #endif
 
+/* With COOP_SITES a group that waits long at a global barrier records which one (coop_at, the
+ * watchdog's file:line). On NVIDIA the site's word in the context cost sssp 2.5% (H200, USA-road-FLA,
+ * 132 groups, three alternations; bfs 0.2-0.8%), so there it is off unless asked for
+ * (COOP_BUILD_OPTIONS=-DCOOP_SITES=1); the barrier is then named by its number only. */
+#ifndef COOP_SITES
+#if defined(COOP_TARGET_NVIDIA)
+#define COOP_SITES 0
+#else
+#define COOP_SITES 1
+#endif
+#endif
+
 /* ---- Persistent-kernel context ------------------------------------------------------------ */
 
 /* Local scratch of a persistent group: [0, 8) discovery and broadcasts, [8, 16) local id 0's
@@ -586,8 +598,10 @@ typedef struct coop_ctx {
     uint fixed_groups;     /* a standalone form's M, read once at its start (coop_fix_num_groups) */
     uint known_groups;     /* COOP_PRIVATE_M: M as the group last learnt it (coop_shared_num_groups),
                               0 when it must be read again; the same in every work-item */
+#if COOP_SITES
     uint site;             /* the barrier about to be reached, as coop-merge numbered it in the
                               program's coop-site lines (coop_at); 0: not known */
+#endif
 } coop_ctx;
 
 /* The two parameters libcoop passes first to every persistent kernel. */
@@ -669,7 +683,11 @@ inline void coop_set_where(const coop_ctx *ctx, uint where, uint detail)
 /* Generated code names the barrier it is about to reach, as a constant, so that a group that waits
  * there long can say where it waits (COOP_CTRL_GROUP_SITE): the site's file:line is in the
  * program's coop-site lines, which the host reads when it describes a stuck kernel. */
+#if COOP_SITES
 #define coop_at(ctx, site_) ((ctx)->site = (site_))
+#else
+#define coop_at(ctx, site_) ((void)0)
+#endif
 
 /* ---- Global barrier -----------------------------------------------------------------------
  * Barrier number b (1, 2, ...) uses counter b % 4. A counter rests at COOP_BAR_IDLE; every member
@@ -773,7 +791,9 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
         uint spins = 0;
         while (!((value = coop_load_relaxed(counter)) & COOP_BAR_IDLE)) {
             if (++spins == COOP_BARRIER_QUIET_SPINS) {
+#if COOP_SITES
                 coop_store_relaxed(&ctx->ctrl[COOP_CTRL_GROUP_SITE + ctx->physical], ctx->site);
+#endif
                 coop_where_store(where, COOP_WHERE_BARRIER, COOP_WHERE_BARRIER_DETAIL(ctx->id, number));
             }
         }
@@ -879,7 +899,9 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
 #endif
     ctx->scratch = scratch;
     ctx->epoch = 0;
+#if COOP_SITES
     ctx->site = 0;
+#endif
     coop_scheduler_reset(ctx);
     if (coop_local_linear_id() == 0) {
         uint limit = coop_load_relaxed(&dev[COOP_DEV_MAX_GROUPS]);
