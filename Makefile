@@ -32,8 +32,9 @@ LIB_CFLAGS := -fvisibility=hidden
 LIB_SRCS := $(wildcard libcoop/src/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(BUILD)/obj/gen/selftest_source.o \
     $(BUILD)/obj/gen/echo_source.o
+DEVICE_HEADERS := $(wildcard libcoop/include/coop_device/*.h)
 LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
-    libcoop/include/coop_request.h libcoop/include/coop_scheduler.h
+    libcoop/include/coop_request.h $(DEVICE_HEADERS)
 LIBA := $(BUILD)/lib/libcoop.a
 LIBSO_REAL := $(BUILD)/lib/libcoop.so.$(VERSION)
 LIBSO_MAJOR := $(BUILD)/lib/libcoop.so.$(VERSION_MAJOR)
@@ -89,11 +90,12 @@ lib: $(LIBA) $(LIBSO) $(PCFILE)
 
 programs: $(PROGRAMS)
 
-# The kernel header: the three headers in order, coop_scheduler.h with coop_request.h in its place.
-$(BUILD)/gen/kernel_header.c: libcoop/include/coop_layout.h libcoop/include/coop_kernel.h \
-    libcoop/include/coop_scheduler.h libcoop/include/coop_request.h scripts/embed.sh
+# The kernel header: coop_kernel.h with the files it includes in their places (coop_layout.h,
+# coop_device/*.h in order, coop_request.h inside coop_device/common.h).
+$(BUILD)/gen/kernel_header.c: libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
+    libcoop/include/coop_request.h $(DEVICE_HEADERS) scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh -i coop_kernel_header_source $(filter-out %/coop_request.h,$(filter %.h,$^)) > $@
+	sh scripts/embed.sh -i coop_kernel_header_source libcoop/include/coop_kernel.h > $@
 
 $(BUILD)/gen/selftest_source.c: libcoop/src/selftest.cl scripts/embed.sh
 	@mkdir -p $(@D)
@@ -300,13 +302,14 @@ demo: all
 # The shared library as Debian lays one out: libcoop.so.X.Y.Z, libcoop.so.X (the soname) -> it,
 # libcoop.so -> libcoop.so.X; man pages in share/man/man1.
 install: lib programs man
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/include/coop_device \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libcoop.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcoop.so.$(VERSION_MAJOR)
 	ln -sf libcoop.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libcoop.so
-	install -m 644 $(LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(filter-out $(DEVICE_HEADERS),$(LIB_HEADERS)) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(DEVICE_HEADERS) $(DESTDIR)$(PREFIX)/include/coop_device/
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	$(call coop_pc,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
 	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,\

@@ -1,6 +1,6 @@
 /* coop-litmus: message-passing (MP), store-buffering (SB) and load-buffering (LB) litmus tests
  * between co-resident workgroups (kernels/litmus.cl), each with relaxed accesses only and with
- * coop_kernel.h's fences, and how often each weak outcome was seen. With the fences there must be
+ * coop_device/atomics.h's fences, and how often each weak outcome was seen. With the fences there must be
  * none: that is what the exit status says. */
 #include "buffers.h"
 #include "cli.h"

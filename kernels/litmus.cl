@@ -12,7 +12,7 @@
  *   SB  side 0: x = 1; a = (y == 1)     side 1: y = 1; b = (x == 1)          weak: a=0 b=0
  *   LB  side 0: a = (x == 1); y = 1     side 1: b = (y == 1); x = 1          weak: a=1 b=1
  *
- * -DLITMUS_FENCED=1 builds the variants with coop_kernel.h's orderings, which forbid the weak
+ * -DLITMUS_FENCED=1 builds the variants with coop_device/atomics.h's orderings, which forbid the weak
  * outcomes: MP publishes with a release store and observes with an acquire load, LB puts an
  * acquire-release fence between load and store, and SB a sequentially consistent fence between
  * store and load (acquire/release would still allow both loads to miss both stores).

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* libcoop's kernel header (coop_layout.h, coop_kernel.h, coop_scheduler.h with the
+/* libcoop's kernel header (coop_kernel.h with the coop_device/ files and the
  * coop_request.h it includes), embedded by the build, for checking that the merged program
  * compiles. */
 extern const char coop_kernel_header_source[];

@@ -30,7 +30,7 @@ static const char prelude[] =
     "uint coop_atomic_inc(volatile global uint *counter);\n"
     "uint coop_atomic_add_index(volatile global uint *counter, uint count);\n"
     "void coop_atomic_add_sum(volatile global uint *counter, uint value);\n"
-    /* libcoop's memory model (coop_kernel.h): atomics between groups, correct on PoCL and NVIDIA */
+    /* libcoop's memory model (coop_device/atomics.h): atomics between groups, correct on PoCL and NVIDIA */
     "uint coop_load_relaxed(global uint *p);\n"
     "uint coop_load_acquire(global uint *p);\n"
     "void coop_store_relaxed(global uint *p, uint v);\n"

@@ -1,5 +1,5 @@
 /* test_discovery.c: occupancy discovery and persistent launches (libcoop/src/discovery.c,
- * libcoop/src/launch.c, and coop_enter() in coop_kernel.h). On PoCL a compute unit is a
+ * libcoop/src/launch.c, and coop_enter() in coop_device/discovery.h). On PoCL a compute unit is a
  * worker thread running one group at a time, so discovery must never find more than
  * POCL_MAX_PTHREAD_COUNT groups. It finds all of them when every worker gets a time slice within
  * the window, which a quiet machine gives and a busy one may not (fewer groups are then correct):

@@ -15,6 +15,7 @@
 #include "testutil.h"
 
 #include <glob.h>
+#include <sys/stat.h>
 
 #define HEADERS_DIR "libcoop/include"
 
@@ -49,18 +50,16 @@ typedef struct failures {
     char names[2048];
 } failures;
 
-/* Compiles `path` with `extra` options (space-separated, MAX_EXTRA at most) and the kernel headers
- * of `headers` (a folder holding coop_layout.h, coop_kernel.h, coop_scheduler.h and the
- * coop_request.h it includes); the PTX goes to `ptx` (NULL: discarded). Returns 1 if it compiled,
- * else prints clang's diagnostics, counts the failure and returns 0; *diagnostics (unless NULL)
- * gets clang's output (malloc'ed). */
+/* Compiles `path` with `extra` options (space-separated, MAX_EXTRA at most) and the kernel header
+ * of `headers` (a folder holding coop_kernel.h and the files it includes: coop_layout.h,
+ * coop_device/, coop_request.h); the PTX goes to `ptx` (NULL: discarded). Returns 1 if it
+ * compiled, else prints clang's diagnostics, counts the failure and returns 0; *diagnostics (unless
+ * NULL) gets clang's output (malloc'ed). */
 static int compile(const char *path, const char *extra, const char *headers, const char *ptx, failures *f,
                    char **diagnostics)
 {
-    static char layout[512], kernel[512], scheduler[512];
-    snprintf(layout, sizeof layout, "%s/coop_layout.h", headers);
+    static char kernel[512];
     snprintf(kernel, sizeof kernel, "%s/coop_kernel.h", headers);
-    snprintf(scheduler, sizeof scheduler, "%s/coop_scheduler.h", headers);
     char words[256];
     snprintf(words, sizeof words, "%s", extra);
     char *argv[NVIDIA_OPTION_COUNT + MAX_EXTRA + 16];
@@ -73,11 +72,10 @@ static int compile(const char *path, const char *extra, const char *headers, con
         ck_assert_msg(++extras <= MAX_EXTRA, "%s: more than %d extra options in '%s'", path, MAX_EXTRA, extra);
         argv[n++] = word;
     }
-    /* libcoop prepends the three headers' text (build/gen/kernel_header.c); -include keeps their
-     * own file names in the diagnostics */
-    char *includes[] = {"-include", layout, "-include", kernel, "-include", scheduler};
-    for (size_t i = 0; i < 6; i++)
-        argv[n++] = includes[i];
+    /* libcoop prepends the header's text (build/gen/kernel_header.c); -include keeps its files'
+     * own names in the diagnostics */
+    argv[n++] = "-include";
+    argv[n++] = kernel;
     argv[n++] = (char *)path;
     argv[n++] = "-o";
     argv[n++] = (char *)(ptx ? ptx : "/dev/null");
@@ -214,23 +212,33 @@ START_TEST(ptx_has_the_nvidia_paths)
 }
 END_TEST
 
-/* A mistake inside the NVIDIA-only part of coop_kernel.h fails the compile, with the header's
- * file and line in the diagnostics: a copy of the headers with an undeclared name right after
- * the first `#if defined(COOP_TARGET_NVIDIA)` (code no PoCL build compiles). */
+/* A mistake inside the NVIDIA-only part of the kernel header fails the compile, with the
+ * header's file and line in the diagnostics: a copy of the header's files with an undeclared name
+ * right after the first `#if defined(COOP_TARGET_NVIDIA)` of coop_device/atomics.h (code no PoCL
+ * build compiles). */
 START_TEST(an_error_in_nvidia_code_is_found)
 {
     char dir[] = "/tmp/test_nvptx-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    static const char *const names[] = {"coop_layout.h", "coop_kernel.h", "coop_scheduler.h", "coop_request.h"};
+    char device[64];
+    snprintf(device, sizeof device, "%s/coop_device", dir);
+    ck_assert_int_eq(mkdir(device, 0700), 0);
+    glob_t found;
+    ck_assert_int_eq(glob(HEADERS_DIR "/coop_device/*.h", 0, NULL, &found), 0);
+    const char *tops[] = {HEADERS_DIR "/coop_kernel.h", HEADERS_DIR "/coop_layout.h", HEADERS_DIR "/coop_request.h"};
+    size_t count = 3 + found.gl_pathc;
+    char **copies = calloc(count, sizeof *copies);
+    ck_assert_ptr_nonnull(copies);
     int planted = 0;
-    for (size_t i = 0; i < 4; i++) {
-        char from[256], to[512];
-        snprintf(from, sizeof from, HEADERS_DIR "/%s", names[i]);
-        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+    for (size_t i = 0; i < count; i++) {
+        const char *from = i < 3 ? tops[i] : found.gl_pathv[i - 3];
+        copies[i] = malloc(512);
+        ck_assert_ptr_nonnull(copies[i]);
+        snprintf(copies[i], 512, "%s/%s", dir, from + strlen(HEADERS_DIR "/"));
         char *text = tu_read_file(from, NULL);
-        FILE *out = fopen(to, "w");
+        FILE *out = fopen(copies[i], "w");
         ck_assert_ptr_nonnull(out);
-        char *at = i == 1 ? strstr(text, "#if defined(COOP_TARGET_NVIDIA)") : NULL;
+        char *at = strstr(from, "/coop_device/atomics.h") ? strstr(text, "#if defined(COOP_TARGET_NVIDIA)") : NULL;
         char *line_end = at ? strchr(at, '\n') : NULL;
         if (line_end) {
             fwrite(text, 1, (size_t)(line_end + 1 - text), out);
@@ -243,20 +251,22 @@ START_TEST(an_error_in_nvidia_code_is_found)
         fclose(out);
         free(text);
     }
-    ck_assert_msg(planted, "coop_kernel.h has no '#if defined(COOP_TARGET_NVIDIA)' line");
+    globfree(&found);
+    ck_assert_msg(planted, "coop_device/atomics.h has no '#if defined(COOP_TARGET_NVIDIA)' line");
     failures f = {0};
     printf("(a planted mistake; the failure below is expected)\n");
     char *diagnostics = NULL;
     int ok = compile("libcoop/src/selftest.cl", "", dir, NULL, &f, &diagnostics);
-    for (size_t i = 0; i < 4; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
+    for (size_t i = 0; i < count; i++) {
+        unlink(copies[i]);
+        free(copies[i]);
     }
+    free(copies);
+    rmdir(device);
     rmdir(dir);
     ck_assert_msg(!ok, "a header with an undeclared name in its NVIDIA code compiled for NVPTX");
     ck_assert_uint_eq(f.count, 1);
-    ck_assert_msg(strstr(diagnostics, "coop_kernel.h:") && strstr(diagnostics, "coop_no_such_name"),
+    ck_assert_msg(strstr(diagnostics, "atomics.h:") && strstr(diagnostics, "coop_no_such_name"),
                   "clang's diagnostics do not name the header and the mistake:\n%s", diagnostics);
     free(diagnostics);
 }

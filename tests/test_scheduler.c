@@ -1,5 +1,5 @@
 /* test_scheduler.c: megakernels under libcoop's scheduler (libcoop/src/scheduler.c, and its
- * kernel side coop_scheduler.h): cooperative kernels that shrink and grow under chaos mode, the
+ * kernel side libcoop/include/coop_device/): cooperative kernels that shrink and grow under chaos mode, the
  * scheduler's promises checked from inside them, high-priority tasks beside them, the agent
  * path, the watchdog, and argument errors. The megakernels are in tests/kernels/scheduler.cl.
  *

@@ -1,5 +1,5 @@
 /* test_selftest.c: the global barrier, through coop_measure_barrier() (libcoop/src/selftest.c
- * and selftest.cl) and through a persistent kernel of our own (coop_kernel.h has one barrier
+ * and selftest.cl) and through a persistent kernel of our own (coop_device/barrier.h has one barrier
  * algorithm: docs/DESIGN.md, section 6). With more PoCL workers than cores every barrier waits
  * for time slices (milliseconds), so those runs are kept short. */
 #include "testutil.h"

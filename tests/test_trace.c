@@ -1,5 +1,5 @@
-/* test_trace.c: trace mode (libcoop/src/trace.c, and the COOP_TRACING code of coop_kernel.h and
- * coop_scheduler.h). Traced runs of tests/kernels/trace.cl under chaos with a periodic task are
+/* test_trace.c: trace mode (libcoop/src/trace.c, and the COOP_TRACING code of
+ * libcoop/include/coop_device/). Traced runs of tests/kernels/trace.cl under chaos with a periodic task are
  * read back with jansson and checked: the file parses; every group's spans are disjoint and in
  * order; its roles follow the protocol's transitions (a forked group resumes as a member, a
  * killed one goes to a task or the pool...); at every moment the groups in member spans are
@@ -344,7 +344,7 @@ START_TEST(trace_code_is_compiled_out)
     snprintf(preprocessed, sizeof preprocessed, "%s/headers.i", dir);
     FILE *file = fopen(source, "w");
     ck_assert_ptr_nonnull(file);
-    fputs("#include \"coop_layout.h\"\n#include \"coop_kernel.h\"\n#include \"coop_scheduler.h\"\n", file);
+    fputs("#include \"coop_kernel.h\"\n", file);
     fclose(file);
     for (unsigned target = 0; target < 2; target++) {
         for (int traced = 0; traced <= 1; traced++) {

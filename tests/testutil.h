@@ -187,7 +187,7 @@ static inline void tu_read(coop_context *ctx, cl_mem buffer, cl_uint *words, siz
     ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
 }
 
-/* The build option of a check build (coop_kernel.h, "Check builds"): the kernels then count what
+/* The build option of a check build (coop_device/checks.h): the kernels then count what
  * breaks the rules of coop_layout.h's enum coop_check_rule, which tu_assert_mega_at_rest reads. */
 #define TU_CHECK_OPTIONS "-DCOOP_CHECKS=1"
 

@@ -363,7 +363,7 @@ typedef struct coop_mega_report {
 } coop_mega_report;
 
 /* Runs a megakernel (a persistent kernel whose groups loop over coop_schedule(), see
- * coop_scheduler.h) until its cooperative kernel has finished and its tasks are done, submitting
+ * coop_device/schedule.h) until its cooperative kernel has finished and its tasks are done, submitting
  * the planned tasks on the way. `params` may be NULL, `plans` only when plan_count is 0. A run
  * that makes no progress for the watchdog time ends with COOP_ERR_TIMEOUT and a message saying
  * where the groups are (the kernel then still runs: the process must exit). On success *report

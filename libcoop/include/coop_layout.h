@@ -9,7 +9,7 @@
  * - The device area is ordinary device memory: barrier counters and other hot words.
  * - The control block holds the scheduler's state. It lives in the channel when the channel is
  *   fine-grained SVM (the host then reads and writes it directly) and in the device area
- *   otherwise; then an agent group copies requests in and status out (coop_scheduler.h).
+ *   otherwise; then an agent group copies requests in and status out (coop_device/agent.h).
  */
 #ifndef COOP_LAYOUT_H
 #define COOP_LAYOUT_H
@@ -45,7 +45,7 @@ enum coop_dev_slot {
  * and arrival adds one, so the barrier is complete when this bit is set again. */
 #define COOP_BAR_IDLE 0x20000000u
 /* Set in a barrier's counter when M may have changed before it or member 0 made a resize
- * decision at it (coop_kernel.h's global barrier); member 0 clears it two barriers later. */
+ * decision at it (coop_device/barrier.h); member 0 clears it two barriers later. */
 #define COOP_BAR_FLAG 0x80000000u
 /* Set in a barrier's counter by a group that votes true at it (coop_global_barrier_any);
  * cleared with COOP_BAR_FLAG. */
@@ -58,7 +58,7 @@ enum coop_dev_slot {
 #define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
 
 /* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
- * (coop_kernel.h, "Check builds"; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
+ * (coop_device/checks.h; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
  * are r * 4: its violations, then the first one's three details. */
 enum coop_check_rule {
     COOP_CHECK_RESIZE_SLOT = 0,    /* R1, R4: member 0 rewrote barrier b's resize slot before b + 3
@@ -89,7 +89,7 @@ enum coop_check_rule {
  *                           mark between areas). Rows run in the order of WORD, and each ends
  *                           before the next begins (checked by host and device compilers below);
  *   AGENT                   OUT(n): the agent copies it out to the host as its n-th named slot
- *                           (coop_scheduler.h, coop_agent_slot); NO: not by name (it copies the
+ *                           (coop_device/agent.h, coop_agent_slot); NO: not by name (it copies the
  *                           request words in and the report words out as ranges);
  *   LABEL                   the host's name for it in its COOP_TRACE=1 line ("": not shown);
  *   WATCH                   what the host's watchdog counts a change of as progress
@@ -225,13 +225,13 @@ COOP_LAYOUT_ASSERT(COOP_CHAN_CTRL % 2 == 0 && COOP_DEV_CTRL % 2 == 0 && COOP_CTR
 COOP_LAYOUT_ASSERT(COOP_BAR_IDLE > COOP_MAX_GROUPS && COOP_BAR_IDLE < COOP_BAR_VOTE && COOP_BAR_VOTE < COOP_BAR_FLAG,
                    barrier_count_below_flags);
 
-/* What a group is doing in a megakernel (coop_scheduler.h; a trace's COOP_EV_START names it); a
+/* What a group is doing in a megakernel (coop_device/schedule.h; a trace's COOP_EV_START names it); a
  * plain persistent kernel's groups are all COOP_ROLE_COOP. */
 #define COOP_ROLE_COOP 1u
 #define COOP_ROLE_TASK 2u
 #define COOP_ROLE_IDLE 3u
 #define COOP_ROLE_AGENT 4u
-#define COOP_ROLE_KILLED 5u   /* killed at an offer, not yet out of the barriers (coop_scheduler.h) */
+#define COOP_ROLE_KILLED 5u   /* killed at an offer, not yet out of the barriers (coop_device/task.h) */
 /* Killed and out of the barriers already: at a resizing barrier (which takes a killed group out
  * of them at once), or at an offer once coop_leave_if_killed has run. It has COOP_ROLE_IDLE's
  * value, which a group that has started (ctx->started) never holds otherwise: coop_next_role
@@ -240,7 +240,7 @@ COOP_LAYOUT_ASSERT(COOP_BAR_IDLE > COOP_MAX_GROUPS && COOP_BAR_IDLE < COOP_BAR_V
 
 /* ---- Trace mode (kernels built with COOP_TRACING=1: coop_mega_params.trace_file) -----------
  * The device area then goes on past COOP_DEV_WORDS with the trace area below, sized by the host
- * for the run. Times are the trace clock's ticks (coop_kernel.h, coop_trace_clock: nanoseconds
+ * for the run. Times are the trace clock's ticks (coop_device/trace.h, coop_trace_clock: nanoseconds
  * on NVIDIA, the time-stamp counter on PoCL). Each group's local id 0 appends its own events to
  * its own buffer, so no event needs an atomic; a full buffer counts the events it drops. */
 enum coop_trace_slot {
@@ -352,7 +352,7 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 /* COOP_CTRL_KILLS and COOP_CTRL_KILLS_REQUEST as one 64-bit word: the number of the task request
  * that the tokens are for above the tokens. A request sets it (coop_apply_request), takers
  * subtract from the tokens, the task's start clears it, and a give-back adds only while the
- * request is still the one the tokens were taken for (coop_scheduler.h, "Kill tokens"). The
+ * request is still the one the tokens were taken for (coop_device/kill.h). The
  * offers' fast paths read the low half alone. */
 #define COOP_KILLS_WORD(request, tokens) ((COOP_U64)(request) << 32 | (tokens))
 #define COOP_KILLS_REQUEST(word) COOP_HIGH_HALF(word)
@@ -373,7 +373,7 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_COMMIT_TAG_OF(word) ((word) & 0xfffff000u)
 #define COOP_COMMIT_MEMBERS(word) ((word) & 0xfffu)
 
-/* The barrier counters (coop_kernel.h, "Global barrier"): barrier b's counter is one half of the
+/* The barrier counters (coop_device/barrier.h): barrier b's counter is one half of the
  * 64-bit word COOP_BAR_PAIR(b), the high one if COOP_BAR_HIGH(b); b + 2's is the other half. One
  * 64-bit add arrives at b (+1 on its half) and arms b + 2 (-1 on the other): for a low half +1,
  * and 0xffffffff (-1) on the high half, whose carry out of the word is lost; for a high half

@@ -1,12 +1,12 @@
 /* coop_request.h: what applying a host request does to the control block, written once for the
  * two sides that apply requests (docs/DESIGN.md sections 10 and 11): the agent group, which
- * copies each request into the control block in device memory (coop_scheduler.h, coop_agent),
+ * copies each request into the control block in device memory (coop_device/agent.h, coop_agent),
  * and the host itself when the control block is in the channel (libcoop/src/scheduler.c).
  *
- * It is compiled as OpenCL C (coop_scheduler.h includes it; the kernel header embeds it there)
+ * It is compiled as OpenCL C (coop_device/common.h includes it; the kernel header embeds it there)
  * and as C11. Each side first gives it, on a control-block word, the accesses it names:
  * coop_load_relaxed, coop_store_relaxed, coop_store_release, and on a 64-bit pair of words
- * coop_exchange64 (acquire-release), with the orders coop_kernel.h's primitives have, and
+ * coop_exchange64 (acquire-release), with the orders coop_device/atomics.h's primitives have, and
  * coop_device_time(slot), which writes the device's clock into a 64-bit slot and returns it (the
  * host has no device clock: it writes nothing and returns 0; a traced run's host stamps
  * T_REQUEST itself). Like coop_layout.h, it tells the two languages apart by
@@ -26,7 +26,7 @@
 #define COOP_CTRL_PAIR volatile uint64_t
 #endif
 
-/* A check build's checks (coop_kernel.h, COOP_CHECK) are the device's: the host builds none. */
+/* A check build's checks (coop_device/checks.h, COOP_CHECK) are the device's: the host builds none. */
 #ifndef COOP_CHECK
 #define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds))
 #endif

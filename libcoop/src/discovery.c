@@ -1,5 +1,5 @@
 /* Host side of occupancy discovery: decide when every co-resident group has registered and
- * close the poll (the kernel side is coop_enter() in coop_kernel.h). */
+ * close the poll (the kernel side is coop_enter() in coop_device/discovery.h). */
 #include "discovery.h"
 
 #include <stdlib.h>

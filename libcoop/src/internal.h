@@ -173,7 +173,7 @@ double coop_now_us(void);
  * device, whose workgroups are threads of this process competing for the same cores. */
 void coop_poll_pause(const coop_context *ctx, unsigned gpu_us, unsigned cpu_us);
 
-/* Source of coop_layout.h + coop_kernel.h, generated at build time (embedded_header.c). */
+/* Source of coop_kernel.h with the files it includes, generated at build time (build/gen/kernel_header.c). */
 extern const char coop_kernel_header_source[];
 
 #endif

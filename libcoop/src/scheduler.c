@@ -1,5 +1,5 @@
 /* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
- * and watches for lack of progress (the device side is coop_scheduler.h). */
+ * and watches for lack of progress (the device side is libcoop/include/coop_device/). */
 #include "internal.h"
 #include "strict.h"
 #include "trace.h"
@@ -107,7 +107,7 @@ static coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
 }
 
 /* Control-block words (and 64-bit pairs of them) as coop_request.h accesses them, on the host: the
- * channel's SVM words, with the orders of coop_kernel.h's primitives (on a CPU, device scope is
+ * channel's SVM words, with the orders of coop_device/atomics.h's primitives (on a CPU, device scope is
  * what the host sees). The host has no device clock (coop_device_time): a traced run stamps
  * T_REQUEST itself. */
 static inline uint32_t coop_load_relaxed(volatile uint32_t *word)

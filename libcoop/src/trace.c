@@ -1,8 +1,9 @@
 /* Trace mode, host side: reads the groups' event buffers after a traced megakernel run, puts them
  * and the host's own events (task requests, completions, deadlines) on one time base, turns them
  * into role spans, and writes the Chrome trace event format (JSON) that Perfetto and
- * chrome://tracing open (README, "Traces"). The device side is coop_kernel.h / coop_scheduler.h
- * under COOP_TRACING; the layout of the buffers is coop_layout.h's "Trace mode". */
+ * chrome://tracing open (README, "Traces"). The device side is coop_device/trace.h and the code
+ * under COOP_TRACING in the other coop_device/ files; the layout of the buffers is coop_layout.h's
+ * "Trace mode". */
 #include "trace.h"
 
 #include "json_text.h"

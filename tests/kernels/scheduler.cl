@@ -2,7 +2,7 @@
  *
  * Each cooperative kernel checks the scheduler's promises as it runs and counts violations in
  * `checks` (scheduler_checks.h); the host compares the data they compute with a CPU reference.
- * PoCL's compiler needs the shapes coop_scheduler.h describes: role branches separated by
+ * PoCL's compiler needs the shapes coop_kernel.h describes: role branches separated by
  * COOP_GROUP_SYNC(), loops left through their condition, no workgroup barrier under a branch.
  * Checks run in local id 0 unless every work-item has something of its own to check. */
 #include "scheduler_checks.h"

@@ -11,7 +11,7 @@
  * with workgroup barriers, the push called inside the edge loop, and work-item values (the node
  * reached) live across their barriers. The level's work is split by shared_num_groups(), M as
  * of the last barrier read once per group. PoCL 3.1 lost those values when libcoop's resizing
- * barrier read its kill count in local id 0 just before a workgroup barrier (coop_scheduler.h,
+ * barrier read its kill count in local id 0 just before a workgroup barrier (coop_device/resize.h,
  * COOP_RESIZE_PREFETCH). */
 #define FRONTIER_WIDTH 16
 #define UNREACHED 0xffffffffu

@@ -1,0 +1,135 @@
+/* coop_device/agent.h: the agent group: copies the host's requests in and the reports out when
+ * the control block is in device memory.
+ * Invariants: docs/DESIGN.md section 11: A1 requests once each in order, A2 times before DONE,
+ * A3 the agent never takes a member role. Part of the kernel header (coop_kernel.h includes
+ * these files in order); it uses only the files before it. */
+#ifndef COOP_DEVICE_AGENT_H
+#define COOP_DEVICE_AGENT_H
+
+#include "task.h"
+
+/* The control-block slots the agent copies out to the host when they change: the scheduler's
+ * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
+ * then the report range (but the host's dump request). The table gives each OUT(n) slot the
+ * name COOP_AGENT_SLOT_n: COOP_AGENT_ROW_ makes a row's OUT(n) into `COOP_AGENT_SLOT_n =
+ * COOP_AGENT_NAME_(NAME)`, which gives `COOP_CTRL_NAME,`; NO gives nothing. A second OUT(n)
+ * with the same n fails as a duplicate name, an n without a case below as a wrong count. */
+#define COOP_AGENT_ROW_(name, word, words, agent, label, watch) COOP_AGENT_ROW_##agent(name)
+#define COOP_AGENT_ROW_OUT(n) COOP_AGENT_SLOT_##n = COOP_AGENT_NAME_
+#define COOP_AGENT_NAME_(name) COOP_CTRL_##name,
+#define COOP_AGENT_ROW_NO(name)
+enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
+#define COOP_AGENT_COUNT_(name, word, words, agent, label, watch) + COOP_AGENT_COUNT_##agent
+#define COOP_AGENT_COUNT_OUT(n) 1u
+#define COOP_AGENT_COUNT_NO 0u
+#define COOP_AGENT_NAMED (0u COOP_CTRL_SLOTS(COOP_AGENT_COUNT_))
+#define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
+COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 7u, agent_one_case_per_named_slot);
+/* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
+COOP_LAYOUT_ASSERT(2u * COOP_AGENT_MIRRORED <= COOP_SWEEP_WIDTH, agent_copies_fit_in_scratch);
+inline uint coop_agent_slot(uint i)
+{
+    switch (i) {
+    case 0: return COOP_AGENT_SLOT_0;
+    case 1: return COOP_AGENT_SLOT_1;
+    case 2: return COOP_AGENT_SLOT_2;
+    case 3: return COOP_AGENT_SLOT_3;
+    case 4: return COOP_AGENT_SLOT_4;
+    case 5: return COOP_AGENT_SLOT_5;
+    case 6: return COOP_AGENT_SLOT_6;
+    default: {
+        uint slot = COOP_CTRL_REPORT + i - COOP_AGENT_NAMED;
+        return slot >= COOP_CTRL_DUMP ? slot + 1u : slot;
+    }
+    }
+}
+
+/* Copies a new request from the host into the control block: after the sequence number's
+ * acquire, relaxed system-scope loads (a device-scope load of host memory may hit a stale L2
+ * line), four in flight at a time rather than one after another across the bus. */
+inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
+{
+    for (uint first = COOP_CTRL_REQ_KIND; first < COOP_CTRL_REQ_END; first += 4u) {
+        uint v[4];
+        for (uint i = 0; i < 4u; i++)
+            v[i] = first + i < COOP_CTRL_REQ_END ? coop_host_load_relaxed(&host[first + i]) : 0u;
+        for (uint i = 0; i < 4u; i++)
+            if (first + i < COOP_CTRL_REQ_END)
+                coop_store_relaxed(&ctrl[first + i], v[i]);
+    }
+}
+
+/* 200 ns pauses the agent takes between passes (see coop_agent); a build may set them. They
+ * bound how soon the host sees the members finished: on the H200 a run of bfs on a 2x2 grid took
+ * 16-17 us cooperative with 8 or none, as standalone, and 26-27 us with 64 (run 99). */
+#ifndef COOP_AGENT_PAUSES
+#define COOP_AGENT_PAUSES 8u
+#endif
+
+/* The agent (local id 0 of the last group, where the channel is not device memory): moves host
+ * requests into the control block and the scheduler's state out, until shutdown. The last
+ * values it copied out live in its scratch (an agent never sweeps): in registers they would
+ * count against every group of the megakernel. */
+COOP_COLD void coop_agent(coop_ctx *ctx)
+{
+    global uint *ctrl = ctx->ctrl;
+    global uint *host = ctx->chan + COOP_CHAN_CTRL;
+    local uint *shadow = ctx->scratch + COOP_SCRATCH_SWEEP;
+    uint applied = 0, dumped = 0, task = 0xffffffffu;
+    for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
+        shadow[i] = 0xffffffffu;
+    for (;;) {
+        /* both reads of host memory in flight at once (a dump needs no ordering) */
+        uint dump = coop_host_load_relaxed(&host[COOP_CTRL_DUMP]);
+        uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
+        if (seq != applied) {
+            coop_agent_copy_request(ctrl, host);
+#if COOP_TRACING
+            ulong requested = coop_apply_request(ctrl, seq);
+            if (requested)
+                COOP_TRACE_EVENT(ctx, requested, COOP_EV_REQUEST, seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]));
+#else
+            coop_apply_request(ctrl, seq);
+#endif
+            applied = seq;
+        }
+        /* The task's status is read first and copied out last, with release: the host, seeing
+         * a task done, then finds the times the kernel wrote before it (T_GATHERED, T_DONE)
+         * copied too; the other copies need no ordering, so no system-wide fence each. The
+         * mirrored words are read with plain volatile loads into local memory first, so that
+         * they are all in flight at once (one atomic-style load after another costs the agent
+         * a round trip each, and requests wait for the agent's next pass). */
+        uint task_now = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
+        local uint *now = shadow + COOP_AGENT_MIRRORED;
+        for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
+            now[i] = ((volatile global uint *)ctrl)[coop_agent_slot(i)];
+        for (uint i = 0; i < COOP_AGENT_MIRRORED; i++) {
+            if (now[i] != shadow[i]) {
+                coop_host_store_relaxed(&host[coop_agent_slot(i)], now[i]);
+                shadow[i] = now[i];
+            }
+        }
+        if (task_now != task)
+            coop_host_store(&host[COOP_CTRL_TASK_STATUS], task = task_now);
+        coop_store_relaxed(&ctrl[COOP_CTRL_WANT_SEEN], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
+        if (dump != dumped) {
+            for (uint g = 0; g < ctx->physical_groups; g++) {
+                coop_host_store_relaxed(&host[COOP_CTRL_GROUP_STATE + g],
+                                        coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_STATE + g]));
+                coop_host_store_relaxed(&host[COOP_CTRL_GROUP_SITE + g],
+                                        coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_SITE + g]));
+            }
+            coop_host_store(&host[COOP_CTRL_DUMPED], dump);
+            dumped = dump;
+        }
+        if (coop_load_relaxed(&ctrl[COOP_CTRL_EXIT]))
+            return;
+        /* a short rest between passes: the pass reads the scheduler's hot words that every
+         * member's offers read too (H100, sched-bench: gather median 20.7 us without it, 19.1
+         * with 8 pauses, whose cost to the host's view of a task is within noise) */
+        for (uint k = 0; k < COOP_AGENT_PAUSES; k++)
+            coop_pause();
+    }
+}
+
+#endif

@@ -1,0 +1,91 @@
+/* coop_device/start.h: the scheduler's part of a group's start, which discovery calls: the
+ * starting state (members, idle groups, the agent) and each group's first role.
+ * Invariants: docs/DESIGN.md section 5: D3 start state; section 4 (roles). Part of the kernel
+ * header (coop_kernel.h includes these files in order); it uses only the files before it. */
+#ifndef COOP_DEVICE_START_H
+#define COOP_DEVICE_START_H
+
+#include "barrier.h"
+
+/* The context's scheduler fields, before discovery. */
+inline void coop_scheduler_reset(coop_ctx *ctx)
+{
+    ctx->resume = 0;
+    ctx->task = 0;
+    ctx->task_groups = 0;
+    ctx->toggle = 0;
+    ctx->started = 0;
+    ctx->known_groups = 0;
+}
+
+/* The discovery leader (local id 0), once the poll is closed with `groups` groups and before it
+ * publishes the count (with release; every group acquires it before it reads what this wrote):
+ * the scheduler's starting state. The first M0 groups are cooperative members (armed for
+ * barriers 1 and 2), the last one is the agent if the host asked for one, the rest start idle. */
+inline void coop_scheduler_open(coop_ctx *ctx, uint groups)
+{
+    global uint *dev = ctx->dev;
+    uint agent = groups > 1 && coop_load_relaxed(&dev[COOP_DEV_AGENT]) ? 1u : 0u;
+    uint wanted = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+    uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
+    global uint *ctrl = ctx->ctrl;
+    coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
+    coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
+    coop_barrier_arm_first(dev, members);
+#if COOP_TRACING
+    /* the trace's time zero and its count of running members, published with the groups */
+    ulong t0 = coop_trace_clock();
+    global uint *trace = coop_trace_area(dev);
+    coop_trace_store64(&trace[COOP_TRACE_T0], t0);
+    coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
+    coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
+#endif
+    coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
+    coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
+}
+
+/* Local id 0 of every group, after discovery: the scheduler's words of the group's scratch (and
+ * the barrier's vote), and what coop_scheduler_enter needs from the leader's starting state. */
+inline void coop_scheduler_hand_over(coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    global uint *dev = ctx->dev;
+    global uint *chan = ctx->chan;
+    s[COOP_SCRATCH_M] = 0;
+    s[COOP_COLD_RESUME] = s[COOP_COLD_TASK] = s[COOP_COLD_TASK_GROUPS] = 0;
+    s[COOP_COLD_STARTED] = 0;
+    s[COOP_SCRATCH_VOTE] = 0;
+    s[COOP_COLD_CHAN] = (uint)(ulong)chan;
+    s[COOP_COLD_CHAN + 1] = (uint)((ulong)chan >> 32);
+    s[COOP_SCRATCH_MEMBERS] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
+    s[COOP_SCRATCH_AGENT] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
+    s[COOP_SCRATCH_CHAOS] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
+}
+
+/* Every work-item, after discovery's group barrier: the group's first role and id, from its
+ * discovery ticket (ctx->physical). */
+inline void coop_scheduler_enter(coop_ctx *ctx)
+{
+    local uint *s = ctx->scratch;
+    uint ticket = ctx->physical, groups = s[COOP_SCRATCH_GROUPS];
+    /* The agent, when there is one, is the very first group. After it, the first COOP_NEAR_IDS
+     * groups to arrive take ids 0, 1, ..., and the rest ids against arrival order, so that the
+     * next ones to arrive get the largest ids (COOP_ID_OF_TICKET, coop_layout.h). Tickets follow
+     * how soon a group's atomic reaches the device area, whose words the barriers and the
+     * scheduler use too: on the H200 the first 132 of 792 tickets came from 33-43 SMs (run 121).
+     * The largest ids, which kills take first, so go to groups that are near those words and the
+     * oldest on their compute units, which GPU warp schedulers favour (a starved group would make
+     * a task wait for its next offer; in arrival order all through sched-bench's gather took
+     * 96-136 us against 21-33, run 130). The low ids get a small frontier's work and member 0
+     * decides at resizing barriers: near ones made bfs 8.6% faster standalone and 7.7%
+     * cooperative on USA-road-NY, 5.8% and 4.6% on USA-road-FLA, and sched-bench's gather no
+     * slower, with 8 of them; with 32 the gather took 45-49 us (run 133). */
+    uint agent = s[COOP_SCRATCH_AGENT];
+    uint order = COOP_ID_OF_TICKET(ticket, groups, agent);
+    ctx->id = order;
+    ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
+                : order < s[COOP_SCRATCH_MEMBERS] ? COOP_ROLE_COOP
+                                     : COOP_ROLE_IDLE;
+}
+
+#endif

@@ -1,0 +1,72 @@
+/* coop_device/trace.h: trace mode (COOP_TRACING): each group's events on the device clock, for
+ * the host's trace file; nothing at all in untraced builds.
+ * Invariants: docs/DESIGN.md section 13. Part of the kernel header (coop_kernel.h includes these
+ * files in order); it uses only the files before it. */
+#ifndef COOP_DEVICE_TRACE_H
+#define COOP_DEVICE_TRACE_H
+
+#include "checks.h"
+
+/* libcoop builds a megakernel a second time with COOP_TRACING=1 only for a traced run
+ * (coop_mega_params.trace_file): every group's local id 0 then records its changes of role and
+ * the barriers it passes, with the trace clock, into its buffer in the device area (coop_layout.h,
+ * "Trace mode"). Without it none of this is compiled: the COOP_TRACE_* macros expand to nothing
+ * and do not evaluate their arguments. */
+#ifndef COOP_TRACING
+#define COOP_TRACING 0
+#endif
+#if COOP_TRACING
+#if defined(COOP_TARGET_NVIDIA)
+/* %globaltimer: nanoseconds, one clock for the whole GPU */
+inline ulong coop_trace_clock(void) { return coop_clock_ns(); }
+#elif defined(COOP_TARGET_POCL)
+/* The CPU's time-stamp counter (x86-64: rdtsc), the same on every core and the one the host
+ * reads (libcoop refuses to trace where it is not: libcoop/src/trace.c) */
+inline ulong coop_trace_clock(void) { return __builtin_readcyclecounter(); }
+#else
+#error "trace mode needs a device clock: NVIDIA's %globaltimer or PoCL's time-stamp counter"
+#endif
+
+inline global uint *coop_trace_area(global uint *dev) { return dev + COOP_DEV_TRACE; }
+
+inline ulong coop_trace_load64(global uint *word) { return COOP_JOIN_HALVES(word[0], word[1]); }
+
+inline void coop_trace_store64(global uint *word, ulong value)
+{
+    word[0] = COOP_LOW_HALF(value);
+    word[1] = COOP_HIGH_HALF(value);
+}
+
+/* Appends an event to group `physical`'s buffer (its local id 0 only, the buffer's one writer:
+ * plain accesses; the host reads the buffers once the kernel has ended). A full buffer only
+ * counts the event. */
+inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind, uint a, uint b)
+{
+    global uint *trace = coop_trace_area(dev);
+    global uint *count = &trace[COOP_TRACE_COUNT + physical];
+    uint n = *count;
+    uint capacity = trace[COOP_TRACE_CAPACITY];
+    if (n < capacity) {
+        global uint *event = trace + COOP_TRACE_EVENTS + ((ulong)physical * capacity + n) * COOP_TRACE_EVENT_WORDS;
+        coop_trace_store64(event, time);
+        event[2] = COOP_EVENT_WORD(kind, a);
+        event[3] = b;
+    }
+    *count = n + 1u;
+}
+
+/* The event's time is `time` / now; the barrier's arrival time, then its event after the wait. */
+#define COOP_TRACE_EVENT(ctx, time, kind, a, b) coop_trace_at((ctx)->dev, (ctx)->physical, (time), (kind), (a), (b))
+#define COOP_TRACE_NOW(ctx, kind, a, b) COOP_TRACE_EVENT(ctx, coop_trace_clock(), kind, a, b)
+#define COOP_TRACE_ARRIVAL(name) ulong name = coop_trace_clock()
+#define COOP_TRACE_BARRIER(ctx, arrived, number, resizing)                                               \
+    COOP_TRACE_EVENT(ctx, arrived, COOP_EV_BARRIER, COOP_EVENT_BARRIER_A(number, resizing),                  \
+                     (uint)min(coop_trace_clock() - (arrived), (ulong)0xffffffffu))
+#else
+#define COOP_TRACE_EVENT(ctx, time, kind, a, b) ((void)0)
+#define COOP_TRACE_NOW(ctx, kind, a, b) ((void)0)
+#define COOP_TRACE_ARRIVAL(name)
+#define COOP_TRACE_BARRIER(ctx, arrived, number, resizing) ((void)0)
+#endif
+
+#endif
