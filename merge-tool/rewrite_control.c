@@ -27,8 +27,9 @@
  * coop_resize_at, coop_kill_at, coop_global_barrier_unless). Only the kernel's own statements
  * are skipped, so the only such conditionals left are those around the kernel's own barriers
  * (a helper's, or its own barrier() in a statement that cannot push the skip inside). Each of
- * those is followed by coop_skip_join(), a workgroup barrier on PoCL: without it PoCL ran the
- * code between the conditional's end and the next barrier with local id 0 in every work-item.
+ * those, and each of the kernel's own `if`s that holds a workgroup barrier, is followed by
+ * coop_join(), a workgroup barrier on PoCL: without it PoCL got the code between the
+ * conditional's last barrier and the next one wrong (it ran with local id 0 in every work-item).
  *
  * The analysis's tree (analyse_control.c) mirrors the statements of the kernel's body and holds
  * the plan; all rewriting is insertions around their source ranges and replacements of the
@@ -41,14 +42,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* coop_skip_join() after a guarded declaration goes inside the wraps that close at its end. */
+/* coop_join() after a statement goes inside the wraps that close at its end (and its opening
+ * brace, where it needs one, outside those that open there). */
 #define JOIN_RANK (2 * MT_RANK_CLOSE)
 
 /* `if (condition) {` ... `}` around the statements [begin, end) of a block at `depth`. */
 typedef struct wrapping {
     unsigned begin, end;
     int depth, inner;
-    int join;                     /* the statements hold a workgroup barrier: coop_skip_join() after */
+    int join;                     /* the statements hold a workgroup barrier: coop_join() after */
     char *condition;
 } wrapping;
 
@@ -273,7 +275,7 @@ static void guard_declaration(const mt_control *c, const mt_stmt *s)
         mt_edit_add(c->file, c->file->tokens[guard.const_token].begin, end, MT_RANK_REPLACE, "");
     }
     if (mt_holds_barrier(c->merge, c->file, s->cursor))
-        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_skip_join();");
+        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_join();");
 }
 
 /* Whether a statement is skipped by wrapping it in if (!coop_skip_) where a group may reach it
@@ -500,6 +502,30 @@ static void rewrite_if(const mt_control *c, const mt_stmt *s)
         mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
 }
 
+/* The kernel's own `if` that holds a workgroup barrier gets coop_join() after it (see the top of
+ * this file); an `if` in another's branch is joined with the outer one, and one that is a loop's
+ * body without braces gets them. */
+static void join_if(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor))
+        return;
+    if (s->parent->kind == MT_ST_COMPOUND) {
+        /* on a line of its own where the `if` ends its line */
+        unsigned after = s->end;
+        while (after < c->file->size && (c->file->text[after] == ' ' || c->file->text[after] == '\t'))
+            after++;
+        char *indent = indent_at(c->file, s->begin);
+        char *text = after == c->file->size || c->file->text[after] == '\n' ? mt_printf("\n%scoop_join();", indent)
+                                                                            : mt_strdup(" coop_join();");
+        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, text);
+        free(text);
+        free(indent);
+    } else {
+        mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, "{ ");
+        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_join(); }");
+    }
+}
+
 static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
 {
     switch (s->kind) {
@@ -524,6 +550,8 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
             rewrite_loop(c, l, s);
         else if (s->kind == MT_ST_IF)
             rewrite_if(c, s);
+        if (s->kind == MT_ST_IF)
+            join_if(c, s);
     }
     for (size_t i = 0; i < s->count; i++)
         rewrite_tree(c, l, s->items[i]);
@@ -631,7 +659,7 @@ static void emit_wraps(const mt_control *c, const layout *l)
         if (!own_lines[i]) {
             char *open = mt_printf("if (%s) { ", w->condition);
             mt_edit_add(file, w->begin, w->begin, nesting, open);
-            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, w->join ? " } coop_skip_join();" : " }");
+            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, w->join ? " } coop_join();" : " }");
             free(open);
             continue;
         }
@@ -639,7 +667,7 @@ static void emit_wraps(const mt_control *c, const layout *l)
         char *indent = padded(original, enclosing);
         unsigned first = line_start(file, w->begin), last = line_end(file, w->end);
         char *open = mt_printf("%sif (%s) {\n", indent, w->condition);
-        char *close = w->join ? mt_printf("\n%s}\n%scoop_skip_join();", indent, indent) : mt_printf("\n%s}", indent);
+        char *close = w->join ? mt_printf("\n%s}\n%scoop_join();", indent, indent) : mt_printf("\n%s}", indent);
         mt_edit_add(file, first, first, nesting, open);
         mt_edit_add(file, last, last, MT_RANK_CLOSE - nesting, close);
         for (unsigned line = first; line < last; line = line_end(file, line) + 1)

@@ -34,6 +34,7 @@
 #include "merge/expected/frontier_standalone.h"
 #include "merge/expected/two_forks.h"
 #include "merge/expected/ws_rounds.h"
+#include "merge/expected/if_join.h"
 #include "merge/expected/spin.h"
 #include "merge/expected/stall.h"
 #include "merge/expected/stall_standalone.h"
@@ -184,6 +185,7 @@ static const golden_case goldens[] = {
     {"frontier_standalone", {"tests/merge/frontier.cl", "--standalone", NULL}},
     {"two_forks", {"tests/merge/two_forks.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"ws_rounds", {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"if_join", {"tests/merge/if_join.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"spin", {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"stall", {"tests/merge/stall.cl", NULL}},
     {"stall_standalone", {"tests/merge/stall.cl", "--standalone", NULL}},
@@ -1538,7 +1540,7 @@ static void two_forks_check(chaos_runs *runs, unsigned seed, const coop_mega_rep
 
 /* two_forks.cl + fill.cl: a helper holding workgroup barriers, called where a group walking to one
  * of two fork points skips it by a conditional. PoCL ran the code after that conditional with local
- * id 0 in every work-item, so nothing was summed, until coop-merge put coop_skip_join() there. First
+ * id 0 in every work-item, so nothing was summed, until coop-merge put coop_join() there. First
  * two members without chaos or tasks (each member sums every round), then under chaos. */
 START_TEST(helper_barrier_between_two_fork_points)
 {
@@ -1616,7 +1618,7 @@ static void ws_rounds_check(chaos_runs *runs, unsigned seed, const coop_mega_rep
 
 /* ws_rounds.cl + fill.cl: work stealing whose rounds end with a resizing barrier (three fork
  * points; ws_next_task's workgroup barrier skipped by a conditional), the shape of a user's
- * integrator that hung on PoCL before coop_skip_join(); every task runs once per round. */
+ * integrator that hung on PoCL before coop_join(); every task runs once per round. */
 START_TEST(work_stealing_rounds_under_chaos)
 {
     coop_context *ctx = tu_context(WORKERS);
@@ -1648,6 +1650,50 @@ START_TEST(work_stealing_rounds_under_chaos)
     coop_context_release(ctx);
 }
 END_TEST
+/* if_join.cl, IF_JOIN_ROUNDS rounds: out[l] = 21 a round for every work-item l of member 0,
+ * out[USER_LOCAL] = 22 a round. */
+enum { IF_JOIN_ROUNDS = 20 };
+
+static void if_join_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    rounds_data *d = runs->data;
+    cl_uint expected[USER_LOCAL + 1];
+    for (unsigned l = 0; l < USER_LOCAL; l++)
+        expected[l] = 21 * IF_JOIN_ROUNDS;
+    expected[USER_LOCAL] = 22 * IF_JOIN_ROUNDS;
+    check_words(runs->ctx, d->data, expected, USER_LOCAL + 1, seed, "out");
+    check_fill(runs, d, seed);
+}
+
+/* if_join.cl + fill.cl (smith seed 118): an `if` around a helper's workgroup barriers after a
+ * fork point, under chaos with a periodic task. */
+START_TEST(if_around_helper_barriers_after_a_fork_point)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/if_join.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, IF_JOIN_MEGA_NAME, &program);
+    static cl_uint zero[USER_LOCAL + 1];
+    rounds_data d = {.data = tu_buffer(ctx, USER_LOCAL + 1), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
+                     .fill_seed_arg = IF_JOIN_MEGA_ARG_fill_seed, .initial = zero, .count = USER_LOCAL + 1};
+    cl_uint n = IF_JOIN_ROUNDS;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, IF_JOIN_MEGA_ARG_if_join_out, d.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, IF_JOIN_MEGA_ARG_if_join_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, IF_JOIN_MEGA_ARG_fill_out, d.out));
+    coop_task_plan plan = {.task = IF_JOIN_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                           .period_ms = 1};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = rounds_prepare, .check = if_join_check, .data = &d};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.data);
+    clReleaseMemObject(d.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* spin.cl + fill.cl: a loop through kill and fork offers that never ends, beside a task every
  * millisecond that takes half the groups. The task's kills and forks are not the kernel's
  * progress: the watchdog ends the run within a second of its time, says where the groups are and
@@ -1844,6 +1890,7 @@ static Suite *merge_suite(void)
     TCase *skipped_barriers = tu_tcase("skipped_barriers", 900);
     tcase_add_test(skipped_barriers, helper_barrier_between_two_fork_points);
     tcase_add_test(skipped_barriers, work_stealing_rounds_under_chaos);
+    tcase_add_test(skipped_barriers, if_around_helper_barriers_after_a_fork_point);
     suite_add_tcase(suite, skipped_barriers);
     TCase *watchdog = tu_tcase("watchdog", 300);
     tcase_add_test(watchdog, watchdog_fires_while_a_task_runs);

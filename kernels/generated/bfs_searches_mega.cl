@@ -449,6 +449,7 @@ void bfs_searches(coop_ctx *ctx, global const uint *row, global const uint *col,
             search_restart(group, groups, coop_transmit_.round, level, coop_transmit_.round + 1u, wl0, wl1, counts);
             coop_transmit_.search++;
         }
+        coop_join();
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }

@@ -17,16 +17,18 @@
  * COOP_FLAT_OFFERS). */
 #define COOP_SKIP_EXIT 0xffffffffu
 
-/* After a statement that holds a workgroup barrier and that the group skips by a conditional
- * (`if (!coop_skip_) ...`, a helper's barrier or the kernel's own). PoCL's work-group compiler
- * ran the code between such a conditional's end and the next barrier with local id 0 in every
- * work-item (a helper sharing a value through local memory, called in a loop with two fork
- * points); a barrier at the join gives that code a parallel region of its own. NVIDIA's compiler
- * needs none. */
+/* After a conditional that holds a workgroup barrier: the group's skip of a statement that holds
+ * one (`if (!coop_skip_) ...`, a helper's barrier or the kernel's own), or the kernel's own `if`
+ * around one. In a cooperative kernel's loops PoCL's work-group compiler got the code between such
+ * a conditional's last barrier and the next barrier after it wrong: it ran with local id 0 in
+ * every work-item (a helper sharing a value through local memory, called in a loop with two
+ * fork points), or `if (get_local_id(0) == 0)` there was never taken or hung the group (an `if`
+ * around a helper's barriers after a fork point). A barrier right after the conditional gives
+ * that code a parallel region of its own. NVIDIA's compiler needs none. */
 #if defined(COOP_TARGET_POCL)
-#define coop_skip_join() COOP_GROUP_SYNC()
+#define coop_join() COOP_GROUP_SYNC()
 #else
-#define coop_skip_join() ((void)0)
+#define coop_join() ((void)0)
 #endif
 
 inline void coop_kill_at(coop_ctx *ctx, uint *skip)

@@ -38,6 +38,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         } else if (!coop_skip_) {
             coop_at(ctx, 2), coop_global_barrier(ctx);
         }
+        coop_join();
         if (!coop_skip_) {
             coop_transmit_.step++;
         }

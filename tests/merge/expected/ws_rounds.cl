@@ -272,7 +272,7 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
         }
         while (((coop_skip_ == 1) | (!coop_skip_ & (!coop_transmit_.done)))) {
             uint task;
-            uint got; if (!coop_skip_) got = ws_next_task(ctx, &coop_transmit_.q, (*slots), &task); coop_skip_join();
+            uint got; if (!coop_skip_) got = ws_next_task(ctx, &coop_transmit_.q, (*slots), &task); coop_join();
             if (!coop_skip_) {
                 coop_transmit_.done = got == WS_DONE;
                 if (got == WS_GOT && get_local_id(0) == 0) {
