@@ -27,9 +27,10 @@
  * coop_resize_at, coop_kill_at, coop_global_barrier_unless). Only the kernel's own statements
  * are skipped, so the only such conditionals left are those around the kernel's own barriers
  * (a helper's, or its own barrier() in a statement that cannot push the skip inside). Each of
- * those, and each of the kernel's own `if`s that holds a workgroup barrier, is followed by
- * coop_join(), a workgroup barrier on PoCL: without it PoCL got the code between the
- * conditional's last barrier and the next one wrong (it ran with local id 0 in every work-item).
+ * those, and each of the kernel's own `if`s and loops that holds a workgroup barrier, is followed
+ * by coop_join(), a workgroup barrier on PoCL, in the megakernel and the standalone form: without
+ * it PoCL got the code between the statement's last barrier and the next one wrong (it ran with
+ * local id 0 in every work-item, or in none), or its compiler failed an assertion.
  *
  * The analysis's tree (analyse_control.c) mirrors the statements of the kernel's body and holds
  * the plan; all rewriting is insertions around their source ranges and replacements of the
@@ -502,10 +503,10 @@ static void rewrite_if(const mt_control *c, const mt_stmt *s)
         mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
 }
 
-/* The kernel's own `if` that holds a workgroup barrier gets coop_join() after it (see the top of
- * this file); an `if` in another's branch is joined with the outer one, and one that is a loop's
+/* The kernel's own `if` or loop that holds a workgroup barrier gets coop_join() after it (see the
+ * top of this file); one in an `if`'s branch is joined with that `if`, and one that is a loop's
  * body without braces gets them. */
-static void join_if(const mt_control *c, const mt_stmt *s)
+static void join_after(const mt_control *c, const mt_stmt *s)
 {
     if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor))
         return;
@@ -550,9 +551,9 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
             rewrite_loop(c, l, s);
         else if (s->kind == MT_ST_IF)
             rewrite_if(c, s);
-        if (s->kind == MT_ST_IF)
-            join_if(c, s);
     }
+    if (s->kind == MT_ST_IF || s->kind == MT_ST_WHILE || s->kind == MT_ST_DO || s->kind == MT_ST_FOR)
+        join_after(c, s);
     for (size_t i = 0; i < s->count; i++)
         rewrite_tree(c, l, s->items[i]);
 }

@@ -1694,6 +1694,97 @@ START_TEST(if_around_helper_barriers_after_a_fork_point)
 }
 END_TEST
 
+/* A smith finding in tests/merge/smith/: its spec (the comment's "size L G", "uint smith NAME V"
+ * and "expect smith out W..." lines; out is the kernel's first parameter, the uints follow). */
+typedef struct smith_finding {
+    unsigned local, groups, args[8], arg_count, expected[64], words;
+} smith_finding;
+
+static void read_finding(const char *path, smith_finding *f)
+{
+    char *text = read_file(path, NULL);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    memset(f, 0, sizeof *f);
+    for (char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        char name[32];
+        unsigned value, used = 0;
+        if (sscanf(line, " *   size %u %u", &f->local, &f->groups) == 2)
+            continue;
+        if (sscanf(line, " *   uint smith %31s %u", name, &value) == 2 && f->arg_count < 8)
+            f->args[f->arg_count++] = value;
+        if (sscanf(line, " *   expect smith out%n", (int *)&used) == 0 && used) {
+            char *at = line + used, *end;
+            for (unsigned long word; f->words < 64 && (word = strtoul(at, &end, 10), end != at); at = end)
+                f->expected[f->words++] = (unsigned)word;
+        }
+    }
+    free(text);
+    ck_assert_msg(f->local && f->groups && f->words, "%s: no spec", path);
+}
+
+/* Compares out with the finding's expected words after a run (chaos seed `seed`, 0: standalone). */
+static void check_finding_run(coop_context *ctx, const smith_finding *f, cl_mem out, const char *what, unsigned seed)
+{
+    cl_uint words[64];
+    tu_read(ctx, out, words, f->words);
+    for (unsigned i = 0; i < f->words; i++)
+        ck_assert_msg(words[i] == f->expected[i], "%s, chaos seed %u: out[%u] = %u, expected %u", what, seed, i,
+                      words[i], f->expected[i]);
+}
+
+static const char *const smith_findings[] = {"tests/merge/smith/seed25.cl", "tests/merge/smith/seed32.cl",
+                                             "tests/merge/smith/seed140.cl"};
+
+/* Each smith finding as a megakernel under chaos seeds 1-6 with a periodic task, then as a
+ * standalone kernel: out equals the generator's words. They were wrong (or did not build) on
+ * PoCL until coop-merge put coop_join() after every `if` and loop that holds a workgroup
+ * barrier. */
+START_TEST(smith_findings_run_right)
+{
+    const char *path = smith_findings[_i];
+    smith_finding f;
+    read_finding(path, &f);
+    coop_context *ctx = tu_context(WORKERS);
+    for (int standalone = 0; standalone <= 1; standalone++) {
+        coop_program *program = NULL;
+        const char *mega_args[] = {path, "--task", "tests/merge/fill.cl", NULL};
+        const char *standalone_args[] = {path, "--standalone", NULL};
+        coop_kernel *kernel = build_merged(ctx, standalone ? standalone_args : mega_args,
+                                           standalone ? "smith_standalone" : "smith_mega", &program);
+        cl_mem out = tu_buffer(ctx, f.words), fill_out = tu_buffer(ctx, FILL_GROUPS * f.local);
+        TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, out));
+        for (unsigned i = 0; i < f.arg_count; i++)
+            TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 1 + i, sizeof f.args[i], &f.args[i]));
+        static const cl_uint zero[64];
+        if (standalone) {
+            coop_launch launch = {.local_size = f.local, .max_groups = f.groups, .timeout_s = COMPILE_TIMEOUT_S};
+            TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, NULL));
+            check_finding_run(ctx, &f, out, path, 0);
+        } else {
+            cl_uint fill_seed = 3;
+            TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 1 + f.arg_count, fill_out));
+            TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 2 + f.arg_count, sizeof fill_seed, &fill_seed));
+            coop_task_plan plan = {.task = 0, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF, .period_ms = 1};
+            for (unsigned seed = 1; seed <= 6; seed++) {
+                tu_write(ctx, out, zero, f.words);
+                coop_mega_params params = {.launch = {.local_size = f.local, .max_groups = f.groups,
+                                                      .timeout_s = COMPILE_TIMEOUT_S},
+                                           .chaos_seed = seed, .watchdog_s = 30};
+                coop_mega_report report;
+                TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
+                coop_mega_report_free(&report);
+                check_finding_run(ctx, &f, out, path, seed);
+            }
+        }
+        clReleaseMemObject(out);
+        clReleaseMemObject(fill_out);
+        coop_kernel_release(kernel);
+        coop_program_release(program);
+    }
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* spin.cl + fill.cl: a loop through kill and fork offers that never ends, beside a task every
  * millisecond that takes half the groups. The task's kills and forks are not the kernel's
  * progress: the watchdog ends the run within a second of its time, says where the groups are and
@@ -1891,6 +1982,8 @@ static Suite *merge_suite(void)
     tcase_add_test(skipped_barriers, helper_barrier_between_two_fork_points);
     tcase_add_test(skipped_barriers, work_stealing_rounds_under_chaos);
     tcase_add_test(skipped_barriers, if_around_helper_barriers_after_a_fork_point);
+    tcase_add_loop_test(skipped_barriers, smith_findings_run_right, 0,
+                        (int)(sizeof smith_findings / sizeof *smith_findings));
     suite_add_tcase(suite, skipped_barriers);
     TCase *watchdog = tu_tcase("watchdog", 300);
     tcase_add_test(watchdog, watchdog_fires_while_a_task_runs);

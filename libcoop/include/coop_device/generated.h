@@ -17,14 +17,16 @@
  * COOP_FLAT_OFFERS). */
 #define COOP_SKIP_EXIT 0xffffffffu
 
-/* After a conditional that holds a workgroup barrier: the group's skip of a statement that holds
- * one (`if (!coop_skip_) ...`, a helper's barrier or the kernel's own), or the kernel's own `if`
- * around one. In a cooperative kernel's loops PoCL's work-group compiler got the code between such
- * a conditional's last barrier and the next barrier after it wrong: it ran with local id 0 in
- * every work-item (a helper sharing a value through local memory, called in a loop with two
- * fork points), or `if (get_local_id(0) == 0)` there was never taken or hung the group (an `if`
- * around a helper's barriers after a fork point). A barrier right after the conditional gives
- * that code a parallel region of its own. NVIDIA's compiler needs none. */
+/* After a conditional or a loop that holds a workgroup barrier: the group's skip of a statement
+ * that holds one (`if (!coop_skip_) ...`, a helper's barrier or the kernel's own), or the kernel's
+ * own `if` or loop around one. PoCL's work-group compiler got the code between such a statement's
+ * last barrier and the next barrier after it wrong: it ran with local id 0 in every work-item (a
+ * helper sharing a value through local memory, called in a loop with two fork points), or
+ * `if (get_local_id(0) == 0)` there was taken in every work-item, in none, or hung the group
+ * (after an `if` around a global barrier or a helper's barriers), or its compiler failed an
+ * assertion (after a loop around a voting barrier, in a plain persistent kernel too). A barrier
+ * right after the statement gives that code a parallel region of its own. NVIDIA's compiler needs
+ * none. */
 #if defined(COOP_TARGET_POCL)
 #define coop_join() COOP_GROUP_SYNC()
 #else

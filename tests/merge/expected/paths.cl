@@ -43,6 +43,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
             coop_transmit_.step++;
         }
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
+    coop_join();
     for (; 1 & !coop_skip_;) {
         coop_kill_at(ctx, &coop_skip_);
         if (!coop_skip_) {
@@ -51,6 +52,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
             coop_transmit_.total += 10;
         }
     }
+    coop_join();
     if (!coop_skip_) {
         data[0] = coop_transmit_.total;
     }

@@ -22,6 +22,7 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
         }
         coop_join();
     }
+    coop_join();
 }
 
 /* ---- entry ---- */
