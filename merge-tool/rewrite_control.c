@@ -28,9 +28,9 @@
  * are skipped, so the only such conditionals left are those around the kernel's own barriers
  * (a helper's, or its own barrier() in a statement that cannot push the skip inside). Each of
  * those, and each of the kernel's own `if`s and loops that holds a workgroup barrier, is followed
- * by coop_join(), a workgroup barrier on PoCL, in the megakernel and the standalone form: without
- * it PoCL got the code between the statement's last barrier and the next one wrong (it ran with
- * local id 0 in every work-item, or in none), or its compiler failed an assertion.
+ * by coop_pocl_join(), a workgroup barrier on PoCL, in the megakernel and the standalone form:
+ * without it PoCL got the code between the statement's last barrier and the next one wrong (it
+ * ran with local id 0 in every work-item, or in none), or its compiler failed an assertion.
  *
  * The analysis's tree (analyse_control.c) mirrors the statements of the kernel's body and holds
  * the plan; all rewriting is insertions around their source ranges and replacements of the
@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* coop_join() after a statement goes inside the wraps that close at its end (and its opening
+/* coop_pocl_join() after a statement goes inside the wraps that close at its end (and its opening
  * brace, where it needs one, outside those that open there). */
 #define JOIN_RANK (2 * MT_RANK_CLOSE)
 
@@ -51,7 +51,7 @@
 typedef struct wrapping {
     unsigned begin, end;
     int depth, inner;
-    int join;                     /* the statements hold a workgroup barrier: coop_join() after */
+    int join;                     /* they hold a workgroup barrier: coop_pocl_join() after */
     char *condition;
 } wrapping;
 
@@ -276,7 +276,7 @@ static void guard_declaration(const mt_control *c, const mt_stmt *s)
         mt_edit_add(c->file, c->file->tokens[guard.const_token].begin, end, MT_RANK_REPLACE, "");
     }
     if (mt_holds_barrier(c->merge, c->file, s->cursor))
-        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_join();");
+        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_pocl_join();");
 }
 
 /* Whether a statement is skipped by wrapping it in if (!coop_skip_) where a group may reach it
@@ -503,9 +503,9 @@ static void rewrite_if(const mt_control *c, const mt_stmt *s)
         mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
 }
 
-/* The kernel's own `if` or loop that holds a workgroup barrier gets coop_join() after it (see the
- * top of this file); one in an `if`'s branch is joined with that `if`, and one that is a loop's
- * body without braces gets them. */
+/* The kernel's own `if` or loop that holds a workgroup barrier gets coop_pocl_join() after it
+ * (see the top of this file); one in an `if`'s branch is joined with that `if`, and one that is a
+ * loop's body without braces gets them. */
 static void join_after(const mt_control *c, const mt_stmt *s)
 {
     if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor))
@@ -516,14 +516,14 @@ static void join_after(const mt_control *c, const mt_stmt *s)
         while (after < c->file->size && (c->file->text[after] == ' ' || c->file->text[after] == '\t'))
             after++;
         char *indent = indent_at(c->file, s->begin);
-        char *text = after == c->file->size || c->file->text[after] == '\n' ? mt_printf("\n%scoop_join();", indent)
-                                                                            : mt_strdup(" coop_join();");
+        char *text = after == c->file->size || c->file->text[after] == '\n' ? mt_printf("\n%scoop_pocl_join();", indent)
+                                                                            : mt_strdup(" coop_pocl_join();");
         mt_edit_add(c->file, s->end, s->end, JOIN_RANK, text);
         free(text);
         free(indent);
     } else {
         mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, "{ ");
-        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_join(); }");
+        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_pocl_join(); }");
     }
 }
 
@@ -660,7 +660,7 @@ static void emit_wraps(const mt_control *c, const layout *l)
         if (!own_lines[i]) {
             char *open = mt_printf("if (%s) { ", w->condition);
             mt_edit_add(file, w->begin, w->begin, nesting, open);
-            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, w->join ? " } coop_join();" : " }");
+            mt_edit_add(file, w->end, w->end, MT_RANK_CLOSE - nesting, w->join ? " } coop_pocl_join();" : " }");
             free(open);
             continue;
         }
@@ -668,7 +668,7 @@ static void emit_wraps(const mt_control *c, const layout *l)
         char *indent = padded(original, enclosing);
         unsigned first = line_start(file, w->begin), last = line_end(file, w->end);
         char *open = mt_printf("%sif (%s) {\n", indent, w->condition);
-        char *close = w->join ? mt_printf("\n%s}\n%scoop_join();", indent, indent) : mt_printf("\n%s}", indent);
+        char *close = w->join ? mt_printf("\n%s}\n%scoop_pocl_join();", indent, indent) : mt_printf("\n%s}", indent);
         mt_edit_add(file, first, first, nesting, open);
         mt_edit_add(file, last, last, MT_RANK_CLOSE - nesting, close);
         for (unsigned line = first; line < last; line = line_end(file, line) + 1)

@@ -1540,7 +1540,7 @@ static void two_forks_check(chaos_runs *runs, unsigned seed, const coop_mega_rep
 
 /* two_forks.cl + fill.cl: a helper holding workgroup barriers, called where a group walking to one
  * of two fork points skips it by a conditional. PoCL ran the code after that conditional with local
- * id 0 in every work-item, so nothing was summed, until coop-merge put coop_join() there. First
+ * id 0 in every work-item, so nothing was summed, until coop-merge put coop_pocl_join() there. First
  * two members without chaos or tasks (each member sums every round), then under chaos. */
 START_TEST(helper_barrier_between_two_fork_points)
 {
@@ -1618,7 +1618,7 @@ static void ws_rounds_check(chaos_runs *runs, unsigned seed, const coop_mega_rep
 
 /* ws_rounds.cl + fill.cl: work stealing whose rounds end with a resizing barrier (three fork
  * points; ws_next_task's workgroup barrier skipped by a conditional), the shape of a user's
- * integrator that hung on PoCL before coop_join(); every task runs once per round. */
+ * integrator that hung on PoCL before coop_pocl_join(); every task runs once per round. */
 START_TEST(work_stealing_rounds_under_chaos)
 {
     coop_context *ctx = tu_context(WORKERS);
@@ -1737,7 +1737,7 @@ static const char *const smith_findings[] = {"tests/merge/smith/seed25.cl", "tes
 
 /* Each smith finding as a megakernel under chaos seeds 1-6 with a periodic task, then as a
  * standalone kernel: out equals the generator's words. They were wrong (or did not build) on
- * PoCL until coop-merge put coop_join() after every `if` and loop that holds a workgroup
+ * PoCL until coop-merge put coop_pocl_join() after every `if` and loop that holds a workgroup
  * barrier. */
 START_TEST(smith_findings_run_right)
 {

@@ -513,7 +513,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- kernels/tasks/render.cl ---- */

@@ -504,7 +504,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_at(ctx, 1), coop_global_barrier(ctx);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

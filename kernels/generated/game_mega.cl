@@ -393,7 +393,7 @@ void game(coop_ctx *ctx, global uint *nodes, global uint *node_count, global uin
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- kernels/tasks/ws_light.cl ---- */

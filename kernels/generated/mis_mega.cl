@@ -460,7 +460,7 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
     if (!coop_skip_) {
         if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
             counts[3] = coop_transmit_.round;

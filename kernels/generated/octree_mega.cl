@@ -370,7 +370,7 @@ void octree(coop_ctx *ctx, global const float4 *points, global uint *perm, globa
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- kernels/tasks/ws_light.cl ---- */

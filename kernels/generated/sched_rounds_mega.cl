@@ -39,7 +39,7 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- benchmarks/sched/task.cl ---- */

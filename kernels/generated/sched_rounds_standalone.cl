@@ -31,7 +31,7 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

@@ -481,11 +481,11 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
             search_restart(group, groups, round, dist, 0u, wl0, wl1, counts);
             search++;
         }
-        coop_join();
+        coop_pocl_join();
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
     }
-    coop_join();
+    coop_pocl_join();
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
         counts[3] = round;
 }

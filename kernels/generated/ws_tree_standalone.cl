@@ -265,7 +265,7 @@ void ws_tree(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint li
             ws_task_done(&q);
         }
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

@@ -2,7 +2,7 @@
  * work after the helper's last barrier inside the `if`. In each of n rounds member 0 adds what
  * the helper shares in every work-item, then its work-item 0 adds 22 more: on PoCL that last add
  * never happened (or the group hung, when only the work-item test was left) until coop-merge put
- * coop_join() after the `if`. */
+ * coop_pocl_join() after the `if`. */
 uint share_value(local uint *s, uint v)
 {
     if (get_local_id(0) == 0)

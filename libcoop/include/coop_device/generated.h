@@ -28,9 +28,9 @@
  * right after the statement gives that code a parallel region of its own. NVIDIA's compiler needs
  * none. */
 #if defined(COOP_TARGET_POCL)
-#define coop_join() COOP_GROUP_SYNC()
+#define coop_pocl_join() COOP_GROUP_SYNC()
 #else
-#define coop_join() ((void)0)
+#define coop_pocl_join() ((void)0)
 #endif
 
 inline void coop_kill_at(coop_ctx *ctx, uint *skip)

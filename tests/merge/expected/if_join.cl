@@ -9,7 +9,7 @@
  * work after the helper's last barrier inside the `if`. In each of n rounds member 0 adds what
  * the helper shares in every work-item, then its work-item 0 adds 22 more: on PoCL that last add
  * never happened (or the group hung, when only the work-item test was left) until coop-merge put
- * coop_join() after the `if`. */
+ * coop_pocl_join() after the `if`. */
 uint share_value(local uint *s, uint v)
 {
     if (get_local_id(0) == 0)
@@ -35,13 +35,13 @@ void if_join(coop_ctx *ctx, global uint *out, uint n, __local uint (*s)[1])
                 if (((size_t)coop_group_id(ctx)) == 0)
                     atomic_add(&out[get_local_id(0)], h);
             }
-            coop_join();
+            coop_pocl_join();
             if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                 atomic_add(&out[get_local_size(0)], 22u);
         }
-        coop_join();
+        coop_pocl_join();
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

@@ -38,12 +38,12 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         } else if (!coop_skip_) {
             coop_at(ctx, 2), coop_global_barrier(ctx);
         }
-        coop_join();
+        coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.step++;
         }
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
-    coop_join();
+    coop_pocl_join();
     for (; 1 & !coop_skip_;) {
         coop_kill_at(ctx, &coop_skip_);
         if (!coop_skip_) {
@@ -52,7 +52,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
             coop_transmit_.total += 10;
         }
     }
-    coop_join();
+    coop_pocl_join();
     if (!coop_skip_) {
         data[0] = coop_transmit_.total;
     }

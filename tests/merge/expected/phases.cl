@@ -36,12 +36,12 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
             coop_fork_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
             coop_at(ctx, 5), coop_global_barrier_unless(ctx, coop_skip_);
         }
-        coop_join();
+        coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.step++;
         }
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
-    coop_join();
+    coop_pocl_join();
     if (!coop_skip_) {
         if (coop_global_id(ctx, 0) == 0)
             data[n] = coop_transmit_.added;

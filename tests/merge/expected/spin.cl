@@ -23,7 +23,7 @@ void spin(coop_ctx *ctx, global uint *flag)
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

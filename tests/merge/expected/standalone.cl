@@ -33,10 +33,10 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
                 last_round[0] = (*round)[0];
             coop_at(ctx, 2), coop_global_barrier(ctx);
         }
-        coop_join();
+        coop_pocl_join();
         coop_at(ctx, 3), coop_global_barrier(ctx);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

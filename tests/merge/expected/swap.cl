@@ -28,7 +28,7 @@ void swap(coop_ctx *ctx, global uint *first, global uint *second, uint n, uint r
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

@@ -20,9 +20,9 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
             coop_at(ctx, 1), coop_global_barrier(ctx);
             coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
-        coop_join();
+        coop_pocl_join();
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

@@ -29,7 +29,7 @@ void two_forks(coop_ctx *ctx, global uint *out, uint rounds, uint n, __local uin
     }
     while (((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.round < rounds)))) {
         for (coop_skip_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.i < n))); coop_transmit_.i++) {
-            uint v; if (!coop_skip_) v = share((*s), coop_transmit_.i); coop_join();
+            uint v; if (!coop_skip_) v = share((*s), coop_transmit_.i); coop_pocl_join();
             if (!coop_skip_) {
                 if (get_local_id(0) == 1) {
                     if (((size_t)coop_group_id(ctx)) == 0)
@@ -39,13 +39,13 @@ void two_forks(coop_ctx *ctx, global uint *out, uint rounds, uint n, __local uin
             }
             coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
-        coop_join();
+        coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.round++;
         }
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

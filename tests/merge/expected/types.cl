@@ -49,7 +49,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
                 out[coop_transmit_.round * n + base + lid] = (*stage)[(lid + 1) % 64 % width] + (*zero)[0];
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        coop_join();
+        coop_pocl_join();
         coop_transmit_.round++;
         coop_transmit_.delta -= 2;
         coop_transmit_.scale = coop_transmit_.scale * 1.5f;
@@ -59,7 +59,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.extra.steps++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/tasks_a.cl ---- */

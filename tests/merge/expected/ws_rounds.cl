@@ -272,7 +272,7 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
         }
         while (((coop_skip_ == 1) | (!coop_skip_ & (!coop_transmit_.done)))) {
             uint task;
-            uint got; if (!coop_skip_) got = ws_next_task(ctx, &coop_transmit_.q, (*slots), &task); coop_join();
+            uint got; if (!coop_skip_) got = ws_next_task(ctx, &coop_transmit_.q, (*slots), &task); coop_pocl_join();
             if (!coop_skip_) {
                 coop_transmit_.done = got == WS_DONE;
                 if (got == WS_GOT && get_local_id(0) == 0) {
@@ -286,13 +286,13 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
             coop_kill_at(ctx, &coop_skip_);
             coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
-        coop_join();
+        coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.round++;
         }
         coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_join();
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

@@ -1,7 +1,7 @@
 /* smith seed 140 (fuzz/smith/findings), reduced: nested vote loops, an `if` around a global
  * barrier, then member 0's work-item 0's adds. On PoCL they ran in every work-item, and the
  * standalone form crashed PoCL (SIGSEGV).
- * Fixed by coop_join() after every `if` and loop that holds a workgroup barrier.
+ * Fixed by coop_pocl_join() after every `if` and loop that holds a workgroup barrier.
  * Spec (tests/test_merge.c runs it):
  *   size 8 2
  *   buffer smith out 2

@@ -1,7 +1,7 @@
 /* smith seed 25 (fuzz/smith/findings), reduced: a loop around a voting resizing barrier, then
  * member 0's work. The standalone form's build failed PoCL's assertion "Incoming edges to
  * non-entry block!" (ParallelRegion.cc).
- * Fixed by coop_join() after every `if` and loop that holds a workgroup barrier.
+ * Fixed by coop_pocl_join() after every `if` and loop that holds a workgroup barrier.
  * Spec (tests/test_merge.c runs it):
  *   size 16 2
  *   buffer smith out 32

@@ -1,7 +1,7 @@
 /* smith seed 32 (fuzz/smith/findings), reduced: an `if` around a resizing barrier in a loop,
  * then member 0's work-item 0's add in the `if`. On PoCL it ran in every work-item (1192 for
  * 149).
- * Fixed by coop_join() after every `if` and loop that holds a workgroup barrier.
+ * Fixed by coop_pocl_join() after every `if` and loop that holds a workgroup barrier.
  * Spec (tests/test_merge.c runs it):
  *   size 8 2
  *   buffer smith out 1
