@@ -503,12 +503,60 @@ static void rewrite_if(const mt_control *c, const mt_stmt *s)
         mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
 }
 
+static int is_loop(const mt_stmt *s)
+{
+    return s->kind == MT_ST_WHILE || s->kind == MT_ST_DO || s->kind == MT_ST_FOR;
+}
+
+typedef struct exit_search {
+    int found;
+} exit_search;
+
+/* Finds a `break` or `continue` that leaves the loop being searched (not one of an inner loop's
+ * or a switch's). */
+static enum CXChildVisitResult find_exit(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    exit_search *search = data;
+    switch (clang_getCursorKind(cursor)) {
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        search->found = 1;
+        return CXChildVisit_Break;
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_ForStmt:
+    case CXCursor_SwitchStmt:
+        return CXChildVisit_Continue;
+    default:
+        return CXChildVisit_Recurse;
+    }
+}
+
+/* Whether `s` is inside a loop that a `break` or `continue` leaves. PoCL's compiler failed its
+ * assertion "Incoming edges to non-entry block!" on a workgroup barrier between an inner loop
+ * and the `if (...) break;` of a `while (1)` around it (smith seed 147), so no join goes there. */
+static int in_loop_left_by_jump(const mt_stmt *s)
+{
+    for (const mt_stmt *up = s->parent; up; up = up->parent) {
+        if (!is_loop(up) || !up->count)
+            continue;
+        exit_search search = {0};
+        clang_visitChildren(up->items[0]->cursor, find_exit, &search);
+        if (search.found || clang_getCursorKind(up->items[0]->cursor) == CXCursor_BreakStmt ||
+            clang_getCursorKind(up->items[0]->cursor) == CXCursor_ContinueStmt)
+            return 1;
+    }
+    return 0;
+}
+
 /* The kernel's own `if` or loop that holds a workgroup barrier gets coop_pocl_join() after it
  * (see the top of this file); one in an `if`'s branch is joined with that `if`, and one that is a
- * loop's body without braces gets them. */
+ * loop's body without braces gets them. None goes inside a loop that a jump leaves. */
 static void join_after(const mt_control *c, const mt_stmt *s)
 {
-    if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor))
+    if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+        in_loop_left_by_jump(s))
         return;
     if (s->parent->kind == MT_ST_COMPOUND) {
         /* on a line of its own where the `if` ends its line */
@@ -552,7 +600,7 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
         else if (s->kind == MT_ST_IF)
             rewrite_if(c, s);
     }
-    if (s->kind == MT_ST_IF || s->kind == MT_ST_WHILE || s->kind == MT_ST_DO || s->kind == MT_ST_FOR)
+    if (s->kind == MT_ST_IF || is_loop(s))
         join_after(c, s);
     for (size_t i = 0; i < s->count; i++)
         rewrite_tree(c, l, s->items[i]);
