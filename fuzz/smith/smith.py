@@ -11,7 +11,8 @@
   smith.py replay DIR [--chaos N]                run what export wrote (the GPU machine's campaign)
 
 Classes: pass, mismatch (a wrong output word), hang (the watchdog or a time limit), build (the
-merged program does not build), merge-crash (coop-merge died or said "internal error"),
+merged program does not build), run-crash (smith-run died of a signal: the platform's compiler
+or runtime crashed, e.g. an assertion in PoCL), merge-crash (coop-merge died or said "internal error"),
 merge-reject (coop-merge -Werror refused the program: a generator bug unless the message is a
 file:line rejection of a construct the generator should not write), run-error (anything else).
 Run from the repository root; COOP_MERGE and SMITH_RUN override build/bin/coop-merge and
@@ -34,7 +35,7 @@ import gen  # noqa: E402
 
 RUN_TIMEOUT_S = 240   # a whole smith-run (two PoCL compiles and every run) that takes longer hangs
 MERGE_TIMEOUT_S = 120
-CLASSES = ["pass", "mismatch", "hang", "build", "merge-crash", "merge-reject", "run-error"]
+CLASSES = ["pass", "mismatch", "hang", "build", "run-crash", "merge-crash", "merge-reject", "run-error"]
 RUN_EXITS = {0: "pass", 2: "mismatch", 3: "hang", 4: "build"}
 
 
@@ -105,7 +106,7 @@ def execute(directory, seed, chaos):
         done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=environment())
     except subprocess.TimeoutExpired:
         return "hang", "smith-run ran past %d s" % RUN_TIMEOUT_S
-    cls = RUN_EXITS.get(done.returncode, "run-error")
+    cls = "run-crash" if done.returncode < 0 else RUN_EXITS.get(done.returncode, "run-error")
     return cls, "" if cls == "pass" else last_line(done.stderr or done.stdout)
 
 
