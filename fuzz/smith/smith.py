@@ -5,7 +5,7 @@
   smith.py check SEED [--drop IDS] [--chaos N]   generate, merge and run one program; print its class
   smith.py campaign [--first S] [--count N | --seconds T] [--chaos N]
                                                   many programs; a line per failure, a summary
-  smith.py reduce SEED [--chaos N]               shrink a failing program while its class stays;
+  smith.py reduce SEED [--drop IDS] [--chaos N]  shrink a failing program while its class stays;
                                                   write the reproducer to fuzz/smith/findings/
   smith.py export [--first S] --count N DIR      generate and merge, for a machine without coop-merge
   smith.py replay DIR [--chaos N]                run what export wrote (the GPU machine's campaign)
@@ -169,14 +169,15 @@ def export(first, count, directory):
     return failed
 
 
-def reduce(seed, chaos, findings):
-    """Drops statements one at a time (outermost first) while the failure's class stays the same."""
-    cls, message = check(seed, chaos=chaos)
+def reduce(seed, chaos, findings, dropped=()):
+    """Drops statements one at a time (outermost first) while the failure's class stays the same,
+    starting from the program without the statements `dropped`."""
+    cls, message = check(seed, dropped, chaos=chaos)
     if cls == "pass":
         print("seed %d passes: nothing to reduce" % seed)
         return 0
     print("seed %d: %s: %s" % (seed, cls, message), flush=True)
-    dropped = set()
+    dropped = set(dropped)
     changed = True
     while changed:
         changed = False
@@ -190,16 +191,28 @@ def reduce(seed, chaos, findings):
                 dropped, message, changed = trial, got_message, True
                 gone |= {child.id for child in gen.walk([node])}
                 print("  dropped statement %d: still %s" % (node.id, cls), flush=True)
-    ids = ",".join(str(i) for i in sorted(dropped))
+    write_finding(seed, sorted(dropped), cls, message, chaos, findings)
+    return 1
+
+
+def write_finding(seed, dropped, cls, message, chaos, findings):
+    """fuzz/smith/findings/seedSEED.cl (+ _helpers.h, _task.cl): the reduced program, headed by its
+    class, the command that reproduces it, its launch, arguments and expected words."""
+    ids = ",".join(str(i) for i in dropped)
     os.makedirs(findings, exist_ok=True)
     directory = tempfile.mkdtemp(prefix="smith.")
-    write(seed, sorted(dropped), directory)
+    write(seed, dropped, directory)
     command = "python3 fuzz/smith/smith.py check %d%s --chaos %d" % (seed, " --drop " + ids if ids else "", chaos)
     stem = os.path.join(findings, "seed%d" % seed)
+    spec = [line for line in read(directory, "smith.spec").splitlines() if line.split()[1:2] in (["smith"], [])
+            or line.startswith("size")]
     with open(stem + ".cl", "w") as f:
         f.write("/* smith finding: %s\n * %s\n * Reproduce: %s\n" % (cls, message, command))
-        f.write(" * Merge by hand: build/bin/coop-merge %s.cl --task %s_task.cl -Werror -o mega.cl"
-                " --host-header mega.h */\n" % (stem, stem))
+        f.write(" * Merge: build/bin/coop-merge %s.cl --task %s_task.cl -Werror -o mega.cl --host-header mega.h\n"
+                % (stem, stem))
+        f.write(" * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):\n")
+        f.write("".join(" *   %s\n" % line for line in spec))
+        f.write(" */\n")
         f.write(read(directory, "smith.cl").replace('#include "smith_helpers.h"',
                                                     '#include "seed%d_helpers.h"' % seed))
     with open(stem + "_task.cl", "w") as f:
@@ -209,7 +222,6 @@ def reduce(seed, chaos, findings):
             f.write(read(directory, "smith_helpers.h"))
     shutil.rmtree(directory, ignore_errors=True)
     print("%s.cl: %s (%s)" % (stem, cls, command))
-    return 1
 
 
 def read(directory, name):
@@ -253,6 +265,7 @@ def main():
     p.add_argument("--jobs", type=int, default=1)
     p = sub.add_parser("reduce")
     p.add_argument("seed", type=int)
+    p.add_argument("--drop", default="")
     p.add_argument("--chaos", type=int, default=3)
     p.add_argument("--findings", default="fuzz/smith/findings")
     a = parser.parse_args()
@@ -277,7 +290,7 @@ def main():
         found = sorted(int(name[4:]) for name in os.listdir(a.directory) if name.startswith("seed"))
         job = lambda seed: execute(os.path.join(a.directory, "seed%d" % seed), seed, a.chaos)  # noqa: E731
         return 1 if campaign(iter(found), job, a.jobs, None, sys.stdout, device()) else 0
-    return reduce(a.seed, a.chaos, a.findings)
+    return reduce(a.seed, a.chaos, a.findings, ids(a.drop))
 
 
 if __name__ == "__main__":
