@@ -1,8 +1,9 @@
 /* test_smith.c: the random program generator (fuzz/smith/, docs/TESTING.md) on PoCL. A fixed
  * range of seeds, each program merged by coop-merge -Werror and run as a megakernel under chaos
  * with its tasks and as the standalone kernel, must give the words the generator's interpretation
- * of the program expects; the runner must report a wrong word as a mismatch; the generator is
- * deterministic in its seed and drops the statements it is told to.
+ * of the program expects; the runner must report a wrong word as a mismatch and a run without
+ * progress as a hang; the generator is deterministic in its seed and drops the statements it is
+ * told to.
  *
  * Needs build/bin/coop-merge, build/bin/smith-run and /usr/bin/python3. */
 #include "testutil.h"
@@ -95,6 +96,43 @@ START_TEST(runner_reports_a_wrong_word)
 }
 END_TEST
 
+/* A megakernel that never progresses is a hang (exit status 3) with the watchdog's report. */
+START_TEST(runner_reports_a_hang)
+{
+    char dir[PATH_BYTES + 8], path[PATH_BYTES + 32], mega[PATH_BYTES + 32], header[PATH_BYTES + 32],
+        task[PATH_BYTES + 32];
+    snprintf(dir, sizeof dir, "%s/h", scratch);
+    char *gen[] = {PYTHON, "fuzz/smith/smith.py", "gen", "3", "-o", dir, NULL};
+    tu_process run = run_smith(gen);
+    ck_assert_msg(run.status == 0, "gen (status %d):\n%s", run.status, run.output);
+    free(run.output);
+    snprintf(path, sizeof path, "%s/smith.cl", dir);
+    FILE *stream = fopen(path, "w");
+    ck_assert_ptr_nonnull(stream);
+    fputs("kernel void smith(global uint *out, uint n0, uint n1, uint n2, uint width)\n"
+          "{\n"
+          "    while (coop_load_relaxed(&out[1]) != n0 + 1000u)\n"
+          "        ;\n"
+          "}\n", stream);
+    ck_assert_int_eq(fclose(stream), 0);
+    snprintf(mega, sizeof mega, "%s/mega.cl", dir);
+    snprintf(header, sizeof header, "%s/mega.h", dir);
+    snprintf(task, sizeof task, "%s/smith_task.cl", dir);
+    char *merge[] = {"build/bin/coop-merge", path, "--task", task, "-o", mega, "--host-header", header, NULL};
+    run = run_smith(merge);
+    ck_assert_msg(run.status == 0, "coop-merge (status %d):\n%s", run.status, run.output);
+    free(run.output);
+    char *smith_run[] = {"build/bin/smith-run", dir, "--seeds", "1", NULL};
+    tu_env(WORKERS);
+    setenv("COOP_WATCHDOG_S", "2", 1);
+    run = tu_run_process(smith_run);
+    ck_assert_msg(run.status == 3 && strstr(run.output, "megakernel, chaos seed 1: the kernel made no progress") &&
+                      strstr(run.output, "no progress for 2.0 s"),
+                  "smith-run (status %d):\n%s", run.status, run.output);
+    free(run.output);
+}
+END_TEST
+
 /* The same seed writes the same program; dropping a statement removes it and what it holds. */
 START_TEST(generator_is_deterministic_and_drops)
 {
@@ -132,6 +170,7 @@ static Suite *smith_suite(void)
     tcase_add_checked_fixture(quick, scratch_create, scratch_remove);
     tcase_add_test(quick, generator_is_deterministic_and_drops);
     tcase_add_test(quick, runner_reports_a_wrong_word);
+    tcase_add_test(quick, runner_reports_a_hang);
     suite_add_tcase(suite, quick);
     TCase *range = tu_tcase("range", 900);
     tcase_add_test(range, seed_range_passes);
