@@ -151,6 +151,17 @@ class Program:
             node.vote = self.votes - 1
             node.resizing = r.random() < 0.6
         node.body = self._block(depth + 1, scope + [var], trips * 3, True)
+        # the paper's round: a loop whose body ends with an offer or a resizing barrier, often
+        # after a helper holding workgroup barriers (issue 39's miscompile: such a call in a loop
+        # with a fork point, inside a loop with another)
+        if self.weight < self.max_weight and r.random() < 0.4:
+            self.weight += 1
+            callable_ = [h for h in self.helpers if h["kind"] != "spread"]
+            if callable_ and r.random() < 0.5:
+                self.weight += 1
+                node.body.append(Node("call", helper=r.choice(callable_), local=r.randrange(self.locals),
+                                      expr=self._expr(scope + [var])))
+            node.body.append(Node("prim", prim=r.choice(["resizing_global_barrier", "offer_fork", "offer_kill"])))
         return node
 
     def _tasks(self):
