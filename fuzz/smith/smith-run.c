@@ -7,9 +7,11 @@
  *
  * The megakernel runs once under each chaos seed S .. S+N-1 with the spec's task plans, then the
  * standalone kernel runs once at the spec's group count. The device is COOP_PLATFORM's and
- * COOP_DEVICE's; the watchdog COOP_WATCHDOG_S's (default 10 s). Exit status: 0 every run gave the expected words; 2 a word differs (mismatch);
- * 3 a run made no progress (hang: the watchdog or the time limit); 4 a program failed to build;
- * 1 any other error. The first failure ends the run: after a hang the kernel may still run. */
+ * COOP_DEVICE's; the watchdog COOP_WATCHDOG_S's (default 10 s). Exit status: 0 every run gave
+ * the expected words; 2 a word differs (mismatch); 3 a run made no progress (hang: the watchdog
+ * or the time limit); 4 a program failed to build; 1 any other error. A mismatch ends the
+ * megakernel's runs and the report says the standalone kernel's verdict too; any other failure
+ * ends everything (after a hang the kernel may still run). */
 #include "coop.h"
 
 #include <errno.h>
@@ -211,8 +213,9 @@ static void zero_buffers(coop_context *ctx, spec *s)
     clFinish(coop_context_queue(ctx));
 }
 
-/* Compares every checked buffer of the run; `ran[p]` says whether plan p ran. */
-static void check(coop_context *ctx, spec *s, const int *ran, const char *what)
+/* Compares every checked buffer of the run (`ran[p]`: whether plan p ran): 0, or 1 with what differs
+ * in `message`. */
+static int check(coop_context *ctx, spec *s, const int *ran, char *message, size_t size)
 {
     for (size_t i = 0; i < s->item_count; i++) {
         item *it = &s->items[i];
@@ -227,10 +230,13 @@ static void check(coop_context *ctx, spec *s, const int *ran, const char *what)
             if (words[w] != it->expect[w] && !wrong++)
                 first = w;
         if (wrong)
-            fail(EXIT_MISMATCH, "%s: mismatch: %s %s[%zu] = %u, expected %u (%zu of %zu words wrong)", what,
-                 it->kernel, it->param, first, words[first], it->expect[first], wrong, it->words);
+            snprintf(message, size, "mismatch: %s %s[%zu] = %u, expected %u (%zu of %zu words wrong)", it->kernel,
+                     it->param, first, words[first], it->expect[first], wrong, it->words);
         free(words);
+        if (wrong)
+            return 1;
     }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -267,11 +273,14 @@ int main(int argc, char **argv)
             fail(1, "clCreateBuffer: %s", coop_cl_error_name(err));
     }
 
+    /* A mismatch in the megakernel still runs the standalone kernel, whose verdict the report
+     * adds: whether the fault is in the megakernel's rewriting or in both forms. */
+    char mismatch[512] = "";
     coop_program *program = NULL;
     coop_kernel *kernel = build(ctx, dir, "mega", "SMITH_MEGA", &s, &program);
     coop_launch launch = {.local_size = s.local_size, .max_groups = s.max_groups, .timeout_s = 300};
-    for (unsigned n = 0; n < seeds; n++) {
-        char what[64];
+    for (unsigned n = 0; n < seeds && !mismatch[0]; n++) {
+        char what[64], message[400];
         snprintf(what, sizeof what, "megakernel, chaos seed %u", first + n);
         zero_buffers(ctx, &s);
         coop_mega_params params = {.launch = launch, .chaos_seed = first + n};
@@ -282,7 +291,8 @@ int main(int argc, char **argv)
         int ran[4] = {0};
         for (size_t r = 0; r < report.record_count; r++)
             ran[report.records[r].plan] = 1;
-        check(ctx, &s, ran, what);
+        if (check(ctx, &s, ran, message, sizeof message))
+            snprintf(mismatch, sizeof mismatch, "%s: %s", what, message);
         printf("%s: %u groups, %u kills, %u forks, %u resizes, %u tasks\n", what, report.groups, report.kills,
                report.forks, report.resizes, report.tasks);
         coop_mega_report_free(&report);
@@ -295,9 +305,15 @@ int main(int argc, char **argv)
     coop_run_stats stats;
     status = coop_kernel_run(kernel, &launch, &stats);
     if (status != COOP_OK)
-        fail(exit_for(status), "standalone: %s: %s", coop_strerror(status), coop_context_message(ctx));
+        fail(exit_for(status), "%s%sstandalone: %s: %s", mismatch, mismatch[0] ? "; " : "", coop_strerror(status),
+             coop_context_message(ctx));
     int none[4] = {0};
-    check(ctx, &s, none, "standalone");
+    char message[400];
+    int standalone_wrong = check(ctx, &s, none, message, sizeof message);
+    if (mismatch[0])
+        fail(EXIT_MISMATCH, "%s; standalone: %s", mismatch, standalone_wrong ? message : "right");
+    if (standalone_wrong)
+        fail(EXIT_MISMATCH, "standalone: %s; megakernel: right under %u chaos seeds", message, seeds);
     printf("standalone: %u groups\n", stats.groups);
     coop_kernel_release(kernel);
     coop_program_release(program);
