@@ -186,7 +186,7 @@ static Suite *smith_suite(void)
     tcase_add_test(quick, runner_reports_a_wrong_word);
     tcase_add_test(quick, runner_reports_a_hang);
     suite_add_tcase(suite, quick);
-    TCase *range = tu_tcase("range", 900);
+    TCase *range = tu_tcase("range", 1200);
     tcase_add_test(range, seed_range_passes);
     suite_add_tcase(suite, range);
     return suite;

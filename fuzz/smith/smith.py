@@ -106,7 +106,10 @@ def execute(directory, seed, chaos):
         done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=environment())
     except subprocess.TimeoutExpired:
         return "hang", "smith-run ran past %d s" % RUN_TIMEOUT_S
-    cls = "run-crash" if done.returncode < 0 else RUN_EXITS.get(done.returncode, "run-error")
+    if done.returncode < 0:
+        return "run-crash", "smith-run died of signal %d after: %s" % (-done.returncode,
+                                                                       last_line(done.stderr + done.stdout))
+    cls = RUN_EXITS.get(done.returncode, "run-error")
     return cls, "" if cls == "pass" else last_line(done.stderr or done.stdout)
 
 
