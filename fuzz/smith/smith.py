@@ -100,10 +100,12 @@ def prepare(seed, dropped, directory):
 
 def execute(directory, seed, chaos):
     """(class, message) of smith-run on a merged program."""
-    args = [tool("SMITH_RUN", "build/bin/smith-run"), directory, "--seeds", str(chaos),
-            "--first", str(seed * 7 % 100000 + 1)]
+    args = [os.path.abspath(tool("SMITH_RUN", "build/bin/smith-run")), os.path.abspath(directory), "--seeds",
+            str(chaos), "--first", str(seed * 7 % 100000 + 1)]
     try:
-        done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=environment())
+        # in the program's folder: PoCL writes its CFG dumps (*.dot) where it crashes
+        done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=environment(),
+                              cwd=directory)
     except subprocess.TimeoutExpired:
         return "hang", "smith-run ran past %d s" % RUN_TIMEOUT_S
     if done.returncode < 0:
