@@ -278,7 +278,9 @@ int main(int argc, char **argv)
     char mismatch[512] = "";
     coop_program *program = NULL;
     coop_kernel *kernel = build(ctx, dir, "mega", "SMITH_MEGA", &s, &program);
-    coop_launch launch = {.local_size = s.local_size, .max_groups = s.max_groups, .timeout_s = 300};
+    /* PoCL compiles a kernel at its first launch, inside the time limit: minutes on a loaded
+     * machine. A megakernel that stops progressing is the watchdog's (10 s) long before. */
+    coop_launch launch = {.local_size = s.local_size, .max_groups = s.max_groups, .timeout_s = 600};
     for (unsigned n = 0; n < seeds && !mismatch[0]; n++) {
         char what[64], message[400];
         snprintf(what, sizeof what, "megakernel, chaos seed %u", first + n);

@@ -33,7 +33,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
 
-RUN_TIMEOUT_S = 900   # a whole smith-run (two PoCL compiles and every run) that takes longer hangs
+RUN_TIMEOUT_S = 1500  # a whole smith-run (two PoCL compiles and every run) that takes longer hangs
 MERGE_TIMEOUT_S = 120
 CLASSES = ["pass", "mismatch", "hang", "build", "run-crash", "merge-crash", "merge-reject", "run-error"]
 RUN_EXITS = {0: "pass", 2: "mismatch", 3: "hang", 4: "build"}
