@@ -50,7 +50,7 @@ class Program:
         # barrier holds some, a helper two): this caps them.
         self.weight = 0
         self.max_weight = r.randint(2, 7)
-        self.body = self._block(0, [], 1, fork_ok=True)
+        self.body = self._block(0, [], 1)
         self.tasks = self._tasks()
         nodes = []
         self._number(self.body, nodes)
@@ -93,7 +93,7 @@ class Program:
             return {"arg": r.randrange(ARGS)}
         return {"const": r.randint(0, 3)}
 
-    def _block(self, depth, scope, trips, fork_ok):
+    def _block(self, depth, scope, trips):
         r = self.r
         block = []
         for _ in range(r.randint(1, 4)):
@@ -137,9 +137,9 @@ class Program:
             return Node("call", helper=r.choice(callable_), local=r.randrange(self.locals), expr=self._expr(scope))
         if kind == "if":
             node = Node("if", cond=self._cond(scope))
-            node.body = self._block(depth + 1, scope, trips, True)
+            node.body = self._block(depth + 1, scope, trips)
             if r.random() < 0.4:
-                node.orelse = self._block(depth + 1, scope, trips, True)
+                node.orelse = self._block(depth + 1, scope, trips)
             return node
         loop = r.choice(["for", "for", "while", "while1", "vote_loop"])
         self.counters += 1
@@ -150,7 +150,7 @@ class Program:
             self.votes += 1
             node.vote = self.votes - 1
             node.resizing = r.random() < 0.6
-        node.body = self._block(depth + 1, scope + [var], trips * 3, True)
+        node.body = self._block(depth + 1, scope + [var], trips * 3)
         # the paper's round: a loop whose body ends with an offer or a resizing barrier, often
         # after a helper holding workgroup barriers (issue 39's miscompile: such a call in a loop
         # with a fork point, inside a loop with another)
@@ -229,7 +229,7 @@ def render_expr(e, extra_name=None):
     return "(" + " + ".join(parts) + ")"
 
 
-def render_cond(c, program):
+def render_cond(c):
     if "var" in c:
         return "%s %% %du == %du" % (c["var"], c["mod"], c["eq"])
     return "n%d > %du" % (c["arg"], c["gt"])
@@ -377,7 +377,7 @@ def _render_block(program, block, depth, emit):
             emit("%sa%d += %s;" % (pad, node.acc, render_expr(node.expr)))
         elif k == "vote":
             fn = "resizing_global_barrier_any" if node.resizing else "global_barrier_any"
-            emit("%sv%d = %s(get_local_id(0) == 0 && %s);" % (pad, node.var, fn, render_cond(node.cond, program)))
+            emit("%sv%d = %s(get_local_id(0) == 0 && %s);" % (pad, node.var, fn, render_cond(node.cond)))
             emit("%sif (get_group_id(0) == 0)" % pad)
             emit("%s    atomic_add(&out[%du + get_local_id(0)], (uint)v%d + 1u);" % (pad, node.base, node.var))
         elif k == "call":
@@ -387,7 +387,7 @@ def _render_block(program, block, depth, emit):
             emit("%s        atomic_add(&out[%du + get_local_id(0)], h);" % (pad, node.base))
             emit("%s}" % pad)
         elif k == "if":
-            emit("%sif (%s) {" % (pad, render_cond(node.cond, program)))
+            emit("%sif (%s) {" % (pad, render_cond(node.cond)))
             _render_block(program, node.body, depth + 1, emit)
             if node.orelse:
                 emit("%s} else {" % pad)
