@@ -4,6 +4,7 @@
 #                   for NVIDIA's PTX target with clang), then replay the fuzz inputs
 #   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
 #   make fuzz       fuzz the graph readers and coop-merge (FUZZ_SECONDS=N each; fuzz/fuzz.mk)
+#   make smith      random cooperative kernels, merged and run (SECONDS=N; fuzz/smith/smith.mk)
 #   make demo       build and run the main job on the default device
 #   make install PREFIX=/usr/local
 #   make clean
@@ -227,6 +228,7 @@ include host/coop-ws.mk
 include host/examples.mk
 include merge-tool/Makefile.inc
 include fuzz/fuzz.mk
+include fuzz/smith/smith.mk
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
 # everything else.
 ifneq ($(wildcard $(LLVM_INCLUDEDIR)/clang-c/Index.h),)
