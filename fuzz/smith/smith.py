@@ -6,7 +6,7 @@
   smith.py campaign [--first S] [--count N | --seconds T] [--chaos N]
                                                   many programs; a line per failure, a summary
   smith.py reduce SEED [--drop IDS] [--chaos N]  shrink a failing program while its class stays;
-                                                  write the reproducer to fuzz/smith/findings/
+                                                  write the reproducer to tests/merge/smith/
   smith.py export [--first S] --count N DIR      generate and merge, for a machine without coop-merge
   smith.py replay DIR [--chaos N]                run what export wrote (the GPU machine's campaign)
 
@@ -201,7 +201,7 @@ def reduce(seed, chaos, findings, dropped=()):
 
 
 def write_finding(seed, dropped, cls, message, chaos, findings):
-    """fuzz/smith/findings/seedSEED.cl (+ _helpers.h, _task.cl): the reduced program, headed by its
+    """tests/merge/smith/seedSEED.cl (+ _helpers.h, _task.cl): the reduced program, headed by its
     class, the command that reproduces it, its launch, arguments and expected words."""
     ids = ",".join(str(i) for i in dropped)
     os.makedirs(findings, exist_ok=True)
@@ -272,7 +272,7 @@ def main():
     p.add_argument("seed", type=int)
     p.add_argument("--drop", default="")
     p.add_argument("--chaos", type=int, default=3)
-    p.add_argument("--findings", default="fuzz/smith/findings")
+    p.add_argument("--findings", default="tests/merge/smith")
     a = parser.parse_args()
     if a.command == "gen":
         write(a.seed, ids(a.drop), a.out)

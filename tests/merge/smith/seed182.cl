@@ -2,8 +2,10 @@
  * smith-run died of signal 11 after: (no message)
  * The megakernel crashes PoCL's compiler (under gdb: SIGSEGV deep in a recursion in
  * libpocl.so); the standalone form is right.
+ * Fixed by coop-merge's coop_pocl_join() after every `if` and loop that holds a workgroup
+ * barrier (tests/test_merge.c runs this file: smith_findings_run_right).
  * Reproduce: python3 fuzz/smith/smith.py check 182 --drop 2,3,8,9,10,11,13 --chaos 1
- * Merge: build/bin/coop-merge fuzz/smith/findings/seed182.cl --task fuzz/smith/findings/seed182_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed182.cl --task tests/merge/smith/seed182_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 3
  *   buffer smith out 16

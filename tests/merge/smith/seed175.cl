@@ -2,8 +2,10 @@
  * smith-run died of signal 6 after: ### dumped CFG to smith_mega.dot.4
  * The megakernel crashes PoCL's compiler (under gdb: ParallelRegion.cc:399 "Incoming edges to
  * non-entry block!"); the standalone form is right.
+ * Fixed by coop-merge's coop_pocl_join() after every `if` and loop that holds a workgroup
+ * barrier (tests/test_merge.c runs this file: smith_findings_run_right).
  * Reproduce: python3 fuzz/smith/smith.py check 175 --drop 0,2,3,7,8,10 --chaos 1
- * Merge: build/bin/coop-merge fuzz/smith/findings/seed175.cl --task fuzz/smith/findings/seed175_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed175.cl --task tests/merge/smith/seed175_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 2
  *   buffer smith out 1

@@ -1,7 +1,9 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 827: mismatch: smith out[8] = 0, expected 22 (1 of 9 words wrong)
+ * Fixed by coop-merge's coop_pocl_join() after every `if` and loop that holds a workgroup
+ * barrier (tests/test_merge.c runs this file: smith_findings_run_right).
  * Reproduce (generator of commit dd34592): python3 fuzz/smith/smith.py check 118 --drop 1,2 --chaos 1
- * Merge: build/bin/coop-merge fuzz/smith/findings/seed118.cl --task fuzz/smith/findings/seed118_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed118.cl --task tests/merge/smith/seed118_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 3
  *   buffer smith out 9
