@@ -41,9 +41,10 @@ coop_status coop_trace_open(coop_context *ctx, const char *path, unsigned capaci
                          "(NVIDIA's %%globaltimer, or PoCL's CPU device on an x86-64 host)",
                          path, info->name, coop_target_name(info->target));
     }
-    trace->out = fopen(path, "w");
-    if (!trace->out)
-        return coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", path, strerror(errno));
+    int error = coop_outfile_open(&trace->file, path);
+    if (error)
+        return coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", path, strerror(error));
+    trace->out = trace->file.stream;
     trace->start_us = coop_now_us();
     trace->start_ticks = coop_trace_host_ticks(trace);
     return COOP_OK;
@@ -53,9 +54,8 @@ void coop_trace_discard(coop_trace *trace)
 {
     if (!trace->out)
         return;
-    fclose(trace->out);
+    coop_outfile_abandon(&trace->file);
     trace->out = NULL;
-    remove(trace->path);
 }
 
 uint64_t coop_trace_host_ticks(const coop_trace *trace)
@@ -688,14 +688,10 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
 
 done:
     if (status == COOP_OK) {
-        int failed = ferror(out);
-        int closed = fclose(out) == 0;
-        int error = failed ? EIO : errno;
+        int error = coop_outfile_commit(&trace->file);
         trace->out = NULL;
-        if (failed || !closed) {
-            remove(trace->path);
+        if (error)
             status = coop_fail(ctx, COOP_ERR_IO, "trace '%s': could not be written: %s", trace->path, strerror(error));
-        }
     } else {
         coop_trace_discard(trace);
     }

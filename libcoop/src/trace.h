@@ -3,11 +3,13 @@
 #define COOP_TRACE_H
 
 #include "internal.h"
+#include "outfile.h"
 
 /* A traced run's file and clock. */
 typedef struct coop_trace {
     const char *path;
-    FILE *out;                 /* opened before the run, so that a bad path fails at once */
+    coop_outfile file;         /* opened before the run, so that a bad path fails at once */
+    FILE *out;                 /* file.stream */
     unsigned capacity;         /* events per group's buffer */
     int tsc;                   /* the trace clock is the host's time-stamp counter (PoCL) */
     double us_per_tick;        /* known once the clock stopped (tsc), else from the start */
@@ -31,14 +33,14 @@ typedef struct coop_trace_task {
  * device without a clock the host can relate to its own, COOP_ERR_IO for a file that cannot be
  * created. */
 coop_status coop_trace_open(coop_context *ctx, const char *path, unsigned capacity, coop_trace *trace);
-/* A run that failed: closes and removes the file. */
+/* A run that failed: closes the file, leaving the path as it was (outfile.h). */
 void coop_trace_discard(coop_trace *trace);
 /* The trace clock as the host reads it (the time-stamp counter), 0 where the host cannot. */
 uint64_t coop_trace_host_ticks(const coop_trace *trace);
 /* Once the kernel has ended: fixes the clock's rate (tsc). */
 void coop_trace_stop_clock(coop_trace *trace);
-/* Reads the groups' buffers back and writes the trace file, and closes it (removed if that
- * fails); *events and *dropped receive the events kept and dropped. `direct`: the host applied
+/* Reads the groups' buffers back and writes the trace file, and closes it (the path as it was
+ * if that fails); *events and *dropped receive the events kept and dropped. `direct`: the host applied
  * the requests itself (no agent). */
 coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_running *run,
                              const coop_mega_report *report, coop_trace_task *tasks, size_t task_count, int direct,
