@@ -92,6 +92,32 @@ typedef struct group_events {
     unsigned recorded;         /* events the group recorded, kept or not */
 } group_events;
 
+/* Whether an event only marks a moment on its group's track (no change of role). */
+static int marks_only(unsigned kind)
+{
+    return kind == COOP_EV_BARRIER || kind == COOP_EV_MEMBERS || kind == COOP_EV_FORK || kind == COOP_EV_RESIZE;
+}
+
+/* events[i], a kill at the time of the member that made it (COOP_TRACE_KILL_TIME,
+ * COOP_TRACE_RESIZE_TIME: the moment M counted the group out), is earlier than the group's own
+ * events before it: the group saw its barrier complete, and marked it, after member 0 had already
+ * removed it at that barrier. It moves back before those marks (not past a change of role),
+ * rather than its time forward: else the group would seem a member with an id >= M until it
+ * noticed, which can be long on a busy machine. Returns its new place. */
+static event *kill_in_place(event *events, unsigned i)
+{
+    event kill = events[i];
+    unsigned at = i;
+    while (at > 0 && marks_only(events[at - 1].kind) && events[at - 1].ts > kill.ts) {
+        events[at] = events[at - 1];
+        at--;
+    }
+    if (at > 0 && kill.ts < events[at - 1].ts)
+        kill.ts = events[at - 1].ts;
+    events[at] = kill;
+    return &events[i];
+}
+
 /* The time base: device ticks since T0 as microseconds, host microseconds likewise. */
 typedef struct time_base {
     uint64_t t0;               /* device ticks at T0 */
@@ -618,9 +644,11 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
             /* a group's events are in its order; a clock read a few cycles apart on two cores
              * must not reorder them */
             e->ts = device_ts(&base, e->tick);
-            if (e->ts < last)
+            if (e->ts < last && e->kind == COOP_EV_KILLED)
+                e = kill_in_place(ge->events, i);
+            else if (e->ts < last)
                 e->ts = last;
-            last = e->ts;
+            last = e->ts > last ? e->ts : last;
             if (e->kind == COOP_EV_START && e->a == COOP_ROLE_AGENT)
                 agent_tid = g + 1;
         }
