@@ -533,19 +533,39 @@ static enum CXChildVisitResult find_exit(CXCursor cursor, CXCursor parent, CXCli
     }
 }
 
-/* Whether `s` is inside a loop that a `break` or `continue` leaves. PoCL's compiler failed its
- * assertion "Incoming edges to non-entry block!" on a workgroup barrier between an inner loop
- * and the `if (...) break;` of a `while (1)` around it (smith seed 147), so no join goes there. */
-static int in_loop_left_by_jump(const mt_stmt *s)
+/* Whether a loop is left by a `break` or `continue` of its own. */
+static int left_by_jump(const mt_stmt *loop)
 {
+    if (!loop->count)
+        return 0;
+    CXCursor body = loop->items[0]->cursor;
+    enum CXCursorKind kind = clang_getCursorKind(body);
+    if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
+        return 1;
+    exit_search search = {0};
+    clang_visitChildren(body, find_exit, &search);
+    return search.found;
+}
+
+/* Where PoCL got worse with a join than without one, so none goes there: inside or after a loop
+ * that a `break` or `continue` leaves (its compiler failed "Incoming edges to non-entry block!"
+ * on a join between an inner loop and the `if (...) break;` of a `while (1)` around it, smith
+ * seed 147; after such a loop, the standalone form lost a write before the `break`, seed 228),
+ * and inside an `if`'s branch within the same loop (a join after a loop in an `else` crashed it,
+ * seed 223): the `if` itself is joined. */
+static int no_join_here(const mt_stmt *s)
+{
+    if (is_loop(s) && left_by_jump(s))
+        return 1;
+    int loop_met = 0;
     for (const mt_stmt *up = s->parent; up; up = up->parent) {
-        if (!is_loop(up) || !up->count)
-            continue;
-        exit_search search = {0};
-        clang_visitChildren(up->items[0]->cursor, find_exit, &search);
-        if (search.found || clang_getCursorKind(up->items[0]->cursor) == CXCursor_BreakStmt ||
-            clang_getCursorKind(up->items[0]->cursor) == CXCursor_ContinueStmt)
+        if (up->kind == MT_ST_IF && !loop_met)
             return 1;
+        if (is_loop(up)) {
+            if (left_by_jump(up))
+                return 1;
+            loop_met = 1;
+        }
     }
     return 0;
 }
@@ -556,7 +576,7 @@ static int in_loop_left_by_jump(const mt_stmt *s)
 static void join_after(const mt_control *c, const mt_stmt *s)
 {
     if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
-        in_loop_left_by_jump(s))
+        no_join_here(s))
         return;
     if (s->parent->kind == MT_ST_COMPOUND) {
         /* on a line of its own where the `if` ends its line */

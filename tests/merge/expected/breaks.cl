@@ -28,7 +28,6 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         }
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
-    coop_pocl_join();
     coop_at(ctx, 2), coop_global_barrier_unless(ctx, coop_skip_);
     while (((coop_skip_ == 2) | (!coop_skip_ & !!(1)))) {
         if (!coop_skip_) {
@@ -43,7 +42,6 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
                 break;
         }
     }
-    coop_pocl_join();
     if (!coop_skip_) {
         if (coop_global_id(ctx, 0) == 0)
             data[n] = coop_transmit_.round;

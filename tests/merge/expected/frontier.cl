@@ -107,7 +107,6 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                 break;
         }
     }
-    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

@@ -96,7 +96,6 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         if (*in_count == 0)
             break;
     }
-    coop_pocl_join();
 }
 
 /* ---- entry ---- */
