@@ -244,7 +244,8 @@ int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
         mt_buf_printf(program, " * Persistent kernel %s, without kill and fork (the standalone baseline).\n",
                       merge->entry_name);
     else
-        mt_buf_printf(program, " * Megakernel %s.\n", merge->entry_name);
+        mt_buf_printf(program, " * Megakernel %s, coop-tasks: %zu (libcoop refuses a plan for a task above them).\n",
+                      merge->entry_name, merge->task_count);
     mt_buf_add(program, " * libcoop prepends its kernel header when it builds this program. */\n");
     emit_defines(o, program);
     unsigned char *emitted = mt_alloc(merge->file_count);

@@ -1789,6 +1789,26 @@ START_TEST(smith_findings_run_right)
 }
 END_TEST
 
+/* A plan for a task the megakernel does not have is refused before the run, naming the field and
+ * the tasks there are (coop-merge writes their count into the program); before, the run
+ * succeeded and recorded a task run in which nothing ran. */
+START_TEST(plan_for_a_missing_task_is_refused)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/rounds.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, ROUNDS_MEGA_NAME, &program);
+    coop_task_plan plans[2] = {{.task = ROUNDS_MEGA_TASK_fill, .workgroups = 1, .take = COOP_TAKE_ONE},
+                               {.task = ROUNDS_MEGA_TASK_COUNT, .workgroups = 1, .take = COOP_TAKE_ONE}};
+    coop_mega_report report;
+    TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, NULL, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run: plans[1].task = 1: megakernel 'rounds_mega' has 1 task (task 0 only)");
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* spin.cl + fill.cl: a loop through kill and fork offers that never ends, beside a task every
  * millisecond that takes half the groups. The task's kills and forks are not the kernel's
  * progress: the watchdog ends the run within a second of its time, says where the groups are and
@@ -1994,6 +2014,7 @@ static Suite *merge_suite(void)
     suite_add_tcase(suite, skipped_barriers);
     TCase *watchdog = tu_tcase("watchdog", 300);
     tcase_add_test(watchdog, watchdog_fires_while_a_task_runs);
+    tcase_add_test(watchdog, plan_for_a_missing_task_is_refused);
     tcase_add_test(watchdog, watchdog_names_the_barrier_line);
     tcase_add_test(watchdog, time_limit_names_the_barrier_line);
     suite_add_tcase(suite, watchdog);

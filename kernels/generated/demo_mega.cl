@@ -2,7 +2,7 @@
  *   cooperative kernel 'demo' from kernels/demo.cl
  *   task 'render' from kernels/tasks/render.cl
  *   task 'demo_stop' from kernels/demo_stop.cl
- * Megakernel demo_mega.
+ * Megakernel demo_mega, coop-tasks: 2 (libcoop refuses a plan for a task above them).
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- kernels/demo.cl ---- */

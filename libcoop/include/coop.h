@@ -302,7 +302,8 @@ COOP_API int coop_take_parse(const char *text, coop_take *take, unsigned *count)
  * at most `repeats` times if non-zero). A periodic task meets its deadline if it is done before
  * its next period starts. */
 typedef struct coop_task_plan {
-    unsigned task;
+    unsigned task;                /* below the megakernel's task count where coop-merge wrote it
+                                     (P_TASK_COUNT; COOP_ERR_INVALID_ARGUMENT otherwise) */
     unsigned workgroups;          /* at least 1 */
     coop_take take;
     unsigned take_count;          /* COOP_TAKE_COUNT: 1 to 4095 */

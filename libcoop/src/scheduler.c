@@ -443,12 +443,32 @@ static void fill_report(mega *m, coop_mega_report *report)
     m->records = NULL;
 }
 
-/* Every field of the plans that the run reads, named in the message when it is out of range. */
-static coop_status check_plans(coop_context *ctx, const coop_task_plan *plans, size_t count)
+/* The task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1 where it
+ * wrote none (a megakernel written by hand). */
+static long program_tasks(const coop_kernel *kernel)
 {
+    const char *source = kernel->program->source, *at = source ? strstr(source, "coop-tasks: ") : NULL;
+    return at ? strtol(at + strlen("coop-tasks: "), NULL, 10) : -1;
+}
+
+/* Every field of the plans that the run reads, named in the message when it is out of range. */
+static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans,
+                               size_t count)
+{
+    long tasks = program_tasks(kernel);
     for (size_t p = 0; p < count; p++) {
         const coop_task_plan *plan = &plans[p];
         char field[64];
+        if (tasks >= 0 && plan->task >= (unsigned long)tasks) {
+            char range[48] = "";
+            if (tasks == 1)
+                snprintf(range, sizeof range, " (task 0 only)");
+            else if (tasks > 1)
+                snprintf(range, sizeof range, " (0 to %ld)", tasks - 1);
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].task = %u: megakernel '%s' has %ld task%s%s", p, plan->task,
+                             kernel->name, tasks, tasks == 1 ? "" : "s", range);
+        }
         if (plan->workgroups == 0)
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].workgroups = 0: a task runs at least one workgroup", p);
@@ -487,7 +507,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     coop_mega_params defaults = {0};
     if (!params)
         params = &defaults;
-    coop_status status = check_plans(ctx, plans, plan_count);
+    coop_status status = check_plans(ctx, kernel, plans, plan_count);
     if (status == COOP_OK)
         status = coop_check_time(ctx, "coop_mega_run: params->watchdog_s", params->watchdog_s);
     double chaos = 0.0, trace = 0.0, watchdog_s = params->watchdog_s;

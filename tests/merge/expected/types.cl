@@ -2,7 +2,7 @@
  *   cooperative kernel 'types' from tests/merge/types.cl
  *   tasks 'scale', 'count' from tests/merge/tasks_a.cl
  *   task 'stamp' from tests/merge/tasks_b.cl
- * Megakernel types_mega.
+ * Megakernel types_mega, coop-tasks: 3 (libcoop refuses a plan for a task above them).
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- tests/merge/types.cl ---- */
