@@ -157,6 +157,14 @@ static coop_status read_events(coop_context *ctx, const coop_trace *trace, unsig
     return COOP_OK;
 }
 
+/* Events whose time comes from the members' word (coop_trace_members) or T0, the same for
+ * every group, rather than from the recording group's own clock read. */
+static int shared_time(unsigned kind)
+{
+    return kind == COOP_EV_START || kind == COOP_EV_INIT || kind == COOP_EV_MEMBERS || kind == COOP_EV_KILLED ||
+           kind == COOP_EV_FINISHED || kind == COOP_EV_FORKED;
+}
+
 static uint64_t word64(const uint32_t *word)
 {
     return COOP_JOIN_HALVES(word[0], word[1]);
@@ -608,6 +616,7 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
         next += ge->kept;
         const uint32_t *words = &area[COOP_TRACE_EVENTS + (size_t)g * trace->capacity * COOP_TRACE_EVENT_WORDS];
         double last = -INFINITY;
+        unsigned shared = 0; /* events before this index keep their time */
         for (unsigned i = 0; i < ge->kept; i++) {
             const uint32_t *word = &words[(size_t)i * COOP_TRACE_EVENT_WORDS];
             event *e = &ge->events[i];
@@ -615,12 +624,24 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
             e->kind = COOP_EVENT_KIND(word[2]);
             e->a = COOP_EVENT_A(word[2]);
             e->b = word[3];
-            /* a group's events are in its order; a clock read a few cycles apart on two cores
-             * must not reorder them */
+            /* A group's events are in its order, but its own clock reads may be ahead of the
+             * members' word's times by the cores' disagreement (coop_device/trace.h): a time
+             * from the word pulls this group's own reads since its last such time back to it,
+             * so that the member spans change exactly when the M counter does. */
             e->ts = device_ts(&base, e->tick);
-            if (e->ts < last)
+            if (e->ts < last && shared_time(e->kind)) {
+                double floor_ts = shared ? ge->events[shared - 1].ts : -INFINITY;
+                if (e->ts < floor_ts)
+                    e->ts = floor_ts;
+                for (unsigned k = shared; k < i; k++)
+                    if (ge->events[k].ts > e->ts)
+                        ge->events[k].ts = e->ts;
+            } else if (e->ts < last) {
                 e->ts = last;
+            }
             last = e->ts;
+            if (shared_time(e->kind))
+                shared = i + 1;
             if (e->kind == COOP_EV_START && e->a == COOP_ROLE_AGENT)
                 agent_tid = g + 1;
         }
