@@ -243,6 +243,7 @@ $(BUILD)/tests/test_examples: $(BUILD)/bin/components
 $(BUILD)/tests/test_trace: $(BUILD)/tests/trace-verify
 # tests/trace_check.h's checks on trace files from elsewhere (the GPU machine has no Check).
 $(BUILD)/tests/trace-verify: tests/tools/trace-verify.c tests/testutil.h tests/trace_check.h $(LIBA)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -o $@ $< $(LIBA) $(CHECK_LIBS) $(TEST_LIBS) $(LDLIBS)
 
 # ---- Man pages -----------------------------------------------------------------------------
