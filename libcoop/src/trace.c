@@ -92,32 +92,6 @@ typedef struct group_events {
     unsigned recorded;         /* events the group recorded, kept or not */
 } group_events;
 
-/* Whether an event only marks a moment on its group's track (no change of role). */
-static int marks_only(unsigned kind)
-{
-    return kind == COOP_EV_BARRIER || kind == COOP_EV_MEMBERS || kind == COOP_EV_FORK || kind == COOP_EV_RESIZE;
-}
-
-/* events[i], a kill at the time of the member that made it (COOP_TRACE_KILL_TIME,
- * COOP_TRACE_RESIZE_TIME: the moment M counted the group out), is earlier than the group's own
- * events before it: the group saw its barrier complete, and marked it, after member 0 had already
- * removed it at that barrier. It moves back before those marks (not past a change of role),
- * rather than its time forward: else the group would seem a member with an id >= M until it
- * noticed, which can be long on a busy machine. Returns its new place. */
-static event *kill_in_place(event *events, unsigned i)
-{
-    event kill = events[i];
-    unsigned at = i;
-    while (at > 0 && marks_only(events[at - 1].kind) && events[at - 1].ts > kill.ts) {
-        events[at] = events[at - 1];
-        at--;
-    }
-    if (at > 0 && kill.ts < events[at - 1].ts)
-        kill.ts = events[at - 1].ts;
-    events[at] = kill;
-    return &events[i];
-}
-
 /* The time base: device ticks since T0 as microseconds, host microseconds likewise. */
 typedef struct time_base {
     uint64_t t0;               /* device ticks at T0 */
@@ -181,6 +155,14 @@ static coop_status read_events(coop_context *ctx, const coop_trace *trace, unsig
         return coop_fail_cl(ctx, err, "reading the trace buffers");
     }
     return COOP_OK;
+}
+
+/* Events whose time comes from the members' word (coop_trace_members) or T0, the same for
+ * every group, rather than from the recording group's own clock read. */
+static int shared_time(unsigned kind)
+{
+    return kind == COOP_EV_START || kind == COOP_EV_INIT || kind == COOP_EV_MEMBERS || kind == COOP_EV_KILLED ||
+           kind == COOP_EV_FINISHED || kind == COOP_EV_FORKED;
 }
 
 static uint64_t word64(const uint32_t *word)
@@ -634,6 +616,7 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
         next += ge->kept;
         const uint32_t *words = &area[COOP_TRACE_EVENTS + (size_t)g * trace->capacity * COOP_TRACE_EVENT_WORDS];
         double last = -INFINITY;
+        unsigned shared = 0; /* events before this index keep their time */
         for (unsigned i = 0; i < ge->kept; i++) {
             const uint32_t *word = &words[(size_t)i * COOP_TRACE_EVENT_WORDS];
             event *e = &ge->events[i];
@@ -641,14 +624,24 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
             e->kind = COOP_EVENT_KIND(word[2]);
             e->a = COOP_EVENT_A(word[2]);
             e->b = word[3];
-            /* a group's events are in its order; a clock read a few cycles apart on two cores
-             * must not reorder them */
+            /* A group's events are in its order, but its own clock reads may be ahead of the
+             * members' word's times by the cores' disagreement (coop_device/trace.h): a time
+             * from the word pulls this group's own reads since its last such time back to it,
+             * so that the member spans change exactly when the M counter does. */
             e->ts = device_ts(&base, e->tick);
-            if (e->ts < last && e->kind == COOP_EV_KILLED)
-                e = kill_in_place(ge->events, i);
-            else if (e->ts < last)
+            if (e->ts < last && shared_time(e->kind)) {
+                double floor_ts = shared ? ge->events[shared - 1].ts : -INFINITY;
+                if (e->ts < floor_ts)
+                    e->ts = floor_ts;
+                for (unsigned k = shared; k < i; k++)
+                    if (ge->events[k].ts > e->ts)
+                        ge->events[k].ts = e->ts;
+            } else if (e->ts < last) {
                 e->ts = last;
-            last = e->ts > last ? e->ts : last;
+            }
+            last = e->ts;
+            if (shared_time(e->kind))
+                shared = i + 1;
             if (e->kind == COOP_EV_START && e->a == COOP_ROLE_AGENT)
                 agent_tid = g + 1;
         }

@@ -20,8 +20,11 @@
 /* %globaltimer: nanoseconds, one clock for the whole GPU */
 inline ulong coop_trace_clock(void) { return coop_clock_ns(); }
 #elif defined(COOP_TARGET_POCL)
-/* The CPU's time-stamp counter (x86-64: rdtsc), the same on every core and the one the host
- * reads (libcoop refuses to trace where it is not: libcoop/src/trace.c) */
+/* The CPU's time-stamp counter (x86-64: rdtsc), one counter for every core and the one the host
+ * reads (libcoop refuses to trace where it is not: libcoop/src/trace.c). Two cores' reads agree
+ * only roughly: on a loaded 2-vCPU VM a stamp published by one core read up to 1,469 ticks
+ * (0.6 us) ahead of the other core's next read. So a group's own reads order only its own
+ * events; the membership changes take their times from one word (coop_trace_members). */
 inline ulong coop_trace_clock(void) { return __builtin_readcyclecounter(); }
 #else
 #error "trace mode needs a device clock: NVIDIA's %globaltimer or PoCL's time-stamp counter"
