@@ -40,3 +40,10 @@ $(BUILD)/tests/fail-alloc-run: tests/tools/fail-alloc-run.c $(FAIL_ALLOC_LIB_OBJ
 	    $(FAIL_ALLOC_CL_OBJ) $(LDLIBS)
 
 $(BUILD)/tests/test_alloc_failures: $(BUILD)/tests/fail-alloc-run
+
+# The same run built plainly, for test_scheduler's check of PoCL's worker stack.
+$(BUILD)/tests/by-hand-run: tests/tools/fail-alloc-run.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+$(BUILD)/tests/test_scheduler: $(BUILD)/tests/by-hand-run

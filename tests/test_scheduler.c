@@ -12,6 +12,8 @@
 
 #include "kernels/scheduler_checks.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1055,6 +1057,33 @@ START_TEST(hand_written_megakernel_runs)
 }
 END_TEST
 
+/* PoCL runs a group's work-items in loops on its worker thread's stack, which is `ulimit -s`
+ * large: a megakernel's stack use per work-item, times the local size, must fit. The
+ * hand-written megakernel at local size 1024 needs between 448 and 512 KB (2026-11-28, PoCL 3.1);
+ * issue 40.3 saw one overflow the stack after a change to the kernel header. It must still run
+ * with 1 MB (build/tests/by-hand-run, tests/tools/fail-alloc-run.c). */
+START_TEST(hand_written_megakernel_fits_a_small_stack)
+{
+    enum { STACK_BYTES = 1024 * 1024 };
+    tu_env(WORKERS);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        struct rlimit limit = {.rlim_cur = STACK_BYTES, .rlim_max = STACK_BYTES};
+        if (setrlimit(RLIMIT_STACK, &limit) == 0)
+            execl("build/tests/by-hand-run", "build/tests/by-hand-run", "1024", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_msg(!WIFSIGNALED(status), "by-hand-run at local size 1024 with a %d KB stack: signal %d (%s)",
+                  STACK_BYTES / 1024, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "by-hand-run exited with %d",
+                  WEXITSTATUS(status));
+}
+END_TEST
+
 /* A persistent kernel whose groups never loop over coop_schedule() just ends (on the groups the
  * default launch found: every worker on a quiet machine, maybe fewer on a busy one). */
 START_TEST(kernel_that_is_not_a_megakernel)
@@ -1154,6 +1183,7 @@ static Suite *scheduler_suite(void)
     TCase *tasks = tu_tcase("tasks", 120);
     tcase_add_test(tasks, task_runs_beside_the_cooperative_kernel);
     tcase_add_test(tasks, hand_written_megakernel_runs);
+    tcase_add_test(tasks, hand_written_megakernel_fits_a_small_stack);
     tcase_add_test(tasks, periodic_task_runs_its_repeats);
     tcase_add_test(tasks, two_task_plans);
     tcase_add_test(tasks, tokens_given_back_after_the_start_are_dropped);

@@ -5,12 +5,19 @@
  * "coop_FUNCTION: ERROR: MESSAGE" on standard error; every object is released on either path,
  * so that LeakSanitizer sees what libcoop itself leaks.
  *
- *     COOP_FAIL_ALLOC=N build/tests/fail-alloc-run */
+ * Built without the allocation shim as build/tests/by-hand-run, whose argument sets the local
+ * size, for test_scheduler's stack check.
+ *
+ *     COOP_FAIL_ALLOC=N build/tests/fail-alloc-run
+ *     build/tests/by-hand-run [LOCAL_SIZE] */
 #include "coop.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
-enum { N = 256, COUNT = 4, TASK_GROUPS = 3, LOCAL = 8 };
+enum { N = 256, COUNT = 4, TASK_GROUPS = 3 };
+
+static size_t local_size = 8;
 
 static int failed(coop_context *ctx, const char *call, coop_status status)
 {
@@ -34,16 +41,17 @@ static int run(coop_context *ctx)
         goto done;
     }
     cl_int error = CL_SUCCESS;
-    data = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, N * sizeof(cl_uint), NULL, &error);
+    cl_context cl = coop_context_cl(ctx);
+    data = clCreateBuffer(cl, CL_MEM_READ_WRITE, N * sizeof(cl_uint), NULL, &error);
     if (data)
-        out = clCreateBuffer(coop_context_cl(ctx), CL_MEM_READ_WRITE, TASK_GROUPS * LOCAL * sizeof(cl_uint), NULL,
-                             &error);
+        out = clCreateBuffer(cl, CL_MEM_READ_WRITE, TASK_GROUPS * local_size * sizeof(cl_uint), NULL, &error);
     if (!out) {
         fprintf(stderr, "clCreateBuffer: error %d\n", error);
         goto done;
     }
     cl_uint n = N, count = COUNT;
-    if ((status = coop_kernel_set_buffer(kernel, 0, data)) || (status = coop_kernel_set_arg(kernel, 1, sizeof n, &n)) ||
+    if ((status = coop_kernel_set_buffer(kernel, 0, data)) ||
+        (status = coop_kernel_set_arg(kernel, 1, sizeof n, &n)) ||
         (status = coop_kernel_set_arg(kernel, 2, sizeof count, &count)) ||
         (status = coop_kernel_set_buffer(kernel, 3, out))) {
         failed(ctx, "coop_kernel_set_arg", status);
@@ -51,9 +59,9 @@ static int run(coop_context *ctx)
     }
     coop_task_plan plan = {.task = 0, .workgroups = TASK_GROUPS, .take = COOP_TAKE_ONE};
     /* both workers' groups even on a busy machine (tu_pin_groups), so that the task takes one */
-    coop_mega_params params = {.launch = {.local_size = LOCAL, .launch_groups = coop_launch_groups(ctx, LOCAL),
-                                          .max_groups = 2, .discovery_window_us = 5000000},
-                               .watchdog_s = 60};
+    coop_launch launch = {.local_size = local_size, .launch_groups = coop_launch_groups(ctx, local_size),
+                          .max_groups = 2, .discovery_window_us = 5000000};
+    coop_mega_params params = {.launch = launch, .watchdog_s = 60};
     coop_mega_report report;
     if ((status = coop_mega_run(kernel, &params, &plan, 1, &report))) {
         failed(ctx, "coop_mega_run", status);
@@ -71,8 +79,10 @@ done:
     return result;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1)
+        local_size = strtoul(argv[1], NULL, 10);
     coop_options options = {.platform = "Portable Computing Language"};
     coop_context *ctx = NULL;
     coop_status status = coop_context_create(&options, &ctx);
