@@ -5,10 +5,11 @@
  * "coop_FUNCTION: ERROR: MESSAGE" on standard error; every object is released on either path,
  * so that LeakSanitizer sees what libcoop itself leaks.
  *
+ * With TRACE_FILE the run is traced (libcoop's trace writer too).
  * Built without the allocation shim as build/tests/by-hand-run, whose argument sets the local
  * size, for test_scheduler's stack check.
  *
- *     COOP_FAIL_ALLOC=N build/tests/fail-alloc-run
+ *     COOP_FAIL_ALLOC=N build/tests/fail-alloc-run [LOCAL_SIZE [TRACE_FILE]]
  *     build/tests/by-hand-run [LOCAL_SIZE] */
 #include "coop.h"
 
@@ -18,6 +19,7 @@
 enum { N = 256, COUNT = 4, TASK_GROUPS = 3 };
 
 static size_t local_size = 8;
+static const char *trace_file; /* a timeline of the run, when given */
 
 static int failed(coop_context *ctx, const char *call, coop_status status)
 {
@@ -61,7 +63,7 @@ static int run(coop_context *ctx)
     /* both workers' groups even on a busy machine (tu_pin_groups), so that the task takes one */
     coop_launch launch = {.local_size = local_size, .launch_groups = coop_launch_groups(ctx, local_size),
                           .max_groups = 2, .discovery_window_us = 5000000};
-    coop_mega_params params = {.launch = launch, .watchdog_s = 60};
+    coop_mega_params params = {.launch = launch, .watchdog_s = 60, .trace_file = trace_file};
     coop_mega_report report;
     if ((status = coop_mega_run(kernel, &params, &plan, 1, &report))) {
         failed(ctx, "coop_mega_run", status);
@@ -83,6 +85,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         local_size = strtoul(argv[1], NULL, 10);
+    if (argc > 2)
+        trace_file = argv[2];
     coop_options options = {.platform = "Portable Computing Language"};
     coop_context *ctx = NULL;
     coop_status status = coop_context_create(&options, &ctx);
