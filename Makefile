@@ -229,6 +229,7 @@ include host/examples.mk
 include merge-tool/Makefile.inc
 include fuzz/fuzz.mk
 include fuzz/smith/smith.mk
+include tests/fail_alloc.mk
 # coop-merge needs libclang (Debian's libclang-dev); machines without it (the GPU machine) build
 # everything else.
 ifneq ($(wildcard $(LLVM_INCLUDEDIR)/clang-c/Index.h),)

@@ -123,7 +123,8 @@ typedef struct output {
     char *target;                 /* the file to replace (a symbolic link's target) */
     int in_place;
     mode_t mode;                  /* for the new file */
-    char *temporary;
+    char *temporary;              /* its name, made before any output is written */
+    int created;                  /* the temporary file exists */
 } output;
 
 static int plan_output(output *out, const char *path)
@@ -141,6 +142,7 @@ static int plan_output(output *out, const char *path)
         umask(mask);
         out->mode = 0666 & ~mask;
         out->target = mt_strdup(path);
+        out->temporary = mt_printf("%s.XXXXXX", out->target);
         return 0;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -157,6 +159,8 @@ static int plan_output(output *out, const char *path)
         fprintf(stderr, "coop-merge: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
+    /* named here: running out of memory once a temporary file exists would leave it behind */
+    out->temporary = mt_printf("%s.XXXXXX", out->target);
     return 0;
 }
 
@@ -167,8 +171,8 @@ static int write_output(output *out, const char *text, size_t length)
     if (out->in_place) {
         fd = open(out->path, O_WRONLY);
     } else {
-        out->temporary = mt_printf("%s.XXXXXX", out->target);
         fd = mkstemp(out->temporary);
+        out->created = fd >= 0;
         if (fd >= 0 && fchmod(fd, out->mode) != 0) {
             close(fd);
             fd = -1;
@@ -237,15 +241,14 @@ static int write_outputs(const mt_options *o, const mt_buf *program, const mt_bu
         failed = write_output(&outputs[i], text->data, text->length) != 0;
     }
     for (size_t i = 0; i < count && !failed; i++)
-        if (outputs[i].temporary && rename(outputs[i].temporary, outputs[i].target) != 0) {
+        if (outputs[i].created && rename(outputs[i].temporary, outputs[i].target) != 0) {
             fprintf(stderr, "coop-merge: cannot write %s: %s\n", outputs[i].path, strerror(errno));
             failed = 1;
         } else {
-            free(outputs[i].temporary);
-            outputs[i].temporary = NULL;
+            outputs[i].created = 0;
         }
     for (size_t i = 0; i < count; i++) {
-        if (outputs[i].temporary)
+        if (outputs[i].created)
             unlink(outputs[i].temporary);
         free(outputs[i].temporary);
         free(outputs[i].target);

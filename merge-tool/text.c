@@ -10,7 +10,7 @@ void *mt_alloc(size_t bytes)
     void *block = calloc(1, bytes ? bytes : 1);
     if (!block) {
         fputs("coop-merge: out of memory\n", stderr);
-        exit(2);
+        exit(1);
     }
     return block;
 }
@@ -20,7 +20,7 @@ void *mt_grow(void *block, size_t bytes)
     void *grown = realloc(block, bytes ? bytes : 1);
     if (!grown) {
         fputs("coop-merge: out of memory\n", stderr);
-        exit(2);
+        exit(1);
     }
     return grown;
 }

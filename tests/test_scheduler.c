@@ -12,6 +12,8 @@
 
 #include "kernels/scheduler_checks.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1010,6 +1012,78 @@ START_TEST(plan_without_workgroups)
 }
 END_TEST
 
+/* The megakernel README.md's "A cooperative megakernel written by hand" shows, written as a user
+ * would from that section (tests/kernels/by_hand.cl): a cooperative kernel with transmit state
+ * and a task, under chaos so that forked groups restore it. Every element ends at `count`, and
+ * the task's 37 workgroups each wrote theirs. */
+START_TEST(hand_written_megakernel_runs)
+{
+    enum { N = 1000, COUNT = 40, TASK_GROUPS = 37, LOCAL = 256 };
+    mega_env env = {0};
+    tu_env(WORKERS);
+    coop_options options = {.platform = TU_POCL_PLATFORM};
+    TU_ASSERT_OK(env.ctx, coop_context_create(&options, &env.ctx));
+    TU_ASSERT_OK(env.ctx, coop_program_create_from_file(env.ctx, "tests/kernels/by_hand.cl", NULL, &env.program));
+    coop_kernel *kernel = env_kernel(&env, "mega");
+    cl_mem data = tu_buffer(env.ctx, N), out = tu_buffer(env.ctx, TASK_GROUPS * LOCAL);
+    set_buffer(&env, kernel, 0, data);
+    set_uint(&env, kernel, 1, N);
+    set_uint(&env, kernel, 2, COUNT);
+    set_buffer(&env, kernel, 3, out);
+    coop_task_plan plan = {.task = 0, .workgroups = TASK_GROUPS, .take = COOP_TAKE_ONE, .start_ms = 1};
+    for (unsigned seed = 0; seed < 3; seed++) {
+        clear(&env, data, N);
+        clear(&env, out, TASK_GROUPS * LOCAL);
+        coop_mega_params params = {.launch = mega_launch(&env, LOCAL, WORKERS), .chaos_seed = seed,
+                                   .watchdog_s = 20};
+        coop_mega_report report;
+        TU_ASSERT_OK(env.ctx, coop_mega_run(kernel, &params, &plan, 1, &report));
+        ck_assert_uint_eq(report.record_count, 1);
+        coop_mega_report_free(&report);
+        static cl_uint got[TASK_GROUPS * LOCAL];
+        tu_read(env.ctx, data, got, N);
+        for (unsigned i = 0; i < N; i++)
+            ck_assert_msg(got[i] == COUNT, "chaos seed %u: data[%u] = %u, expected %u", seed, i, got[i], COUNT);
+        tu_read(env.ctx, out, got, TASK_GROUPS * LOCAL);
+        for (unsigned g = 0; g < TASK_GROUPS; g++)
+            for (unsigned lid = 0; lid < LOCAL; lid++)
+                ck_assert_msg(got[g * LOCAL + lid] == g * 7u + lid + 1u, "chaos seed %u: out[%u] = %u, expected %u",
+                              seed, g * LOCAL + lid, got[g * LOCAL + lid], g * 7u + lid + 1u);
+    }
+    clReleaseMemObject(data);
+    clReleaseMemObject(out);
+    coop_kernel_release(kernel);
+    env_close(&env);
+}
+END_TEST
+
+/* PoCL runs a group's work-items in loops on its worker thread's stack, which is `ulimit -s`
+ * large: a megakernel's stack use per work-item, times the local size, must fit. The
+ * hand-written megakernel at local size 1024 needs between 448 and 512 KB (2026-11-28, PoCL 3.1);
+ * issue 40.3 saw one overflow the stack after a change to the kernel header. It must still run
+ * with 1 MB (build/tests/by-hand-run, tests/tools/fail-alloc-run.c). */
+START_TEST(hand_written_megakernel_fits_a_small_stack)
+{
+    enum { STACK_BYTES = 1024 * 1024 };
+    tu_env(WORKERS);
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        struct rlimit limit = {.rlim_cur = STACK_BYTES, .rlim_max = STACK_BYTES};
+        if (setrlimit(RLIMIT_STACK, &limit) == 0)
+            execl("build/tests/by-hand-run", "build/tests/by-hand-run", "1024", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_msg(!WIFSIGNALED(status), "by-hand-run at local size 1024 with a %d KB stack: signal %d (%s)",
+                  STACK_BYTES / 1024, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "by-hand-run exited with %d",
+                  WEXITSTATUS(status));
+}
+END_TEST
+
 /* A persistent kernel whose groups never loop over coop_schedule() just ends (on the groups the
  * default launch found: every worker on a quiet machine, maybe fewer on a busy one). */
 START_TEST(kernel_that_is_not_a_megakernel)
@@ -1108,6 +1182,8 @@ static Suite *scheduler_suite(void)
 
     TCase *tasks = tu_tcase("tasks", 120);
     tcase_add_test(tasks, task_runs_beside_the_cooperative_kernel);
+    tcase_add_test(tasks, hand_written_megakernel_runs);
+    tcase_add_test(tasks, hand_written_megakernel_fits_a_small_stack);
     tcase_add_test(tasks, periodic_task_runs_its_repeats);
     tcase_add_test(tasks, two_task_plans);
     tcase_add_test(tasks, tokens_given_back_after_the_start_are_dropped);

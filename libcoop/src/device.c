@@ -18,6 +18,7 @@ static void device_string(cl_device_id device, cl_device_info param, char *out, 
     out[size - 1] = '\0';
 }
 
+/* 1 if the device lists extension `name`, 0 if not, -1 if memory ran out reading the list. */
 static int has_extension(cl_device_id device, const char *name)
 {
     size_t size = 0;
@@ -25,7 +26,7 @@ static int has_extension(cl_device_id device, const char *name)
         return 0;
     char *list = malloc(size + 1);
     if (!list)
-        return 0;
+        return -1;
     int found = 0;
     if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
         list[size] = '\0';
@@ -119,9 +120,13 @@ coop_status coop_probe_device(cl_platform_id platform, cl_device_id device, coop
                           ((atomics & CL_DEVICE_ATOMIC_SCOPE_DEVICE) ? COOP_SCOPE_DEVICE : 0) |
                           ((atomics & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) ? COOP_SCOPE_ALL_DEVICES : 0);
     info->atomic_acq_rel = (atomics & CL_DEVICE_ATOMIC_ORDER_ACQ_REL) != 0;
-    info->nv_create_buffer = has_extension(device, "cl_nv_create_buffer");
+    int create_buffer = has_extension(device, "cl_nv_create_buffer");
+    int attributes = has_extension(device, "cl_nv_device_attribute_query");
+    if (create_buffer < 0 || attributes < 0)
+        return COOP_ERR_NO_MEMORY; /* a device probed without its extensions would pick another channel */
+    info->nv_create_buffer = create_buffer;
     info->nv_compute_capability = 0;
-    if (has_extension(device, "cl_nv_device_attribute_query")) {
+    if (attributes) {
         /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV / _MINOR_NV */
         cl_uint major = 0, minor = 0;
         if (clGetDeviceInfo(device, 0x4000, sizeof major, &major, NULL) == CL_SUCCESS &&
@@ -165,7 +170,8 @@ static coop_status enumerate(device_table *table)
             table->platforms[slot] = platforms[p];
             table->devices[slot] = devices[d];
             memset(&table->info[slot], 0, sizeof table->info[slot]);
-            coop_probe_device(platforms[p], devices[d], &table->info[slot]);
+            if (coop_probe_device(platforms[p], devices[d], &table->info[slot]) == COOP_ERR_NO_MEMORY)
+                return COOP_ERR_NO_MEMORY;
             table->info[slot].platform_index = p;
             table->info[slot].device_index = d;
         }
@@ -293,7 +299,9 @@ coop_status coop_match_devices(const coop_options *options, coop_device_info **o
     selector platform_sel, device_sel;
     unsigned candidates = 0;
     coop_status status = enumerate(table);
-    if (status != COOP_OK)
+    if (status == COOP_ERR_NO_MEMORY)
+        coop_fail(&scratch, status, "out of memory listing devices");
+    else if (status != COOP_OK)
         coop_fail(&scratch, status, "no OpenCL platform or device found: is an ICD (e.g. pocl-opencl-icd) installed?");
     if (status == COOP_OK)
         status = match_devices(&scratch, table, options, &platform_sel, &device_sel, matched, &candidates);
@@ -323,6 +331,8 @@ coop_status coop_select_device(coop_context *ctx, const coop_options *options)
     coop_status status = enumerate(table);
     if (status != COOP_OK) {
         free(table);
+        if (status == COOP_ERR_NO_MEMORY)
+            return coop_fail(ctx, status, "out of memory listing devices");
         return coop_fail(ctx, status, "no OpenCL platform or device found: is an ICD (e.g. pocl-opencl-icd) installed?");
     }
     unsigned char matched[COOP_MAX_DEVICES];

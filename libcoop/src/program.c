@@ -365,7 +365,7 @@ static coop_status keep_arg(coop_kernel *kernel, cl_uint index, size_t size, con
         copy = malloc(size ? size : 1);
         if (!copy)
             return coop_fail(kernel->program->ctx, COOP_ERR_NO_MEMORY, "out of memory keeping argument %u",
-                             index);
+                             index - (kernel->persistent ? 2u : 0u)); /* the author's count */
         memcpy(copy, value, size);
     }
     free(arg->value);
