@@ -42,6 +42,8 @@ coop_status coop_trace_open(coop_context *ctx, const char *path, unsigned capaci
                          path, info->name, coop_target_name(info->target));
     }
     int error = coop_outfile_open(&trace->file, path);
+    if (error == ENOMEM)
+        return coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory", path);
     if (error)
         return coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", path, strerror(error));
     trace->out = trace->file.stream;
