@@ -12,9 +12,12 @@
 #include <dirent.h>
 #include <math.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The golden host headers: the end-to-end tests set arguments and plan tasks by these names,
@@ -97,8 +100,9 @@ static void temporary_path(char *path, const char *suffix)
     snprintf(path, PATH_BYTES, "/tmp/test_merge.%d.%u%s", (int)getpid(), counter++, suffix);
 }
 
-/* Runs `tool` with the NULL-terminated `args`, capturing both output streams. */
-static tool_result run_tool(const char *tool, const char *const *args)
+/* Runs `tool` with the NULL-terminated `args`, capturing both output streams; a nonzero
+ * `limit_s` ends it with SIGALRM after that many seconds. */
+static tool_result run_tool_within(const char *tool, const char *const *args, unsigned limit_s)
 {
     char out_path[PATH_BYTES], err_path[PATH_BYTES];
     temporary_path(out_path, ".stdout");
@@ -115,6 +119,7 @@ static tool_result run_tool(const char *tool, const char *const *args)
     if (child == 0) {
         if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
             _exit(126);
+        alarm(limit_s);
         execv(tool, (char *const *)argv);
         fprintf(stderr, "cannot run %s\n", tool);
         _exit(127);
@@ -130,6 +135,11 @@ static tool_result run_tool(const char *tool, const char *const *args)
     unlink(out_path);
     unlink(err_path);
     return result;
+}
+
+static tool_result run_tool(const char *tool, const char *const *args)
+{
+    return run_tool_within(tool, args, 0);
 }
 
 static void free_result(tool_result *result)
@@ -672,6 +682,79 @@ START_TEST(warnings_and_werror)
         ck_assert_int_eq(unlink(program), 0);
     }
     free_result(&result);
+}
+END_TEST
+
+/* Loop nests 64 deep: the data flow behind the warnings passes over each loop until it settles,
+ * which took time exponential in the depth (24 loops 50 s, 64 never ended). The nest with fork
+ * points also keeps its findings: a read of the global id after the innermost fork point, and a
+ * private counter that a forked group reads without receiving it. */
+enum { DEEP_NEST = 64, DEEP_NEST_LIMIT_S = 20 };
+
+static void append(char *text, size_t capacity, const char *format, ...) __attribute__((format(printf, 3, 4)));
+
+static void append(char *text, size_t capacity, const char *format, ...)
+{
+    size_t length = strlen(text);
+    va_list args;
+    va_start(args, format);
+    int wrote = vsnprintf(text + length, capacity - length, format, args);
+    va_end(args);
+    ck_assert_msg(wrote >= 0 && (size_t)wrote < capacity - length, "the generated kernel outgrew its buffer");
+}
+
+/* One line per declaration, loop header, statement and closing brace, unindented. */
+static void deep_nest(char *text, size_t capacity, int forks)
+{
+    text[0] = '\0';
+    append(text, capacity, "kernel void nest(global uint *data, uint n)\n{\n");
+    for (int d = 0; forks && d < DEEP_NEST; d++)
+        append(text, capacity, "transmit uint i%d;\n", d);
+    if (forks)
+        append(text, capacity, "uint spare = 0;\n");
+    for (int d = 0; d < DEEP_NEST; d++)
+        append(text, capacity, forks ? "for (i%d = 0; i%d < n; i%d++) {\n" : "for (uint i%d = 0; i%d < n; i%d++) {\n",
+               d, d, d);
+    append(text, capacity, "data[get_global_id(0)] += 1;\n");
+    if (forks)
+        append(text, capacity, "spare += data[0];\noffer_kill();\n");
+    for (int d = DEEP_NEST - 1; d >= 0; d--)
+        append(text, capacity, "%s}\n", !forks ? "" : d % 2 ? "resizing_global_barrier();\n" : "offer_fork();\n");
+    append(text, capacity, forks ? "data[1] = spare;\n}\n" : "}\n");
+}
+
+START_TEST(deep_loop_nests)
+{
+    int forks = _i;
+    char input[PATH_BYTES];
+    temporary_path(input, ".cl");
+    static char text[16384];
+    deep_nest(text, sizeof text, forks);
+    write_file(input, text, strlen(text));
+    const char *args[] = {input, "-o", "/dev/null", NULL};
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    tool_result result = run_tool_within(tool_path(), args, DEEP_NEST_LIMIT_S);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+    printf("%d nested loops%s merged in %.2f s\n", DEEP_NEST, forks ? " with fork points" : "", seconds);
+    ck_assert_msg(result.signal != SIGALRM, "coop-merge did not finish within %d s", DEEP_NEST_LIMIT_S);
+    ck_assert_msg(result.exit_status == 0, "status %d: %s", result.exit_status, result.err);
+    if (forks) {
+        /* the innermost body's first line, after the declarations and the loop headers */
+        unsigned body = 2 + DEEP_NEST + 1 + DEEP_NEST + 1, resize = body + 3, fork = body + 5;
+        char read[2 * PATH_BYTES], spare[2 * PATH_BYTES];
+        snprintf(read, sizeof read, "%s:%u:6: warning: get_global_id() comes after offer_fork() (line %u)", input,
+                 body, fork);
+        snprintf(spare, sizeof spare, "%s:%d:6: warning: 'spare' is read after the fork point at line %u", input,
+                 2 + DEEP_NEST + 1, resize);
+        ck_assert_msg(strstr(result.err, read), "no \"%s\": %s", read, result.err);
+        ck_assert_msg(strstr(result.err, spare), "no \"%s\": %s", spare, result.err);
+    } else {
+        ck_assert_msg(result.err[0] == '\0', "coop-merge printed: %s", result.err);
+    }
+    free_result(&result);
+    ck_assert_int_eq(unlink(input), 0);
 }
 END_TEST
 
@@ -1618,6 +1701,7 @@ static Suite *merge_suite(void)
     tcase_add_test(rewriting, generated_programs_are_current);
     tcase_add_test(rewriting, outputs_replace_only_regular_files);
     tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
+    tcase_add_loop_test(rewriting, deep_loop_nests, 0, 2);
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
                         (int)(sizeof rejections / sizeof *rejections));
     suite_add_tcase(suite, rewriting);
