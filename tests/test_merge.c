@@ -318,6 +318,12 @@ static const rejection rejections[] = {
      "remove the byte"},
     {{"tests/merge/rounds.cl", "--prefix", "9x"}, "coop-merge: --prefix 9x: not a C identifier", NULL},
     {{REJECT "macro_id.cl"}, REJECT "macro_id.cl:5:10: error: get_group_id() inside a macro", "directly"},
+    {{REJECT "dimension_transmit.cl"},
+     REJECT "dimension_transmit.cl:7:36: error: variable 'round' in the dimension of get_num_groups(): coop-merge "
+            "rewrites the call without its argument", "write the dimension as a number"},
+    {{REJECT "dimension_helper.cl"},
+     REJECT "dimension_helper.cl:10:30: error: call to 'first' in the dimension of get_group_id(): coop-merge "
+            "rewrites the call without its argument", "write the dimension as a number"},
     {{REJECT "goto.cl"}, REJECT "goto.cl:1:13: error: goto or label in a cooperative kernel with fork points",
      "structured control flow"},
     {{REJECT "transmit_large.cl"},
