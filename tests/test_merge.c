@@ -346,6 +346,8 @@ static const rejection rejections[] = {
     {{"tests/merge/no_such_file.cl"}, "coop-merge: cannot read tests/merge/no_such_file.cl", NULL},
     {{"tests/merge/rounds.cl", "--frobnicate"}, "coop-merge: unknown option --frobnicate", NULL},
     {{"tests/merge/rounds.cl", "--task"}, "coop-merge: --task needs an argument", NULL},
+    {{"tests/merge/rounds.cl", "--prefix", "A", "--prefix", "B"},
+     "coop-merge: --prefix given twice ('A', then 'B'); give it once", NULL},
     {{"tests/merge/rounds.cl", "tests/merge/types.cl"}, "coop-merge: one cooperative kernel file only", NULL},
     {{"--standalone"}, "coop-merge: no cooperative kernel file", NULL},
 };
@@ -634,6 +636,82 @@ START_TEST(outputs_replace_only_regular_files)
     ck_assert_msg(lstat(same, &info) != 0, "a refused run wrote %s", same);
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_msg(rmdir(dir) == 0, "the tool left files in %s", dir);
+}
+END_TEST
+
+/* An output that is an input file, a link to one, or a header an input includes is refused, and
+ * the input keeps its text (coop-merge X.cl -o X.cl replaced its own input). */
+START_TEST(outputs_never_replace_inputs)
+{
+    char dir[PATH_BYTES], kernel[2 * PATH_BYTES], task[2 * PATH_BYTES], header[2 * PATH_BYTES],
+        link[2 * PATH_BYTES], folder[2 * PATH_BYTES];
+    temporary_path(dir, ".inputs");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(folder, sizeof folder, "%s/include", dir);
+    ck_assert_int_eq(mkdir(folder, 0700), 0);
+    snprintf(kernel, sizeof kernel, "%s/headers.cl", dir);
+    snprintf(task, sizeof task, "%s/tasks.cl", dir);
+    snprintf(header, sizeof header, "%s/include/grid.h", dir);
+    snprintf(link, sizeof link, "%s/link.cl", dir);
+    const char *const copies[][2] = {{"tests/merge/headers.cl", kernel},
+                                     {"tests/merge/tasks_headers.cl", task},
+                                     {"tests/merge/include/grid.h", header}};
+    char *texts[3];
+    size_t sizes[3];
+    for (size_t i = 0; i < 3; i++) {
+        texts[i] = read_file(copies[i][0], &sizes[i]);
+        ck_assert_ptr_nonnull(texts[i]);
+        write_file(copies[i][1], texts[i], sizes[i]);
+    }
+    ck_assert_int_eq(symlink("tasks.cl", link), 0);
+    const struct {
+        const char *option, *path, *input;
+    } refused[] = {
+        {"-o", kernel, kernel},
+        {"--host-header", link, task},
+        {"-o", header, header},
+    };
+    for (size_t r = 0; r < sizeof refused / sizeof *refused; r++) {
+        const char *args[] = {kernel, "--task", task, refused[r].option, refused[r].path, NULL};
+        tool_result result = run_tool(tool_path(), args);
+        char message[8 * PATH_BYTES];
+        snprintf(message, sizeof message, "coop-merge: %s %s is the input file %s; write the output elsewhere\n",
+                 refused[r].option, refused[r].path, refused[r].input);
+        ck_assert_msg(result.exit_status == 1, "%s %s: status %d: %s", refused[r].option, refused[r].path,
+                      result.exit_status, result.err);
+        ck_assert_str_eq(result.err, message);
+        ck_assert_str_eq(result.out, "");
+        free_result(&result);
+        for (size_t i = 0; i < 3; i++) {
+            size_t size = 0;
+            char *now = read_file(copies[i][1], &size);
+            ck_assert_msg(now && size == sizes[i] && !memcmp(now, texts[i], size), "%s was changed", copies[i][1]);
+            free(now);
+        }
+    }
+    for (size_t i = 0; i < 3; i++) {
+        free(texts[i]);
+        ck_assert_int_eq(unlink(copies[i][1]), 0);
+    }
+    ck_assert_int_eq(unlink(link), 0);
+    ck_assert_int_eq(rmdir(folder), 0);
+    ck_assert_msg(rmdir(dir) == 0, "the tool left files in %s", dir);
+}
+END_TEST
+
+/* --version as every program says it, and --help lists it. */
+START_TEST(version_and_help)
+{
+    const char *version[] = {"--version", NULL}, *help[] = {"--help", NULL};
+    tool_result result = run_tool(tool_path(), version);
+    ck_assert_msg(result.exit_status == 0, "--version: status %d: %s", result.exit_status, result.err);
+    ck_assert_str_eq(result.out, "coop-merge (libcoop) " COOP_VERSION_STRING "\n");
+    ck_assert_str_eq(result.err, "");
+    free_result(&result);
+    result = run_tool(tool_path(), help);
+    ck_assert_int_eq(result.exit_status, 0);
+    ck_assert_msg(strstr(result.out, "\n  --version ") && strstr(result.out, "\n  -h, --help "), "%s", result.out);
+    free_result(&result);
 }
 END_TEST
 
@@ -1706,6 +1784,8 @@ static Suite *merge_suite(void)
     tcase_add_test(rewriting, standard_output);
     tcase_add_test(rewriting, generated_programs_are_current);
     tcase_add_test(rewriting, outputs_replace_only_regular_files);
+    tcase_add_test(rewriting, outputs_never_replace_inputs);
+    tcase_add_test(rewriting, version_and_help);
     tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
     tcase_add_loop_test(rewriting, deep_loop_nests, 0, 2);
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
