@@ -383,11 +383,12 @@ static int parse(int argc, char **argv, settings *s)
     const char *task_names[BENCH_TASK_RENDER + 1];
     for (int k = 0; k <= BENCH_TASK_RENDER; k++)
         task_names[k] = bench_task_name((bench_task_kind)k);
+    cli_seen seen = {0};
     for (int i = 2; i < argc; i++) {
         const char *option = argv[i];
         if (strncmp(option, "--", 2) != 0)
             return cli_bad_argument(c, "argument", option, "unexpected");
-        const char *value = cli_value(c, argc, argv, &i);
+        const char *value = cli_value(c, argc, argv, &i, &seen);
         if (!value)
             return -1;
         unsigned number = 0;

@@ -60,6 +60,7 @@ static int parse(int argc, char **argv, options *o)
     /* local sizes from 3: PoCL's compiler aborts on megakernels below (libcoop/src/launch.c) */
     const unsigned least[] = {1, 1, 1, 1, 3, 0};
     const unsigned most[] = {1000000, UINT32_MAX, 1000000, 1u << 26, CLI_MAX_LOCAL_SIZE, 1000000};
+    cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         if (cli_info_option(c, argv[i]))
             return CLI_EXIT_OK;
@@ -70,7 +71,7 @@ static int parse(int argc, char **argv, options *o)
             cli_fail(c, "unknown option '%s'", argv[i]);
             return CLI_EXIT_ERROR;
         }
-        const char *value = cli_value(c, argc, argv, &i);
+        const char *value = cli_value(c, argc, argv, &i, &seen);
         if (!value || cli_unsigned(c, names[f], value, least[f], most[f], fields[f]) != 0)
             return CLI_EXIT_ERROR;
     }

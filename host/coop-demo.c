@@ -190,6 +190,7 @@ static int parse(int argc, char **argv, settings *s)
     const cli *c = &coop_demo_cli;
     *s = (settings){.seconds = 12.0, .period_ms = 40.0, .width = 96, .height = 72, .out_dir = "demo"};
     int seconds_given = 0;
+    cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
         if (!strcmp(option, "--quick")) {
@@ -202,7 +203,7 @@ static int parse(int argc, char **argv, settings *s)
             strcmp(option, "--period-ms") && strcmp(option, "--frame") && strcmp(option, "--out") &&
             strcmp(option, "--trace"))
             return cli_bad_argument(&coop_demo_cli, "option", option, "unknown");
-        const char *value = cli_value(c, argc, argv, &i);
+        const char *value = cli_value(c, argc, argv, &i, &seen);
         if (!value)
             return -1;
         if (!strcmp(option, "--graph")) {

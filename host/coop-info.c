@@ -128,6 +128,7 @@ int main(int argc, char **argv)
     const cli *c = &coop_info_cli;
     int json = 0;
     unsigned local_size = 256, barriers = 1000, rounds = 200;
+    cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value = NULL;
         if (cli_info_option(c, arg))
@@ -140,7 +141,7 @@ int main(int argc, char **argv)
             cli_fail(c, "unknown option '%s'", arg);
             return CLI_EXIT_ERROR;
         }
-        if (!(value = cli_value(c, argc, argv, &i)))
+        if (!(value = cli_value(c, argc, argv, &i, &seen)))
             return CLI_EXIT_ERROR;
         int bad = !strcmp(arg, "--local-size") ? cli_unsigned(c, arg, value, 1, CLI_MAX_LOCAL_SIZE, &local_size)
                   : !strcmp(arg, "--barriers") ? cli_unsigned(c, arg, value, 1, 10000000, &barriers)

@@ -94,6 +94,7 @@ static int parse_args(int argc, char **argv, config *cfg)
     static const char *const tests[] = {"mp", "sb", "lb", "all"};
     const cli *c = &coop_litmus_cli;
     *cfg = (config){.iterations = 2000, .local_size = 64, .tests = (1u << TEST_COUNT) - 1};
+    cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value = NULL;
         if (cli_info_option(c, arg))
@@ -106,7 +107,7 @@ static int parse_args(int argc, char **argv, config *cfg)
             cli_fail(c, "unknown option '%s'", arg);
             return CLI_EXIT_ERROR;
         }
-        if (!(value = cli_value(c, argc, argv, &i)))
+        if (!(value = cli_value(c, argc, argv, &i, &seen)))
             return CLI_EXIT_ERROR;
         unsigned number = 0;
         size_t test = 0;

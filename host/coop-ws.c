@@ -133,6 +133,8 @@ static int parse(int argc, char **argv, options *o)
     if (cli_choice(c, "APP", argv[1], apps, 2, &choice) != 0)
         return -1;
     o->app = choice == 0 ? APP_OCTREE : APP_GAME;
+    cli_seen seen = {0};
+    int seeds_given = 0;
     for (int i = 2; i < argc; i++) {
         const char *option = argv[i];
         unsigned *field = !strcmp(option, "--points")     ? &o->points
@@ -146,12 +148,14 @@ static int parse(int argc, char **argv, options *o)
                     !strcmp(option, "--local-size") || !strcmp(option, "--json") || !strcmp(option, "--trace");
         if (!known)
             return cli_fail(c, "unknown option '%s'", option);
-        const char *value = cli_value(c, argc, argv, &i);
+        const char *value = cli_value(c, argc, argv, &i, &seen);
         if (!value)
             return -1;
         unsigned most = field == &o->depth ? GAME_MAX_DEPTH : field == &o->points ? 1u << 24 : 1u << 30;
         unsigned local_size = 0;
         int bad = 0;
+        if (field == &o->seeds && seeds_given++)
+            return cli_fail(c, "%s '%s': --seeds and --repeat are one option; give it once", option, value);
         if (field) {
             bad = cli_unsigned(c, option, value, 1, most, field);
         } else if (!strcmp(option, "--mode")) {

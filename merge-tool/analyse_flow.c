@@ -101,6 +101,13 @@ typedef struct state {
     unsigned char *live;
 } state;
 
+/* A loop's last fixed point in one direction: the state it was entered with, and its head's. */
+typedef struct loop_memo {
+    CXCursor loop;
+    int backward, seen;
+    state in, head;
+} loop_memo;
+
 struct lint {
     mt_merge *merge;
     mt_func *func;
@@ -114,6 +121,8 @@ struct lint {
     CXCursor *points;             /* fork points, and the variables live after each (the union over passes) */
     unsigned char **live_after;
     size_t point_count, point_capacity;
+    loop_memo *memos;
+    size_t memo_count, memo_capacity;
 };
 
 static state state_new(const lint *l)
@@ -149,6 +158,27 @@ static void state_free(state *s)
 {
     free(s->live);
     s->live = NULL;
+}
+
+/* Whether a's offer and live variables are among b's. */
+static int state_bits_leq(const lint *l, const state *a, const state *b)
+{
+    if (a->offer && !b->offer)
+        return 0;
+    for (size_t v = 0; v < l->var_count; v++)
+        if (a->live[v] && !b->live[v])
+            return 0;
+    return 1;
+}
+
+static loop_memo *memo_of(lint *l, CXCursor loop, int backward)
+{
+    for (size_t i = 0; i < l->memo_count; i++)
+        if (l->memos[i].backward == backward && mt_same(l->memos[i].loop, loop))
+            return &l->memos[i];
+    loop_memo memo = {.loop = loop, .backward = backward};
+    MT_PUSH(l->memos, l->memo_count, l->memo_capacity, memo);
+    return &l->memos[l->memo_count - 1];
 }
 
 static int var_index(const lint *l, CXCursor var)
@@ -348,12 +378,26 @@ static void flow_simple(lint *l, CXCursor statement, state *s, int backward)
 }
 
 /* A loop: `head` runs before every pass (the condition, and a for loop's increment after it),
- * `body` in every pass, to a fixed point; `first_body` when the body comes before the head. */
-static void flow_loop(lint *l, CXCursor cond, CXCursor inc, CXCursor body, int body_first, state *s, int backward)
+ * `body` in every pass; `body_first` when the body comes before the head. The state at its head
+ * is the least fixed point of head = in | pass(head), reached by passes that each join their end
+ * into the head. A loop keeps the fixed point it reached last (memo_of): entered again with the
+ * same state, as a loop nested in another is at each of the outer loop's passes, it is not
+ * walked again; entered with more, its passes start from that point, which lies below the new
+ * one. So a body is walked a number of times bounded by the state's height, not by the product
+ * of the enclosing loops' passes (exponential in the depth of the nest). */
+static void flow_loop(lint *l, CXCursor loop, CXCursor cond, CXCursor inc, CXCursor body, int body_first, state *s,
+                      int backward)
 {
-    state entry = state_copy(l, s);
-    for (int pass = 0; pass < 64; pass++) {
-        state at = state_copy(l, &entry);
+    loop_memo *memo = memo_of(l, loop, backward);
+    if (memo->seen && state_bits_leq(l, s, &memo->in) && state_bits_leq(l, &memo->in, s)) {
+        state_join(l, s, &memo->head);
+        return;
+    }
+    state head = state_copy(l, s);
+    if (memo->seen && state_bits_leq(l, &memo->in, s))
+        state_join(l, &head, &memo->head);
+    for (int changed = 1; changed;) {
+        state at = state_copy(l, &head);
         if (!backward) {
             if (!body_first)
                 flow_expression(l, cond, &at, 0);
@@ -370,16 +414,20 @@ static void flow_loop(lint *l, CXCursor cond, CXCursor inc, CXCursor body, int b
             if (!body_first)
                 flow_expression(l, cond, &at, 1);
         }
-        int changed = state_join(l, &entry, &at);
+        changed = state_join(l, &head, &at);
         state_free(&at);
-        if (!changed && pass > 0)
-            break;
     }
-    /* leaving: forward through the condition once more; backward the entry joins the exit */
+    /* leaving: forward through the condition once more; backward the head joins the exit */
     if (!backward)
-        flow_expression(l, cond, &entry, 0);
-    state_join(l, s, &entry);
-    state_free(&entry);
+        flow_expression(l, cond, &head, 0);
+    memo = memo_of(l, loop, backward); /* the passes' inner loops may have moved it */
+    state_free(&memo->in);
+    state_free(&memo->head);
+    memo->seen = 1;
+    memo->in = state_copy(l, s);
+    memo->head = state_copy(l, &head);
+    state_join(l, s, &head);
+    state_free(&head);
 }
 
 static void flow(lint *l, CXCursor statement, state *s, int backward)
@@ -409,17 +457,18 @@ static void flow(lint *l, CXCursor statement, state *s, int backward)
     }
     case CXCursor_WhileStmt:
         if (list.count >= 2)
-            flow_loop(l, list.items[0], clang_getNullCursor(), list.items[list.count - 1], 0, s, backward);
+            flow_loop(l, statement, list.items[0], clang_getNullCursor(), list.items[list.count - 1], 0, s,
+                      backward);
         break;
     case CXCursor_DoStmt:
         if (list.count >= 2)
-            flow_loop(l, list.items[1], clang_getNullCursor(), list.items[0], 1, s, backward);
+            flow_loop(l, statement, list.items[1], clang_getNullCursor(), list.items[0], 1, s, backward);
         break;
     case CXCursor_ForStmt: {
         for_parts parts = for_parts_of(l->file, statement);
         if (!backward)
             flow_expression(l, parts.init, s, 0);
-        flow_loop(l, parts.cond, parts.inc, parts.body, 0, s, backward);
+        flow_loop(l, statement, parts.cond, parts.inc, parts.body, 0, s, backward);
         if (backward)
             flow_expression(l, parts.init, s, 1);
         break;
@@ -665,6 +714,11 @@ void mt_analyse_flow(mt_merge *merge)
     for (size_t p = 0; p < l.point_count; p++)
         free(l.live_after[p]);
     free(l.live_after);
+    for (size_t m = 0; m < l.memo_count; m++) {
+        state_free(&l.memos[m].in);
+        state_free(&l.memos[m].head);
+    }
+    free(l.memos);
     free(l.points);
     free(l.vars);
     free(l.rebuilt);

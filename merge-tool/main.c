@@ -3,6 +3,7 @@
  *
  *   coop-merge COOP.cl [--task TASK.cl]... [-o OUT.cl] [--host-header OUT.h] [--standalone]
  *              [-I DIR]... [-D NAME[=VAL]]...
+ *   coop-merge --help | --version
  *
  * Exit status 0 on success; 1 on any error, and then no output file is written. */
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -12,6 +13,8 @@
 #include "parse.h"
 #include "rewrite.h"
 #include "validate.h"
+
+#include "coop.h" /* COOP_VERSION_STRING: the kernel header it embeds is this libcoop's */
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,14 +36,29 @@ static const char usage[] =
     "                    RELAX_MEGA_ or RELAX_STANDALONE_ for a kernel 'relax')\n"
     "  --standalone      the cooperative kernel alone as a plain persistent kernel\n"
     "  -Werror           the warnings (what the language leaves to the author) are errors\n"
-    "  -I DIR, -D N[=V]  preprocessor options for parsing (-D also goes into the output)\n";
+    "  -I DIR, -D N[=V]  preprocessor options for parsing (-D also goes into the output)\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n";
 
 typedef struct lists {
     const char **tasks, **includes, **defines;
     size_t task_count, task_capacity, include_count, include_capacity, define_count, define_capacity;
 } lists;
 
-/* Parses the command line into *o; returns 0, 1 (error, printed) or -1 (--help, printed). */
+/* Sets a single-valued option, refusing a second value (rather than silently taking the last). */
+static int once(const char *option, const char *value, const char **field)
+{
+    if (*field) {
+        fprintf(stderr, "coop-merge: %s given twice ('%s', then '%s'); give it once\n%s", option, *field, value,
+                usage);
+        return -1;
+    }
+    *field = value;
+    return 0;
+}
+
+/* Parses the command line into *o; returns 0, 1 (error, printed) or -1 (--help or --version,
+ * printed). */
 static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
 {
     *o = (mt_options){0};
@@ -49,6 +67,9 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             fputs(usage, stdout);
+            return -1;
+        } else if (!strcmp(arg, "--version")) {
+            printf("coop-merge (libcoop) %s\n", COOP_VERSION_STRING);
             return -1;
         } else if (!strcmp(arg, "--standalone")) {
             o->standalone = 1;
@@ -67,12 +88,10 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
                 MT_PUSH(l->includes, l->include_count, l->include_capacity, value);
             else if (!strcmp(arg, "-D"))
                 MT_PUSH(l->defines, l->define_count, l->define_capacity, value);
-            else if (!strcmp(arg, "-o"))
-                o->out_path = value;
-            else if (!strcmp(arg, "--prefix"))
-                o->prefix = value;
-            else
-                o->header_path = value;
+            else if (once(arg, value, !strcmp(arg, "-o")         ? &o->out_path
+                                      : !strcmp(arg, "--prefix") ? &o->prefix
+                                                                 : &o->header_path) != 0)
+                return 1;
         } else if (!strncmp(arg, "-I", 2)) {
             MT_PUSH(l->includes, l->include_count, l->include_capacity, arg + 2);
         } else if (!strncmp(arg, "-D", 2)) {
@@ -289,6 +308,28 @@ static void free_funcs(mt_merge *merge)
     free(merge->barrier_sites);
 }
 
+/* An output that is one of the input files or headers (the same device and inode: a link to it
+ * too) would replace the input: refused. */
+static int check_outputs_are_not_inputs(const mt_merge *merge)
+{
+    const mt_options *o = &merge->options;
+    const char *options[] = {"-o", "--host-header"};
+    const char *paths[] = {o->out_path && strcmp(o->out_path, "-") ? o->out_path : NULL, o->header_path};
+    for (size_t i = 0; i < 2; i++) {
+        struct stat output, input;
+        if (!paths[i] || stat(paths[i], &output) != 0)
+            continue;
+        for (size_t f = 0; f < merge->file_count; f++)
+            if (stat(merge->files[f].path, &input) == 0 && input.st_dev == output.st_dev &&
+                input.st_ino == output.st_ino) {
+                fprintf(stderr, "coop-merge: %s %s is the input file %s; write the output elsewhere\n", options[i],
+                        paths[i], merge->files[f].path);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 /* The passes in order (parse, analyse, validate, rewrite, emit), then the check that the result
  * compiles, then the writing: any error stops it. */
 static int merge_files(mt_merge *merge, mt_buf *program, mt_buf *header)
@@ -298,7 +339,7 @@ static int merge_files(mt_merge *merge, mt_buf *program, mt_buf *header)
     for (size_t i = 0; i < merge->input_count; i++)
         if (mt_read(merge, i) == 0 && mt_validate_text(merge, &merge->files[i]) == 0)
             mt_parse(merge, i);
-    if (mt_parse_headers(merge) != 0)
+    if (mt_parse_headers(merge) != 0 || check_outputs_are_not_inputs(merge) != 0)
         return -1;
     mt_analyse(merge);
     if (mt_validate(merge) != 0)

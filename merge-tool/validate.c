@@ -417,6 +417,42 @@ static void warn_finding(mt_merge *merge, const mt_finding *finding)
 
 /* ---- What the rewrites change ----------------------------------------------------------------- */
 
+typedef struct dimension_walk {
+    CXCursor found;               /* a variable's use or a call in the dimension, or null */
+} dimension_walk;
+
+static enum CXChildVisitResult find_named(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    dimension_walk *walk = data;
+    enum CXCursorKind kind = clang_getCursorKind(cursor);
+    enum CXCursorKind referenced = clang_getCursorKind(clang_getCursorReferenced(cursor));
+    if (kind == CXCursor_CallExpr ||
+        (kind == CXCursor_DeclRefExpr && (referenced == CXCursor_VarDecl || referenced == CXCursor_ParmDecl))) {
+        walk->found = cursor;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* get_group_id(0) and get_num_groups(0) are replaced whole, their argument with them, and one with
+ * another dimension stays as written: a transmit or local variable or a helper call inside the
+ * dimension (in sizeof, say) would lose its own rewrite or keep a name the megakernel lacks. */
+static void check_dimension(mt_merge *merge, const mt_file *file, CXCursor call, const char *name)
+{
+    dimension_walk walk = {.found = clang_getNullCursor()};
+    clang_visitChildren(clang_Cursor_getArgument(call, 0), find_named, &walk);
+    if (clang_Cursor_isNull(walk.found))
+        find_named(clang_Cursor_getArgument(call, 0), clang_getNullCursor(), &walk);
+    if (clang_Cursor_isNull(walk.found))
+        return;
+    char *what = mt_spelling(clang_getCursorReferenced(walk.found));
+    reject_at(merge, file, walk.found, "write the dimension as a number (0 in a persistent kernel)",
+              "%s '%s' in the dimension of %s(): coop-merge rewrites the call without its argument",
+              clang_getCursorKind(walk.found) == CXCursor_CallExpr ? "call to" : "variable", what, name);
+    free(what);
+}
+
 static void check_id_call(mt_merge *merge, const mt_file *file, CXCursor call, enum mt_id_call id)
 {
     unsigned begin, end;
@@ -431,10 +467,14 @@ static void check_id_call(mt_merge *merge, const mt_file *file, CXCursor call, e
     if (id == MT_ID_TASK_ARG && mt_constant_argument(call, &value) && (value < 0 || value >= COOP_TASK_ARGS))
         reject_at(merge, file, call, "coop_task_plan.args has COOP_TASK_ARGS words: use 0 .. 15",
                   "get_task_arg(%lld): no such task argument", value);
-    if ((id == MT_ID_GROUP_ID || id == MT_ID_NUM_GROUPS) && !mt_constant_argument(call, &value))
+    if (id != MT_ID_GROUP_ID && id != MT_ID_NUM_GROUPS)
+        return;
+    const char *name = id == MT_ID_GROUP_ID ? "get_group_id" : "get_num_groups";
+    if (!mt_constant_argument(call, &value))
         reject_at(merge, file, call, "use a constant dimension (0 in a persistent kernel)",
-                  "%s() with a dimension that is not a constant", id == MT_ID_GROUP_ID ? "get_group_id"
-                                                                                        : "get_num_groups");
+                  "%s() with a dimension that is not a constant", name);
+    else
+        check_dimension(merge, file, call, name);
 }
 
 static void check_site(mt_merge *merge, const mt_func *func, const mt_site *site)

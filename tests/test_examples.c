@@ -29,7 +29,7 @@ END_TEST
 
 /* A bad argument is refused with status 1 and a message that names it. */
 static const struct {
-    const char *args[3];
+    const char *args[5];
     const char *message;
 } refused[] = {
     {{"--nodes", "0"}, "--nodes needs a whole number from 1 to 50000000, not '0'"},
@@ -38,11 +38,16 @@ static const struct {
     {{"--period-ms", "99999999999999999999"}, "--period-ms needs a whole number from 1 to 60000"},
     {{"--chaos"}, "--chaos needs a whole number from 1 to 4294967295, not ''"},
     {{"--frobnicate"}, "unknown argument '--frobnicate'"},
+    /* what strtoul() alone takes */
+    {{"--nodes", " 200"}, "--nodes needs a whole number from 1 to 50000000, not ' 200'"},
+    {{"--edges", "+150"}, "--edges needs a whole number from 0 to 200000000, not '+150'"},
+    {{"--seed", "2", "--seed", "3"}, "--seed given twice ('2', then '3'); give it once"},
 };
 
 START_TEST(bad_arguments_are_refused)
 {
-    tu_process run = tu_run_program(COMPONENTS, BUILD_IT, WORKERS, refused[_i].args[0], refused[_i].args[1], NULL);
+    tu_process run = tu_run_program(COMPONENTS, BUILD_IT, WORKERS, refused[_i].args[0], refused[_i].args[1],
+                                    refused[_i].args[2], refused[_i].args[3], NULL);
     ck_assert_msg(run.status == 1, "%s: status %d: %s", refused[_i].args[0], run.status, run.output);
     ck_assert_msg(strstr(run.output, refused[_i].message), "%s: %s", refused[_i].args[0], run.output);
     free(run.output);

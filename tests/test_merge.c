@@ -13,9 +13,12 @@
 #include <glob.h>
 #include <math.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The golden host headers: the end-to-end tests set arguments and plan tasks by these names,
@@ -104,8 +107,9 @@ static void temporary_path(char *path, const char *suffix)
     snprintf(path, PATH_BYTES, "/tmp/test_merge.%d.%u%s", (int)getpid(), counter++, suffix);
 }
 
-/* Runs `tool` with the NULL-terminated `args`, capturing both output streams. */
-static tool_result run_tool(const char *tool, const char *const *args)
+/* Runs `tool` with the NULL-terminated `args`, capturing both output streams; a nonzero
+ * `limit_s` ends it with SIGALRM after that many seconds. */
+static tool_result run_tool_within(const char *tool, const char *const *args, unsigned limit_s)
 {
     char out_path[PATH_BYTES], err_path[PATH_BYTES];
     temporary_path(out_path, ".stdout");
@@ -122,6 +126,7 @@ static tool_result run_tool(const char *tool, const char *const *args)
     if (child == 0) {
         if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
             _exit(126);
+        alarm(limit_s);
         execv(tool, (char *const *)argv);
         fprintf(stderr, "cannot run %s\n", tool);
         _exit(127);
@@ -137,6 +142,11 @@ static tool_result run_tool(const char *tool, const char *const *args)
     unlink(out_path);
     unlink(err_path);
     return result;
+}
+
+static tool_result run_tool(const char *tool, const char *const *args)
+{
+    return run_tool_within(tool, args, 0);
 }
 
 static void free_result(tool_result *result)
@@ -321,6 +331,12 @@ static const rejection rejections[] = {
      "remove the byte"},
     {{"tests/merge/rounds.cl", "--prefix", "9x"}, "coop-merge: --prefix 9x: not a C identifier", NULL},
     {{REJECT "macro_id.cl"}, REJECT "macro_id.cl:5:10: error: get_group_id() inside a macro", "directly"},
+    {{REJECT "dimension_transmit.cl"},
+     REJECT "dimension_transmit.cl:7:36: error: variable 'round' in the dimension of get_num_groups(): coop-merge "
+            "rewrites the call without its argument", "write the dimension as a number"},
+    {{REJECT "dimension_helper.cl"},
+     REJECT "dimension_helper.cl:10:30: error: call to 'first' in the dimension of get_group_id(): coop-merge "
+            "rewrites the call without its argument", "write the dimension as a number"},
     {{REJECT "goto.cl"}, REJECT "goto.cl:1:13: error: goto or label in a cooperative kernel with fork points",
      "structured control flow"},
     {{REJECT "transmit_large.cl"},
@@ -343,6 +359,8 @@ static const rejection rejections[] = {
     {{"tests/merge/no_such_file.cl"}, "coop-merge: cannot read tests/merge/no_such_file.cl", NULL},
     {{"tests/merge/rounds.cl", "--frobnicate"}, "coop-merge: unknown option --frobnicate", NULL},
     {{"tests/merge/rounds.cl", "--task"}, "coop-merge: --task needs an argument", NULL},
+    {{"tests/merge/rounds.cl", "--prefix", "A", "--prefix", "B"},
+     "coop-merge: --prefix given twice ('A', then 'B'); give it once", NULL},
     {{"tests/merge/rounds.cl", "tests/merge/types.cl"}, "coop-merge: one cooperative kernel file only", NULL},
     {{"--standalone"}, "coop-merge: no cooperative kernel file", NULL},
 };
@@ -634,6 +652,82 @@ START_TEST(outputs_replace_only_regular_files)
 }
 END_TEST
 
+/* An output that is an input file, a link to one, or a header an input includes is refused, and
+ * the input keeps its text (coop-merge X.cl -o X.cl replaced its own input). */
+START_TEST(outputs_never_replace_inputs)
+{
+    char dir[PATH_BYTES], kernel[2 * PATH_BYTES], task[2 * PATH_BYTES], header[2 * PATH_BYTES],
+        link[2 * PATH_BYTES], folder[2 * PATH_BYTES];
+    temporary_path(dir, ".inputs");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(folder, sizeof folder, "%s/include", dir);
+    ck_assert_int_eq(mkdir(folder, 0700), 0);
+    snprintf(kernel, sizeof kernel, "%s/headers.cl", dir);
+    snprintf(task, sizeof task, "%s/tasks.cl", dir);
+    snprintf(header, sizeof header, "%s/include/grid.h", dir);
+    snprintf(link, sizeof link, "%s/link.cl", dir);
+    const char *const copies[][2] = {{"tests/merge/headers.cl", kernel},
+                                     {"tests/merge/tasks_headers.cl", task},
+                                     {"tests/merge/include/grid.h", header}};
+    char *texts[3];
+    size_t sizes[3];
+    for (size_t i = 0; i < 3; i++) {
+        texts[i] = read_file(copies[i][0], &sizes[i]);
+        ck_assert_ptr_nonnull(texts[i]);
+        write_file(copies[i][1], texts[i], sizes[i]);
+    }
+    ck_assert_int_eq(symlink("tasks.cl", link), 0);
+    const struct {
+        const char *option, *path, *input;
+    } refused[] = {
+        {"-o", kernel, kernel},
+        {"--host-header", link, task},
+        {"-o", header, header},
+    };
+    for (size_t r = 0; r < sizeof refused / sizeof *refused; r++) {
+        const char *args[] = {kernel, "--task", task, refused[r].option, refused[r].path, NULL};
+        tool_result result = run_tool(tool_path(), args);
+        char message[8 * PATH_BYTES];
+        snprintf(message, sizeof message, "coop-merge: %s %s is the input file %s; write the output elsewhere\n",
+                 refused[r].option, refused[r].path, refused[r].input);
+        ck_assert_msg(result.exit_status == 1, "%s %s: status %d: %s", refused[r].option, refused[r].path,
+                      result.exit_status, result.err);
+        ck_assert_str_eq(result.err, message);
+        ck_assert_str_eq(result.out, "");
+        free_result(&result);
+        for (size_t i = 0; i < 3; i++) {
+            size_t size = 0;
+            char *now = read_file(copies[i][1], &size);
+            ck_assert_msg(now && size == sizes[i] && !memcmp(now, texts[i], size), "%s was changed", copies[i][1]);
+            free(now);
+        }
+    }
+    for (size_t i = 0; i < 3; i++) {
+        free(texts[i]);
+        ck_assert_int_eq(unlink(copies[i][1]), 0);
+    }
+    ck_assert_int_eq(unlink(link), 0);
+    ck_assert_int_eq(rmdir(folder), 0);
+    ck_assert_msg(rmdir(dir) == 0, "the tool left files in %s", dir);
+}
+END_TEST
+
+/* --version as every program says it, and --help lists it. */
+START_TEST(version_and_help)
+{
+    const char *version[] = {"--version", NULL}, *help[] = {"--help", NULL};
+    tool_result result = run_tool(tool_path(), version);
+    ck_assert_msg(result.exit_status == 0, "--version: status %d: %s", result.exit_status, result.err);
+    ck_assert_str_eq(result.out, "coop-merge (libcoop) " COOP_VERSION_STRING "\n");
+    ck_assert_str_eq(result.err, "");
+    free_result(&result);
+    result = run_tool(tool_path(), help);
+    ck_assert_int_eq(result.exit_status, 0);
+    ck_assert_msg(strstr(result.out, "\n  --version ") && strstr(result.out, "\n  -h, --help "), "%s", result.out);
+    free_result(&result);
+}
+END_TEST
+
 /* Warnings: what the language leaves to the author. The program is still written; with -Werror
  * the warning is an error and nothing is. */
 #define WARN "tests/merge/warn/"
@@ -685,6 +779,79 @@ START_TEST(warnings_and_werror)
         ck_assert_int_eq(unlink(program), 0);
     }
     free_result(&result);
+}
+END_TEST
+
+/* Loop nests 64 deep: the data flow behind the warnings passes over each loop until it settles,
+ * which took time exponential in the depth (24 loops 50 s, 64 never ended). The nest with fork
+ * points also keeps its findings: a read of the global id after the innermost fork point, and a
+ * private counter that a forked group reads without receiving it. */
+enum { DEEP_NEST = 64, DEEP_NEST_LIMIT_S = 20 };
+
+static void append(char *text, size_t capacity, const char *format, ...) __attribute__((format(printf, 3, 4)));
+
+static void append(char *text, size_t capacity, const char *format, ...)
+{
+    size_t length = strlen(text);
+    va_list args;
+    va_start(args, format);
+    int wrote = vsnprintf(text + length, capacity - length, format, args);
+    va_end(args);
+    ck_assert_msg(wrote >= 0 && (size_t)wrote < capacity - length, "the generated kernel outgrew its buffer");
+}
+
+/* One line per declaration, loop header, statement and closing brace, unindented. */
+static void deep_nest(char *text, size_t capacity, int forks)
+{
+    text[0] = '\0';
+    append(text, capacity, "kernel void nest(global uint *data, uint n)\n{\n");
+    for (int d = 0; forks && d < DEEP_NEST; d++)
+        append(text, capacity, "transmit uint i%d;\n", d);
+    if (forks)
+        append(text, capacity, "uint spare = 0;\n");
+    for (int d = 0; d < DEEP_NEST; d++)
+        append(text, capacity, forks ? "for (i%d = 0; i%d < n; i%d++) {\n" : "for (uint i%d = 0; i%d < n; i%d++) {\n",
+               d, d, d);
+    append(text, capacity, "data[get_global_id(0)] += 1;\n");
+    if (forks)
+        append(text, capacity, "spare += data[0];\noffer_kill();\n");
+    for (int d = DEEP_NEST - 1; d >= 0; d--)
+        append(text, capacity, "%s}\n", !forks ? "" : d % 2 ? "resizing_global_barrier();\n" : "offer_fork();\n");
+    append(text, capacity, forks ? "data[1] = spare;\n}\n" : "}\n");
+}
+
+START_TEST(deep_loop_nests)
+{
+    int forks = _i;
+    char input[PATH_BYTES];
+    temporary_path(input, ".cl");
+    static char text[16384];
+    deep_nest(text, sizeof text, forks);
+    write_file(input, text, strlen(text));
+    const char *args[] = {input, "-o", "/dev/null", NULL};
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    tool_result result = run_tool_within(tool_path(), args, DEEP_NEST_LIMIT_S);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+    printf("%d nested loops%s merged in %.2f s\n", DEEP_NEST, forks ? " with fork points" : "", seconds);
+    ck_assert_msg(result.signal != SIGALRM, "coop-merge did not finish within %d s", DEEP_NEST_LIMIT_S);
+    ck_assert_msg(result.exit_status == 0, "status %d: %s", result.exit_status, result.err);
+    if (forks) {
+        /* the innermost body's first line, after the declarations and the loop headers */
+        unsigned body = 2 + DEEP_NEST + 1 + DEEP_NEST + 1, resize = body + 3, fork = body + 5;
+        char read[2 * PATH_BYTES], spare[2 * PATH_BYTES];
+        snprintf(read, sizeof read, "%s:%u:6: warning: get_global_id() comes after offer_fork() (line %u)", input,
+                 body, fork);
+        snprintf(spare, sizeof spare, "%s:%d:6: warning: 'spare' is read after the fork point at line %u", input,
+                 2 + DEEP_NEST + 1, resize);
+        ck_assert_msg(strstr(result.err, read), "no \"%s\": %s", read, result.err);
+        ck_assert_msg(strstr(result.err, spare), "no \"%s\": %s", spare, result.err);
+    } else {
+        ck_assert_msg(result.err[0] == '\0', "coop-merge printed: %s", result.err);
+    }
+    free_result(&result);
+    ck_assert_int_eq(unlink(input), 0);
 }
 END_TEST
 
@@ -1988,7 +2155,10 @@ static Suite *merge_suite(void)
     tcase_add_test(rewriting, standard_output);
     tcase_add_test(rewriting, generated_programs_are_current);
     tcase_add_test(rewriting, outputs_replace_only_regular_files);
+    tcase_add_test(rewriting, outputs_never_replace_inputs);
+    tcase_add_test(rewriting, version_and_help);
     tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
+    tcase_add_loop_test(rewriting, deep_loop_nests, 0, 2);
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,
                         (int)(sizeof rejections / sizeof *rejections));
     suite_add_tcase(suite, rewriting);

@@ -158,6 +158,19 @@ static const struct {
                                                  "to 1024"},
     {"coop-ws", {"game", "--depth", "0"}, "--depth: '0' is out of range; expected a whole number from 1 to 7"},
     {"coop-ws", {"game", "--leaf-max", "x"}, "--leaf-max: 'x' is not a whole number"},
+    /* an option with a value given twice: the last used to win silently */
+    {"coop-info", {"--rounds", "5", "--rounds", "6"}, "--rounds: given twice ('5', then '6'); give it once"},
+    {"coop-litmus", {"--test", "mp", "--test", "sb"}, "--test: given twice ('mp', then 'sb'); give it once"},
+    {"barrier-bench", {"--options", "-DA", "--barriers", "5", "--options", "-DB"},
+     "--options: given twice ('-DA', then '-DB'); give it once"},
+    {"sched-bench", {"--take", "one", "--take", "half"}, "--take: given twice ('one', then 'half'); give it once"},
+    {"coop-chaos", {"--seeds", "1", "--seeds", "1"}, "--seeds: given twice ('1', then '1'); give it once"},
+    {"coop-bench", {"bfs", "--gen", "grid:3:3", "--gen", "grid:4:4"},
+     "--gen: given twice ('grid:3:3', then 'grid:4:4'); give it once"},
+    {"coop-demo", {"--seconds", "1", "--quick", "--seconds", "2"}, "--seconds: given twice ('1', then '2'); give it "
+                                                                   "once"},
+    {"coop-ws", {"game", "--seeds", "2", "--repeat", "3"}, "--repeat '3': --seeds and --repeat are one option; "
+                                                            "give it once"},
 };
 enum { BAD_VALUES = sizeof bad_values / sizeof bad_values[0] };
 

@@ -74,6 +74,7 @@ int main(int argc, char **argv)
     unsigned barriers = 10000;
     const char *extra = "";
     int vote = 0;
+    cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         const char *value = NULL;
         if (cli_info_option(c, argv[i]))
@@ -83,10 +84,10 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--vote")) {
             vote = 1;
         } else if (!strcmp(argv[i], "--options")) {
-            if (!(extra = cli_value(c, argc, argv, &i)))
+            if (!(extra = cli_value(c, argc, argv, &i, &seen)))
                 return CLI_EXIT_ERROR;
         } else if (!strcmp(argv[i], "--barriers")) {
-            if (!(value = cli_value(c, argc, argv, &i)) ||
+            if (!(value = cli_value(c, argc, argv, &i, &seen)) ||
                 cli_unsigned(c, "--barriers", value, 1, 10000000, &barriers) != 0)
                 return CLI_EXIT_ERROR;
         } else {

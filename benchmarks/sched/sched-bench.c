@@ -281,6 +281,7 @@ static int parse(int argc, char **argv, settings *s)
     const cli *c = &sched_bench_cli;
     *s = (settings){.take = COOP_TAKE_QUARTER};
     unsigned *fields[] = {&s->repeat, &s->iters, &s->units_per_group, &s->rounds, &s->tasks, &s->local_size};
+    cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value = NULL;
         if (cli_info_option(c, arg))
@@ -297,7 +298,7 @@ static int parse(int argc, char **argv, settings *s)
             cli_fail(c, "unknown option '%s'", arg);
             return CLI_EXIT_ERROR;
         }
-        if (!(value = cli_value(c, argc, argv, &i)))
+        if (!(value = cli_value(c, argc, argv, &i, &seen)))
             return CLI_EXIT_ERROR;
         if (f < 6) {
             /* local sizes from 3: PoCL's compiler aborts on megakernels below (libcoop/src/launch.c) */

@@ -78,11 +78,22 @@ int cli_take(const cli *c, const char *option, const char *text, coop_take *take
                        "to %u", option, quoted, COOP_MAX_GROUPS);
 }
 
-const char *cli_value(const cli *c, int argc, char **argv, int *i)
+const char *cli_value(const cli *c, int argc, char **argv, int *i, cli_seen *seen)
 {
+    const char *option = argv[*i];
     if (*i + 1 >= argc) {
-        cli_fail(c, "%s: needs a value", argv[*i]);
+        cli_fail(c, "%s: needs a value", option);
         return NULL;
     }
-    return argv[++*i];
+    const char *value = argv[++*i];
+    for (size_t k = 0; k < seen->count; k++)
+        if (!strcmp(seen->option[k], option)) {
+            cli_fail(c, "%s: given twice ('%s', then '%s'); give it once", option, seen->value[k], value);
+            return NULL;
+        }
+    if (seen->count < CLI_MAX_VALUE_OPTIONS) {
+        seen->option[seen->count] = option;
+        seen->value[seen->count++] = value;
+    }
+    return value;
 }

@@ -51,7 +51,16 @@ int cli_choice(const cli *c, const char *option, const char *text, const char *c
 /* A group count to take, as coop_take_parse() reads it: 0, or -1 after cli_fail. */
 int cli_take(const cli *c, const char *option, const char *text, coop_take *take, unsigned *count);
 
-/* The value after option argv[*i] (advancing *i), or NULL after cli_fail when there is none. */
-const char *cli_value(const cli *c, int argc, char **argv, int *i);
+/* The options with a value that one command line has given so far, for cli_value(): zero it
+ * before the first. More than any program has, and a repeat is refused before it is recorded. */
+enum { CLI_MAX_VALUE_OPTIONS = 64 };
+typedef struct cli_seen {
+    const char *option[CLI_MAX_VALUE_OPTIONS], *value[CLI_MAX_VALUE_OPTIONS];
+    size_t count;
+} cli_seen;
+
+/* The value after option argv[*i] (advancing *i), or NULL after cli_fail when there is none or
+ * the option was given before (rather than silently taking the last). */
+const char *cli_value(const cli *c, int argc, char **argv, int *i, cli_seen *seen);
 
 #endif

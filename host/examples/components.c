@@ -10,6 +10,7 @@
  * 1 for bad arguments or an error of OpenCL or libcoop, 2 when a result is wrong. */
 #include <coop.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -50,10 +51,12 @@ typedef struct options {
 /* A whole number in [min, max] from the argument of `option`, or -1 with a message. */
 static int number(const char *option, const char *text, unsigned long min, unsigned long max, unsigned long *out)
 {
+    /* digits only: strtoul alone would also take leading spaces, a sign and "-1" (as ULONG_MAX) */
+    int digits = text && isdigit((unsigned char)*text);
     char *end = NULL;
     errno = 0;
-    unsigned long value = text && *text && *text != '-' ? strtoul(text, &end, 10) : 0;
-    if (!text || !*text || *text == '-' || *end || errno || value < min || value > max) {
+    unsigned long value = digits ? strtoul(text, &end, 10) : 0;
+    if (!digits || *end || errno || value < min || value > max) {
         fprintf(stderr, "components: %s needs a whole number from %lu to %lu, not '%s'\n", option, min, max,
                 text ? text : "");
         return -1;
@@ -71,6 +74,7 @@ static int parse(int argc, char **argv, options *o)
     } known[] = {{"--nodes", 1, 50000000}, {"--edges", 0, 200000000}, {"--seed", 0, UINT_MAX},
                  {"--period-ms", 1, 60000}, {"--task-groups", 1, 1024}, {"--chaos", 1, UINT_MAX}};
     *o = (options){.nodes = 20000, .edges = 14000, .seed = 1, .task_groups = 4, .period_ms = 2};
+    const char *given[sizeof known / sizeof *known] = {NULL};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
@@ -88,8 +92,14 @@ static int parse(int argc, char **argv, options *o)
             return -1;
         }
         unsigned long n = 0;
-        if (number(argv[i], i + 1 < argc ? argv[i + 1] : NULL, known[k].min, known[k].max, &n) != 0)
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (number(argv[i], value, known[k].min, known[k].max, &n) != 0)
             return -1;
+        if (given[k]) {
+            fprintf(stderr, "components: %s given twice ('%s', then '%s'); give it once\n", argv[i], given[k], value);
+            return -1;
+        }
+        given[k] = value;
         i++;
         switch (k) {
         case 0: o->nodes = (unsigned)n; break;
