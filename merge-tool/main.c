@@ -197,15 +197,29 @@ static int write_output(output *out, const char *text, size_t length)
             fd = -1;
         }
     }
+    if (fd < 0 && !out->in_place) {
+        fprintf(stderr, "coop-merge: cannot write %s: cannot create the temporary file %s beside it: %s\n",
+                out->path, out->temporary, strerror(errno));
+        return -1;
+    }
     if (fd < 0) {
         fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(errno));
         return -1;
     }
+    /* the reason is the failing call's own errno, taken at once (a stale one said "No such file
+     * or directory" for a write /proc refused) */
+    errno = 0;
     FILE *stream = fdopen(fd, "w");
-    int ok = stream && fwrite(text, 1, length, stream) == length;
-    ok = stream ? (fclose(stream) == 0) && ok : (close(fd), 0);
-    if (!ok) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(errno ? errno : EIO));
+    int error = stream ? 0 : errno;
+    if (stream && fwrite(text, 1, length, stream) != length)
+        error = errno ? errno : EIO;
+    errno = 0;
+    if (stream && fclose(stream) != 0 && !error)
+        error = errno ? errno : EIO;
+    if (!stream)
+        close(fd);
+    if (error) {
+        fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(error));
         return -1;
     }
     return 0;
@@ -272,8 +286,17 @@ static int write_outputs(const mt_options *o, const mt_buf *program, const mt_bu
         free(outputs[i].temporary);
         free(outputs[i].target);
     }
-    if (!failed && to_stdout)
-        failed = fwrite(program->data, 1, program->length, stdout) != program->length || fflush(stdout) != 0;
+    if (!failed && to_stdout) {
+        errno = 0;
+        int error = fwrite(program->data, 1, program->length, stdout) != program->length ? errno : 0;
+        errno = 0;
+        if (fflush(stdout) != 0 && !error)
+            error = errno;
+        if (error || ferror(stdout)) {
+            fprintf(stderr, "coop-merge: cannot write standard output: %s\n", strerror(error ? error : EIO));
+            failed = 1;
+        }
+    }
     return failed ? -1 : 0;
 }
 

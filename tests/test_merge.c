@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <glob.h>
 #include <math.h>
 #include <fcntl.h>
@@ -576,6 +577,51 @@ END_TEST
 
 /* Outputs: regular files are replaced whole; anything else is written in place and stays what it
  * was; a directory, a dangling link and -o and --host-header naming one file are refused. */
+/* A failed write names the file and its own reason: a full device (a node like /dev/full made in
+ * a temporary folder) as -o and as standard output says "No space left on device" (both exited 1
+ * with no message, or the wrong reason); a regular file whose folder takes no new file says that
+ * the temporary file beside it could not be made (/proc/version said "No such file or
+ * directory" as if it were missing). Device nodes need root; elsewhere that part is skipped. */
+START_TEST(write_failures_name_the_reason)
+{
+    char dir[PATH_BYTES], full[2 * PATH_BYTES], command[6 * PATH_BYTES];
+    temporary_path(dir, ".full");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(full, sizeof full, "%s/full", dir);
+    if (mknod(full, S_IFCHR | 0666, makedev(1, 7)) == 0) {
+        const char *args[] = {"tests/merge/rounds.cl", "-o", full, NULL};
+        tool_result result = run_tool(tool_path(), args);
+        ck_assert_int_eq(result.exit_status, 1);
+        ck_assert_msg(strstr(result.err, "cannot write ") && strstr(result.err, "No space left on device"), "%s",
+                      result.err);
+        free_result(&result);
+        char err[2 * PATH_BYTES];
+        snprintf(err, sizeof err, "%s/err", dir);
+        snprintf(command, sizeof command, "%s tests/merge/rounds.cl > '%s' 2> '%s'", tool_path(), full, err);
+        int status = system(command);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s: status %d", command, status);
+        char *text = read_file(err, NULL);
+        ck_assert_msg(text && strstr(text, "coop-merge: cannot write standard output: No space left on device"),
+                      "%s said: %s", command, text ? text : "(nothing)");
+        free(text);
+        unlink(err);
+        unlink(full);
+    } else {
+        printf("write_failures_name_the_reason: mknod: %s; the full device not tried\n", strerror(errno));
+    }
+    rmdir(dir);
+    if (access("/proc/version", F_OK) == 0) {
+        const char *args[] = {"tests/merge/rounds.cl", "-o", "/proc/version", NULL};
+        tool_result result = run_tool(tool_path(), args);
+        ck_assert_int_eq(result.exit_status, 1);
+        ck_assert_msg(strstr(result.err, "coop-merge: cannot write /proc/version: cannot create the temporary file "
+                                         "/proc/version."),
+                      "%s", result.err);
+        free_result(&result);
+    }
+}
+END_TEST
+
 START_TEST(outputs_replace_only_regular_files)
 {
     char dir[PATH_BYTES], path[2 * PATH_BYTES], other[2 * PATH_BYTES];
@@ -2155,6 +2201,7 @@ static Suite *merge_suite(void)
     tcase_add_test(rewriting, standard_output);
     tcase_add_test(rewriting, generated_programs_are_current);
     tcase_add_test(rewriting, outputs_replace_only_regular_files);
+    tcase_add_test(rewriting, write_failures_name_the_reason);
     tcase_add_test(rewriting, outputs_never_replace_inputs);
     tcase_add_test(rewriting, version_and_help);
     tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
