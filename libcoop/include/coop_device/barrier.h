@@ -69,6 +69,17 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
     coop_fetch_add_relaxed(coop_barrier_counter(ctx, ctx->epoch + 2), 1u);
 }
 
+/* The caller's code after a global barrier gets a parallel region of its own on PoCL: its
+ * work-group compiler ran that code wrong when the barrier's last statement (the read of M after
+ * the group's last workgroup barrier) shared the region with it, in a plain persistent kernel
+ * too: `if (get_local_id(0) == 0)` right after the barrier, in a loop ended by a voting barrier,
+ * was taken by no work-item. NVIDIA's compiler needs no such barrier. */
+#if defined(COOP_TARGET_POCL)
+#define COOP_BARRIER_POCL_JOIN() COOP_GROUP_SYNC()
+#else
+#define COOP_BARRIER_POCL_JOIN() ((void)0)
+#endif
+
 /* Spins after which a waiting group records where it is, for the watchdog; a barrier that
  * completes sooner writes nothing but its arrival. */
 #define COOP_BARRIER_QUIET_SPINS 4096u
@@ -158,7 +169,9 @@ inline int coop_global_barrier_any_unless(coop_ctx *ctx, uint skip, int flag)
     ctx->epoch = number;
     COOP_GROUP_SYNC();
     ctx->known_groups = ctx->scratch[COOP_SCRATCH_M];
-    return (int)ctx->scratch[COOP_SCRATCH_VOTED];
+    int any = (int)ctx->scratch[COOP_SCRATCH_VOTED];
+    COOP_BARRIER_POCL_JOIN();
+    return any;
 }
 
 inline int coop_global_barrier_any(coop_ctx *ctx, int flag)
@@ -180,6 +193,7 @@ inline void coop_global_barrier_unless(coop_ctx *ctx, uint skip)
     ctx->epoch = number;
     COOP_GROUP_SYNC();
     ctx->known_groups = ctx->scratch[COOP_SCRATCH_M];
+    COOP_BARRIER_POCL_JOIN();
 }
 
 inline void coop_global_barrier(coop_ctx *ctx)
