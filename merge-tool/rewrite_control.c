@@ -595,6 +595,26 @@ static void join_after(const mt_control *c, const mt_stmt *s)
     }
 }
 
+/* The kernel's own `if` that holds a workgroup barrier and is in no loop gets coop_pocl_join()
+ * before it too: PoCL's compiler crashed running a megakernel whose `if` around a voting barrier
+ * came right after the transmit restore's barriers (smith seed 330), and ran right with a
+ * barrier in front of it. In a loop's body such a join made its compiler fail an assertion
+ * (seed 111), so none goes there. */
+static void join_before(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+        no_join_here(s))
+        return;
+    for (const mt_stmt *up = s->parent; up; up = up->parent)
+        if (is_loop(up))
+            return;
+    char *indent = indent_at(c->file, s->begin);
+    char *text = mt_printf("coop_pocl_join();\n%s", indent);
+    mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, text);
+    free(text);
+    free(indent);
+}
+
 static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
 {
     switch (s->kind) {
@@ -620,6 +640,8 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
         else if (s->kind == MT_ST_IF)
             rewrite_if(c, s);
     }
+    if (s->kind == MT_ST_IF)
+        join_before(c, s);
     if (s->kind == MT_ST_IF || is_loop(s))
         join_after(c, s);
     for (size_t i = 0; i < s->count; i++)
