@@ -8,7 +8,7 @@
   smith.py reduce SEED [--drop IDS] [--chaos N]  shrink a failing program while its class stays;
                                                   write the reproducer to tests/merge/smith/
   smith.py export [--first S] --count N DIR      generate and merge, for a machine without coop-merge
-  smith.py replay DIR [--chaos N]                run what export wrote (the GPU machine's campaign)
+  smith.py replay DIR [--seconds T] [--chaos N]  run what export wrote (the GPU machine's campaign)
 
 Classes: pass, mismatch (a wrong output word), hang (the watchdog or a time limit), build (the
 merged program does not build), run-crash (smith-run died of a signal: the platform's compiler
@@ -266,6 +266,7 @@ def main():
     p.add_argument("directory")
     p = sub.add_parser("replay")
     p.add_argument("directory")
+    p.add_argument("--seconds", type=float, help="start no program after this many seconds")
     p.add_argument("--chaos", type=int, default=3)
     p.add_argument("--jobs", type=int, default=1)
     p = sub.add_parser("reduce")
@@ -294,7 +295,7 @@ def main():
     if a.command == "replay":
         found = sorted(int(name[4:]) for name in os.listdir(a.directory) if name.startswith("seed"))
         job = lambda seed: execute(os.path.join(a.directory, "seed%d" % seed), seed, a.chaos)  # noqa: E731
-        return 1 if campaign(iter(found), job, a.jobs, None, sys.stdout, device()) else 0
+        return 1 if campaign(iter(found), job, a.jobs, a.seconds, sys.stdout, device()) else 0
     return reduce(a.seed, a.chaos, a.findings, ids(a.drop))
 
 
