@@ -1914,8 +1914,11 @@ END_TEST
 
 /* A smith finding in tests/merge/smith/: its spec (the comment's "size L G", "uint smith NAME V"
  * and "expect smith out W..." lines; out is the kernel's first parameter, the uints follow). */
+/* The most words of out a finding's spec may give (seed 6011's has 86) */
+#define FINDING_WORDS 256
+
 typedef struct smith_finding {
-    unsigned local, groups, args[8], arg_count, expected[64], words;
+    unsigned local, groups, args[8], arg_count, expected[FINDING_WORDS], words, buffer_words;
 } smith_finding;
 
 static void read_finding(const char *path, smith_finding *f)
@@ -1928,22 +1931,31 @@ static void read_finding(const char *path, smith_finding *f)
         unsigned value, used = 0;
         if (sscanf(line, " *   size %u %u", &f->local, &f->groups) == 2)
             continue;
-        if (sscanf(line, " *   uint smith %31s %u", name, &value) == 2 && f->arg_count < 8)
+        if (sscanf(line, " *   uint smith %31s %u", name, &value) == 2) {
+            ck_assert_msg(f->arg_count < 8, "%s: more than 8 arguments", path);
             f->args[f->arg_count++] = value;
+        }
+        if (sscanf(line, " *   buffer smith out %u", &value) == 1)
+            f->buffer_words = value;
         if (sscanf(line, " *   expect smith out%n", (int *)&used) == 0 && used) {
             char *at = line + used, *end;
-            for (unsigned long word; f->words < 64 && (word = strtoul(at, &end, 10), end != at); at = end)
+            for (unsigned long word; (word = strtoul(at, &end, 10), end != at); at = end) {
+                ck_assert_msg(f->words < FINDING_WORDS, "%s: more than %d words of out", path, FINDING_WORDS);
                 f->expected[f->words++] = (unsigned)word;
+            }
         }
     }
     free(text);
     ck_assert_msg(f->local && f->groups && f->words, "%s: no spec", path);
+    /* out as large as the kernel writes: a shorter buffer let the kernel write past it */
+    ck_assert_msg(f->buffer_words == f->words, "%s: buffer of %u words, %u expected", path, f->buffer_words,
+                  f->words);
 }
 
 /* Compares out with the finding's expected words after a run (chaos seed `seed`, 0: standalone). */
 static void check_finding_run(coop_context *ctx, const smith_finding *f, cl_mem out, const char *what, unsigned seed)
 {
-    cl_uint words[64];
+    cl_uint words[FINDING_WORDS];
     tu_read(ctx, out, words, f->words);
     for (unsigned i = 0; i < f->words; i++)
         ck_assert_msg(words[i] == f->expected[i], "%s, chaos seed %u: out[%u] = %u, expected %u", what, seed, i,
@@ -1972,7 +1984,7 @@ START_TEST(smith_findings_run_right)
         TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, out));
         for (unsigned i = 0; i < f.arg_count; i++)
             TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 1 + i, sizeof f.args[i], &f.args[i]));
-        static const cl_uint zero[64];
+        static const cl_uint zero[FINDING_WORDS];
         if (standalone) {
             coop_launch launch = {.local_size = f.local, .max_groups = f.groups, .timeout_s = COMPILE_TIMEOUT_S};
             TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, NULL));
