@@ -169,6 +169,15 @@ static char *indent_at(const mt_file *file, unsigned offset)
     return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
 }
 
+static char *padded(const char *indent, unsigned levels)
+{
+    mt_buf text = {0};
+    mt_buf_add(&text, indent);
+    for (unsigned i = 0; i < levels; i++)
+        mt_buf_add(&text, "    ");
+    return text.data;
+}
+
 /* The text that replaces a primitive's call (up to its `;`). */
 static char *primitive_text(const mt_control *c, const mt_stmt *s)
 {
@@ -615,6 +624,39 @@ static void join_before(const mt_control *c, const mt_stmt *s)
     free(indent);
 }
 
+/* A loop that holds a workgroup barrier gets coop_pocl_join() before it and first in its body:
+ * the barriers PoCL's compiler itself adds around a loop with barriers when it can prove the
+ * loop uniform, which it cannot for the merged loops (their conditions read coop_skip_). Without
+ * them it ran the code between a barrier and the next one wrong in a loop left by `break`:
+ * `if (get_local_id(0) == 0)` first in the body, after the loop's previous vote, was taken in
+ * every work-item (smith seed 6155), or after a voting barrier first in the body in none
+ * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. */
+static void join_loop(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || !s->count || !mt_holds_barrier(c->merge, c->file, s->cursor))
+        return;
+    if (s->parent->kind == MT_ST_COMPOUND) {
+        char *indent = indent_at(c->file, s->begin);
+        char *text = mt_printf("coop_pocl_join();\n%s", indent);
+        mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, text);
+        free(text);
+        free(indent);
+    }
+    const mt_stmt *body = s->items[0];
+    if (body->kind == MT_ST_COMPOUND) {
+        char *outer = indent_at(c->file, s->begin);
+        char *indent = body->count ? indent_at(c->file, body->items[0]->begin) : padded(outer, 1);
+        char *text = mt_printf("\n%scoop_pocl_join();", indent);
+        mt_edit_add(c->file, body->begin + 1, body->begin + 1, -JOIN_RANK, text);
+        free(text);
+        free(indent);
+        free(outer);
+    } else {
+        mt_edit_add(c->file, body->begin, body->begin, -JOIN_RANK, "{ coop_pocl_join(); ");
+        mt_edit_add(c->file, body->end, body->end, JOIN_RANK, " }");
+    }
+}
+
 static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
 {
     switch (s->kind) {
@@ -642,6 +684,8 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
     }
     if (s->kind == MT_ST_IF)
         join_before(c, s);
+    if (is_loop(s))
+        join_loop(c, s);
     if (s->kind == MT_ST_IF || is_loop(s))
         join_after(c, s);
     for (size_t i = 0; i < s->count; i++)
@@ -722,15 +766,6 @@ static int replaced(const mt_file *file, unsigned offset)
             return 1;
     }
     return 0;
-}
-
-static char *padded(const char *indent, unsigned levels)
-{
-    mt_buf text = {0};
-    mt_buf_add(&text, indent);
-    for (unsigned i = 0; i < levels; i++)
-        mt_buf_add(&text, "    ");
-    return text.data;
 }
 
 static void emit_wraps(const mt_control *c, const layout *l)

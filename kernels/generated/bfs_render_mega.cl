@@ -399,7 +399,9 @@ void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global u
     if (!coop_skip_) {
         coop_transmit_.round = 0;
     }
+    coop_pocl_join();
     for (coop_skip_ == 1 ? (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u], coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u]); !!(coop_transmit_.in_count) & !coop_skip_; coop_transmit_.in_count = counts[coop_transmit_.round % 3u]) {
+        coop_pocl_join();
         bfs_round(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, coop_transmit_.in_count, row, col, level, wl0, wl1, counts,
                   (*scratch), max_degree);
         coop_transmit_.round++;

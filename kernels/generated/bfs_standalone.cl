@@ -392,7 +392,9 @@ inline void bfs_round(uint group, uint groups, uint round, uint in_count, global
 void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *level, global uint *wl0, global uint *wl1, global uint *counts, uint max_degree, __local uint (*scratch)[323])
 {
     uint round = 0;
+    coop_pocl_join();
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
+        coop_pocl_join();
         bfs_round(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, in_count, row, col, level, wl0, wl1, counts,
                   (*scratch), max_degree);
         round++;

@@ -527,7 +527,9 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
         coop_transmit_.round = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while (!!(counts[coop_transmit_.round % 3u]) & !coop_skip_) {
+        coop_pocl_join();
         color_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, n, row, col, color, colored, counts, (*scratch));
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);

@@ -520,7 +520,9 @@ inline void color_sweep(uint group, uint groups, uint round, uint n, global cons
 void color(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *color, global uint *colored, global uint *counts, uint n, __local uint (*scratch)[325])
 {
     uint round = 0;
+    coop_pocl_join();
     while (counts[round % 3u]) {
+        coop_pocl_join();
         color_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, color, colored, counts, (*scratch));
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);

@@ -29,7 +29,9 @@ void components(coop_ctx *ctx, global const uint *row, global const uint *col, g
     }
     coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
     if (coop_skip_ == 1) (void)(coop_transmit_.changed = coop_resume_vote(ctx), coop_skip_ = 0);
+    coop_pocl_join();
     while (!!(coop_transmit_.changed) & !coop_skip_) {
+        coop_pocl_join();
         int mine = 0;
         for (uint v = coop_global_id(ctx, 0); v < nodes; v += coop_global_size(ctx, 0)) {
             uint best = coop_transmit_.label[v];

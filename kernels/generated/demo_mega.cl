@@ -508,7 +508,9 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         coop_transmit_.t = (demo_state){0, 0, DEMO_ROUNDS};
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.t.phase != DEMO_ROUNDS || coop_transmit_.t.round != 0 || counts[0] != 0) & !coop_skip_) {
+        coop_pocl_join();
         demo_step(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), &coop_transmit_.t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);

@@ -499,7 +499,9 @@ inline void demo_step(uint group, uint groups, demo_state *t, global const uint 
 void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *level, uint nodes, global uint *wl0, global uint *wl1, global uint *counts, global const uint *sources, global uint *rounds, global uint *prints, global uint *progress, uint max_searches, uint max_degree, __local uint (*scratch)[323])
 {
     demo_state t = {0, 0, DEMO_ROUNDS};
+    coop_pocl_join();
     while (t.phase != DEMO_ROUNDS || t.round != 0 || counts[0] != 0) {
+        coop_pocl_join();
         demo_step(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_at(ctx, 1), coop_global_barrier(ctx);

@@ -376,7 +376,9 @@ void game(coop_ctx *ctx, global uint *nodes, global uint *node_count, global uin
 {
     ws_queue q = ws_queue_make(queue_words, queue_groups, queue_capacity, queue_shared);
     uint done = 0;
+    coop_pocl_join();
     while (!done) {
+        coop_pocl_join();
         uint task;
         uint got = ws_next_task(ctx, &q, (*slots), &task);
         done = got == WS_DONE;

@@ -456,7 +456,9 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
         coop_transmit_.round = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while (!!(counts[coop_transmit_.round % 3u]) & !coop_skip_) {
+        coop_pocl_join();
         mis_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, n, row, col, in_set, decided, counts, (*scratch));
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);

@@ -448,7 +448,9 @@ inline void mis_sweep(uint group, uint groups, uint round, uint n, global const 
 void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global uint *in_set, global uint *decided, global uint *counts, uint n, __local uint (*scratch)[323])
 {
     uint round = 0;
+    coop_pocl_join();
     while (counts[round % 3u]) {
+        coop_pocl_join();
         mis_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, in_set, decided, counts, (*scratch));
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);

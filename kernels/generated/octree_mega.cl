@@ -361,7 +361,9 @@ void octree(coop_ctx *ctx, global const float4 *points, global uint *perm, globa
         coop_transmit_.done = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((!coop_transmit_.done) & !coop_skip_) {
+        coop_pocl_join();
         uint task;
         uint got = ws_next_task(ctx, &coop_transmit_.q, (*slots), &task);
         coop_transmit_.done = got == WS_DONE;

@@ -18,7 +18,9 @@ void rounds(coop_ctx *ctx, global uint *data, uint n, uint count)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
     if (!coop_skip_) { coop_transmit_.round = 0; }   /* a forked group resumes in the round after its fork */
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.round < count) & !coop_skip_) {
+        coop_pocl_join();
         uint m = coop_shared_num_groups(ctx);   /* M read once for the whole group */
         for (uint i = ((size_t)coop_group_id(ctx)) * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))
             data[i] += 1;

@@ -33,7 +33,9 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         coop_transmit_.round = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.round < rounds) & !coop_skip_) {
+        coop_pocl_join();
         uint g = ((size_t)coop_group_id(ctx));
         sink[SINK_SLOT(g)] = unit_work(coop_transmit_.round + g, iters);
         coop_transmit_.round++;

@@ -25,7 +25,9 @@ inline uint unit_work(uint unit, uint iters)
 void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
 {
     uint round = 0;
+    coop_pocl_join();
     while (round < rounds) {
+        coop_pocl_join();
         uint g = ((size_t)coop_group_id(ctx));
         sink[SINK_SLOT(g)] = unit_work(round + g, iters);
         round++;

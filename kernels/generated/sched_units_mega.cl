@@ -46,7 +46,9 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
         coop_transmit_.turn = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while (!!(1) & !coop_skip_) {
+        coop_pocl_join();
         uint unit = claim_unit(next, &(*claimed)[coop_transmit_.turn++ & 1u]);
         if (unit >= units)
             break;

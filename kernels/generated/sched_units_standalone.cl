@@ -38,7 +38,9 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
 {
     /* claim_unit's hand-over, the two in turn: one is read while the next is written */
     uint turn = 0;
+    coop_pocl_join();
     while (1) {
+        coop_pocl_join();
         uint unit = claim_unit(next, &(*claimed)[turn++ & 1u]);
         if (unit >= units)
             break;

@@ -404,7 +404,9 @@ inline void sssp_bf_sweep(uint group, uint groups, uint round, uint n, global co
 void sssp_bf(coop_ctx *ctx, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *counts, uint n, __local uint (*scratch)[323])
 {
     uint round = 0;
+    coop_pocl_join();
     while (counts[round % 3u]) {
+        coop_pocl_join();
         sssp_bf_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, weight, dist, counts, (*scratch));
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);

@@ -436,7 +436,9 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
     if (!coop_skip_) {
         coop_transmit_.round = 0;
     }
+    coop_pocl_join();
     for (coop_skip_ == 1 ? (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u], coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u]); !!(coop_transmit_.in_count) & !coop_skip_; coop_transmit_.in_count = counts[coop_transmit_.round % 3u]) {
+        coop_pocl_join();
         /* shared_num_groups(), as bfs.cl: get_num_groups(0) reads the scheduler's word in every
          * work-item of every group after every barrier, which cost the megakernel 0.3-0.4 us a
          * round on the road graphs and the grid (H200, run 56). */

@@ -480,7 +480,9 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
         coop_transmit_.search = 1;
         coop_transmit_.searches = counts[SEARCH_COUNT];
     }
+    coop_pocl_join();
     for (coop_skip_ == 1 ? (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u], coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.in_count = counts[coop_transmit_.round % 3u]); (coop_transmit_.in_count || coop_transmit_.search < coop_transmit_.searches) & !coop_skip_; coop_transmit_.in_count = counts[coop_transmit_.round % 3u]) {
+        coop_pocl_join();
         uint group = ((size_t)coop_group_id(ctx)), groups = coop_shared_num_groups(ctx);
         if (coop_transmit_.in_count) {
             sssp_round(group, groups, coop_transmit_.round, coop_transmit_.in_count, row, col, weight, dist, mark, wl0, wl1, counts, (*scratch));

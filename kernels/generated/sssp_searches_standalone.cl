@@ -473,7 +473,9 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
     uint round = 0;
     uint search = 1;
     uint searches = counts[SEARCH_COUNT];
+    coop_pocl_join();
     for (uint in_count = counts[round % 3u]; in_count || search < searches; in_count = counts[round % 3u]) {
+        coop_pocl_join();
         uint group = ((size_t)coop_group_id(ctx)), groups = coop_fixed_num_groups(ctx);
         if (in_count) {
             sssp_round(group, groups, round, in_count, row, col, weight, dist, mark, wl0, wl1, counts, (*scratch));

@@ -429,7 +429,9 @@ inline void sssp_round(uint group, uint groups, uint round, uint in_count, globa
 void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global const uint *weight, global uint *dist, global uint *mark, global uint *wl0, global uint *wl1, global uint *counts, __local uint (*scratch)[323])
 {
     uint round = 0;
+    coop_pocl_join();
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
+        coop_pocl_join();
         /* shared_num_groups(), as bfs.cl: get_num_groups(0) reads the scheduler's word in every
          * work-item of every group after every barrier, which cost the megakernel 0.3-0.4 us a
          * round on the road graphs and the grid (H200, run 56). */

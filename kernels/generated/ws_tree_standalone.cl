@@ -253,7 +253,9 @@ void ws_tree(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint li
 {
     ws_queue q = ws_queue_make(queue_words, queue_groups, 8u, limit);
     uint done = 0;
+    coop_pocl_join();
     while (!done) {
+        coop_pocl_join();
         uint task;
         uint got = ws_next_task(ctx, &q, (*slots), &task);
         done = got == WS_DONE;

@@ -18,7 +18,9 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
     if (!coop_skip_) {
         coop_transmit_.round = 0;
     }
+    coop_pocl_join();
     while (((coop_skip_ == 1) | (!coop_skip_ & !!(1)))) {
+        coop_pocl_join();
         if (!coop_skip_) {
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
                 data[i] += 1;
@@ -29,7 +31,9 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     }
     coop_at(ctx, 2), coop_global_barrier_unless(ctx, coop_skip_);
+    coop_pocl_join();
     while (((coop_skip_ == 2) | (!coop_skip_ & !!(1)))) {
+        coop_pocl_join();
         if (!coop_skip_) {
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
                 data[i] += 1;

@@ -64,17 +64,23 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         coop_transmit_.out_count = count_b;
         coop_transmit_.depth = 0;
     }
+    coop_pocl_join();
     while (((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & !!(1)))) {
+        coop_pocl_join();
         uint threads = coop_shared_num_groups(ctx) * get_local_size(0);
         uint items; if (!coop_skip_) items = (uint)*coop_transmit_.in_count;
         uint id = coop_global_id(ctx, 0);
+        coop_pocl_join();
         for (uint pass = 0; (pass < (items + threads - 1) / threads) & !coop_skip_; pass++, id += threads) {
+            coop_pocl_join();
             int node = id < items ? coop_transmit_.in[id] : -1;
             int begin = node >= 0 ? (int)first[node] : 0;
             int degree = node >= 0 ? (int)first[node + 1] - begin : 0;
             int group_edges;
             int start = group_scan((*slots), (*sum), degree, &group_edges);
+            coop_pocl_join();
             for (int done = 0; done < group_edges; done += FRONTIER_WIDTH) {
+                coop_pocl_join();
                 barrier(CLK_LOCAL_MEM_FENCE);
                 for (int e = max(start, done); e < min(start + degree, done + FRONTIER_WIDTH); e++)
                     (*edges)[e - done] = begin + e - start;

@@ -44,7 +44,9 @@ void headers(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         coop_transmit_.round = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.round < rounds) & !coop_skip_) {
+        coop_pocl_join();
         span s = my_span(ctx);
         for (uint i = s.first; i < n; i += s.stride)
             data[i] = mix(data[i], coop_transmit_.round);

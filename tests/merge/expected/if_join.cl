@@ -26,11 +26,15 @@ void if_join(coop_ctx *ctx, global uint *out, uint n, __local uint (*s)[1])
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
+    coop_pocl_join();
     for (coop_skip_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.i < n))); coop_transmit_.i++) {
+        coop_pocl_join();
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         if (!coop_skip_ && (n > 0u)) {
+            coop_pocl_join();
             for (uint j = 0; j < 3u; j++) {
+                coop_pocl_join();
                 uint h = share_value((*s), 7u);
                 if (((size_t)coop_group_id(ctx)) == 0)
                     atomic_add(&out[get_local_id(0)], h);

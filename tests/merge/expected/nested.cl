@@ -24,10 +24,14 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
+    coop_pocl_join();
     for (coop_skip_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.i < outer))); coop_transmit_.i++) {
+        coop_pocl_join();
         coop_kill_at(ctx, &coop_skip_);
         coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
+        coop_pocl_join();
         for (coop_skip_ ? (void)0 : (void)(coop_transmit_.j = 0); ((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.j < inner))); coop_transmit_.j++) {
+            coop_pocl_join();
             if (!coop_skip_) {
                 for (uint k = first_item(ctx); k < n; k += stride(ctx))
                     data[k] += 1;

@@ -26,7 +26,9 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         coop_transmit_.first = weight(w, g);
     }
     coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+    coop_pocl_join();
     do {
+        coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.total += coop_transmit_.first;
         }
@@ -44,7 +46,9 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         }
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
     coop_pocl_join();
+    coop_pocl_join();
     for (; 1 & !coop_skip_;) {
+        coop_pocl_join();
         coop_kill_at(ctx, &coop_skip_);
         if (!coop_skip_) {
             if (coop_transmit_.total > 100)

@@ -21,7 +21,9 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
     }
     coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
     coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
+    coop_pocl_join();
     do {
+        coop_pocl_join();
         if (!coop_skip_) {
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
                 data[i] += coop_transmit_.step + 1;

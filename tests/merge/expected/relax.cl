@@ -26,9 +26,15 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
         coop_transmit_.shift = 1;
         coop_transmit_.weight = 1.0f;
     }
+    coop_pocl_join();
     for (coop_skip_ ? (void)0 : (void)(coop_transmit_.s = 0); ((coop_skip_ >= 1 & coop_skip_ <= 3) | (!coop_skip_ & (coop_transmit_.s < sweeps))); coop_transmit_.s++) {
+        coop_pocl_join();
+        coop_pocl_join();
         for (coop_skip_ ? (void)0 : (void)(coop_transmit_.p = 0); ((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.p < phases))); coop_transmit_.p++) {
+            coop_pocl_join();
+            coop_pocl_join();
             for (coop_skip_ ? (void)0 : (void)(coop_transmit_.t = 0); ((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.t < steps))); coop_transmit_.t++) {
+                coop_pocl_join();
                 if (!coop_skip_) {
                     for (uint i = first_item(ctx); i < n; i += coop_global_size(ctx, 0))
                         b[i] = (a[i] + a[(i + n + coop_transmit_.shift) % n] * (uint)coop_transmit_.weight) % 65521u;

@@ -16,7 +16,9 @@ void rounds(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         coop_transmit_.round = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.round < rounds) & !coop_skip_) {
+        coop_pocl_join();
         uint m = ((size_t)coop_num_groups(ctx));
         uint g = ((size_t)coop_group_id(ctx));
         for (uint i = g * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))

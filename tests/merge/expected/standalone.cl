@@ -21,9 +21,13 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
 {
     uint i;
     uint j;
+    coop_pocl_join();
     for (i = 0; i < outer; i++) {
+        coop_pocl_join();
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
         for (j = 0; j < inner; j++) {
+            coop_pocl_join();
             for (uint k = first_item(ctx); k < n; k += stride(ctx))
                 data[k] += 1;
             if (get_local_id(0) == 0)

@@ -19,7 +19,9 @@ void swap(coop_ctx *ctx, global uint *first, global uint *second, uint n, uint r
         coop_transmit_.round = 0;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.round < rounds) & !coop_skip_) {
+        coop_pocl_join();
         for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
             coop_transmit_.to[i] = coop_transmit_.from[i] + coop_transmit_.from[(i + 1) % n];
         global uint *held = coop_transmit_.from;

@@ -13,7 +13,9 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
+    coop_pocl_join();
     for (coop_skip_ == 1 ? (void)(coop_transmit_.s++, coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.s = 0); (coop_transmit_.s < sweeps) & !coop_skip_; coop_transmit_.s++) {
+        coop_pocl_join();
         for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
             data[i] = data[i] * 0.5f + (float)coop_transmit_.s;
         if (coop_transmit_.s % 4 == 3) {

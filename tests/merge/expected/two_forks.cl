@@ -27,8 +27,12 @@ void two_forks(coop_ctx *ctx, global uint *out, uint rounds, uint n, __local uin
     if (!coop_skip_) {
         coop_transmit_.round = 0;
     }
+    coop_pocl_join();
     while (((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.round < rounds)))) {
+        coop_pocl_join();
+        coop_pocl_join();
         for (coop_skip_ ? (void)0 : (void)(coop_transmit_.i = 0); ((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.i < n))); coop_transmit_.i++) {
+            coop_pocl_join();
             uint v; if (!coop_skip_) v = share((*s), coop_transmit_.i); coop_pocl_join();
             if (!coop_skip_) {
                 if (get_local_id(0) == 1) {

@@ -35,11 +35,15 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.extra.bonus = 2.0f;
     }
     coop_skip_ = 0;
+    coop_pocl_join();
     while ((coop_transmit_.round < rounds) & !coop_skip_) {
+        coop_pocl_join();
         uint groups = ((size_t)coop_num_groups(ctx));
         uint lid = get_local_id(0);
         uint width = get_local_size(0);
+        coop_pocl_join();
         for (uint base = ((size_t)coop_group_id(ctx)) * width; base < n; base += groups * width) {
+            coop_pocl_join();
             if (lid == 0)
                 (*zero)[0] = 0.0f;
             (*stage)[lid % 64] = coop_transmit_.scale + coop_transmit_.acc.x + coop_transmit_.acc.y + coop_transmit_.acc.z + coop_transmit_.acc.w + coop_transmit_.t.weight + (float)coop_transmit_.t.count + (float)coop_transmit_.delta +

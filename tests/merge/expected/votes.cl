@@ -20,7 +20,9 @@ void votes(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         coop_transmit_.more = 1;
     }
     if (coop_skip_ == 1) (void)(coop_transmit_.more = coop_resume_vote(ctx), coop_skip_ = 0);
+    coop_pocl_join();
     while (!!(coop_transmit_.more) & !coop_skip_) {
+        coop_pocl_join();
         uint m = ((size_t)coop_num_groups(ctx));
         uint g = ((size_t)coop_group_id(ctx));
         for (uint i = g * get_local_size(0) + get_local_id(0); i < n; i += m * get_local_size(0))

@@ -261,7 +261,9 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
         coop_transmit_.round = 0;
         coop_transmit_.done = 0;
     }
+    coop_pocl_join();
     while (((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.round < rounds)))) {
+        coop_pocl_join();
         if (!coop_skip_) {
             if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                 ws_push(&coop_transmit_.q, 0u, 0u);
@@ -270,7 +272,9 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
         if (!coop_skip_) {
             coop_transmit_.done = 0;
         }
+        coop_pocl_join();
         while (((coop_skip_ == 1) | (!coop_skip_ & (!coop_transmit_.done)))) {
+            coop_pocl_join();
             uint task;
             uint got; if (!coop_skip_) got = ws_next_task(ctx, &coop_transmit_.q, (*slots), &task); coop_pocl_join();
             if (!coop_skip_) {
