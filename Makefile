@@ -1,5 +1,7 @@
 # Cooperative kernels for OpenCL: libcoop, coop-merge, programs, tests.
-#   make            build everything into build/
+#   make            build everything into build/ (installs nothing: see make deps)
+#   make deps       install the Debian packages the project needs (scripts/install-deps.sh); demo,
+#                   check, sanitize, fuzz and smith run it first
 #   make check      build and run the Check test suite (on PoCL; test_nvptx compiles every kernel
 #                   for NVIDIA's PTX target with clang), then replay the fuzz inputs
 #   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
@@ -8,9 +10,9 @@
 #   make demo       build and run the main job on the default device
 #   make install PREFIX=/usr/local
 #   make clean
-# Set COOP_NO_DEPS=1 to skip the Debian package step (e.g. on the GPU machine, which has no
-# package registry), CL_CFLAGS / CL_LIBS to point at another OpenCL SDK, and CUDA=1 to build the
-# CUDA comparison program gridsync-bench (nvcc, or NVCC=...).
+# Set COOP_NO_DEPS=1 to skip the Debian package step of demo, check, sanitize, fuzz and smith (e.g.
+# on the GPU machine, which has no package registry), CL_CFLAGS / CL_LIBS to point at another
+# OpenCL SDK, and CUDA=1 to build the CUDA comparison program gridsync-bench (nvcc, or NVCC=...).
 
 CC ?= gcc
 PREFIX ?= /usr/local
@@ -66,20 +68,28 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 .PHONY: all deps lib programs man check sanitize sanitize-check demo install clean regenerate
 .DELETE_ON_ERROR:
 
-# The Debian package step runs while the Makefile is read, before any rule, so that a parallel
-# build (make -j) never compiles ahead of the headers it installs. Not for `make clean` (nor for
-# the build inside `make sanitize`, which passes COOP_NO_DEPS=1 after its own step ran).
+# Installing Debian packages is `make deps` (scripts/install-deps.sh), never a side effect of a
+# build: make, lib, programs and install only build. The targets that run something on this
+# machine (RUN_GOALS) install what is missing first, on a fresh machine too. The step runs while
+# the Makefile is read, before any rule, so that a parallel build (make -j) never compiles ahead
+# of the headers it installs; a dry run (make -n) prints it instead. Not for the build inside
+# `make sanitize`, which passes COOP_NO_DEPS=1 after its own step ran.
+RUN_GOALS := demo check sanitize fuzz smith
 ifeq ($(COOP_NO_DEPS),)
-ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter $(RUN_GOALS),$(MAKECMDGOALS)),)
+ifneq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+$(info sh scripts/install-deps.sh)
+else
 DEPS_STATUS := $(shell sh scripts/install-deps.sh >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error scripts/install-deps.sh failed (status $(DEPS_STATUS)); set COOP_NO_DEPS=1 to skip it)
 endif
 endif
 endif
+endif
 
 # Man pages, made from each program's --help and --version by help2man (Debian's help2man, which
-# the package step above installs); skipped, with a note, where help2man is missing.
+# make deps installs); skipped, with a note, where help2man is missing.
 HELP2MAN := $(shell command -v help2man 2>/dev/null)
 
 all: lib programs man
@@ -275,9 +285,11 @@ $(BUILD)/man/man1/%.1: $(BUILD)/bin/%
 	$(HELP2MAN) --no-info --no-discard-stderr $(HELP2MAN_VERSION_$*) --name="$$name" --output=$@ $<
 
 # The test binaries, then the fuzz targets on their seeds and past crashes; both run either way.
-check: all $(TEST_BINS) $(FUZZ_REPLAYS)
+# No second make runs the replays: make runs a recipe line that calls $(MAKE) even in a dry run,
+# and `make -n check` would run the tests.
+check: all $(TEST_BINS) $(FUZZ_REPLAY_INPUTS)
 	@status=0; sh tests/run-tests.sh $(TEST_BINS) || status=1; \
-	$(MAKE) --no-print-directory COOP_NO_DEPS=1 fuzz-replay || status=1; exit $$status
+	{ $(FUZZ_REPLAY_RUN); } || status=1; exit $$status
 
 # ---- Sanitizers ----------------------------------------------------------------------------
 # Everything built again with AddressSanitizer and UBSan (CC carries the flags, so that every
@@ -295,11 +307,11 @@ sanitize:
 	@$(MAKE) --no-print-directory BUILD=$(SANITIZE_BUILD) CC='$(CC) $(SANITIZE)' CFLAGS='-O1 -g' COOP_NO_DEPS=1 \
 	    sanitize-check
 
-sanitize-check: all $(SANITIZE_TESTS:%=$(BUILD)/tests/%) $(FUZZ_REPLAYS)
+sanitize-check: all $(SANITIZE_TESTS:%=$(BUILD)/tests/%) $(FUZZ_REPLAY_INPUTS)
 	@status=0; cache=$$(mktemp -d) || exit 1; \
 	POCL_CACHE_DIR=$$cache $(SANITIZE_OPTIONS) sh tests/run-tests.sh $(SANITIZE_TESTS:%=$(BUILD)/tests/%) || status=1; \
 	rm -rf "$$cache"; \
-	$(SANITIZE_OPTIONS) $(MAKE) --no-print-directory fuzz-replay || status=1; exit $$status
+	export $(SANITIZE_OPTIONS); { $(FUZZ_REPLAY_RUN); } || status=1; exit $$status
 
 # ---- Main job ------------------------------------------------------------------------------
 demo: all

@@ -213,6 +213,64 @@ START_TEST(cuda_only_when_asked)
 }
 END_TEST
 
+/* Installing Debian packages is `make deps`, and only the targets that run something do it first:
+ * plain make (and lib, programs, install) installed missing packages as a side effect. A dry run
+ * prints the step without running it, and runs nothing else either: check's recipe line called
+ * $(MAKE), which make runs even in a dry run, so `make -n check` ran the tests (this one too, and
+ * so on down: the dry run here runs only this binary, which then fails at once). */
+/* The end of a long output, for a failure's message (Check's are limited). */
+static const char *last_lines(const char *output)
+{
+    size_t length = strlen(output);
+    return length > 4000 ? output + length - 4000 : output;
+}
+
+START_TEST(packages_only_for_targets_that_run)
+{
+    ck_assert_msg(getenv("COOP_TEST_DRY_RUN") == NULL, "make -n check ran the tests");
+    setenv("COOP_TEST_DRY_RUN", "1", 1);
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("COOP_NO_DEPS");
+    static const char *const builds[] = {"make -n", "make -n lib", "make -n programs", "make -n install PREFIX=/none"};
+    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
+        char command[128];
+        snprintf(command, sizeof command, "%s 2>&1", builds[i]);
+        tu_process run = shell(command);
+        ck_assert_msg(run.status == 0, "%s failed:\n%s", builds[i], last_lines(run.output));
+        ck_assert_msg(strstr(run.output, "install-deps") == NULL, "%s installs packages:\n%s", builds[i],
+                      last_lines(run.output));
+        free(run.output);
+    }
+    static const char *const runs[] = {"make -n deps", "make -n demo", "make -n fuzz FUZZ_SECONDS=1",
+                                       "make -n smith SECONDS=1", "make -n sanitize",
+                                       "make -n check TEST_BINS=build/tests/test_library"};
+    static const char step[] = "sh scripts/install-deps.sh\n";
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char command[128];
+        snprintf(command, sizeof command, "%s 2>&1", runs[i]);
+        tu_process run = shell(command);
+        ck_assert_msg(run.status == 0, "%s failed:\n%s", runs[i], last_lines(run.output));
+        ck_assert_msg(strncmp(run.output, step, strlen(step)) == 0, "%s does not install packages first:\n%s", runs[i],
+                      last_lines(run.output));
+        ck_assert_msg(strstr(run.output + strlen(step), "install-deps") == NULL, "%s installs packages twice:\n%s",
+                      runs[i], last_lines(run.output));
+        free(run.output);
+    }
+    /* the dry run printed the tests' command and ran no test (a test prints "[ ... s] name:0") */
+    tu_process run = shell("make -n check TEST_BINS=build/tests/test_library 2>&1");
+    ck_assert_msg(strstr(run.output, "sh tests/run-tests.sh build/tests/test_library") != NULL &&
+                      strstr(run.output, " s] ") == NULL,
+                  "make -n check:\n%s", last_lines(run.output));
+    free(run.output);
+    run = shell("make -n check COOP_NO_DEPS=1 TEST_BINS=build/tests/test_library 2>&1");
+    ck_assert_msg(run.status == 0 && strstr(run.output, "install-deps") == NULL, "make -n check COOP_NO_DEPS=1:\n%s",
+                  last_lines(run.output));
+    free(run.output);
+}
+END_TEST
+
 static Suite *library_suite(void)
 {
     Suite *suite = suite_create("library");
@@ -224,6 +282,7 @@ static Suite *library_suite(void)
     TCase *install = tu_tcase("install", 300);
     tcase_add_test(install, install_and_link_with_pkg_config);
     tcase_add_test(install, cuda_only_when_asked);
+    tcase_add_test(install, packages_only_for_targets_that_run);
     suite_add_tcase(suite, install);
     return suite;
 }
