@@ -38,6 +38,12 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(
 DEVICE_HEADERS := $(wildcard libcoop/include/coop_device/*.h)
 LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
     libcoop/include/coop_request.h $(DEVICE_HEADERS)
+# The kernel library: headers in the paper's language that a user's kernel may include
+# (kernels/lib/ws_deque.h...), installed in include/coop/kernels. The build tree has the same
+# folder, a link to kernels/lib, so that coop-merge finds them beside its executable in both, and
+# host code includes <coop/kernels/ws_layout.h> in both.
+KERNEL_LIB_HEADERS := $(wildcard kernels/lib/*.h)
+KERNEL_LIB := $(BUILD)/include/coop/kernels
 LIBA := $(BUILD)/lib/libcoop.a
 LIBSO_REAL := $(BUILD)/lib/libcoop.so.$(VERSION)
 LIBSO_MAJOR := $(BUILD)/lib/libcoop.so.$(VERSION_MAJOR)
@@ -98,6 +104,10 @@ deps:
 	@sh scripts/install-deps.sh
 
 lib: $(LIBA) $(LIBSO) $(PCFILE)
+
+$(KERNEL_LIB):
+	@mkdir -p $(@D)
+	ln -sfn $(CURDIR)/kernels/lib $@
 
 programs: $(PROGRAMS)
 
@@ -321,16 +331,21 @@ demo: all
 
 # ---- Install -------------------------------------------------------------------------------
 # The shared library as Debian lays one out: libcoop.so.X.Y.Z, libcoop.so.X (the soname) -> it,
-# libcoop.so -> libcoop.so.X; man pages in share/man/man1.
+# libcoop.so -> libcoop.so.X; man pages in share/man/man1. The kernel library goes with the
+# headers rather than in share/: one of them (ws_layout.h) is for host C too, which then needs
+# no -I beyond pkg-config's, and its own folder keeps names such as hash.h out of the host's
+# include path. coop-merge looks for it in ../include/coop/kernels from its own folder.
 install: lib programs man
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/include/coop_device \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	    $(DESTDIR)$(PREFIX)/include/coop/kernels $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libcoop.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcoop.so.$(VERSION_MAJOR)
 	ln -sf libcoop.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libcoop.so
 	install -m 644 $(filter-out $(DEVICE_HEADERS),$(LIB_HEADERS)) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(DEVICE_HEADERS) $(DESTDIR)$(PREFIX)/include/coop_device/
+	install -m 644 $(KERNEL_LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/coop/kernels/
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	$(call coop_pc,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
 	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,\

@@ -124,6 +124,30 @@ static const char outside_program[] =
     "    return 0;\n"
     "}\n";
 
+/* A cooperative kernel outside the tree on the kernel library, as a user writes one. */
+static const char outside_kernel[] =
+    "#include \"ws_deque.h\"\n"
+    "\n"
+    "kernel void steal(global uint *queue_words, uint groups, uint limit, global uint *seen)\n"
+    "{\n"
+    "    local uint slots[WS_SLOT_WORDS];\n"
+    "    transmit ws_queue q = ws_queue_make(queue_words, groups, 8u, limit);\n"
+    "    transmit uint done = 0;\n"
+    "    while (!done) {\n"
+    "        uint task;\n"
+    "        uint got = ws_next_task(&q, slots, &task);\n"
+    "        done = got == WS_DONE;\n"
+    "        if (got == WS_GOT && get_local_id(0) == 0) {\n"
+    "            seen[task]++;\n"
+    "            if (2u * task + 1u < limit)\n"
+    "                ws_push(&q, get_group_id(0), 2u * task + 1u);\n"
+    "            ws_task_done(&q);\n"
+    "        }\n"
+    "        offer_kill();\n"
+    "        offer_fork();\n"
+    "    }\n"
+    "}\n";
+
 /* make install into a fresh prefix, then a program outside the tree that uses libcoop and OpenCL,
  * built with pkg-config alone (`pkg-config --libs coop` gave -lcoop only, and the link failed
  * with "DSO missing from command line"), and run against the installed library. */
@@ -187,6 +211,39 @@ START_TEST(install_and_link_with_pkg_config)
                                            "context and buffer made\n"};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         ck_assert_msg(strstr(run.output, expected[i]) != NULL, "output lacks \"%s\":\n%s", expected[i], run.output);
+    free(run.output);
+
+    /* The kernel library is installed, and the installed coop-merge finds it with no -I (it said
+     * "fatal error: 'ws_deque.h' file not found"); an -I of the user's comes first. */
+    snprintf(command, sizeof command,
+             "cd kernels/lib && for h in *.h; do cmp $h %s/include/coop/kernels/$h || echo \"$h not installed\"; done",
+             prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && run.output[0] == '\0', "%s", run.output);
+    free(run.output);
+    snprintf(source, sizeof source, "%s/steal.cl", prefix);
+    write_text(source, outside_kernel);
+    snprintf(command, sizeof command, "cd %s && bin/coop-merge steal.cl -o steal_mega.cl 2>&1", prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && run.output[0] == '\0', "%s: exit status %d:\n%s", command, run.status, run.output);
+    free(run.output);
+    char banner[512], path[256];
+    snprintf(path, sizeof path, "%s/steal_mega.cl", prefix);
+    text = tu_read_file(path, NULL);
+    snprintf(banner, sizeof banner, "include/coop/kernels/ws_deque.h ---- */"); /* the installed copy */
+    ck_assert_msg(strstr(text, banner) && strstr(text, "kernel void steal_mega("), "steal_mega.cl lacks %s:\n%.2000s",
+                  banner, text);
+    free(text);
+    snprintf(command, sizeof command,
+             "cd %s && mkdir mine && printf '#define WS_SLOT_WORDS 8u\\n' > mine/ws_deque.h && "
+             "printf '#include \"ws_deque.h\"\\nkernel void fill(global uint *out)\\n"
+             "{\\n    out[get_global_id(0)] = WS_SLOT_WORDS;\\n}\\n' > fill.cl && "
+             "bin/coop-merge fill.cl -I %s/mine -o - 2>&1",
+             prefix, prefix);
+    run = shell(command);
+    snprintf(banner, sizeof banner, "%s/mine/ws_deque.h ---- */", prefix);
+    ck_assert_msg(run.status == 0 && strstr(run.output, banner), "%s: exit status %d:\n%s", command, run.status,
+                  run.output);
     free(run.output);
     snprintf(command, sizeof command, "rm -rf %s", prefix);
     run = shell(command);
