@@ -66,7 +66,7 @@ CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
 # buffers) names the objects of the parts a program links.
 common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
 # Host programs bind the merged programs of kernels/generated/ by their header's names.
-HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
+HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated -I$(BUILD)/include
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -235,7 +235,8 @@ TEST_LIBS := -ljansson
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h tests/trace_check.h $(LIBA) $(GRAPH_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -o $@ $< $(LIBA) $(GRAPH_OBJ) \
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -I$(BUILD)/include \
+	    -o $@ $< $(LIBA) $(GRAPH_OBJ) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(TEST_LIBS) $(LDLIBS)
 
 # What coop-merge made of the project's kernels (merges.txt there; `make regenerate`).
@@ -280,6 +281,7 @@ HELP2MAN_NAME_coop-merge := fuses a cooperative kernel and ordinary kernels into
 # temporary prefix and builds a program against it with pkg-config.
 $(BUILD)/tests/test_programs $(BUILD)/tests/test_library: $(PROGRAMS) $(LIBSO) $(PCFILE) \
     $(if $(HELP2MAN),$(MAN_PAGES))
+$(BUILD)/tests/test_library: kernels/lib/ws_layout.h | $(KERNEL_LIB)
 
 ifneq ($(HELP2MAN),)
 man: $(MAN_PAGES)

@@ -6,6 +6,8 @@
  * asked. Run from the repository root after `make`. */
 #include "testutil.h"
 
+#include "coop/kernels/ws_layout.h" /* what the installed copy must give a program outside the tree */
+
 #define LIBSO "build/lib/libcoop.so"
 
 /* Runs `command` with /bin/sh and returns its output and status. */
@@ -104,11 +106,13 @@ static void write_text(const char *path, const char *text)
 
 static const char outside_program[] =
     "#include <coop.h>\n"
+    "#include <coop/kernels/ws_layout.h>\n"
     "#include <stdio.h>\n"
     "\n"
     "int main(void)\n"
     "{\n"
     "    printf(\"header %s, library %s\\n\", COOP_VERSION_STRING, coop_version());\n"
+    "    printf(\"a queue of %zu words\\n\", WS_QUEUE_WORDS((size_t)3, 5u, 7u));\n"
     "    coop_context *ctx = NULL;\n"
     "    if (coop_context_create(NULL, &ctx) != COOP_OK) {\n"
     "        fprintf(stderr, \"%s\\n\", coop_context_message(ctx));\n"
@@ -148,9 +152,10 @@ static const char outside_kernel[] =
     "    }\n"
     "}\n";
 
-/* make install into a fresh prefix, then a program outside the tree that uses libcoop and OpenCL,
- * built with pkg-config alone (`pkg-config --libs coop` gave -lcoop only, and the link failed
- * with "DSO missing from command line"), and run against the installed library. */
+/* make install into a fresh prefix, then a program outside the tree that uses libcoop, OpenCL
+ * and the kernel library's host header ws_layout.h, built with pkg-config alone (`pkg-config
+ * --libs coop` gave -lcoop only, and the link failed with "DSO missing from command line"), and
+ * run against the installed library. */
 START_TEST(install_and_link_with_pkg_config)
 {
     tu_env(2);
@@ -206,9 +211,11 @@ START_TEST(install_and_link_with_pkg_config)
              prefix, prefix, prefix);
     run = shell(command);
     ck_assert_msg(run.status == 0, "%s: exit status %d:\n%s", command, run.status, run.output);
-    static const char *const expected[] = {"Shared library: [libcoop.so.0]", "Shared library: [libOpenCL.so.1]",
-                                           "header " COOP_VERSION_STRING ", library " COOP_VERSION_STRING "\n",
-                                           "context and buffer made\n"};
+    char queue[64];
+    snprintf(queue, sizeof queue, "a queue of %zu words\n", WS_QUEUE_WORDS((size_t)3, 5u, 7u));
+    const char *const expected[] = {"Shared library: [libcoop.so.0]", "Shared library: [libOpenCL.so.1]",
+                                    "header " COOP_VERSION_STRING ", library " COOP_VERSION_STRING "\n", queue,
+                                    "context and buffer made\n"};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         ck_assert_msg(strstr(run.output, expected[i]) != NULL, "output lacks \"%s\":\n%s", expected[i], run.output);
     free(run.output);

@@ -9,6 +9,8 @@
 #define _XOPEN_SOURCE 700 /* mknod */
 #include "testutil.h"
 
+#include "coop/kernels/ws_layout.h" /* WS_QUEUE_WORDS: ws_rounds.cl's queue */
+
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
@@ -1888,7 +1890,7 @@ START_TEST(work_stealing_rounds_under_chaos)
     const char *args[] = {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL};
     coop_kernel *kernel = build_merged(ctx, args, WS_ROUNDS_MEGA_NAME, &program);
     cl_uint groups = coop_launch_groups(ctx, USER_LOCAL), limit = WS_ROUNDS_LIMIT, rounds = WS_ROUNDS_ROUNDS;
-    ws_rounds_data d = {.queue_words = 8 + groups * (4 + WS_ROUNDS_DEQUE) + 4 + WS_ROUNDS_LIMIT};
+    ws_rounds_data d = {.queue_words = WS_QUEUE_WORDS((size_t)groups, WS_ROUNDS_DEQUE, WS_ROUNDS_LIMIT)};
     d.queue = tu_buffer(ctx, d.queue_words);
     d.seen = tu_buffer(ctx, WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT);
     d.fill.out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL);
