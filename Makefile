@@ -337,10 +337,11 @@ demo: all
 # headers rather than in share/: one of them (ws_layout.h) is for host C too, which then needs
 # no -I beyond pkg-config's, and its own folder keeps names such as hash.h out of the host's
 # include path. coop-merge looks for it in ../include/coop/kernels from its own folder.
+# share/coop/embed.sh builds a merged program's text into a program, as the tutorial's is.
 install: lib programs man
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/include/coop_device \
 	    $(DESTDIR)$(PREFIX)/include/coop/kernels $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/share/man/man1
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/coop
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libcoop.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcoop.so.$(VERSION_MAJOR)
@@ -348,6 +349,7 @@ install: lib programs man
 	install -m 644 $(filter-out $(DEVICE_HEADERS),$(LIB_HEADERS)) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(DEVICE_HEADERS) $(DESTDIR)$(PREFIX)/include/coop_device/
 	install -m 644 $(KERNEL_LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/coop/kernels/
+	install -m 644 scripts/embed.sh $(DESTDIR)$(PREFIX)/share/coop/
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	$(call coop_pc,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
 	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,\

@@ -152,6 +152,34 @@ static const char outside_kernel[] =
     "    }\n"
     "}\n";
 
+/* A program that builds the merged kernel from its text, embedded with the installed embed.sh as
+ * the README says. */
+static const char embedding_program[] =
+    "#include <coop.h>\n"
+    "#include <stdio.h>\n"
+    "\n"
+    "#include \"steal_mega.h\"\n"
+    "\n"
+    "extern const char steal_mega_source[];\n"
+    "\n"
+    "int main(void)\n"
+    "{\n"
+    "    coop_context *ctx = NULL;\n"
+    "    coop_program *program = NULL;\n"
+    "    coop_kernel *kernel = NULL;\n"
+    "    if (coop_context_create(NULL, &ctx) != COOP_OK ||\n"
+    "        coop_program_create(ctx, steal_mega_source, NULL, &program) != COOP_OK ||\n"
+    "        coop_kernel_create(program, STEAL_MEGA_NAME, &kernel) != COOP_OK) {\n"
+    "        fprintf(stderr, \"%s\\n\", coop_context_message(ctx));\n"
+    "        return 1;\n"
+    "    }\n"
+    "    printf(\"%s built, %d arguments\\n\", STEAL_MEGA_NAME, STEAL_MEGA_ARG_COUNT);\n"
+    "    coop_kernel_release(kernel);\n"
+    "    coop_program_release(program);\n"
+    "    coop_context_release(ctx);\n"
+    "    return 0;\n"
+    "}\n";
+
 /* make install into a fresh prefix, then a program outside the tree that uses libcoop, OpenCL
  * and the kernel library's host header ws_layout.h, built with pkg-config alone (`pkg-config
  * --libs coop` gave -lcoop only, and the link failed with "DSO missing from command line"), and
@@ -230,7 +258,8 @@ START_TEST(install_and_link_with_pkg_config)
     free(run.output);
     snprintf(source, sizeof source, "%s/steal.cl", prefix);
     write_text(source, outside_kernel);
-    snprintf(command, sizeof command, "cd %s && bin/coop-merge steal.cl -o steal_mega.cl 2>&1", prefix);
+    snprintf(command, sizeof command,
+             "cd %s && bin/coop-merge steal.cl -o steal_mega.cl --host-header steal_mega.h 2>&1", prefix);
     run = shell(command);
     ck_assert_msg(run.status == 0 && run.output[0] == '\0', "%s: exit status %d:\n%s", command, run.status, run.output);
     free(run.output);
@@ -251,6 +280,21 @@ START_TEST(install_and_link_with_pkg_config)
     snprintf(banner, sizeof banner, "%s/mine/ws_deque.h ---- */", prefix);
     ck_assert_msg(run.status == 0 && strstr(run.output, banner), "%s: exit status %d:\n%s", command, run.status,
                   run.output);
+    free(run.output);
+
+    /* The merged program reaches a program of the user's as the README says: embedded by the
+     * installed embed.sh (the tutorial's components_mega_source is made so), built by libcoop. */
+    snprintf(source, sizeof source, "%s/embedding.c", prefix);
+    write_text(source, embedding_program);
+    snprintf(command, sizeof command,
+             "cd %s && export PKG_CONFIG_PATH=%s/lib/pkgconfig && "
+             "sh share/coop/embed.sh steal_mega_source steal_mega.cl > steal_mega_source.c && "
+             "cc -std=c11 -Wall -Wextra -Werror -o embedding embedding.c steal_mega_source.c "
+             "$(pkg-config --cflags --libs coop) && LD_LIBRARY_PATH=%s/lib ./embedding 2>&1",
+             prefix, prefix, prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && !strcmp(run.output, "steal_mega built, 4 arguments\n"),
+                  "%s: exit status %d:\n%s", command, run.status, run.output);
     free(run.output);
     snprintf(command, sizeof command, "rm -rf %s", prefix);
     run = shell(command);
