@@ -1,5 +1,7 @@
 # Cooperative kernels for OpenCL: libcoop, coop-merge, programs, tests.
-#   make            build everything into build/
+#   make            build everything into build/ (installs nothing: see make deps)
+#   make deps       install the Debian packages the project needs (scripts/install-deps.sh); demo,
+#                   check, sanitize, fuzz and smith run it first
 #   make check      build and run the Check test suite (on PoCL; test_nvptx compiles every kernel
 #                   for NVIDIA's PTX target with clang), then replay the fuzz inputs
 #   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
@@ -8,9 +10,9 @@
 #   make demo       build and run the main job on the default device
 #   make install PREFIX=/usr/local
 #   make clean
-# Set COOP_NO_DEPS=1 to skip the Debian package step (e.g. on the GPU machine, which has no
-# package registry), CL_CFLAGS / CL_LIBS to point at another OpenCL SDK, and CUDA=1 to build the
-# CUDA comparison program gridsync-bench (nvcc, or NVCC=...).
+# Set COOP_NO_DEPS=1 to skip the Debian package step of demo, check, sanitize, fuzz and smith (e.g.
+# on the GPU machine, which has no package registry), CL_CFLAGS / CL_LIBS to point at another
+# OpenCL SDK, and CUDA=1 to build the CUDA comparison program gridsync-bench (nvcc, or NVCC=...).
 
 CC ?= gcc
 PREFIX ?= /usr/local
@@ -36,6 +38,12 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/kernel_header.o $(
 DEVICE_HEADERS := $(wildcard libcoop/include/coop_device/*.h)
 LIB_HEADERS := libcoop/include/coop.h libcoop/include/coop_kernel.h libcoop/include/coop_layout.h \
     libcoop/include/coop_request.h $(DEVICE_HEADERS)
+# The kernel library: headers in the paper's language that a user's kernel may include
+# (kernels/lib/ws_deque.h...), installed in include/coop/kernels. The build tree has the same
+# folder, a link to kernels/lib, so that coop-merge finds them beside its executable in both, and
+# host code includes <coop/kernels/ws_layout.h> in both.
+KERNEL_LIB_HEADERS := $(wildcard kernels/lib/*.h)
+KERNEL_LIB := $(BUILD)/include/coop/kernels
 LIBA := $(BUILD)/lib/libcoop.a
 LIBSO_REAL := $(BUILD)/lib/libcoop.so.$(VERSION)
 LIBSO_MAJOR := $(BUILD)/lib/libcoop.so.$(VERSION_MAJOR)
@@ -58,7 +66,7 @@ CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
 # buffers) names the objects of the parts a program links.
 common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
 # Host programs bind the merged programs of kernels/generated/ by their header's names.
-HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated
+HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated -I$(BUILD)/include
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -66,20 +74,28 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 .PHONY: all deps lib programs man check sanitize sanitize-check demo install clean regenerate
 .DELETE_ON_ERROR:
 
-# The Debian package step runs while the Makefile is read, before any rule, so that a parallel
-# build (make -j) never compiles ahead of the headers it installs. Not for `make clean` (nor for
-# the build inside `make sanitize`, which passes COOP_NO_DEPS=1 after its own step ran).
+# Installing Debian packages is `make deps` (scripts/install-deps.sh), never a side effect of a
+# build: make, lib, programs and install only build. The targets that run something on this
+# machine (RUN_GOALS) install what is missing first, on a fresh machine too. The step runs while
+# the Makefile is read, before any rule, so that a parallel build (make -j) never compiles ahead
+# of the headers it installs; a dry run (make -n) prints it instead. Not for the build inside
+# `make sanitize`, which passes COOP_NO_DEPS=1 after its own step ran.
+RUN_GOALS := demo check sanitize fuzz smith
 ifeq ($(COOP_NO_DEPS),)
-ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter $(RUN_GOALS),$(MAKECMDGOALS)),)
+ifneq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+$(info sh scripts/install-deps.sh)
+else
 DEPS_STATUS := $(shell sh scripts/install-deps.sh >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error scripts/install-deps.sh failed (status $(DEPS_STATUS)); set COOP_NO_DEPS=1 to skip it)
 endif
 endif
 endif
+endif
 
 # Man pages, made from each program's --help and --version by help2man (Debian's help2man, which
-# the package step above installs); skipped, with a note, where help2man is missing.
+# make deps installs); skipped, with a note, where help2man is missing.
 HELP2MAN := $(shell command -v help2man 2>/dev/null)
 
 all: lib programs man
@@ -88,6 +104,10 @@ deps:
 	@sh scripts/install-deps.sh
 
 lib: $(LIBA) $(LIBSO) $(PCFILE)
+
+$(KERNEL_LIB):
+	@mkdir -p $(@D)
+	ln -sfn $(CURDIR)/kernels/lib $@
 
 programs: $(PROGRAMS)
 
@@ -215,7 +235,8 @@ TEST_LIBS := -ljansson
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h tests/trace_check.h $(LIBA) $(GRAPH_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -o $@ $< $(LIBA) $(GRAPH_OBJ) \
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -I$(BUILD)/include \
+	    -o $@ $< $(LIBA) $(GRAPH_OBJ) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(TEST_LIBS) $(LDLIBS)
 
 # What coop-merge made of the project's kernels (merges.txt there; `make regenerate`).
@@ -260,6 +281,7 @@ HELP2MAN_NAME_coop-merge := fuses a cooperative kernel and ordinary kernels into
 # temporary prefix and builds a program against it with pkg-config.
 $(BUILD)/tests/test_programs $(BUILD)/tests/test_library: $(PROGRAMS) $(LIBSO) $(PCFILE) \
     $(if $(HELP2MAN),$(MAN_PAGES))
+$(BUILD)/tests/test_library: kernels/lib/ws_layout.h | $(KERNEL_LIB)
 
 ifneq ($(HELP2MAN),)
 man: $(MAN_PAGES)
@@ -275,9 +297,11 @@ $(BUILD)/man/man1/%.1: $(BUILD)/bin/%
 	$(HELP2MAN) --no-info --no-discard-stderr $(HELP2MAN_VERSION_$*) --name="$$name" --output=$@ $<
 
 # The test binaries, then the fuzz targets on their seeds and past crashes; both run either way.
-check: all $(TEST_BINS) $(FUZZ_REPLAYS)
+# No second make runs the replays: make runs a recipe line that calls $(MAKE) even in a dry run,
+# and `make -n check` would run the tests.
+check: all $(TEST_BINS) $(FUZZ_REPLAY_INPUTS)
 	@status=0; sh tests/run-tests.sh $(TEST_BINS) || status=1; \
-	$(MAKE) --no-print-directory COOP_NO_DEPS=1 fuzz-replay || status=1; exit $$status
+	{ $(FUZZ_REPLAY_RUN); } || status=1; exit $$status
 
 # ---- Sanitizers ----------------------------------------------------------------------------
 # Everything built again with AddressSanitizer and UBSan (CC carries the flags, so that every
@@ -295,11 +319,11 @@ sanitize:
 	@$(MAKE) --no-print-directory BUILD=$(SANITIZE_BUILD) CC='$(CC) $(SANITIZE)' CFLAGS='-O1 -g' COOP_NO_DEPS=1 \
 	    sanitize-check
 
-sanitize-check: all $(SANITIZE_TESTS:%=$(BUILD)/tests/%) $(FUZZ_REPLAYS)
+sanitize-check: all $(SANITIZE_TESTS:%=$(BUILD)/tests/%) $(FUZZ_REPLAY_INPUTS)
 	@status=0; cache=$$(mktemp -d) || exit 1; \
 	POCL_CACHE_DIR=$$cache $(SANITIZE_OPTIONS) sh tests/run-tests.sh $(SANITIZE_TESTS:%=$(BUILD)/tests/%) || status=1; \
 	rm -rf "$$cache"; \
-	$(SANITIZE_OPTIONS) $(MAKE) --no-print-directory fuzz-replay || status=1; exit $$status
+	export $(SANITIZE_OPTIONS); { $(FUZZ_REPLAY_RUN); } || status=1; exit $$status
 
 # ---- Main job ------------------------------------------------------------------------------
 demo: all
@@ -309,16 +333,23 @@ demo: all
 
 # ---- Install -------------------------------------------------------------------------------
 # The shared library as Debian lays one out: libcoop.so.X.Y.Z, libcoop.so.X (the soname) -> it,
-# libcoop.so -> libcoop.so.X; man pages in share/man/man1.
+# libcoop.so -> libcoop.so.X; man pages in share/man/man1. The kernel library goes with the
+# headers rather than in share/: one of them (ws_layout.h) is for host C too, which then needs
+# no -I beyond pkg-config's, and its own folder keeps names such as hash.h out of the host's
+# include path. coop-merge looks for it in ../include/coop/kernels from its own folder.
+# share/coop/embed.sh builds a merged program's text into a program, as the tutorial's is.
 install: lib programs man
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/include/coop_device \
-	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	    $(DESTDIR)$(PREFIX)/include/coop/kernels $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/coop
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libcoop.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcoop.so.$(VERSION_MAJOR)
 	ln -sf libcoop.so.$(VERSION_MAJOR) $(DESTDIR)$(PREFIX)/lib/libcoop.so
 	install -m 644 $(filter-out $(DEVICE_HEADERS),$(LIB_HEADERS)) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(DEVICE_HEADERS) $(DESTDIR)$(PREFIX)/include/coop_device/
+	install -m 644 $(KERNEL_LIB_HEADERS) $(DESTDIR)$(PREFIX)/include/coop/kernels/
+	install -m 644 scripts/embed.sh $(DESTDIR)$(PREFIX)/share/coop/
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	$(call coop_pc,$(PREFIX)) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/coop.pc
 	$(if $(HELP2MAN),install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/,\

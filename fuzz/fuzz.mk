@@ -79,12 +79,14 @@ $(FUZZ_DIR)/replay-merge: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/coop_me
 
 FUZZ_REPLAYS := $(FUZZ_DIR)/replay-graph $(if $(FUZZ_HAS_MERGE),$(FUZZ_DIR)/replay-merge)
 
-# Leaks count as failures here (libFuzzer checks them too).
-fuzz-replay: $(FUZZ_REPLAYS) $(FUZZ_GRAPH_SEEDS) $(if $(FUZZ_HAS_MERGE),$(FUZZ_MERGE_SEEDS))
-	@$(FUZZ_DIR)/replay-graph $(FUZZ_GRAPH_INPUTS)
-ifneq ($(FUZZ_HAS_MERGE),)
-	@$(FUZZ_DIR)/replay-merge $(FUZZ_MERGE_INPUTS)
-endif
+# Leaks count as failures here (libFuzzer checks them too). make check and make sanitize run
+# the same command after their tests.
+FUZZ_REPLAY_INPUTS := $(FUZZ_REPLAYS) $(FUZZ_GRAPH_SEEDS) $(if $(FUZZ_HAS_MERGE),$(FUZZ_MERGE_SEEDS))
+FUZZ_REPLAY_RUN := $(FUZZ_DIR)/replay-graph $(FUZZ_GRAPH_INPUTS) \
+    $(if $(FUZZ_HAS_MERGE),&& $(FUZZ_DIR)/replay-merge $(FUZZ_MERGE_INPUTS))
+
+fuzz-replay: $(FUZZ_REPLAY_INPUTS)
+	@$(FUZZ_REPLAY_RUN)
 
 # ---- libFuzzer (clang) ------------------------------------------------------------------------
 $(FUZZ_DIR)/obj/%.o: fuzz/%.c

@@ -25,6 +25,7 @@
 #include "buffers.h"
 #include "cli.h"
 #include "coop.h"
+#include "coop/kernels/ws_layout.h" /* the queue's words and size, as the kernels have them */
 #include "device.h"
 #include "errors.h"
 #include "game_mega.h"
@@ -42,10 +43,6 @@
 #include <string.h>
 
 extern const char octree_mega_source[], octree_standalone_source[], game_mega_source[], game_standalone_source[];
-
-/* kernels/lib/ws_deque.h's layout. */
-enum { WS_OUTSTANDING = 0, WS_OVERFLOWED = 1, WS_STEALS = 2, WS_SPILLS = 3, WS_HEADER_WORDS = 8, WS_TAIL = 2,
-       WS_SLOTS = 4 };
 
 /* kernels/octree.cl's node words; its work-items 0..7 each handle an octant. */
 enum { OCT_NODE_WORDS = 8, OCT_FIRST = 0, OCT_COUNT = 1, OCT_CHILD = 2, OCT_LEVEL = 3, OCT_X = 4, OCT_Y = 5,
@@ -233,8 +230,7 @@ static int zero_words(ws_env *env, cl_mem buffer, size_t words)
 
 static size_t queue_words(const ws_env *env)
 {
-    return WS_HEADER_WORDS + (size_t)env->queue_groups * (WS_SLOTS + env->queue_capacity) + WS_SLOTS +
-           env->queue_shared;
+    return WS_QUEUE_WORDS((size_t)env->queue_groups, env->queue_capacity, env->queue_shared);
 }
 
 /* The task queue, seeded with task 0 (the root) in the shared deque. */
@@ -242,7 +238,7 @@ static int queue_reset(ws_env *env)
 {
     if (zero_words(env, env->queue, queue_words(env)))
         return 1;
-    size_t shared = WS_HEADER_WORDS + (size_t)env->queue_groups * (WS_SLOTS + env->queue_capacity);
+    size_t shared = WS_DEQUE_BASE(env->queue_capacity, (size_t)env->queue_groups);
     cl_uint one = 1;
     return write_words(env, env->queue, WS_OUTSTANDING, &one, 4) ||
            write_words(env, env->queue, shared + WS_TAIL, &one, 4);

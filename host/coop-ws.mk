@@ -9,7 +9,7 @@ $(COOP_WS_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/
 	@mkdir -p $(@D)
 	sh scripts/embed.sh $*_source $< > $@
 
-$(BUILD)/obj/host/coop-ws.o: $(COOP_WS_PROGRAMS:%=kernels/generated/%.h)
+$(BUILD)/obj/host/coop-ws.o: $(COOP_WS_PROGRAMS:%=kernels/generated/%.h) kernels/lib/ws_layout.h | $(KERNEL_LIB)
 
 $(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(COOP_WS_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
     $(call common,errors buffers device run json matmult_ref stats) $(CLI_OBJS) $(LIBA)
@@ -21,4 +21,4 @@ PROGRAMS += $(BUILD)/bin/coop-ws
 programs: $(BUILD)/bin/coop-ws
 
 # The test runs the program as a subprocess.
-$(BUILD)/tests/test_ws: $(BUILD)/bin/coop-ws kernels/generated/ws_tree_standalone.h
+$(BUILD)/tests/test_ws: $(BUILD)/bin/coop-ws kernels/generated/ws_tree_standalone.h kernels/lib/ws_layout.h | $(KERNEL_LIB)

@@ -36,14 +36,54 @@ static const char usage[] =
     "                    RELAX_MEGA_ or RELAX_STANDALONE_ for a kernel 'relax')\n"
     "  --standalone      the cooperative kernel alone as a plain persistent kernel\n"
     "  -Werror           the warnings (what the language leaves to the author) are errors\n"
-    "  -I DIR, -D N[=V]  preprocessor options for parsing (-D also goes into the output)\n"
+    "  -I DIR, -D N[=V]  preprocessor options for parsing (-D also goes into the output); the\n"
+    "                    kernel library (ws_deque.h...) is found after every -I DIR\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n";
 
 typedef struct lists {
     const char **tasks, **includes, **defines;
     size_t task_count, task_capacity, include_count, include_capacity, define_count, define_capacity;
+    char *kernel_library; /* searched after every -I */
 } lists;
+
+/* The kernel library (ws_deque.h and the rest of kernels/lib/), where it lies beside this
+ * executable: PREFIX/include/coop/kernels for PREFIX/bin/coop-merge once installed, and
+ * build/include/coop/kernels (a link to kernels/lib) for build/bin/coop-merge. Relative to the
+ * executable rather than compiled in, so that one build works in the tree, installed under any
+ * PREFIX, and staged under DESTDIR. NULL where there is none. */
+static char *kernel_library(void)
+{
+    char *self = realpath("/proc/self/exe", NULL);
+    char *slash = self ? strrchr(self, '/') : NULL;
+    if (!slash) {
+        free(self);
+        return NULL;
+    }
+    *slash = '\0';
+    char *path = mt_printf("%s/../include/coop/kernels", self);
+    free(self);
+    char *resolved = realpath(path, NULL);
+    free(path);
+    struct stat st;
+    if (!resolved || stat(resolved, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        free(resolved);
+        return NULL;
+    }
+    /* clang names a folder, and every header in it, by the name it first meets the folder under,
+     * and it meets the include path before any input: inside the current folder, a relative
+     * name keeps the paths the output quotes (kernels/lib/expand.h) what they were without it,
+     * and kernels/generated/ the same in every checkout. */
+    char *here = getcwd(NULL, 0);
+    size_t length = here ? strlen(here) : 0;
+    if (here && !strncmp(resolved, here, length) && (resolved[length] == '/' || !resolved[length])) {
+        char *relative = mt_strdup(resolved[length] ? resolved + length + 1 : ".");
+        free(resolved);
+        resolved = relative;
+    }
+    free(here);
+    return resolved;
+}
 
 /* Sets a single-valued option, refusing a second value (rather than silently taking the last). */
 static int once(const char *option, const char *value, const char **field)
@@ -125,6 +165,9 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
             fprintf(stderr, "coop-merge: -D needs a macro name\n");
             return 1;
         }
+    l->kernel_library = kernel_library();
+    if (l->kernel_library)
+        MT_PUSH(l->includes, l->include_count, l->include_capacity, l->kernel_library);
     o->task_paths = l->tasks;
     o->task_count = l->task_count;
     o->includes = l->includes;
@@ -388,5 +431,6 @@ int main(int argc, char **argv)
     free(l.tasks);
     free(l.includes);
     free(l.defines);
+    free(l.kernel_library);
     return status;
 }

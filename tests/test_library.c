@@ -6,6 +6,8 @@
  * asked. Run from the repository root after `make`. */
 #include "testutil.h"
 
+#include "coop/kernels/ws_layout.h" /* what the installed copy must give a program outside the tree */
+
 #define LIBSO "build/lib/libcoop.so"
 
 /* Runs `command` with /bin/sh and returns its output and status. */
@@ -104,11 +106,13 @@ static void write_text(const char *path, const char *text)
 
 static const char outside_program[] =
     "#include <coop.h>\n"
+    "#include <coop/kernels/ws_layout.h>\n"
     "#include <stdio.h>\n"
     "\n"
     "int main(void)\n"
     "{\n"
     "    printf(\"header %s, library %s\\n\", COOP_VERSION_STRING, coop_version());\n"
+    "    printf(\"a queue of %zu words\\n\", WS_QUEUE_WORDS((size_t)3, 5u, 7u));\n"
     "    coop_context *ctx = NULL;\n"
     "    if (coop_context_create(NULL, &ctx) != COOP_OK) {\n"
     "        fprintf(stderr, \"%s\\n\", coop_context_message(ctx));\n"
@@ -124,9 +128,62 @@ static const char outside_program[] =
     "    return 0;\n"
     "}\n";
 
-/* make install into a fresh prefix, then a program outside the tree that uses libcoop and OpenCL,
- * built with pkg-config alone (`pkg-config --libs coop` gave -lcoop only, and the link failed
- * with "DSO missing from command line"), and run against the installed library. */
+/* A cooperative kernel outside the tree on the kernel library, as a user writes one. */
+static const char outside_kernel[] =
+    "#include \"ws_deque.h\"\n"
+    "\n"
+    "kernel void steal(global uint *queue_words, uint groups, uint limit, global uint *seen)\n"
+    "{\n"
+    "    local uint slots[WS_SLOT_WORDS];\n"
+    "    transmit ws_queue q = ws_queue_make(queue_words, groups, 8u, limit);\n"
+    "    transmit uint done = 0;\n"
+    "    while (!done) {\n"
+    "        uint task;\n"
+    "        uint got = ws_next_task(&q, slots, &task);\n"
+    "        done = got == WS_DONE;\n"
+    "        if (got == WS_GOT && get_local_id(0) == 0) {\n"
+    "            seen[task]++;\n"
+    "            if (2u * task + 1u < limit)\n"
+    "                ws_push(&q, get_group_id(0), 2u * task + 1u);\n"
+    "            ws_task_done(&q);\n"
+    "        }\n"
+    "        offer_kill();\n"
+    "        offer_fork();\n"
+    "    }\n"
+    "}\n";
+
+/* A program that builds the merged kernel from its text, embedded with the installed embed.sh as
+ * the README says. */
+static const char embedding_program[] =
+    "#include <coop.h>\n"
+    "#include <stdio.h>\n"
+    "\n"
+    "#include \"steal_mega.h\"\n"
+    "\n"
+    "extern const char steal_mega_source[];\n"
+    "\n"
+    "int main(void)\n"
+    "{\n"
+    "    coop_context *ctx = NULL;\n"
+    "    coop_program *program = NULL;\n"
+    "    coop_kernel *kernel = NULL;\n"
+    "    if (coop_context_create(NULL, &ctx) != COOP_OK ||\n"
+    "        coop_program_create(ctx, steal_mega_source, NULL, &program) != COOP_OK ||\n"
+    "        coop_kernel_create(program, STEAL_MEGA_NAME, &kernel) != COOP_OK) {\n"
+    "        fprintf(stderr, \"%s\\n\", coop_context_message(ctx));\n"
+    "        return 1;\n"
+    "    }\n"
+    "    printf(\"%s built, %d arguments\\n\", STEAL_MEGA_NAME, STEAL_MEGA_ARG_COUNT);\n"
+    "    coop_kernel_release(kernel);\n"
+    "    coop_program_release(program);\n"
+    "    coop_context_release(ctx);\n"
+    "    return 0;\n"
+    "}\n";
+
+/* make install into a fresh prefix, then a program outside the tree that uses libcoop, OpenCL
+ * and the kernel library's host header ws_layout.h, built with pkg-config alone (`pkg-config
+ * --libs coop` gave -lcoop only, and the link failed with "DSO missing from command line"), and
+ * run against the installed library. */
 START_TEST(install_and_link_with_pkg_config)
 {
     tu_env(2);
@@ -182,11 +239,62 @@ START_TEST(install_and_link_with_pkg_config)
              prefix, prefix, prefix);
     run = shell(command);
     ck_assert_msg(run.status == 0, "%s: exit status %d:\n%s", command, run.status, run.output);
-    static const char *const expected[] = {"Shared library: [libcoop.so.0]", "Shared library: [libOpenCL.so.1]",
-                                           "header " COOP_VERSION_STRING ", library " COOP_VERSION_STRING "\n",
-                                           "context and buffer made\n"};
+    char queue[64];
+    snprintf(queue, sizeof queue, "a queue of %zu words\n", WS_QUEUE_WORDS((size_t)3, 5u, 7u));
+    const char *const expected[] = {"Shared library: [libcoop.so.0]", "Shared library: [libOpenCL.so.1]",
+                                    "header " COOP_VERSION_STRING ", library " COOP_VERSION_STRING "\n", queue,
+                                    "context and buffer made\n"};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
         ck_assert_msg(strstr(run.output, expected[i]) != NULL, "output lacks \"%s\":\n%s", expected[i], run.output);
+    free(run.output);
+
+    /* The kernel library is installed, and the installed coop-merge finds it with no -I (it said
+     * "fatal error: 'ws_deque.h' file not found"); an -I of the user's comes first. */
+    snprintf(command, sizeof command,
+             "cd kernels/lib && for h in *.h; do cmp $h %s/include/coop/kernels/$h || echo \"$h not installed\"; done",
+             prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && run.output[0] == '\0', "%s", run.output);
+    free(run.output);
+    snprintf(source, sizeof source, "%s/steal.cl", prefix);
+    write_text(source, outside_kernel);
+    snprintf(command, sizeof command,
+             "cd %s && bin/coop-merge steal.cl -o steal_mega.cl --host-header steal_mega.h 2>&1", prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && run.output[0] == '\0', "%s: exit status %d:\n%s", command, run.status, run.output);
+    free(run.output);
+    char banner[512], path[256];
+    snprintf(path, sizeof path, "%s/steal_mega.cl", prefix);
+    text = tu_read_file(path, NULL);
+    snprintf(banner, sizeof banner, "include/coop/kernels/ws_deque.h ---- */"); /* the installed copy */
+    ck_assert_msg(strstr(text, banner) && strstr(text, "kernel void steal_mega("), "steal_mega.cl lacks %s:\n%.2000s",
+                  banner, text);
+    free(text);
+    snprintf(command, sizeof command,
+             "cd %s && mkdir mine && printf '#define WS_SLOT_WORDS 8u\\n' > mine/ws_deque.h && "
+             "printf '#include \"ws_deque.h\"\\nkernel void fill(global uint *out)\\n"
+             "{\\n    out[get_global_id(0)] = WS_SLOT_WORDS;\\n}\\n' > fill.cl && "
+             "bin/coop-merge fill.cl -I %s/mine -o - 2>&1",
+             prefix, prefix);
+    run = shell(command);
+    snprintf(banner, sizeof banner, "%s/mine/ws_deque.h ---- */", prefix);
+    ck_assert_msg(run.status == 0 && strstr(run.output, banner), "%s: exit status %d:\n%s", command, run.status,
+                  run.output);
+    free(run.output);
+
+    /* The merged program reaches a program of the user's as the README says: embedded by the
+     * installed embed.sh (the tutorial's components_mega_source is made so), built by libcoop. */
+    snprintf(source, sizeof source, "%s/embedding.c", prefix);
+    write_text(source, embedding_program);
+    snprintf(command, sizeof command,
+             "cd %s && export PKG_CONFIG_PATH=%s/lib/pkgconfig && "
+             "sh share/coop/embed.sh steal_mega_source steal_mega.cl > steal_mega_source.c && "
+             "cc -std=c11 -Wall -Wextra -Werror -o embedding embedding.c steal_mega_source.c "
+             "$(pkg-config --cflags --libs coop) && LD_LIBRARY_PATH=%s/lib ./embedding 2>&1",
+             prefix, prefix, prefix);
+    run = shell(command);
+    ck_assert_msg(run.status == 0 && !strcmp(run.output, "steal_mega built, 4 arguments\n"),
+                  "%s: exit status %d:\n%s", command, run.status, run.output);
     free(run.output);
     snprintf(command, sizeof command, "rm -rf %s", prefix);
     run = shell(command);
@@ -213,6 +321,64 @@ START_TEST(cuda_only_when_asked)
 }
 END_TEST
 
+/* Installing Debian packages is `make deps`, and only the targets that run something do it first:
+ * plain make (and lib, programs, install) installed missing packages as a side effect. A dry run
+ * prints the step without running it, and runs nothing else either: check's recipe line called
+ * $(MAKE), which make runs even in a dry run, so `make -n check` ran the tests (this one too, and
+ * so on down: the dry run here runs only this binary, which then fails at once). */
+/* The end of a long output, for a failure's message (Check's are limited). */
+static const char *last_lines(const char *output)
+{
+    size_t length = strlen(output);
+    return length > 4000 ? output + length - 4000 : output;
+}
+
+START_TEST(packages_only_for_targets_that_run)
+{
+    ck_assert_msg(getenv("COOP_TEST_DRY_RUN") == NULL, "make -n check ran the tests");
+    setenv("COOP_TEST_DRY_RUN", "1", 1);
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("COOP_NO_DEPS");
+    static const char *const builds[] = {"make -n", "make -n lib", "make -n programs", "make -n install PREFIX=/none"};
+    for (size_t i = 0; i < sizeof builds / sizeof builds[0]; i++) {
+        char command[128];
+        snprintf(command, sizeof command, "%s 2>&1", builds[i]);
+        tu_process run = shell(command);
+        ck_assert_msg(run.status == 0, "%s failed:\n%s", builds[i], last_lines(run.output));
+        ck_assert_msg(strstr(run.output, "install-deps") == NULL, "%s installs packages:\n%s", builds[i],
+                      last_lines(run.output));
+        free(run.output);
+    }
+    static const char *const runs[] = {"make -n deps", "make -n demo", "make -n fuzz FUZZ_SECONDS=1",
+                                       "make -n smith SECONDS=1", "make -n sanitize",
+                                       "make -n check TEST_BINS=build/tests/test_library"};
+    static const char step[] = "sh scripts/install-deps.sh\n";
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char command[128];
+        snprintf(command, sizeof command, "%s 2>&1", runs[i]);
+        tu_process run = shell(command);
+        ck_assert_msg(run.status == 0, "%s failed:\n%s", runs[i], last_lines(run.output));
+        ck_assert_msg(strncmp(run.output, step, strlen(step)) == 0, "%s does not install packages first:\n%s", runs[i],
+                      last_lines(run.output));
+        ck_assert_msg(strstr(run.output + strlen(step), "install-deps") == NULL, "%s installs packages twice:\n%s",
+                      runs[i], last_lines(run.output));
+        free(run.output);
+    }
+    /* the dry run printed the tests' command and ran no test (a test prints "[ ... s] name:0") */
+    tu_process run = shell("make -n check TEST_BINS=build/tests/test_library 2>&1");
+    ck_assert_msg(strstr(run.output, "sh tests/run-tests.sh build/tests/test_library") != NULL &&
+                      strstr(run.output, " s] ") == NULL,
+                  "make -n check:\n%s", last_lines(run.output));
+    free(run.output);
+    run = shell("make -n check COOP_NO_DEPS=1 TEST_BINS=build/tests/test_library 2>&1");
+    ck_assert_msg(run.status == 0 && strstr(run.output, "install-deps") == NULL, "make -n check COOP_NO_DEPS=1:\n%s",
+                  last_lines(run.output));
+    free(run.output);
+}
+END_TEST
+
 static Suite *library_suite(void)
 {
     Suite *suite = suite_create("library");
@@ -224,6 +390,7 @@ static Suite *library_suite(void)
     TCase *install = tu_tcase("install", 300);
     tcase_add_test(install, install_and_link_with_pkg_config);
     tcase_add_test(install, cuda_only_when_asked);
+    tcase_add_test(install, packages_only_for_targets_that_run);
     suite_add_tcase(suite, install);
     return suite;
 }

@@ -9,6 +9,8 @@
 #define _XOPEN_SOURCE 700 /* mknod */
 #include "testutil.h"
 
+#include "coop/kernels/ws_layout.h" /* WS_QUEUE_WORDS: ws_rounds.cl's queue */
+
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
@@ -771,6 +773,51 @@ START_TEST(version_and_help)
     ck_assert_int_eq(result.exit_status, 0);
     ck_assert_msg(strstr(result.out, "\n  --version ") && strstr(result.out, "\n  -h, --help "), "%s", result.out);
     free_result(&result);
+}
+END_TEST
+
+/* The kernel library needs no -I: build/bin/coop-merge finds kernels/lib through
+ * build/include/coop/kernels, beside its folder, as an installed one finds
+ * PREFIX/include/coop/kernels (test_library); before, "fatal error: 'ws_deque.h' file not
+ * found". The program is the one an explicit -I gives, and a header of the user's wins. */
+START_TEST(kernel_library_needs_no_include_path)
+{
+    char kernel[PATH_BYTES], folder[PATH_BYTES], header[PATH_BYTES + 16];
+    temporary_path(kernel, ".cl");
+    size_t size = 0;
+    char *text = tu_read_file("tests/kernels/ws_tree.cl", &size);
+    static const char in_tree[] = "#include \"lib/ws_deque.h\"";
+    char *include = strstr(text, in_tree);
+    ck_assert_ptr_nonnull(include);
+    char *edited = malloc(size + 1);
+    ck_assert_ptr_nonnull(edited);
+    int length = snprintf(edited, size + 1, "%.*s#include \"ws_deque.h\"%s", (int)(include - text), text,
+                          include + strlen(in_tree));
+    write_file(kernel, edited, (size_t)length);
+    free(edited);
+    free(text);
+    const char *plain[] = {kernel, NULL}, *explicit[] = {kernel, "-I", "kernels/lib", NULL};
+    char *found = merge_source(plain), *given = merge_source(explicit);
+    ck_assert_msg(strstr(found, "/* ---- kernels/lib/ws_deque.h ---- */"), "%.3000s", found);
+    ck_assert_msg(!strcmp(found, given), "without -I:\n%.3000s\nwith -I kernels/lib:\n%.3000s", found, given);
+    free(found);
+    free(given);
+    temporary_path(folder, "");
+    ck_assert_int_eq(mkdir(folder, 0700), 0);
+    snprintf(header, sizeof header, "%s/ws_deque.h", folder);
+    static const char mine[] = "#define WS_SLOT_WORDS 8u\n";
+    write_file(header, mine, strlen(mine));
+    static const char fill[] = "#include \"ws_deque.h\"\nkernel void fill(global uint *out)\n"
+                               "{\n    out[get_global_id(0)] = WS_SLOT_WORDS;\n}\n";
+    write_file(kernel, fill, strlen(fill));
+    const char *own[] = {kernel, "-I", folder, NULL};
+    found = merge_source(own);
+    ck_assert_msg(strstr(found, "ws_deque.h ---- */") && strstr(found, folder) && !strstr(found, "kernels/lib"),
+                  "%.3000s", found);
+    free(found);
+    unlink(header);
+    rmdir(folder);
+    unlink(kernel);
 }
 END_TEST
 
@@ -1843,7 +1890,7 @@ START_TEST(work_stealing_rounds_under_chaos)
     const char *args[] = {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL};
     coop_kernel *kernel = build_merged(ctx, args, WS_ROUNDS_MEGA_NAME, &program);
     cl_uint groups = coop_launch_groups(ctx, USER_LOCAL), limit = WS_ROUNDS_LIMIT, rounds = WS_ROUNDS_ROUNDS;
-    ws_rounds_data d = {.queue_words = 8 + groups * (4 + WS_ROUNDS_DEQUE) + 4 + WS_ROUNDS_LIMIT};
+    ws_rounds_data d = {.queue_words = WS_QUEUE_WORDS((size_t)groups, WS_ROUNDS_DEQUE, WS_ROUNDS_LIMIT)};
     d.queue = tu_buffer(ctx, d.queue_words);
     d.seen = tu_buffer(ctx, WS_ROUNDS_ROUNDS * WS_ROUNDS_LIMIT);
     d.fill.out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL);
@@ -2216,6 +2263,7 @@ static Suite *merge_suite(void)
     tcase_add_test(rewriting, write_failures_name_the_reason);
     tcase_add_test(rewriting, outputs_never_replace_inputs);
     tcase_add_test(rewriting, version_and_help);
+    tcase_add_test(rewriting, kernel_library_needs_no_include_path);
     tcase_add_loop_test(rewriting, warnings_and_werror, 0, (int)(sizeof warnings / sizeof *warnings));
     tcase_add_loop_test(rewriting, deep_loop_nests, 0, 2);
     tcase_add_loop_test(rewriting, rejections_report_and_write_nothing, 0,

@@ -3,7 +3,8 @@
  * and cooperative, equal their CPU references; the cooperative megakernels stay right under 20
  * chaos seeds each with a periodic task, and kills and forks happen over the seeds; bad
  * arguments end with status 1 and a message. The deque itself is tested on its own: a kernel
- * that builds a binary tree of tasks through ws_push / ws_next_task counts every node once.
+ * that builds a binary tree of tasks through ws_push / ws_next_task counts every node once, and
+ * ws_layout.h's WS_QUEUE_WORDS is the size of what a kernel fills.
  *
  * coop-ws checks every run against its CPU reference and exits 2 on a difference, so exit
  * status 0 is the equality check. Build it first (the lead's Makefile includes host/coop-ws.mk):
@@ -12,6 +13,9 @@
 #include "trace_check.h"
 #include "ws_tree_standalone.h"
 
+#include "coop/kernels/ws_layout.h" /* the queue's words and size, as the kernel has them */
+
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -215,13 +219,13 @@ START_TEST(deque_counts_every_task_once)
     ck_assert_ptr_nonnull(source);
     coop_kernel *kernel = tu_kernel(ctx, source, NULL, WS_TREE_STANDALONE_NAME, &program);
     cl_uint groups = coop_launch_groups(ctx, LOCAL), limit = NODES;
-    size_t words = 8 + (size_t)groups * (4 + 8) + 4 + NODES;
+    size_t words = WS_QUEUE_WORDS((size_t)groups, 8u, NODES); /* ws_tree.cl's deques have 8 slots */
     cl_mem queue = tu_buffer(ctx, words), seen = tu_buffer(ctx, NODES);
     cl_uint one = 1;
     /* Task 0 seeded in the shared deque: outstanding 1, its tail 1 (slot 0 holds 0 already). */
-    clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, 0, 4, &one, 0, NULL, NULL);
-    clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, (8 + (size_t)groups * (4 + 8) + 2) * 4, 4, &one,
-                         0, NULL, NULL);
+    clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, WS_OUTSTANDING * 4, 4, &one, 0, NULL, NULL);
+    clEnqueueWriteBuffer(coop_context_queue(ctx), queue, CL_TRUE, (WS_DEQUE_BASE(8u, (size_t)groups) + WS_TAIL) * 4, 4,
+                         &one, 0, NULL, NULL);
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_TREE_STANDALONE_ARG_ws_tree_queue_words, queue));
     TU_ASSERT_OK(ctx,
                  coop_kernel_set_arg(kernel, WS_TREE_STANDALONE_ARG_ws_tree_queue_groups, sizeof groups, &groups));
@@ -229,20 +233,83 @@ START_TEST(deque_counts_every_task_once)
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, WS_TREE_STANDALONE_ARG_ws_tree_seen, seen));
     coop_launch launch = {.local_size = LOCAL};
     TU_ASSERT_OK(ctx, coop_kernel_run(kernel, &launch, NULL));
-    static cl_uint counts[NODES], header[8];
+    static cl_uint counts[NODES], header[WS_HEADER_WORDS];
     tu_read(ctx, seen, counts, NODES);
-    tu_read(ctx, queue, header, 8);
+    tu_read(ctx, queue, header, WS_HEADER_WORDS);
     for (unsigned i = 0; i < NODES; i++)
         ck_assert_msg(counts[i] == 1, "task %u ran %u times", i, counts[i]);
-    ck_assert_uint_eq(header[0], 0); /* nothing outstanding */
-    ck_assert_uint_eq(header[1], 0); /* nothing overflowed */
-    ck_assert_uint_gt(header[3], 0); /* some pushes spilled */
+    ck_assert_uint_eq(header[WS_OUTSTANDING], 0);
+    ck_assert_uint_eq(header[WS_OVERFLOWED], 0);
+    ck_assert_uint_gt(header[WS_SPILLS], 0);
     clReleaseMemObject(queue);
     clReleaseMemObject(seen);
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
     free(source);
+}
+END_TEST
+
+/* ws_layout.h's WS_QUEUE_WORDS is the buffer the kernel needs, to the word: a kernel that fills
+ * every deque (the groups' and the shared one) through ws_insert writes the buffer's last word,
+ * so one word fewer would be overrun, and no word after it (guard words stay as they were). The
+ * hosts had copied the formula from a comment in ws_deque.h. */
+START_TEST(queue_words_is_what_the_kernel_fills)
+{
+    static const char source[] =
+        "#include \"ws_deque.h\"\n"
+        "kernel void ws_fill(global uint *words, uint groups, uint capacity, uint shared_capacity)\n"
+        "{\n"
+        "    if (get_global_id(0) != 0)\n"
+        "        return;\n"
+        "    ws_queue q = ws_queue_make(words, groups, capacity, shared_capacity);\n"
+        "    uint task = 1;\n"
+        "    for (uint deque = 0; deque <= groups; deque++)\n"
+        "        while (ws_insert(&q, deque, task))\n"
+        "            task++;\n"
+        "    words[WS_OUTSTANDING] = task - 1;\n"
+        "}\n";
+    enum { GROUPS = 3, CAPACITY = 5, SHARED = 7, GUARD = 64 };
+    const cl_uint guard = 0xdeadbeefu, groups = GROUPS, capacity = CAPACITY, shared = SHARED;
+    const size_t words = WS_QUEUE_WORDS((size_t)GROUPS, CAPACITY, SHARED);
+    char here[PATH_MAX], options[PATH_MAX + 32];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    snprintf(options, sizeof options, "-I %s/kernels/lib", here);
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, options, "ws_fill", &program);
+    cl_uint host[WS_QUEUE_WORDS(GROUPS, CAPACITY, SHARED) + GUARD] = {0};
+    for (size_t i = words; i < words + GUARD; i++)
+        host[i] = guard;
+    cl_mem queue = tu_buffer(ctx, words + GUARD);
+    tu_write(ctx, queue, host, words + GUARD);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, queue));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 1, sizeof groups, &groups));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 2, sizeof capacity, &capacity));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 3, sizeof shared, &shared));
+    size_t global = 1;
+    cl_int err = clEnqueueNDRangeKernel(coop_context_queue(ctx), coop_kernel_cl(kernel), 1, NULL, &global, &global, 0,
+                                        NULL, NULL);
+    ck_assert_msg(err == CL_SUCCESS, "clEnqueueNDRangeKernel: %s", coop_cl_error_name(err));
+    tu_read(ctx, queue, host, words + GUARD);
+    ck_assert_uint_eq(host[WS_OUTSTANDING], GROUPS * CAPACITY + SHARED);
+    cl_uint task = 1;
+    for (unsigned deque = 0; deque <= GROUPS; deque++) {
+        size_t base = WS_DEQUE_BASE(CAPACITY, deque);
+        unsigned slots = deque < GROUPS ? CAPACITY : SHARED;
+        ck_assert_msg(host[base + WS_TAIL] == slots, "deque %u: tail %u, expected %u", deque, host[base + WS_TAIL],
+                      slots);
+        for (unsigned slot = 0; slot < slots; slot++, task++)
+            ck_assert_msg(host[base + WS_SLOTS + slot] == task, "deque %u slot %u holds %u, expected %u", deque, slot,
+                          host[base + WS_SLOTS + slot], task);
+    }
+    for (size_t i = words; i < words + GUARD; i++)
+        ck_assert_msg(host[i] == guard, "word %zu, past WS_QUEUE_WORDS = %zu, was written (%#x)", i, words, host[i]);
+    ck_assert_uint_eq(host[words - 1], GROUPS * CAPACITY + SHARED); /* the last word is the last task's */
+    clReleaseMemObject(queue);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
 }
 END_TEST
 
@@ -266,6 +333,7 @@ static Suite *ws_suite(void)
     suite_add_tcase(suite, arguments);
     TCase *deque = tu_tcase("deque", 120);
     tcase_add_test(deque, deque_counts_every_task_once);
+    tcase_add_test(deque, queue_words_is_what_the_kernel_fills);
     suite_add_tcase(suite, deque);
     return suite;
 }

@@ -48,15 +48,14 @@
  * made for a task (its children's data) must be ordered before the push that publishes them:
  * coop_group_sync() before local id 0 pushes does that (the push releases, the taker acquires).
  *
- * Memory: one buffer of ws_queue_words(groups, capacity, shared_capacity) words, zero-filled by
- * the host, then seeded: words[WS_OUTSTANDING] = n, and n tasks in the shared deque (its slots
- * 0..n-1 and its tail = n; host-side offsets: ws_deque_base(groups, capacity, groups) + WS_SLOTS
- * + i and + WS_TAIL). `groups` is the most groups the kernel can have (coop_launch_groups on
- * the host); `capacity` the slots of a group's deque (a push beyond it spills to the shared
- * deque: any capacity is correct, a small one spills more); `shared_capacity` the slots of the
- * shared deque, which must hold every task that can be outstanding at once (beyond that a push
- * sets words[WS_OVERFLOWED] and drops the task, uncounted, so that the run ends and the host can
- * say so).
+ * Memory: one buffer of WS_QUEUE_WORDS(groups, capacity, shared_capacity) words, zero-filled by
+ * the host, then seeded with n tasks in the shared deque: ws_layout.h (which a host includes too,
+ * as <coop/kernels/ws_layout.h>) has the words and the formulas. `groups` is the most groups the
+ * kernel can have (coop_launch_groups on the host); `capacity` the slots of a group's deque (a
+ * push beyond it spills to the shared deque: any capacity is correct, a small one spills more);
+ * `shared_capacity` the slots of the shared deque, which must hold every task that can be
+ * outstanding at once (beyond that a push sets words[WS_OVERFLOWED] and drops the task,
+ * uncounted, so that the run ends and the host can say so).
  *
  * A cooperative work-stealing kernel looks like this (its standalone form, coop-merge
  * --standalone, is the same loop without the offers):
@@ -79,6 +78,22 @@
  *       }
  *   }
  */
+/* ---- kernels/lib/ws_layout.h ---- */
+/* ws_layout.h: the words of ws_deque.h's queue buffer, for the kernel (OpenCL C; ws_deque.h
+ * includes it) and the host (C) alike, so that a host sizes and seeds the buffer with the
+ * kernel's own formulas: only constants and macros. A host seeds n tasks (n <= shared_capacity)
+ * into a zero-filled buffer of WS_QUEUE_WORDS(groups, capacity, shared_capacity) words so:
+ *
+ *   words[WS_OUTSTANDING] = n;
+ *   words[WS_DEQUE_BASE(capacity, groups) + WS_SLOTS + i] = task i;   (i from 0 to n - 1)
+ *   words[WS_DEQUE_BASE(capacity, groups) + WS_TAIL] = n;
+ *
+ * `groups` is the most groups the kernel can have (coop_launch_groups on the host). The macros
+ * compute in their arguments' type, at least unsigned int: pass a size_t on the host for a
+ * size_t result. The installed copy is <coop/kernels/ws_layout.h>. */
+#ifndef KERNELS_LIB_WS_LAYOUT_H
+#define KERNELS_LIB_WS_LAYOUT_H
+
 /* Header words. */
 #define WS_OUTSTANDING 0u   /* tasks pushed (or seeded) and not yet done */
 #define WS_OVERFLOWED 1u    /* non-zero: a push found its deque and the shared one full */
@@ -92,6 +107,18 @@
 #define WS_HEAD 1u
 #define WS_TAIL 2u
 #define WS_SLOTS 4u
+
+/* Where deque `deque` starts: deques 0 .. groups - 1 belong to the groups, `capacity` slots each;
+ * deque `groups` is the shared one, and comes last. */
+#define WS_DEQUE_BASE(capacity, deque) (WS_HEADER_WORDS + (deque) * (WS_SLOTS + (capacity)))
+
+/* Words in a queue buffer: the header, a deque per group, the shared deque of `shared_capacity`
+ * slots. The kernel uses every one of them, and no word beyond. */
+#define WS_QUEUE_WORDS(groups, capacity, shared_capacity) \
+    (WS_DEQUE_BASE(capacity, groups) + WS_SLOTS + (shared_capacity))
+
+#endif
+/* ---- end of kernels/lib/ws_layout.h ---- */
 
 /* ws_next_task's answers. */
 #define WS_GOT 1u
@@ -110,16 +137,10 @@ typedef struct ws_queue {
     uint turn;        /* which half of the slots ws_next_task hands over through next */
 } ws_queue;
 
-/* Words in a queue buffer for `groups` groups (the host has the same formula). */
-inline uint ws_queue_words(uint groups, uint capacity, uint shared_capacity)
-{
-    return WS_HEADER_WORDS + groups * (WS_SLOTS + capacity) + WS_SLOTS + shared_capacity;
-}
-
 /* Where deque `deque` starts (deque `groups` is the shared one). */
 inline uint ws_deque_base(uint groups, uint capacity, uint deque)
 {
-    return WS_HEADER_WORDS + min(deque, groups) * (WS_SLOTS + capacity);
+    return WS_DEQUE_BASE(capacity, min(deque, groups));
 }
 
 #define WS_SHARED(q) ((q)->groups)
