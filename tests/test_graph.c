@@ -1,5 +1,5 @@
 /*
- * test_graph.c - tests for host/common/graph.c.
+ * test_graph.c - tests for the graph readers and generators (graph.h, host/common/graph*.c).
  *
  * Run from the repository root: the hand-written inputs are read from
  * tests/data/graphs/, the real graphs from ../shared/graphs/ (skipped with a
@@ -1050,7 +1050,7 @@ static double memory_gib(void)
 }
 
 /* A spec within the 32-bit limits that needs more memory than the machine has is refused before
- * anything is allocated, with what it needs (graph.c's generator_peak_bytes: 8 bytes a node and
+ * anything is allocated, with what it needs (graph_gen.c's generator_peak_bytes: 8 bytes a node and
  * 32 an edge) and what there is. Skipped on a machine large enough to build it. */
 START_TEST(test_too_large_for_memory)
 {
