@@ -120,6 +120,13 @@ enum {
     RADIX_MAX_LOW_PASSES = (64 - 1) / RADIX_BITS,
 };
 
+uint64_t graph_machine_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && page_bytes > 0 ? (uint64_t)pages * (uint64_t)page_bytes : 0;
+}
+
 void *graph_alloc_u32(uint64_t count)
 {
     if (count > SIZE_MAX / sizeof(uint32_t))

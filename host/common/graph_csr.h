@@ -46,6 +46,9 @@ typedef void parallel_work(void *context, unsigned part, unsigned parts);
  * only its own share, so the result is the same for any number of parts. */
 void parallel_run(parallel_work *work, void *context, unsigned parts);
 
+/* The machine's memory in bytes (0 when unknown): what a graph may need at the most. */
+uint64_t graph_machine_bytes(void);
+
 /* An array of count 32-bit words (room for one when count is 0), or NULL. */
 void *graph_alloc_u32(uint64_t count);
 

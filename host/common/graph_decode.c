@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum {
     RAW_CHUNK_BYTES = 1 << 18,
@@ -168,10 +169,14 @@ int reader_open(struct reader *r)
 {
     static const unsigned char gzip_magic[] = {0x1f, 0x8b};
     static const unsigned char xz_magic[] = {0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00};
+    struct stat st;
 
     r->file = fopen(r->path, "rb");
     if (r->file == NULL)
         return reader_fail(r, "%s", strerror(errno));
+    r->text_bytes_max = UINT64_MAX;
+    if (fstat(fileno(r->file), &st) == 0 && S_ISREG(st.st_mode))
+        r->text_bytes_max = (uint64_t)st.st_size;
     r->raw = malloc(RAW_CHUNK_BYTES);
     r->text = malloc(TEXT_BUF_BYTES);
     if (r->raw == NULL || r->text == NULL)
@@ -181,6 +186,7 @@ int reader_open(struct reader *r)
 
     if (r->raw_len >= sizeof gzip_magic && memcmp(r->raw, gzip_magic, sizeof gzip_magic) == 0) {
         r->kind = GZIP;
+        r->text_bytes_max = UINT64_MAX;
         if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK)
             return reader_fail(r, "out of memory");
         r->z_live = 1;
@@ -190,6 +196,7 @@ int reader_open(struct reader *r)
         lzma_stream init = LZMA_STREAM_INIT;
 
         r->kind = XZ;
+        r->text_bytes_max = UINT64_MAX;
         r->x = init;
         if (lzma_stream_decoder(&r->x, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
             return reader_fail(r, "out of memory");

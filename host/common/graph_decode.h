@@ -22,6 +22,7 @@ struct reader {
 
     FILE *file;
     enum compression kind;
+    uint64_t text_bytes_max;  /* the text is at most this long: a plain regular file's size */
     unsigned char *raw;       /* bytes as read from the file */
     size_t raw_len, raw_pos;  /* PLAIN only: how much of raw is handed out */
     int raw_eof;
@@ -40,9 +41,9 @@ struct reader {
     size_t line_len;
 };
 
-/* Opens r->path (set with r->err and r->errlen, the rest zeroed) and tells its compression from
- * the magic bytes. Returns 0, or -1 with the message in r->err. reader_close() releases r
- * either way. */
+/* Opens r->path (set with r->err and r->errlen, the rest zeroed), tells its compression from
+ * the magic bytes and sets r->text_bytes_max (UINT64_MAX when compressed or not a regular file).
+ * Returns 0, or -1 with the message in r->err. reader_close() releases r either way. */
 int reader_open(struct reader *r);
 
 void reader_close(struct reader *r);

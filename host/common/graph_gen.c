@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* splitmix64's step: the state before draw k is the seed plus k steps. */
 #define RANDOM_STEP 0x9e3779b97f4a7c15ULL
@@ -56,13 +55,12 @@ static int check_memory(const char *who, const char *what, uint64_t nodes, uint6
                         size_t errlen)
 {
     const double gib = 1024.0 * 1024.0 * 1024.0;
-    long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
-    uint64_t need = generator_peak_bytes(nodes, edges);
+    uint64_t have = graph_machine_bytes(), need = generator_peak_bytes(nodes, edges);
 
-    if (pages <= 0 || page_bytes <= 0 || need <= (uint64_t)pages * (uint64_t)page_bytes)
+    if (have == 0 || need <= have)
         return 0;
     graph_set_err(err, errlen, "%s: %s needs about %.1f GiB of memory to build, more than the %.1f GiB here", who, what,
-                  (double)need / gib, (double)pages * (double)page_bytes / gib);
+                  (double)need / gib, (double)have / gib);
     return -1;
 }
 

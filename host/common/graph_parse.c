@@ -157,6 +157,105 @@ static const char *skip_blanks(const char *s)
     return s;
 }
 
+/* --------------------------------------------------------------- size -- */
+
+/*
+ * A graph file is refused before anything that grows with the graph is allocated when reading it
+ * and running a program on it would need more memory than the machine has (graph.h). The size
+ * comes from a header (a .gr's "p" line, a MatrixMarket size line, a SNAP "# Nodes: N"), the
+ * arcs counted at most one per EDGE_LINE_MIN_BYTES of a plain file since a header may lie; in an
+ * id-numbered file (SNAP, a MatrixMarket body) from the largest id. The edge list is checked
+ * again before it grows, and an id-numbered file once more at its end.
+ */
+
+enum {
+    /* Bytes a node and an arc need at the most: per node the CSR's offset (4) and the programs'
+     * copies and per-node arrays (coop-bench's sssp takes 36 in all); per arc the reading's peak,
+     * the edge list, the sort's keys and weights, then the CSR. */
+    NODE_BYTES = 40,
+    ARC_BYTES = 40,
+    /* The shortest edge line, "0 1\n". */
+    EDGE_LINE_MIN_BYTES = 4,
+    /* Nodes an id-numbered file may have beyond twice its edges without declaring them. */
+    SPARSE_IDS_FREE = 1 << 20,
+};
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static double peak_bytes(uint64_t nodes, uint64_t arcs)
+{
+    return (double)NODE_BYTES * (double)nodes + (double)ARC_BYTES * (double)arcs;
+}
+
+/* The edges r can hold at the most: one per EDGE_LINE_MIN_BYTES of a plain file, the last
+ * line without its newline; UINT64_MAX when the size says nothing (compressed, not a file). */
+static uint64_t edges_at_most(const struct reader *r)
+{
+    if (r->text_bytes_max == UINT64_MAX)
+        return UINT64_MAX;
+    return (r->text_bytes_max + 1) / EDGE_LINE_MIN_BYTES;
+}
+
+/* A header's edge count, believed only as far as the file can hold it. */
+static uint64_t declared_edges(const struct reader *r, uint64_t declared)
+{
+    uint64_t most = edges_at_most(r);
+
+    return declared < most ? declared : most;
+}
+
+static uint64_t arcs_of(uint64_t edges, int both_ways)
+{
+    return both_ways && edges <= UINT64_MAX / 2 ? 2 * edges : both_ways ? UINT64_MAX : edges;
+}
+
+/* Fails at `line` when `nodes` and `arcs` (`so_far`: those of the lines read) need more memory
+ * than the machine has. */
+static int check_memory(struct reader *r, uint64_t line, uint64_t nodes, uint64_t arcs, int so_far)
+{
+    uint64_t have = graph_machine_bytes();
+    double need = peak_bytes(nodes, arcs);
+
+    if (have == 0 || need <= (double)have)
+        return 0;
+    return reader_fail_at(r, line, "%llu %s and %llu %s%s need about %.1f GiB of memory to read and run, more "
+                          "than the %.1f GiB here", (unsigned long long)nodes, nodes == 1 ? "node" : "nodes",
+                          (unsigned long long)arcs, arcs == 1 ? "arc" : "arcs", so_far ? " so far" : "",
+                          need / GIB, (double)have / GIB);
+}
+
+/*
+ * In an id-numbered file the largest id sets the node count, and ids may leave gaps: nodes that
+ * no line names, isolated. Fails at `line` when id `id` makes `nodes` more than twice the
+ * `edges` (every node on an edge), than SPARSE_IDS_FREE, and than the count the file declares:
+ * a stray id, or ids that are not numbers from 0 or 1, would make the graph mostly isolated
+ * nodes that every run pays for (0 300000000 alone: 11 GiB). The bound is the file's, not the
+ * machine's, so that a file read here reads everywhere. `at_most`: edges is what the file can
+ * hold, not yet what it has; `remedy` ends the message.
+ */
+static int check_ids(struct reader *r, uint64_t line, uint64_t id, uint64_t nodes, uint64_t declared,
+                     uint64_t edges, int both_ways, int at_most, const char *remedy)
+{
+    if (nodes <= declared || nodes <= SPARSE_IDS_FREE || nodes <= arcs_of(edges, 1))
+        return 0;
+    return reader_fail_at(r, line, "node %llu makes %llu nodes, about %.1f GiB of memory to read and run, for a file "
+                          "of %s%llu %s: %s", (unsigned long long)id, (unsigned long long)nodes,
+                          peak_bytes(nodes, arcs_of(edges, both_ways)) / GIB, at_most ? "at most " : "",
+                          (unsigned long long)edges, edges == 1 ? "edge" : "edges", remedy);
+}
+
+/* Adds u->v to e for a graph of `nodes` (so far), each edge stored `both_ways` or not; before
+ * the list grows, the graph so far must fit in memory. */
+static int push_or_fail(struct reader *r, struct edge_list *e, uint64_t nodes, int both_ways, uint32_t u,
+                        uint32_t v, uint32_t weight)
+{
+    if (e->len == e->cap && check_memory(r, r->lineno, nodes, arcs_of((uint64_t)e->len + 1, both_ways), 1) != 0)
+        return -1;
+    if (edges_push(e, u, v, weight) != 0)
+        return reader_fail(r, "out of memory");
+    return 0;
+}
+
 /* ------------------------------------------------------------ formats -- */
 
 static int build_from_file(struct reader *r, graph *g, uint32_t n, struct edge_list *e,
@@ -187,14 +286,6 @@ static int next_data_line(struct reader *r, char comment_char, struct fields *f)
     return rc;
 }
 
-static int push_or_fail(struct reader *r, struct edge_list *e, uint32_t u, uint32_t v,
-                        uint32_t weight)
-{
-    if (edges_push(e, u, v, weight) != 0)
-        return reader_fail(r, "out of memory");
-    return 0;
-}
-
 /* Edge-list capacity to start with: the declared count, within reason, since
  * a header may lie. */
 static size_t initial_capacity(uint64_t declared)
@@ -222,6 +313,8 @@ static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
     if (get_count(r, &f, 2, UINT32_MAX, "node count", &nodes) != 0 ||
         get_count(r, &f, 3, UINT64_MAX, "arc count", &declared) != 0)
         return -1;
+    if (check_memory(r, header_line, nodes, arcs_of(declared_edges(r, declared), pace), 0) != 0)
+        return -1;
     e->weighted = !pace;
     if (edges_reserve(e, initial_capacity(declared)) != 0)
         return reader_fail(r, "out of memory");
@@ -243,7 +336,7 @@ static int read_dimacs(struct reader *r, graph *g, struct edge_list *e)
                 return -1;
         }
         found++;
-        if (push_or_fail(r, e, u, v, (uint32_t)w) != 0)
+        if (push_or_fail(r, e, nodes, pace, u, v, (uint32_t)w) != 0)
             return -1;
     }
     if (rc < 0)
@@ -275,17 +368,22 @@ static uint64_t snap_declared_nodes(const char *comment)
 
 static int read_snap(struct reader *r, graph *g, struct edge_list *e)
 {
+    static const char remedy[] = "number the nodes densely from 0 or declare them in a '# Nodes: N' comment";
     struct fields f;
-    uint64_t declared_nodes = 0, n = 0;
+    uint64_t declared_nodes = 0, declared_line = 0, n = 0, n_line = 0, edges = 0;
     int rc;
 
     while ((rc = reader_next_line(r)) == 1) {
-        uint32_t u, v;
+        uint32_t u, v, top;
 
         if (*skip_blanks(r->line) == '#') {
             uint64_t declared = snap_declared_nodes(r->line);
-            if (declared > declared_nodes)
+            if (declared > declared_nodes) {
                 declared_nodes = declared;
+                declared_line = r->lineno;
+                if (check_memory(r, declared_line, declared_nodes, edges, 0) != 0)
+                    return -1;
+            }
             continue;
         }
         split(r->line, r->line_len, &f);
@@ -296,17 +394,27 @@ static int read_snap(struct reader *r, graph *g, struct edge_list *e)
         if (get_node(r, &f, 0, 0, UINT32_MAX - 1, &u) != 0 ||
             get_node(r, &f, 1, 0, UINT32_MAX - 1, &v) != 0)
             return -1;
-        if ((uint64_t)u + 1 > n)
-            n = (uint64_t)u + 1;
-        if ((uint64_t)v + 1 > n)
-            n = (uint64_t)v + 1;
-        if (push_or_fail(r, e, u, v, 0) != 0)
+        top = u > v ? u : v;
+        if ((uint64_t)top + 1 > n) {
+            n = (uint64_t)top + 1;
+            n_line = r->lineno;
+            if (check_ids(r, n_line, n - 1, n, declared_nodes, edges_at_most(r), 0, 1, remedy) != 0)
+                return -1;
+        }
+        edges++;
+        if (push_or_fail(r, e, n > declared_nodes ? n : declared_nodes, 0, u, v, 0) != 0)
             return -1;
     }
     if (rc < 0)
         return -1;
-    if (declared_nodes > n)
+    if (check_ids(r, n_line, n - 1, n, declared_nodes, edges, 0, 0, remedy) != 0)
+        return -1;
+    if (declared_nodes > n) {
         n = declared_nodes;
+        n_line = declared_line;
+    }
+    if (check_memory(r, n_line, n, edges, 0) != 0)
+        return -1;
     g->first_id = 0;
     return build_from_file(r, g, (uint32_t)n, e, 0);
 }
@@ -315,25 +423,33 @@ static int read_snap(struct reader *r, graph *g, struct edge_list *e)
  * 1-based, undirected, n the largest id. */
 static int read_mtx_body(struct reader *r, graph *g, struct edge_list *e)
 {
+    static const char remedy[] = "number the nodes densely from 1";
     struct fields f;
     uint32_t n = 0;
+    uint64_t n_line = 0, edges = 0;
     int rc;
 
     while ((rc = next_data_line(r, '%', &f)) == 1) {
-        uint32_t u, v;
+        uint32_t u, v, top;
 
         if (f.count != 2)
             return reader_fail_at(r, r->lineno, "expected 'row col'");
         if (get_node(r, &f, 0, 1, UINT32_MAX, &u) != 0 || get_node(r, &f, 1, 1, UINT32_MAX, &v) != 0)
             return -1;
-        if (u + 1 > n)
-            n = u + 1;
-        if (v + 1 > n)
-            n = v + 1;
-        if (push_or_fail(r, e, u, v, 0) != 0)
+        top = u > v ? u : v;
+        if (top + 1 > n) {
+            n = top + 1;
+            n_line = r->lineno;
+            if (check_ids(r, n_line, n, n, 0, edges_at_most(r), 1, 1, remedy) != 0)
+                return -1;
+        }
+        edges++;
+        if (push_or_fail(r, e, n, 1, u, v, 0) != 0)
             return -1;
     }
     if (rc < 0)
+        return -1;
+    if (check_ids(r, n_line, n, n, 0, edges, 1, 0, remedy) != 0 || check_memory(r, n_line, n, 2 * edges, 0) != 0)
         return -1;
     g->first_id = 1;
     return build_from_file(r, g, n, e, 1);
@@ -384,6 +500,8 @@ static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
     if (rows != cols)
         return reader_fail_at(r, r->lineno, "matrix is %llux%llu, a graph needs a square one",
                               (unsigned long long)rows, (unsigned long long)cols);
+    if (check_memory(r, size_line, rows, arcs_of(declared_edges(r, declared), undirected), 0) != 0)
+        return -1;
     e->weighted = !pattern;
     if (edges_reserve(e, initial_capacity(declared)) != 0)
         return reader_fail(r, "out of memory");
@@ -398,7 +516,7 @@ static int read_mtx(struct reader *r, graph *g, struct edge_list *e)
         if (!pattern && get_mtx_weight(r, &f, 2, integer, &w) != 0)
             return -1;
         found++;
-        if (push_or_fail(r, e, u, v, w) != 0)
+        if (push_or_fail(r, e, rows, undirected, u, v, w) != 0)
             return -1;
     }
     if (rc < 0)
