@@ -223,20 +223,24 @@ $(BUILD)/bin/gridsync-bench: benchmarks/barrier/gridsync.cu $(STRICT_OBJ) libcoo
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-GRAPH_OBJ := $(BUILD)/obj/host/common/graph.o
+# The graph readers and generators (graph.h), a file per layer (graph.c says which), and their
+# private headers.
+GRAPH_SRCS := $(addprefix host/common/,graph.c graph_text.c graph_decode.c graph_csr.c graph_parse.c graph_gen.c)
+GRAPH_HEADERS := $(addprefix host/common/,graph.h graph_text.h graph_decode.h graph_csr.h graph_parse.h)
+GRAPH_OBJS := $(GRAPH_SRCS:%.c=$(BUILD)/obj/%.o)
 GRAPH_LIBS := -lz -llzma
 
-$(GRAPH_OBJ): host/common/graph.c host/common/graph.h
+$(GRAPH_OBJS): $(BUILD)/obj/%.o: %.c $(GRAPH_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # Tests read trace files back with jansson (Debian's libjansson-dev; tests/trace_check.h).
 TEST_LIBS := -ljansson
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/trace_check.h $(LIBA) $(GRAPH_OBJ)
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/trace_check.h $(LIBA) $(GRAPH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -Ikernels/generated -I$(BUILD)/include \
-	    -o $@ $< $(LIBA) $(GRAPH_OBJ) \
+	    -o $@ $< $(LIBA) $(GRAPH_OBJS) \
 	    $(CHECK_LIBS) $(GRAPH_LIBS) $(TEST_LIBS) $(LDLIBS)
 
 # What coop-merge made of the project's kernels (merges.txt there; `make regenerate`).

@@ -1,4 +1,4 @@
-# fuzz/fuzz.mk: fuzz targets for the graph readers (fuzz/graph_read.c over host/common/graph.c)
+# fuzz/fuzz.mk: fuzz targets for the graph readers (fuzz/graph_read.c over host/common/graph*.c)
 # and for coop-merge (fuzz/coop_merge.c over merge-tool/), and their replays. Included by the
 # Makefile after merge-tool/Makefile.inc (its SANITIZE, MERGE_* and LLVM_* variables).
 #   make fuzz [FUZZ_SECONDS=N]   libFuzzer (clang-14) on each target for N seconds (default 60);
@@ -60,7 +60,9 @@ $(FUZZ_DIR)/replay/%.o: fuzz/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) -Ihost/common -c $< -o $@
 
-$(FUZZ_DIR)/replay/graph.o: host/common/graph.c host/common/graph.h
+FUZZ_REPLAY_GRAPH_OBJS := $(GRAPH_SRCS:host/common/%.c=$(FUZZ_DIR)/replay/%.o)
+
+$(FUZZ_REPLAY_GRAPH_OBJS): $(FUZZ_DIR)/replay/%.o: host/common/%.c $(GRAPH_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) -c $< -o $@
 
@@ -70,7 +72,7 @@ $(FUZZ_DIR)/replay/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEA
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
 
-$(FUZZ_DIR)/replay-graph: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/graph_read.o $(FUZZ_DIR)/replay/graph.o
+$(FUZZ_DIR)/replay-graph: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/graph_read.o $(FUZZ_REPLAY_GRAPH_OBJS)
 	$(CC) $(SANITIZE) -o $@ $^ $(GRAPH_LIBS)
 
 $(FUZZ_DIR)/replay-merge: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/coop_merge.o \
@@ -93,7 +95,9 @@ $(FUZZ_DIR)/obj/%.o: fuzz/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SANITIZE) -Ihost/common -c $< -o $@
 
-$(FUZZ_DIR)/obj/graph.o: host/common/graph.c host/common/graph.h
+FUZZ_GRAPH_OBJS := $(GRAPH_SRCS:host/common/%.c=$(FUZZ_DIR)/obj/%.o)
+
+$(FUZZ_GRAPH_OBJS): $(FUZZ_DIR)/obj/%.o: host/common/%.c $(GRAPH_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(subst fuzzer,fuzzer-no-link,$(FUZZ_SANITIZE)) -c $< -o $@
 
@@ -110,7 +114,7 @@ $(FUZZ_DIR)/obj/merge-tool/%.o: merge-tool/%.c $(MERGE_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(subst fuzzer,fuzzer-no-link,$(FUZZ_SANITIZE)) $(MERGE_CFLAGS) -c $< -o $@
 
-$(FUZZ_DIR)/fuzz-graph: $(FUZZ_DIR)/obj/graph_read.o $(FUZZ_DIR)/obj/graph.o
+$(FUZZ_DIR)/fuzz-graph: $(FUZZ_DIR)/obj/graph_read.o $(FUZZ_GRAPH_OBJS)
 	$(FUZZ_CC) $(FUZZ_SANITIZE) -o $@ $^ $(GRAPH_LIBS)
 
 $(FUZZ_DIR)/fuzz-merge: $(FUZZ_DIR)/obj/coop_merge.o $(FUZZ_MERGE_OBJS) $(BUILD)/obj/gen/kernel_header.o

@@ -38,7 +38,7 @@ $(BUILD)/obj/host/coop-bench.o: $(COOP_BENCH_GENERATED:%=$(GENERATED)/%.h)
 $(BUILD)/obj/host/coop-bench.o: HOST_CFLAGS += -I$(GENERATED)
 $(BUILD)/obj/host/bench_task.o: host/common/image.h host/common/render_ref.h
 
-$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJ) \
+$(BUILD)/bin/coop-bench: $(COOP_BENCH_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJS) \
     $(call common,errors buffers device run graph_input clock json matmult_ref stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)

@@ -18,7 +18,7 @@ $(BUILD)/obj/host/coop-demo.o: host/common/graph.h host/common/reference.h host/
     $(COOP_DEMO_GENERATED:%=$(GENERATED)/%.h)
 $(BUILD)/obj/host/coop-demo.o: HOST_CFLAGS += -I$(GENERATED)
 
-$(BUILD)/bin/coop-demo: $(COOP_DEMO_OBJS) $(GRAPH_OBJ) \
+$(BUILD)/bin/coop-demo: $(COOP_DEMO_OBJS) $(GRAPH_OBJS) \
     $(call common,errors buffers device run graph_input clock stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)

@@ -9,7 +9,7 @@ $(BUILD)/obj/host/common/render_ref.o: host/common/render_ref.h
 $(BUILD)/obj/host/common/image.o: host/common/image.h
 
 # The pattern rule for tests links no other objects: this rule, with a recipe, replaces it.
-$(BUILD)/tests/test_render: tests/test_render.c tests/testutil.h $(RENDER_OBJS) $(LIBA) $(GRAPH_OBJ)
+$(BUILD)/tests/test_render: tests/test_render.c tests/testutil.h $(RENDER_OBJS) $(LIBA) $(GRAPH_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests -Ilibcoop/src -Ihost/common -o $@ $< $(RENDER_OBJS) $(LIBA) \
-	    $(GRAPH_OBJ) $(CHECK_LIBS) $(GRAPH_LIBS) $(IMAGE_LIBS) $(LDLIBS)
+	    $(GRAPH_OBJS) $(CHECK_LIBS) $(GRAPH_LIBS) $(IMAGE_LIBS) $(LDLIBS)

@@ -1,5 +1,5 @@
 /*
- * test_graph.c - tests for host/common/graph.c.
+ * test_graph.c - tests for the graph readers and generators (graph.h, host/common/graph*.c).
  *
  * Run from the repository root: the hand-written inputs are read from
  * tests/data/graphs/, the real graphs from ../shared/graphs/ (skipped with a
@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1050,7 +1052,7 @@ static double memory_gib(void)
 }
 
 /* A spec within the 32-bit limits that needs more memory than the machine has is refused before
- * anything is allocated, with what it needs (graph.c's generator_peak_bytes: 8 bytes a node and
+ * anything is allocated, with what it needs (graph_gen.c's generator_peak_bytes: 8 bytes a node and
  * 32 an edge) and what there is. Skipped on a machine large enough to build it. */
 START_TEST(test_too_large_for_memory)
 {
@@ -1079,6 +1081,156 @@ START_TEST(test_too_large_for_memory)
         ck_assert_str_eq(err, expected);
         ck_assert_ptr_null(g.row);
     }
+}
+END_TEST
+
+/* A graph file whose size, declared or implied by an id, needs more memory than reading it and
+ * running a program on it may take is refused at the line the size comes from, before the
+ * reader allocates for it (graph_parse.c: 40 bytes a node and 40 an arc). */
+struct oversized_file {
+    const char *name;
+    const char *text;
+    int gzip;
+    double need_gib;      /* 0: refused on any machine (sparse ids); else when the machine has less */
+    const char *message;  /* after the path; %.1f: the machine's GiB */
+};
+
+static const struct oversized_file oversized_files[] = {
+    /* 26 bytes that made coop-bench touch ~23 GB until the kernel killed it. */
+    {"declared.gr", "p sp 2147483648 1\na 1 2 5\n", 0, 80.0,
+     ":1: 2147483648 nodes and 1 arc need about 80.0 GiB of memory to read and run, more than the %.1f GiB here"},
+    {"declared.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n4294967295 4294967295 1\n1 2\n", 0, 160.0,
+     ":2: 4294967295 nodes and 2 arcs need about 160.0 GiB of memory to read and run, more than the %.1f GiB here"},
+    {"declared.txt", "# Nodes: 4294967295 Edges: 1\n0 1\n", 0, 160.0,
+     ":1: 4294967295 nodes and 0 arcs need about 160.0 GiB of memory to read and run, more than the %.1f GiB here"},
+    /* Compressed, the size says nothing: the edge list is checked before it grows, the first
+     * time at the first edge. */
+    {"growing.txt.gz", "0 4294967294\n", 1, 160.0,
+     ":1: 4294967295 nodes and 1 arc so far need about 160.0 GiB of memory to read and run, more than the %.1f GiB "
+     "here"},
+    /* 12 bytes that made coop-bench take 6.9 GB. */
+    {"sparse.txt", "0 300000000\n", 0, 0,
+     ":1: node 300000000 makes 300000001 nodes, about 11.2 GiB of memory to read and run, for a file of at most 3 "
+     "edges: number the nodes densely from 0 or declare them in a '# Nodes: N' comment"},
+    /* Compressed, refused at the end, by the edges read. */
+    {"sparse.txt.gz", "0 300000000\n", 1, 0,
+     ":1: node 300000000 makes 300000001 nodes, about 11.2 GiB of memory to read and run, for a file of 1 edge: "
+     "number the nodes densely from 0 or declare them in a '# Nodes: N' comment"},
+    {"sparse.noheader.mtx", "1 2\n1 300000000\n", 0, 0,
+     ":2: node 300000000 makes 300000000 nodes, about 11.2 GiB of memory to read and run, for a file of at most 4 "
+     "edges: number the nodes densely from 1"},
+    /* Just past what a file may have without declaring it (2^20 nodes). */
+    {"past-free.txt", "0 1048576\n", 0, 0,
+     ":1: node 1048576 makes 1048577 nodes, about 0.0 GiB of memory to read and run, for a file of at most 2 "
+     "edges: number the nodes densely from 0 or declare them in a '# Nodes: N' comment"},
+};
+
+/* Reads path in a child whose address space may grow by 1 GiB at the most, so that a reader
+ * that allocates what a file claims fails at once instead of taking the machine. Returns 0 when
+ * it read the graph, -1 with its message in err when it did not. */
+static int read_in_small_child(const char *path, char *err, size_t cap)
+{
+    int fds[2], status;
+    size_t len = 0;
+    ssize_t got;
+    pid_t pid;
+
+    ck_assert_int_eq(pipe(fds), 0);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        char msg[ERR_BYTES] = "";
+        long pages = 0;
+        FILE *statm = fopen("/proc/self/statm", "r");
+        struct rlimit limit;
+        graph g;
+        int rc;
+
+        /* Above what the process has mapped (under AddressSanitizer, terabytes of shadow). */
+        if (statm == NULL || fscanf(statm, "%ld", &pages) != 1)
+            _exit(3);
+        fclose(statm);
+        limit.rlim_cur = limit.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 30);
+        if (setrlimit(RLIMIT_AS, &limit) != 0)
+            _exit(3);
+        rc = graph_read(path, &g, msg, sizeof msg);
+        graph_free(&g);
+        if (write(fds[1], msg, strlen(msg)) < 0)
+            _exit(3);
+        _exit(rc == 0 ? 0 : 1);
+    }
+    close(fds[1]);
+    while (len + 1 < cap && (got = read(fds[0], err + len, cap - 1 - len)) > 0)
+        len += (size_t)got;
+    err[len] = '\0';
+    close(fds[0]);
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 3, "the reading child failed (status 0x%x): %s",
+                  status, err);
+    return WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+START_TEST(test_file_too_large_for_memory)
+{
+    const struct oversized_file *file = &oversized_files[_i];
+    char path[2 * PATH_BYTES], err[ERR_BYTES], format[2 * ERR_BYTES], expected[2 * ERR_BYTES];
+    double have = memory_gib();
+
+    if (file->need_gib > 0 && (have == 0 || have >= file->need_gib)) {
+        printf("test_graph: %.1f GiB of memory is enough for %s: test skipped\n", have, file->name);
+        return;
+    }
+    scratch_path(path, sizeof path, file->name);
+    if (file->gzip) {
+        size_t packed_len;
+        unsigned char *packed = gzip_bytes((const unsigned char *)file->text, strlen(file->text), &packed_len);
+        write_bytes(path, packed, packed_len);
+        free(packed);
+    } else {
+        write_bytes(path, file->text, strlen(file->text));
+    }
+    snprintf(format, sizeof format, "%s%s", path, file->message);
+    snprintf(expected, sizeof expected, format, have);
+    ck_assert_int_eq(read_in_small_child(path, err, sizeof err), -1);
+    ck_assert_str_eq(err, expected);
+}
+END_TEST
+
+/* Ids may leave gaps while every node could be on an edge, while the count stays within 2^20,
+ * or when a '# Nodes: N' comment declares it. */
+START_TEST(test_sparse_ids_within_bounds)
+{
+    char path[2 * PATH_BYTES], err[ERR_BYTES];
+    FILE *f;
+    graph g;
+
+    scratch_path(path, sizeof path, "free.txt");
+    write_bytes(path, "0 1048575\n", strlen("0 1048575\n"));
+    ck_assert_int_eq(read_in_small_child(path, err, sizeof err), 0);
+    read_ok(path, &g);
+    ck_assert_uint_eq(g.n, 1048576);
+    graph_free(&g);
+
+    scratch_path(path, sizeof path, "declared.txt");
+    write_bytes(path, "# Nodes: 2000000 Edges: 1\n0 1999999\n", strlen("# Nodes: 2000000 Edges: 1\n0 1999999\n"));
+    ck_assert_int_eq(read_in_small_child(path, err, sizeof err), 0);
+    read_ok(path, &g);
+    ck_assert_uint_eq(g.n, 2000000);
+    ck_assert_uint_eq(g.m, 1);
+    graph_free(&g);
+
+    /* Even ids only on the left: 1.2 million nodes for 600,000 edges, none isolated. */
+    scratch_path(path, sizeof path, "pairs.txt");
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    for (unsigned i = 0; i < 600000; i++)
+        fprintf(f, "%u %u\n", 2 * i, 2 * i + 1);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(read_in_small_child(path, err, sizeof err), 0);
+    read_ok(path, &g);
+    ck_assert_uint_eq(g.n, 1200000);
+    ck_assert_uint_eq(g.m, 600000);
+    graph_free(&g);
 }
 END_TEST
 
@@ -1196,6 +1348,7 @@ static Suite *graph_suite(void)
     TCase *generators = tcase_create("generators");
     TCase *real = tcase_create("real");
     TCase *large = tcase_create("large");
+    TCase *oversized = tcase_create("oversized");
 
     tcase_add_test(formats, test_dimacs_sp);
     tcase_add_test(formats, test_pace);
@@ -1255,6 +1408,11 @@ static Suite *graph_suite(void)
     tcase_add_loop_test(large, test_large_generated_graphs, 0, COUNT(large_graphs));
     tcase_add_test(large, test_too_large_for_memory);
     suite_add_tcase(s, large);
+
+    tcase_add_checked_fixture(oversized, scratch_create, scratch_remove);
+    tcase_add_loop_test(oversized, test_file_too_large_for_memory, 0, COUNT(oversized_files));
+    tcase_add_test(oversized, test_sparse_ids_within_bounds);
+    suite_add_tcase(s, oversized);
     return s;
 }
 

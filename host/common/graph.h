@@ -17,7 +17,8 @@
  *   SNAP edge list              "#" comments, lines "u v" (tab or space,
  *                               LF or CRLF); 0-based, directed as stored.
  *                               n is the largest id + 1, or the "# Nodes: N"
- *                               comment when that is larger.
+ *                               comment when that is larger (see below for
+ *                               ids with wide gaps).
  *   MatrixMarket (.mtx)         "%%MatrixMarket matrix coordinate FIELD SYMMETRY"
  *                               with FIELD pattern|integer|real and SYMMETRY
  *                               general (directed) or symmetric|skew-symmetric
@@ -43,6 +44,23 @@
  * self-loops are dropped, so m can be smaller than the count in the file.
  * Row offsets are 32-bit, so a graph holds at most 2^32-1 arcs; memory is
  * about 4 bytes per declared node plus at most 40 bytes per arc while reading.
+ *
+ * A file is refused, before anything that grows with the graph is allocated,
+ * when reading it and running a program on it would need more memory than
+ * the machine has, counted as 40 bytes a node (the programs' copies and
+ * per-node arrays with the CSR's offsets) and 40 an arc: at the line its size
+ * comes from, "g.gr:1: 2147483648 nodes and 1 arc need about 80.0 GiB of
+ * memory to read and run, more than the 23.5 GiB here". The size is the
+ * header's (a .gr "p" line, a MatrixMarket size line, a SNAP "# Nodes: N";
+ * arcs at most one per 4 bytes of an uncompressed file, since a header may
+ * lie), or in a SNAP file or a MatrixMarket body, which number nodes by id,
+ * the largest id's; the edges are counted again as the list grows. Ids there may leave gaps
+ * (isolated nodes), but the node count must stay within twice the edges,
+ * 2^20, or the "# Nodes: N" count: otherwise a stray id would make the graph
+ * mostly empty nodes, which every run pays for ("g.txt:1: node 300000000
+ * makes 300000001 nodes, about 11.2 GiB of memory to read and run, for a
+ * file of at most 3 edges: ..."). That bound is the file's, the same on
+ * every machine.
  * A graph of a million arcs or more is built by a thread per processor, all
  * joined before the function returns; the result is the same for any number.
  *
