@@ -450,6 +450,10 @@ START_TEST(bad_options)
     char *sweep_groups[] = {"scripts/overhead", "--quick", "--sweep", "--groups", "3", "--out", scratch, NULL};
     assert_run(sweep_groups, "scripts/overhead --sweep --groups 3", 2, "--sweep: --groups is auto");
 
+    /* Experiments go to scratch/ unless --report asks for the tree's report folder: one or the other. */
+    char *both[] = {"scripts/scaling", "--quick", "--out", scratch, "--report", NULL};
+    assert_run(both, "scripts/scaling --out DIR --report", 2, "argument --report: not allowed with argument --out");
+
     char *no_bench[] = {"scripts/responsiveness", "--quick", "--bench", "/nonexistent/coop-bench", "--out", scratch,
                         NULL};
     assert_run(no_bench, "scripts/responsiveness --bench /nonexistent/coop-bench", 1,
