@@ -1,6 +1,6 @@
 /* test_programs.c: the command lines of every program (host/, benchmarks/; host/common/cli.c):
  * --help (status 0, every option in the usage explained, the environment and the exit status
- * given, the usage as the README shows it) and --version; each kind of bad number or name
+ * given, the usage as docs/PROGRAMS.md shows it) and --version; each kind of bad number or name
  * (status 1, a message naming the option and the accepted range, the usage); and bad environment
  * values, which the programs used to ignore (status 1, the variable named). Build the programs
  * first (make). */
@@ -74,10 +74,11 @@ START_TEST(help_explains_every_option)
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
         ck_assert_msg(strstr(run.output, sections[i]) != NULL, "%s --help lacks \"%s\":\n%s", name, sections[i],
                       run.output);
-    /* the README shows the same usage */
-    char *readme = tu_read_file("README.md", NULL);
-    ck_assert_msg(strstr(readme, usage) != NULL, "README.md lacks %s's usage as --help gives it:\n%s", name, usage);
-    free(readme);
+    /* docs/PROGRAMS.md shows the same usage */
+    char *programs_md = tu_read_file("docs/PROGRAMS.md", NULL);
+    ck_assert_msg(strstr(programs_md, usage) != NULL, "docs/PROGRAMS.md lacks %s's usage as --help gives it:\n%s",
+                  name, usage);
+    free(programs_md);
     tu_process again = run_named(name, short_args);
     ck_assert_int_eq(again.status, 0);
     ck_assert_str_eq(again.output, run.output);
