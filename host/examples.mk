@@ -1,4 +1,4 @@
-# host/examples.mk: the tutorial, the README's "Your first cooperative kernel".
+# host/examples.mk: the tutorial, docs/TUTORIAL.md's "Your first cooperative kernel".
 #   build/bin/components   connected components by label propagation beside a periodic task
 # Its program is kernels/generated/components_mega.cl, what coop-merge makes of
 # kernels/examples/components.cl and tick.cl (kernels/generated/merges.txt; `make regenerate`).

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "build" / "bin" / "coop-bench"
 GRAPHS = ROOT.parent / "shared" / "graphs"
 RESULTS = ROOT / "benchmarks" / "results"
+SCRATCH = ROOT / "scratch"
 
 
 def common_arguments(description):
@@ -28,8 +29,13 @@ def common_arguments(description):
     parser.add_argument("--quick", action="store_true",
                         help="a small subset: tiny generated inputs, 1 repeat (the smoke test)")
     parser.add_argument("--device", help="device index or name substring, passed to coop-bench as COOP_DEVICE")
-    parser.add_argument("--out", type=Path,
-                        help="folder for the CSV, plots and report (default benchmarks/results/<device>/)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--out", type=Path,
+                        help="folder for the CSV, plots and report (default scratch/<script>/<device>/, which git "
+                        "ignores)")
+    where.add_argument("--report", action="store_true",
+                        help="write into benchmarks/results/<device>/<script>/, the folder docs/PERFORMANCE.md quotes, "
+                        "replacing its files")
     parser.add_argument("--bench", type=Path, default=BENCH, help="the coop-bench program (default %(default)s)")
     parser.add_argument("--graphs", type=Path, default=GRAPHS, help="folder of the real graphs (default %(default)s)")
     parser.add_argument("--timeout", type=float, default=600.0,
@@ -184,8 +190,19 @@ class Bench:
         return result
 
 
+def script_name():
+    return Path(sys.argv[0]).name
+
+
 def results_folder(args, device, platform):
-    folder = args.out if args.out else RESULTS / device_slug(device, platform)
+    """Where a measuring script writes: --out, or with --report the tree's report folder for the
+    device, else an ignored scratch folder (experiments stay out of the tree)."""
+    if args.out:
+        folder = args.out
+    else:
+        folder = (RESULTS if args.report else SCRATCH / script_name()) / device_slug(device, platform)
+        if args.report:
+            folder = folder / script_name()
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

@@ -1,10 +1,14 @@
 /* test_programs.c: the command lines of every program (host/, benchmarks/; host/common/cli.c):
  * --help (status 0, every option in the usage explained, the environment and the exit status
- * given, the usage as the README shows it) and --version; each kind of bad number or name
+ * given, the usage as docs/PROGRAMS.md shows it) and --version; each kind of bad number or name
  * (status 1, a message naming the option and the accepted range, the usage); and bad environment
- * values, which the programs used to ignore (status 1, the variable named). Build the programs
- * first (make). */
+ * values, which the programs used to ignore (status 1, the variable named). And README.md: under
+ * README_MAX_LINES lines, and every command of its shell blocks runs as shown and ends with
+ * status 0, except the blocks it marks as not run. Build the programs first (make). */
 #include "testutil.h"
+
+#include <dirent.h>
+#include <errno.h>
 
 #define BIN "build/bin/"
 
@@ -74,10 +78,11 @@ START_TEST(help_explains_every_option)
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
         ck_assert_msg(strstr(run.output, sections[i]) != NULL, "%s --help lacks \"%s\":\n%s", name, sections[i],
                       run.output);
-    /* the README shows the same usage */
-    char *readme = tu_read_file("README.md", NULL);
-    ck_assert_msg(strstr(readme, usage) != NULL, "README.md lacks %s's usage as --help gives it:\n%s", name, usage);
-    free(readme);
+    /* docs/PROGRAMS.md shows the same usage */
+    char *programs_md = tu_read_file("docs/PROGRAMS.md", NULL);
+    ck_assert_msg(strstr(programs_md, usage) != NULL, "docs/PROGRAMS.md lacks %s's usage as --help gives it:\n%s",
+                  name, usage);
+    free(programs_md);
     tu_process again = run_named(name, short_args);
     ck_assert_int_eq(again.status, 0);
     ck_assert_str_eq(again.output, run.output);
@@ -258,6 +263,146 @@ START_TEST(gridsync_bench_where_built)
 }
 END_TEST
 
+/* ---- README.md ------------------------------------------------------------------------------ */
+
+enum {
+    README_MAX_LINES = 220,
+    README_MAX_COMMANDS = 64,
+    PATH_BYTES = 4096
+};
+
+/* The line before a shell block that this test leaves out (its commands take minutes). */
+#define README_NOT_RUN "<!-- not run by tests/test_programs.c"
+
+START_TEST(readme_is_short)
+{
+    char *readme = tu_read_file("README.md", NULL);
+    unsigned lines = 0;
+    for (const char *at = readme; *at; at++)
+        lines += *at == '\n';
+    ck_assert_msg(lines < README_MAX_LINES, "README.md has %u lines; at most %d (the rest belongs in docs/)", lines,
+                  README_MAX_LINES - 1);
+    free(readme);
+}
+END_TEST
+
+/* The commands of README.md's ```sh blocks, but those after a README_NOT_RUN line: a line ending
+ * in a backslash continues on the next, and a comment ("  # ...") is dropped. Malloc'ed. */
+static size_t readme_commands(const char *readme, char *commands[README_MAX_COMMANDS], unsigned *skipped_blocks)
+{
+    size_t count = 0;
+    int in_block = 0, run_block = 0;
+    const char *previous = "";
+    size_t previous_length = 0;
+    char *pending = NULL;
+    *skipped_blocks = 0;
+    for (const char *line = readme; *line;) {
+        size_t length = strcspn(line, "\n");
+        if (!in_block && length == 5 && !strncmp(line, "```sh", 5)) {
+            in_block = 1;
+            run_block = !(previous_length >= strlen(README_NOT_RUN) &&
+                          !strncmp(previous, README_NOT_RUN, strlen(README_NOT_RUN)));
+            *skipped_blocks += !run_block;
+        } else if (in_block && length == 3 && !strncmp(line, "```", 3)) {
+            ck_assert_msg(pending == NULL, "README.md: a shell block ends in a continued line: %s", pending);
+            in_block = 0;
+        } else if (in_block && run_block && length > 0) {
+            size_t keep = length;
+            const char *comment = strstr(line, "  #");
+            if (comment && (size_t)(comment - line) < length)
+                keep = (size_t)(comment - line);
+            while (keep > 0 && line[keep - 1] == ' ')
+                keep--;
+            int continued = keep > 0 && line[keep - 1] == '\\';
+            if (continued)
+                keep--;
+            size_t had = pending ? strlen(pending) : 0;
+            pending = realloc(pending, had + keep + 2);
+            ck_assert_ptr_nonnull(pending);
+            memcpy(pending + had, line, keep);
+            pending[had + keep] = '\0';
+            if (!continued) {
+                ck_assert_uint_lt(count, README_MAX_COMMANDS);
+                commands[count++] = pending;
+                pending = NULL;
+            }
+        }
+        if (length > 0) {
+            previous = line;
+            previous_length = length;
+        }
+        line += length + (line[length] == '\n');
+    }
+    ck_assert_msg(!in_block, "README.md: a shell block is not closed");
+    return count;
+}
+
+/* A folder of links to every top-level entry of the repository (the current folder), so that
+ * commands run as they would from its root while the files they write land in the folder. */
+static void link_tree(const char *folder)
+{
+    char root[PATH_BYTES], target[2 * PATH_BYTES], link[2 * PATH_BYTES];
+    ck_assert_ptr_nonnull(getcwd(root, sizeof root));
+    DIR *tree = opendir(".");
+    ck_assert_ptr_nonnull(tree);
+    for (struct dirent *entry = readdir(tree); entry; entry = readdir(tree)) {
+        if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+            continue;
+        snprintf(target, sizeof target, "%s/%s", root, entry->d_name);
+        snprintf(link, sizeof link, "%s/%s", folder, entry->d_name);
+        ck_assert_msg(symlink(target, link) == 0, "symlink %s: %s", link, strerror(errno));
+    }
+    closedir(tree);
+}
+
+/* Removes what link_tree made and what the commands wrote (plain files and links only). */
+static void remove_folder(const char *folder)
+{
+    DIR *contents = opendir(folder);
+    ck_assert_ptr_nonnull(contents);
+    char path[2 * PATH_BYTES];
+    for (struct dirent *entry = readdir(contents); entry; entry = readdir(contents)) {
+        if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        ck_assert_msg(unlink(path) == 0, "%s: %s", path, strerror(errno));
+    }
+    closedir(contents);
+    ck_assert_int_eq(rmdir(folder), 0);
+}
+
+START_TEST(readme_commands_run)
+{
+    char *readme = tu_read_file("README.md", NULL);
+    char *commands[README_MAX_COMMANDS];
+    unsigned skipped = 0;
+    size_t count = readme_commands(readme, commands, &skipped);
+    ck_assert_msg(count > 0, "README.md shows no command this test runs");
+    ck_assert_msg(skipped > 0 && strstr(readme, "make demo") != NULL,
+                  "README.md's two commands (make demo, make check) are not marked " README_NOT_RUN);
+    char folder[] = "/tmp/test_programs_readme.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    link_tree(folder);
+    tu_env(2);
+    setenv("COOP_PLATFORM", TU_POCL_PLATFORM, 1);
+    for (size_t i = 0; i < count; i++) {
+        size_t bytes = strlen(folder) + strlen(commands[i]) + 16;
+        char *script = malloc(bytes);
+        ck_assert_ptr_nonnull(script);
+        snprintf(script, bytes, "cd %s && %s", folder, commands[i]);
+        char *argv[] = {"/bin/sh", "-c", script, NULL};
+        tu_process run = tu_run_process(argv);
+        ck_assert_msg(run.status == 0, "README.md's command\n  %s\nexited with status %d:\n%s", commands[i],
+                      run.status, run.output);
+        free(run.output);
+        free(script);
+        free(commands[i]);
+    }
+    remove_folder(folder);
+    free(readme);
+}
+END_TEST
+
 static Suite *programs_suite(void)
 {
     Suite *suite = suite_create("programs");
@@ -272,6 +417,10 @@ static Suite *programs_suite(void)
     TCase *environment = tu_tcase("bad environment", 300);
     tcase_add_loop_test(environment, bad_environment_is_refused, 0, BAD_ENVIRONMENT);
     suite_add_tcase(suite, environment);
+    TCase *readme = tu_tcase("readme", 600);
+    tcase_add_test(readme, readme_is_short);
+    tcase_add_test(readme, readme_commands_run);
+    suite_add_tcase(suite, readme);
     return suite;
 }
 

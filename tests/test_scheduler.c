@@ -1012,7 +1012,7 @@ START_TEST(plan_without_workgroups)
 }
 END_TEST
 
-/* The megakernel README.md's "A cooperative megakernel written by hand" shows, written as a user
+/* The megakernel docs/TUTORIAL.md's "A cooperative megakernel written by hand" shows, written as a user
  * would from that section (tests/kernels/by_hand.cl): a cooperative kernel with transmit state
  * and a task, under chaos so that forked groups restore it. Every element ends at `count`, and
  * the task's 37 workgroups each wrote theirs. */

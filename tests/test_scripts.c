@@ -292,6 +292,32 @@ static void split_scaling_csv(const char *family, const char *name)
 
 /* --from-csv: a quick run's rows split into two files (the R-MAT inputs, the grids, as two GPU
  * calls would leave them) make the same CSV, report and plot again, with nothing measured. */
+/* Without --out or --report a script writes into scratch/<script>/<device>/ of its tree, which git
+ * ignores, and nothing into benchmarks/results/: run from a copy of scripts/, so that what it writes
+ * lands in that copy's tree. */
+START_TEST(default_folder_is_scratch)
+{
+    assert_bench_built();
+    char root[PATH_BYTES], bench[2 * PATH_BYTES], script[2 * PATH_BYTES], path[2 * PATH_BYTES];
+    ck_assert_ptr_nonnull(getcwd(root, sizeof root));
+    snprintf(bench, sizeof bench, "%s/" BENCH, root);
+    snprintf(script, sizeof script, "%s/scripts/scaling", scratch);
+    char *copy[] = {"/bin/cp", "-r", "scripts", scratch, NULL};
+    assert_run(copy, "cp -r scripts", 0, "");
+    char *argv[] = {script, "--quick", "--inputs", "grid:20:20", "--bench", bench, NULL};
+    assert_run(argv, "scripts/scaling --quick without --out", 0, "/scratch/scaling/pocl-");
+    snprintf(path, sizeof path, "%s/benchmarks", scratch);
+    struct stat info;
+    ck_assert_msg(stat(path, &info) != 0, "scripts/scaling without --out wrote into %s", path);
+    /* scratch_remove removes plain files only */
+    char scripts_copy[2 * PATH_BYTES], scratch_copy[2 * PATH_BYTES];
+    snprintf(scripts_copy, sizeof scripts_copy, "%s/scripts", scratch);
+    snprintf(scratch_copy, sizeof scratch_copy, "%s/scratch", scratch);
+    char *remove[] = {"/bin/rm", "-r", scripts_copy, scratch_copy, NULL};
+    assert_run(remove, "rm -r the copy", 0, "");
+}
+END_TEST
+
 START_TEST(scaling_from_csv)
 {
     run_quick("scripts/scaling", "[30/30] sssp-bf grid:20:20 multikernel");
@@ -450,6 +476,10 @@ START_TEST(bad_options)
     char *sweep_groups[] = {"scripts/overhead", "--quick", "--sweep", "--groups", "3", "--out", scratch, NULL};
     assert_run(sweep_groups, "scripts/overhead --sweep --groups 3", 2, "--sweep: --groups is auto");
 
+    /* Experiments go to scratch/ unless --report asks for the tree's report folder: one or the other. */
+    char *both[] = {"scripts/scaling", "--quick", "--out", scratch, "--report", NULL};
+    assert_run(both, "scripts/scaling --out DIR --report", 2, "argument --report: not allowed with argument --out");
+
     char *no_bench[] = {"scripts/responsiveness", "--quick", "--bench", "/nonexistent/coop-bench", "--out", scratch,
                         NULL};
     assert_run(no_bench, "scripts/responsiveness --bench /nonexistent/coop-bench", 1,
@@ -473,6 +503,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, gather_cost_of_a_trace);
     tcase_add_test(quick, scaling_quick);
     tcase_add_test(quick, scaling_from_csv);
+    tcase_add_test(quick, default_folder_is_scratch);
     suite_add_tcase(suite, quick);
     return suite;
 }

@@ -2,7 +2,7 @@
  * propagation (kernels/examples/components.cl, in the cooperative kernels language), merged by
  * coop-merge with a periodic task (kernels/examples/tick.cl) into one megakernel
  * (kernels/generated/components_mega.cl), run through libcoop's public API and checked against a
- * union-find on the CPU. The README's "Your first cooperative kernel" walks through it.
+ * union-find on the CPU. docs/TUTORIAL.md walks through it.
  *
  *   components [--nodes N] [--edges M] [--seed S] [--period-ms P] [--task-groups G] [--chaos SEED]
  *

@@ -1,4 +1,4 @@
-/* The megakernel README.md's "A cooperative megakernel written by hand" shows, as a user writes
+/* The megakernel docs/TUTORIAL.md's "A cooperative megakernel written by hand" shows, as a user writes
  * it from that section: a cooperative kernel with transmit state forked at its resizing barrier,
  * and a task (tests/test_by_hand.c). */
 typedef struct { uint round; } state;                 /* what a forked group needs */
