@@ -366,14 +366,18 @@ typedef struct coop_mega_report {
 /* Runs a megakernel (a persistent kernel whose groups loop over coop_schedule(), see
  * coop_device/schedule.h) until its cooperative kernel has finished and its tasks are done, submitting
  * the planned tasks on the way. `params` may be NULL, `plans` only when plan_count is 0. A run
- * that makes no progress for the watchdog time ends with COOP_ERR_TIMEOUT and a message saying
- * where the groups are (the kernel then still runs: the process must exit). On success *report
+ * that makes no progress for the watchdog time, or has not finished within its time limit
+ * (params->launch.timeout_s), ends with COOP_ERR_TIMEOUT and a message saying where the groups are
+ * (the kernel then still runs: the process must exit). On success *report
  * holds the run's figures: release it with coop_mega_report_free().
  * A traced run (params->trace_file or COOP_TRACE_FILE) also writes the trace file; a device
  * without a trace clock (NVIDIA's %globaltimer, or PoCL on an x86-64 host: the time-stamp
  * counter) is COOP_ERR_DEVICE_UNSUPPORTED, a file that cannot be written COOP_ERR_IO. Its task
  * records are then timed by the trace clock (device_timed), so that the report and the trace
- * agree to the nanosecond. */
+ * agree to the nanosecond. A traced run that fails once its groups ran (the watchdog, the time
+ * limit, an error) still writes the events they recorded, with otherData.ended_early saying why,
+ * and its message says where that trace is, or why there is none (a device that serves no read
+ * of the trace buffers beside a kernel that still runs). */
 COOP_API coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
                           size_t plan_count, coop_mega_report *report);
 

@@ -107,6 +107,8 @@ coop_status coop_fail(coop_context *ctx, coop_status status, const char *fmt, ..
     __attribute__((format(printf, 3, 4)));
 /* Records "what: CL_ERROR_NAME" for a failed OpenCL call and returns COOP_ERR_OPENCL. */
 coop_status coop_fail_cl(coop_context *ctx, cl_int err, const char *what);
+/* "COOP_ERR_TIMEOUT" for COOP_ERR_TIMEOUT (static storage). */
+const char *coop_status_name(coop_status status);
 /* Clears the message. */
 void coop_clear_message(coop_context *ctx);
 
