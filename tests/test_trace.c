@@ -384,6 +384,8 @@ START_TEST(trace_parameter_errors)
                      "coop_mega_run: params->trace_events = 1048577: a group's trace buffer holds from 1 to 1048576");
     params.trace_events = 0;
     params.trace_file = "/nonexistent-directory/trace.json";
+    cl_uint target = 0; /* the kernel is ready to run: the file alone is wrong */
+    TU_ASSERT_OK(env.ctx, coop_kernel_set_arg(env.kernel, 5, sizeof target, &target));
     TU_ASSERT_STATUS(env.ctx, coop_mega_run(env.kernel, &params, NULL, 0, &report), COOP_ERR_IO,
                      "trace '/nonexistent-directory/trace.json': No such file or directory");
     env_close(&env);

@@ -226,7 +226,11 @@ COOP_API coop_status coop_kernel_create(coop_program *program, const char *name,
 COOP_API void coop_kernel_release(coop_kernel *kernel);
 
 /* Sets the kernel's argument `index`, counted after the COOP_PARAMS of a persistent kernel
- * (index 0 is the first parameter the kernel's author wrote). */
+ * (index 0 is the first parameter the kernel's author wrote). A value the parameter does not take
+ * (CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE...) is COOP_ERR_INVALID_ARGUMENT naming the
+ * parameter, "argument 4 (uint adapt_queue_words): size 8, expected 4", or saying that the
+ * platform gives no argument info. Every argument must be set before a run: coop_kernel_run and
+ * coop_mega_run refuse a kernel with unset ones (COOP_ERR_INVALID_ARGUMENT naming each). */
 COOP_API coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value);
 
 /* Sets argument `index` to a buffer. */

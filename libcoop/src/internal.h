@@ -129,6 +129,9 @@ coop_status coop_build(coop_context *ctx, const char *source, const char *option
 /* The kernel as built with COOP_TRACING=1, with the arguments the caller set: built (once per
  * program) and created (once per kernel) at the first traced run. */
 coop_status coop_kernel_traced(coop_kernel *kernel, cl_kernel *out);
+/* COOP_OK once every argument of `kernel` after COOP_PARAMS was set; else
+ * COOP_ERR_INVALID_ARGUMENT naming each unset one by index, type and name. */
+coop_status coop_check_args_set(const coop_kernel *kernel);
 /* Writes `size` bytes of `data` to `file` (a COOP_BUILD_DUMP file, named `path`) and closes it;
  * COOP_ERR_IO with the path and the reason if the write or the close fails. */
 coop_status coop_dump_write(coop_context *ctx, FILE *file, const char *path, const void *data, size_t size);

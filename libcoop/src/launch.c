@@ -207,9 +207,12 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     if (!kernel->persistent)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                          "kernel '%s' is not persistent: its first parameters must be COOP_PARAMS", run->name);
+    coop_status status = coop_check_args_set(kernel);
+    if (status != COOP_OK)
+        return status;
     size_t local = 0;
     double window_us = launch->discovery_window_us, timeout_s = launch->timeout_s;
-    coop_status status = check_launch(ctx, start->what, launch);
+    status = check_launch(ctx, start->what, launch);
     if (status == COOP_OK)
         status = pick_local_size(kernel, launch, start, run->name, &local);
     if (status == COOP_OK && !window_us)

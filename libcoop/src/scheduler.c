@@ -566,6 +566,9 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
                            "events (0: %u)", params->trace_events, COOP_TRACE_MAX_EVENTS, COOP_TRACE_DEFAULT_EVENTS);
+    /* before a traced run's build, which takes long */
+    if (status == COOP_OK && kernel->persistent)
+        status = coop_check_args_set(kernel);
     if (status != COOP_OK)
         return status;
     coop_start start = {
