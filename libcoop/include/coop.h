@@ -155,8 +155,8 @@ typedef struct coop_options coop_options;
  * platform and device selectors name (the options', else COOP_PLATFORM's and COOP_DEVICE's), or
  * every device when none is given. Fills *out with a malloc'ed array in coop_list_devices()'s
  * order (caller frees) and *count with its length. COOP_ERR_DEVICE_NOT_FOUND when none matches,
- * COOP_ERR_INVALID_ARGUMENT for a malformed selector; `message` (`size` bytes, may be NULL) then
- * says why. */
+ * COOP_ERR_INVALID_ARGUMENT for a malformed selector or a channel that is no coop_channel_kind;
+ * `message` (`size` bytes, may be NULL) then says why. */
 COOP_API coop_status coop_match_devices(const coop_options *options, coop_device_info **out, size_t *count,
                                         char *message, size_t size);
 
@@ -310,10 +310,10 @@ typedef struct coop_task_plan {
                                      (P_TASK_COUNT; COOP_ERR_INVALID_ARGUMENT otherwise) */
     unsigned workgroups;          /* at least 1 */
     coop_take take;
-    unsigned take_count;          /* COOP_TAKE_COUNT: 1 to 4095 */
+    unsigned take_count;          /* COOP_TAKE_COUNT: 1 to 4095; any other take: 0 */
     double start_ms;              /* at least 0 */
     double period_ms;             /* 0: once; else positive */
-    unsigned repeats;
+    unsigned repeats;             /* 0: no limit; a one-off task (period_ms 0): 0 or 1 */
     unsigned args[16];            /* read in the task with coop_task_arg(ctx, i) */
 } coop_task_plan;
 

@@ -93,6 +93,11 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
 /* coop_kernel_run, naming the launch settings `what` in messages ("coop_kernel_run: launch->"). */
 coop_status coop_kernel_run_as(coop_kernel *kernel, const coop_launch *launch, const char *what,
                                coop_run_stats *stats);
+/* launch.c: the local size to launch `kernel` with: `asked`, checked against what the kernel allows
+ * on the device (before anything reaches OpenCL's compiler; a `megakernel` on PoCL takes at least
+ * 3), or the default, 256 capped; `what` names the setting in messages ("coop_kernel_run:
+ * launch->"). */
+coop_status coop_local_size(const coop_kernel *kernel, size_t asked, int megakernel, const char *what, size_t *local);
 /* 1 once the kernel has ended (*status tells how), 0 while it runs. */
 int coop_launch_ended(coop_running *run, coop_status *status);
 /* Waits for the kernel to end, within run->timeout_s of its start; a timeout says where the

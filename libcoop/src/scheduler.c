@@ -513,11 +513,18 @@ static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, con
         if (plan->workgroups == 0)
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].workgroups = 0: a task runs at least one workgroup", p);
+        static const char *const take_names[] = {"COOP_TAKE_COUNT", "COOP_TAKE_ONE", "COOP_TAKE_QUARTER",
+                                                 "COOP_TAKE_HALF", "COOP_TAKE_ALL_BUT_ONE"};
         if ((unsigned)plan->take > COOP_TAKE_ALL_BUT_ONE)
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].take = %d is not a coop_take (COOP_TAKE_COUNT, "
                              "COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
                              p, (int)plan->take);
+        /* a count beside another take is a plan that says two things: which one was meant? */
+        if (plan->take != COOP_TAKE_COUNT && plan->take_count)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].take_count = %u: only COOP_TAKE_COUNT reads it (take is %s)",
+                             p, plan->take_count, take_names[plan->take]);
         if (plan->take == COOP_TAKE_COUNT && (plan->take_count == 0 || plan->take_count > COOP_MAX_GROUPS))
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].take_count = %u: COOP_TAKE_COUNT takes from 1 to %u groups",
@@ -529,6 +536,10 @@ static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, con
         snprintf(field, sizeof field, "coop_mega_run: plans[%zu].period_ms", p);
         if ((status = coop_check_time(ctx, field, plan->period_ms)) != COOP_OK)
             return status;
+        if (plan->period_ms == 0 && plan->repeats > 1)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].repeats = %u: a one-off task (period_ms = 0) runs once", p,
+                             plan->repeats);
     }
     return COOP_OK;
 }

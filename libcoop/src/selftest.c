@@ -25,11 +25,15 @@ static coop_status create_buffers(coop_context *ctx, size_t data_bytes, cl_mem b
 static coop_status run_check(coop_kernel *kernel, const coop_barrier_params *params, coop_barrier_result *out)
 {
     coop_context *ctx = kernel->program->ctx;
-    coop_launch launch = {.local_size = params->local_size ? params->local_size : 256,
-                          .max_groups = params->max_groups};
+    coop_launch launch = {.max_groups = params->max_groups};
+    /* checked before the buffers sized by it are made */
+    coop_status status = coop_local_size(kernel, params->local_size, 0, "coop_measure_barrier: params->",
+                                         &launch.local_size);
+    if (status != COOP_OK)
+        return status;
     unsigned launched = coop_launch_groups(ctx, launch.local_size);
     cl_mem buffers[3] = {NULL, NULL, NULL};
-    coop_status status = create_buffers(ctx, 2 * (size_t)launched * launch.local_size * sizeof(cl_uint), buffers);
+    status = create_buffers(ctx, 2 * (size_t)launched * launch.local_size * sizeof(cl_uint), buffers);
     cl_uint barriers = params->barriers;
     if (status == COOP_OK)
         status = coop_kernel_set_arg(kernel, 0, sizeof barriers, &barriers);
