@@ -434,6 +434,19 @@ START_TEST(match_devices_names_a_bad_channel)
 }
 END_TEST
 
+/* coop_barrier_params.build_options go to the compiler, which alone can judge them: a build they
+ * break is COOP_ERR_BUILD, its message naming the field before the compiler's log. */
+START_TEST(barrier_build_options_are_named)
+{
+    coop_context *ctx = tu_context(2);
+    coop_barrier_params params = {.local_size = 16, .barriers = 1, .build_options = "-cl-no-such-option"};
+    coop_barrier_result result;
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_measure_barrier(ctx, &params, &result)), COOP_ERR_BUILD,
+                     "coop_measure_barrier: params->build_options = '-cl-no-such-option': building '<source>'");
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* The calls below with every field good succeed: the bad field alone makes each fail. */
 START_TEST(fields_all_good)
 {
@@ -475,6 +488,7 @@ static Suite *errors_suite(void)
     tcase_add_test(edges, program_file_that_is_not_a_regular_file);
     tcase_add_test(edges, fields_all_good);
     tcase_add_test(edges, match_devices_names_a_bad_channel);
+    tcase_add_test(edges, barrier_build_options_are_named);
     tcase_add_loop_test(edges, bad_field_is_named, 0, BAD_FIELDS - 1);
     suite_add_tcase(suite, edges);
     return suite;

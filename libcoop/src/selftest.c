@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 extern const char coop_selftest_source[];
 
@@ -82,6 +83,13 @@ coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *p
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;
     coop_status status = coop_program_create(ctx, coop_selftest_source, params->build_options, &program);
+    /* libcoop's own kernel builds: a failure is the options' (the compiler judges them) */
+    if (status == COOP_ERR_BUILD && params->build_options && *params->build_options) {
+        char *why = strdup(coop_context_message(ctx));
+        coop_fail(ctx, status, "coop_measure_barrier: params->build_options = '%s': %s", params->build_options,
+                  why ? why : "the build failed");
+        free(why);
+    }
     if (status == COOP_OK)
         status = coop_kernel_create(program, "coop_barrier_check", &kernel);
     if (status == COOP_OK)
