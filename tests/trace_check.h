@@ -122,7 +122,8 @@ static inline tc_trace tc_load(const char *path)
         tr->spans[tr->count++] = s;
     }
     for (size_t k = 0; k < t.track_count; k++)
-        qsort(t.tracks[k].spans, t.tracks[k].count, sizeof *t.tracks[k].spans, tc_by_start);
+        if (t.tracks[k].count) /* an empty track has no array */
+            qsort(t.tracks[k].spans, t.tracks[k].count, sizeof *t.tracks[k].spans, tc_by_start);
     qsort(t.members, t.member_count, sizeof *t.members, tc_by_time);
     return t;
 }
