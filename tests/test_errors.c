@@ -290,6 +290,8 @@ typedef enum bad_field {
     MEGA_TAKE,
     MEGA_TAKE_COUNT_ZERO,
     MEGA_TAKE_COUNT_LARGE,
+    MEGA_TAKE_COUNT_UNREAD,
+    MEGA_REPEATS_ONCE,
     MEGA_PERIOD,
     MEGA_START_NAN,
     MEGA_WORKGROUPS,
@@ -297,6 +299,7 @@ typedef enum bad_field {
     MEGA_REPORT_NULL,
     BARRIER_COUNT,
     BARRIER_LOCAL_SIZE,
+    BARRIER_LOCAL_SIZE_HUGE,
     ROUNDTRIP_ROUNDS,
     BAD_FIELDS
 } bad_field;
@@ -318,6 +321,9 @@ static const char *const bad_field_messages[BAD_FIELDS] = {
                   "COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
     [MEGA_TAKE_COUNT_ZERO] = "coop_mega_run: plans[0].take_count = 0: COOP_TAKE_COUNT takes from 1 to 4095 groups",
     [MEGA_TAKE_COUNT_LARGE] = "coop_mega_run: plans[0].take_count = 5000: COOP_TAKE_COUNT takes from 1 to 4095 groups",
+    [MEGA_TAKE_COUNT_UNREAD] = "coop_mega_run: plans[0].take_count = 3: only COOP_TAKE_COUNT reads it (take is "
+                               "COOP_TAKE_ONE)",
+    [MEGA_REPEATS_ONCE] = "coop_mega_run: plans[1].repeats = 3: a one-off task (period_ms = 0) runs once",
     [MEGA_PERIOD] = "coop_mega_run: plans[1].period_ms = -5 is not a time",
     [MEGA_START_NAN] = "coop_mega_run: plans[0].start_ms = nan is not a time",
     [MEGA_WORKGROUPS] = "coop_mega_run: plans[1].workgroups = 0: a task runs at least one workgroup",
@@ -326,6 +332,9 @@ static const char *const bad_field_messages[BAD_FIELDS] = {
     [BARRIER_COUNT] = "coop_measure_barrier: params->barriers = 0: it measures at least one barrier",
     [BARRIER_LOCAL_SIZE] = "coop_measure_barrier: params->local_size: local size 1048576 is too large for kernel "
                            "'coop_barrier_check'",
+    /* refused before the buffers it sizes are made (CL_INVALID_BUFFER_SIZE before) */
+    [BARRIER_LOCAL_SIZE_HUGE] = "coop_measure_barrier: params->local_size: local size 1099511627776 is too large for "
+                                "kernel 'coop_barrier_check'",
     [ROUNDTRIP_ROUNDS] = "coop_channel_roundtrip: rounds = 0: it times at least one round trip",
 };
 
@@ -360,6 +369,8 @@ static coop_status call_with(coop_context *ctx, bad_field field)
     case MEGA_TAKE: plans[0].take = (coop_take)77; break;
     case MEGA_TAKE_COUNT_ZERO: plans[0].take = COOP_TAKE_COUNT; break;
     case MEGA_TAKE_COUNT_LARGE: plans[0].take = COOP_TAKE_COUNT; plans[0].take_count = 5000; break;
+    case MEGA_TAKE_COUNT_UNREAD: plans[0].take_count = 3; break;
+    case MEGA_REPEATS_ONCE: plans[1].repeats = 3; break;
     case MEGA_PERIOD: plans[1].period_ms = -5; break;
     case MEGA_START_NAN: plans[0].start_ms = NAN; break;
     case MEGA_WORKGROUPS: plans[1].workgroups = 0; break;
@@ -367,6 +378,7 @@ static coop_status call_with(coop_context *ctx, bad_field field)
     case MEGA_REPORT_NULL: report_out = NULL; break;
     case BARRIER_COUNT: barrier.barriers = 0; break;
     case BARRIER_LOCAL_SIZE: barrier.local_size = 1 << 20; break;
+    case BARRIER_LOCAL_SIZE_HUGE: barrier.local_size = (size_t)1 << 40; break;
     case ROUNDTRIP_ROUNDS: rounds = 0; break;
     default: break;
     }
@@ -400,6 +412,40 @@ static coop_status call_with(coop_context *ctx, bad_field field)
     coop_program_release(program);
     return status;
 }
+
+/* coop_match_devices reads the selection of coop_options; a channel that is no coop_channel_kind is
+ * refused there as coop_context_create refuses it. */
+START_TEST(match_devices_names_a_bad_channel)
+{
+    tu_env(2);
+    coop_options options = {.channel = (coop_channel_kind)9};
+    coop_device_info *matched = (coop_device_info *)1;
+    size_t count = 1;
+    char why[256];
+    ck_assert_int_eq(coop_match_devices(&options, &matched, &count, why, sizeof why), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(why, "coop_match_devices: options->channel = 9 is not a coop_channel_kind (COOP_CHANNEL_AUTO .. "
+                          "COOP_CHANNEL_QUEUE)");
+    ck_assert_ptr_null(matched);
+    ck_assert_uint_eq(count, 0);
+    options.channel = COOP_CHANNEL_QUEUE;
+    ck_assert_int_eq(coop_match_devices(&options, &matched, &count, why, sizeof why), COOP_OK);
+    ck_assert_uint_ge(count, 1);
+    free(matched);
+}
+END_TEST
+
+/* coop_barrier_params.build_options go to the compiler, which alone can judge them: a build they
+ * break is COOP_ERR_BUILD, its message naming the field before the compiler's log. */
+START_TEST(barrier_build_options_are_named)
+{
+    coop_context *ctx = tu_context(2);
+    coop_barrier_params params = {.local_size = 16, .barriers = 1, .build_options = "-cl-no-such-option"};
+    coop_barrier_result result;
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_measure_barrier(ctx, &params, &result)), COOP_ERR_BUILD,
+                     "coop_measure_barrier: params->build_options = '-cl-no-such-option': building '<source>'");
+    coop_context_release(ctx);
+}
+END_TEST
 
 /* The calls below with every field good succeed: the bad field alone makes each fail. */
 START_TEST(fields_all_good)
@@ -441,6 +487,8 @@ static Suite *errors_suite(void)
     tcase_add_test(edges, launch_groups_edges);
     tcase_add_test(edges, program_file_that_is_not_a_regular_file);
     tcase_add_test(edges, fields_all_good);
+    tcase_add_test(edges, match_devices_names_a_bad_channel);
+    tcase_add_test(edges, barrier_build_options_are_named);
     tcase_add_loop_test(edges, bad_field_is_named, 0, BAD_FIELDS - 1);
     suite_add_tcase(suite, edges);
     return suite;

@@ -411,7 +411,8 @@ START_TEST(argument_index_near_the_top_of_unsigned)
                          expected);
     }
     /* Nothing was set: the persistent kernel's own arguments are still missing. */
-    TU_ASSERT_STATUS(ctx, coop_kernel_run(persistent, NULL, NULL), COOP_ERR_OPENCL, "CL_INVALID_KERNEL_ARGS");
+    TU_ASSERT_STATUS(ctx, coop_kernel_run(persistent, NULL, NULL), COOP_ERR_INVALID_ARGUMENT,
+                     "kernel 'store': arguments are not set: 0 (uint value), 1 (global uint* out)");
     clReleaseMemObject(buffer);
     coop_kernel_release(plain);
     coop_kernel_release(persistent);
@@ -464,15 +465,56 @@ START_TEST(argument_index_out_of_range)
 }
 END_TEST
 
-/* OpenCL's own check of an argument comes back as COOP_ERR_OPENCL, by name. */
+/* A value of the wrong size names the parameter (index, type and name) and the size it takes. */
 START_TEST(argument_of_the_wrong_size)
 {
     coop_context *ctx = tu_context(2);
     coop_program *program = NULL;
     coop_kernel *kernel = tu_kernel(ctx, persistent_source, NULL, "store", &program);
     cl_uchar byte = 1;
-    TU_ASSERT_STATUS(ctx, coop_kernel_set_arg(kernel, 0, sizeof byte, &byte), COOP_ERR_OPENCL,
-                     "clSetKernelArg(0) failed: CL_INVALID_ARG_SIZE");
+    ck_assert_int_eq(coop_kernel_set_arg(kernel, 0, sizeof byte, &byte), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), "coop_kernel_set_arg: kernel 'store' argument 0 (uint value): size 1, "
+                                                "expected 4: CL_INVALID_ARG_SIZE (-51)");
+    cl_uint word = 0;
+    ck_assert_int_eq(coop_kernel_set_arg(kernel, 1, sizeof word, &word), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), "coop_kernel_set_arg: kernel 'store' argument 1 (global uint* out): "
+                                                "size 4, expected 8: CL_INVALID_ARG_SIZE (-51)");
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* The size each kind of parameter takes, in the message for a value of another size: scalars,
+ * vectors (a 3-vector as a 4-vector), buffers; local memory takes no value (NULL), only a size. */
+static const char types_source[] =
+    "kernel void types(COOP_PARAMS, uchar a, short2 b, float3 c, ulong4 d, char8 e, constant float *f, local uint *g)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "}\n";
+
+static const struct {
+    size_t size;
+    const char *message;
+} wrong_sizes[] = {
+    {2, "coop_kernel_set_arg: kernel 'types' argument 0 (uchar a): size 2, expected 1: CL_INVALID_ARG_SIZE (-51)"},
+    {5, "coop_kernel_set_arg: kernel 'types' argument 1 (short2 b): size 5, expected 4: CL_INVALID_ARG_SIZE (-51)"},
+    {13, "coop_kernel_set_arg: kernel 'types' argument 2 (float3 c): size 13, expected 16: CL_INVALID_ARG_SIZE (-51)"},
+    {33, "coop_kernel_set_arg: kernel 'types' argument 3 (ulong4 d): size 33, expected 32: CL_INVALID_ARG_SIZE (-51)"},
+    {9, "coop_kernel_set_arg: kernel 'types' argument 4 (char8 e): size 9, expected 8: CL_INVALID_ARG_SIZE (-51)"},
+    {9, "coop_kernel_set_arg: kernel 'types' argument 5 (constant float* f): size 9, expected 8: "
+        "CL_INVALID_ARG_SIZE (-51)"},
+    {9, "coop_kernel_set_arg: kernel 'types' argument 6 (local uint* g): CL_INVALID_ARG_VALUE (-50)"},
+};
+
+START_TEST(wrong_size_names_the_size_expected)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, types_source, NULL, "types", &program);
+    const unsigned char bytes[64] = {0};
+    ck_assert_int_eq(coop_kernel_set_arg(kernel, (unsigned)_i, wrong_sizes[_i].size, bytes), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), wrong_sizes[_i].message);
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
@@ -497,15 +539,90 @@ START_TEST(run_needs_coop_params)
 }
 END_TEST
 
+/* A kernel whose platform gives no argument info (a program built without -cl-kernel-arg-info,
+ * as one from a binary may be; PoCL then answers CL_KERNEL_ARG_INFO_NOT_AVAILABLE): the messages
+ * say so where the parameter's name would be, and the errors are still the caller's. */
+START_TEST(argument_errors_without_argument_info)
+{
+    static const char *source = "kernel void plain(uint value, global uint *out) { out[0] = value; }\n";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, "plain", &program);
+    cl_int err = CL_SUCCESS;
+    cl_program bare = clCreateProgramWithSource(coop_context_cl(ctx), 1, &source, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clBuildProgram(bare, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+    cl_kernel bare_kernel = clCreateKernel(bare, "plain", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    char name[16];
+    ck_assert_int_eq(clGetKernelArgInfo(bare_kernel, 0, CL_KERNEL_ARG_NAME, sizeof name, name, NULL),
+                     CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    clReleaseKernel(kernel->cl);
+    kernel->cl = bare_kernel;
+    cl_uchar byte = 1;
+    ck_assert_int_eq(coop_kernel_set_arg(kernel, 0, sizeof byte, &byte), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), "coop_kernel_set_arg: kernel 'plain' argument 0 (whose name and type "
+                                                "the platform does not give: CL_KERNEL_ARG_INFO_NOT_AVAILABLE): size 1: "
+                                                "CL_INVALID_ARG_SIZE (-51)");
+    ck_assert_int_eq(coop_check_args_set(kernel), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx),
+                     "kernel 'plain': arguments are not set: 0 (whose name and type the platform does not give: "
+                     "CL_KERNEL_ARG_INFO_NOT_AVAILABLE), 1 (whose name and type the platform does not give: "
+                     "CL_KERNEL_ARG_INFO_NOT_AVAILABLE); set them with coop_kernel_set_arg or coop_kernel_set_buffer");
+    coop_kernel_release(kernel);
+    clReleaseProgram(bare);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* libcoop knows which arguments were set: a launch with one unset is refused before it reaches
+ * OpenCL, naming each unset parameter; nothing runs. */
 START_TEST(run_with_an_argument_unset)
 {
     coop_context *ctx = tu_context(2);
     coop_program *program = NULL;
     coop_kernel *kernel = tu_kernel(ctx, persistent_source, NULL, "store", &program);
+    ck_assert_int_eq(coop_kernel_run(kernel, NULL, NULL), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx),
+                     "kernel 'store': arguments are not set: 0 (uint value), 1 (global uint* out); set them with "
+                     "coop_kernel_set_arg or coop_kernel_set_buffer");
     cl_uint value = 5;
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 0, sizeof value, &value));
-    TU_ASSERT_STATUS(ctx, coop_kernel_run(kernel, NULL, NULL), COOP_ERR_OPENCL, "CL_INVALID_KERNEL_ARGS");
-    ck_assert_ptr_nonnull(strstr(coop_context_message(ctx), "launching kernel 'store'"));
+    ck_assert_int_eq(coop_kernel_run(kernel, NULL, NULL), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), "kernel 'store': argument is not set: 1 (global uint* out); set it "
+                                                "with coop_kernel_set_arg or coop_kernel_set_buffer");
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* The same for a megakernel, traced or not (the check comes before the traced build). */
+START_TEST(mega_run_with_an_argument_unset)
+{
+    static const char source[] =
+        "kernel void mega(COOP_PARAMS, global uint *out, uint rounds)\n"
+        "{\n"
+        "    COOP_ENTER(ctx);\n"
+        "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx))\n"
+        "        COOP_GROUP_SYNC();\n"
+        "}\n";
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, "mega", &program);
+    cl_mem out = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, out));
+    static const char expected[] = "kernel 'mega': argument is not set: 1 (uint rounds); set it with "
+                                   "coop_kernel_set_arg or coop_kernel_set_buffer";
+    coop_mega_report report;
+    ck_assert_int_eq(coop_mega_run(kernel, NULL, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), expected);
+    coop_mega_params params = {.trace_file = "/tmp/test_program-never-written.json"};
+    ck_assert_int_eq(coop_mega_run(kernel, &params, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT);
+    ck_assert_str_eq(coop_context_message(ctx), expected);
+    ck_assert_int_ne(access(params.trace_file, F_OK), 0);
+    clReleaseMemObject(out);
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
@@ -562,8 +679,11 @@ static Suite *program_suite(void)
     tcase_add_test(kernels, kernel_handle_is_the_opencl_kernel);
     tcase_add_test(kernels, argument_index_out_of_range);
     tcase_add_test(kernels, argument_of_the_wrong_size);
+    tcase_add_loop_test(kernels, wrong_size_names_the_size_expected, 0, sizeof wrong_sizes / sizeof wrong_sizes[0]);
     tcase_add_test(kernels, run_needs_coop_params);
     tcase_add_test(kernels, run_with_an_argument_unset);
+    tcase_add_test(kernels, mega_run_with_an_argument_unset);
+    tcase_add_test(kernels, argument_errors_without_argument_info);
     tcase_add_test(kernels, persistent_arguments_follow_coop_params);
     suite_add_tcase(suite, kernels);
     return suite;

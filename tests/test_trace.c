@@ -384,6 +384,8 @@ START_TEST(trace_parameter_errors)
                      "coop_mega_run: params->trace_events = 1048577: a group's trace buffer holds from 1 to 1048576");
     params.trace_events = 0;
     params.trace_file = "/nonexistent-directory/trace.json";
+    cl_uint target = 0; /* the kernel is ready to run: the file alone is wrong */
+    TU_ASSERT_OK(env.ctx, coop_kernel_set_arg(env.kernel, 5, sizeof target, &target));
     TU_ASSERT_STATUS(env.ctx, coop_mega_run(env.kernel, &params, NULL, 0, &report), COOP_ERR_IO,
                      "trace '/nonexistent-directory/trace.json': No such file or directory");
     env_close(&env);
@@ -444,6 +446,138 @@ START_TEST(failed_traces_leave_the_path_alone)
 }
 END_TEST
 
+/* ---- Runs that end early ------------------------------------------------------------------ */
+
+/* Group 1 never reaches the second barrier (the watchdog's case); the barriers of `forever_mega`
+ * keep completing, so that only the time limit ends it; `early_mega` ends without the shutdown
+ * (an error). */
+static const char early_source[] =
+    "kernel void stall_mega(COOP_PARAMS, global uint *flag)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {\n"
+    "        if (role == COOP_ROLE_COOP) {\n"
+    "            coop_global_barrier(&ctx);\n"
+    "            if (coop_group_id(&ctx) == 1 && get_local_id(0) == 0)\n"
+    "                while (!coop_load_acquire(flag))\n"
+    "                    ;\n"
+    "            coop_global_barrier(&ctx);\n"
+    "            if (coop_group_id(&ctx) == 0 && get_local_id(0) == 0)\n"
+    "                coop_store_release(flag, 1u);\n"
+    "        }\n"
+    "        COOP_GROUP_SYNC();\n"
+    "    }\n"
+    "}\n"
+    "kernel void forever_mega(COOP_PARAMS, global uint *flag)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {\n"
+    "        if (role == COOP_ROLE_COOP)\n"
+    "            while (!coop_load_acquire(flag))\n"
+    "                coop_global_barrier(&ctx);\n"
+    "        COOP_GROUP_SYNC();\n"
+    "    }\n"
+    "}\n"
+    "kernel void early_mega(COOP_PARAMS, global uint *flag)\n"
+    "{\n"
+    "    COOP_ENTER(ctx);\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        flag[0] = 1u;\n"
+    "}\n";
+
+/* Runs megakernel `name` of early_source traced on two groups of three workers (the third
+ * serves the read of the trace beside a kernel that still runs), expects `status` with `fragment`
+ * in its message, and checks the trace it left: it parses, says why the run ended early, holds
+ * events (`min_events` at least) in role spans that follow the protocol, and the message names
+ * it. */
+static void early_run(const char *name, const coop_mega_params *settings, coop_status status, const char *fragment,
+                      const char *cause, unsigned long min_events)
+{
+    coop_context *ctx = tu_context(3);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, early_source, NULL, name, &program);
+    cl_mem flag = tu_buffer(ctx, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, flag));
+    char dir[] = "/tmp/test_trace-early.XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/%s.json", dir, name);
+    coop_mega_params params = *settings;
+    params.launch.local_size = LOCAL_SIZE;
+    params.trace_file = path;
+    tu_pin_groups(&params.launch, ctx, 2);
+    coop_mega_report report;
+    TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, NULL, 0, &report), status, fragment);
+    char *message = strdup(coop_context_message(ctx)), said[192];
+    snprintf(said, sizeof said, "; trace '%s' holds the events recorded until then (", path);
+    ck_assert_msg(strstr(message, said), "message: %s", message);
+    tc_trace t = tc_load(path);
+    json_t *early = tc_member(t.other, "ended_early", "otherData");
+    ck_assert_msg(json_is_object(early), "%s: ended_early is not an object", path);
+    ck_assert_str_eq(tc_text(early, "cause", "ended_early"), cause);
+    ck_assert_str_eq(tc_text(early, "status", "ended_early"), status == COOP_ERR_TIMEOUT ? "COOP_ERR_TIMEOUT"
+                                                                                       : "COOP_ERR_OPENCL");
+    /* the trace's message is the run's, without what the run then said of the trace */
+    const char *why = tc_text(early, "message", "ended_early");
+    ck_assert_msg(!strncmp(message, why, strlen(why)) && strstr(message, said) == message + strlen(why),
+                  "the trace says '%s', the run '%s'", why, message);
+    unsigned long events = (unsigned long)tc_number(t.other, "events", "otherData");
+    ck_assert_msg(events >= min_events, "%s: %lu events, expected at least %lu", path, events, min_events);
+    ck_assert_uint_eq(tc_number(t.other, "groups", "otherData"), 2);
+    ck_assert_int_eq(atol(strstr(message, said) + strlen(said)), (long)events);
+    tc_check_spans(&t, name);
+    tc_free(&t);
+    free(message);
+    /* trace-verify checks complete runs: it fails this one, saying why */
+    char command[256], log[96];
+    snprintf(log, sizeof log, "%s/verify.log", dir);
+    snprintf(command, sizeof command, "env -u CK_RUN_CASE " TRACE_VERIFY " %s >%s 2>&1", path, log);
+    int verified = system(command);
+    char *verify_said = tu_read_file(log, NULL);
+    ck_assert_msg(WIFEXITED(verified) && WEXITSTATUS(verified) == 1 && strstr(verify_said, "the run ended early"),
+                  "trace-verify on a run that ended early: status %d, said: %s", verified, verify_said);
+    free(verify_said);
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+    if (status == COOP_ERR_TIMEOUT)
+        return; /* the kernel still runs: the test leaves with _exit() */
+    clReleaseMemObject(flag);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+
+/* The watchdog ends a run where group 1 never reaches the second barrier: the trace holds
+ * group 0's first barrier and says the watchdog ended the run. The kernel still runs: the test
+ * leaves with _exit(). */
+START_TEST(watchdog_run_leaves_its_trace)
+{
+    coop_mega_params params = {.watchdog_s = 1};
+    early_run("stall_mega", &params, COOP_ERR_TIMEOUT,
+              "no progress for 1.", "watchdog", 4);
+    _exit(0);
+}
+END_TEST
+
+/* Barriers that complete for ever are progress: the time limit ends the run, and its trace holds
+ * what fitted the buffers (the rest dropped). */
+START_TEST(time_limited_run_leaves_its_trace)
+{
+    coop_mega_params params = {.launch = {.timeout_s = 3}, .watchdog_s = 60};
+    early_run("forever_mega", &params, COOP_ERR_TIMEOUT,
+              "megakernel 'forever_mega': not complete within its time limit of 3.0 s", "time limit", 100);
+    _exit(0);
+}
+END_TEST
+
+/* A kernel that ends before the shutdown is an error; its trace is read once it has ended. */
+START_TEST(failed_run_leaves_its_trace)
+{
+    coop_mega_params params = {.watchdog_s = 60};
+    early_run("early_mega", &params, COOP_ERR_OPENCL, "megakernel 'early_mega' ended before it was told to", "error",
+              0);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *suite = suite_create("trace");
@@ -461,6 +595,11 @@ static Suite *trace_suite(void)
     tcase_add_test(errors, trace_code_is_compiled_out);
     tcase_add_test(errors, trace_parameter_errors);
     suite_add_tcase(suite, errors);
+    TCase *early = tu_tcase("early ends", 240);
+    tcase_add_test(early, watchdog_run_leaves_its_trace);
+    tcase_add_test(early, time_limited_run_leaves_its_trace);
+    tcase_add_test(early, failed_run_leaves_its_trace);
+    suite_add_tcase(suite, early);
     return suite;
 }
 

@@ -122,7 +122,8 @@ static inline tc_trace tc_load(const char *path)
         tr->spans[tr->count++] = s;
     }
     for (size_t k = 0; k < t.track_count; k++)
-        qsort(t.tracks[k].spans, t.tracks[k].count, sizeof *t.tracks[k].spans, tc_by_start);
+        if (t.tracks[k].count) /* an empty track has no array */
+            qsort(t.tracks[k].spans, t.tracks[k].count, sizeof *t.tracks[k].spans, tc_by_start);
     qsort(t.members, t.member_count, sizeof *t.members, tc_by_time);
     return t;
 }
@@ -422,6 +423,9 @@ static inline void tc_check_complete(const char *path, const coop_mega_report *r
 {
     enum { MAX_TASKS = 1 << 16 };
     tc_trace t = tc_load(path);
+    json_t *early = json_object_get(t.other, "ended_early");
+    ck_assert_msg(!early || json_is_null(early), "%s: the run ended early (%s): not a complete run's trace", what,
+                  early ? json_string_value(json_object_get(early, "message")) : "");
     ck_assert_msg(isinf(t.complete_until), "%s: events were dropped", what);
     tc_check_spans(&t, what);
     ck_assert_uint_gt(tc_check_members(&t, what), 0);

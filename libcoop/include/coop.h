@@ -155,8 +155,8 @@ typedef struct coop_options coop_options;
  * platform and device selectors name (the options', else COOP_PLATFORM's and COOP_DEVICE's), or
  * every device when none is given. Fills *out with a malloc'ed array in coop_list_devices()'s
  * order (caller frees) and *count with its length. COOP_ERR_DEVICE_NOT_FOUND when none matches,
- * COOP_ERR_INVALID_ARGUMENT for a malformed selector; `message` (`size` bytes, may be NULL) then
- * says why. */
+ * COOP_ERR_INVALID_ARGUMENT for a malformed selector or a channel that is no coop_channel_kind;
+ * `message` (`size` bytes, may be NULL) then says why. */
 COOP_API coop_status coop_match_devices(const coop_options *options, coop_device_info **out, size_t *count,
                                         char *message, size_t size);
 
@@ -226,7 +226,11 @@ COOP_API coop_status coop_kernel_create(coop_program *program, const char *name,
 COOP_API void coop_kernel_release(coop_kernel *kernel);
 
 /* Sets the kernel's argument `index`, counted after the COOP_PARAMS of a persistent kernel
- * (index 0 is the first parameter the kernel's author wrote). */
+ * (index 0 is the first parameter the kernel's author wrote). A value the parameter does not take
+ * (CL_INVALID_ARG_SIZE, CL_INVALID_ARG_VALUE...) is COOP_ERR_INVALID_ARGUMENT naming the
+ * parameter, "argument 4 (uint adapt_queue_words): size 8, expected 4", or saying that the
+ * platform gives no argument info. Every argument must be set before a run: coop_kernel_run and
+ * coop_mega_run refuse a kernel with unset ones (COOP_ERR_INVALID_ARGUMENT naming each). */
 COOP_API coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value);
 
 /* Sets argument `index` to a buffer. */
@@ -306,10 +310,10 @@ typedef struct coop_task_plan {
                                      (P_TASK_COUNT; COOP_ERR_INVALID_ARGUMENT otherwise) */
     unsigned workgroups;          /* at least 1 */
     coop_take take;
-    unsigned take_count;          /* COOP_TAKE_COUNT: 1 to 4095 */
+    unsigned take_count;          /* COOP_TAKE_COUNT: 1 to 4095; any other take: 0 */
     double start_ms;              /* at least 0 */
     double period_ms;             /* 0: once; else positive */
-    unsigned repeats;
+    unsigned repeats;             /* 0: no limit; a one-off task (period_ms 0): 0 or 1 */
     unsigned args[16];            /* read in the task with coop_task_arg(ctx, i) */
 } coop_task_plan;
 
@@ -366,14 +370,18 @@ typedef struct coop_mega_report {
 /* Runs a megakernel (a persistent kernel whose groups loop over coop_schedule(), see
  * coop_device/schedule.h) until its cooperative kernel has finished and its tasks are done, submitting
  * the planned tasks on the way. `params` may be NULL, `plans` only when plan_count is 0. A run
- * that makes no progress for the watchdog time ends with COOP_ERR_TIMEOUT and a message saying
- * where the groups are (the kernel then still runs: the process must exit). On success *report
+ * that makes no progress for the watchdog time, or has not finished within its time limit
+ * (params->launch.timeout_s), ends with COOP_ERR_TIMEOUT and a message saying where the groups are
+ * (the kernel then still runs: the process must exit). On success *report
  * holds the run's figures: release it with coop_mega_report_free().
  * A traced run (params->trace_file or COOP_TRACE_FILE) also writes the trace file; a device
  * without a trace clock (NVIDIA's %globaltimer, or PoCL on an x86-64 host: the time-stamp
  * counter) is COOP_ERR_DEVICE_UNSUPPORTED, a file that cannot be written COOP_ERR_IO. Its task
  * records are then timed by the trace clock (device_timed), so that the report and the trace
- * agree to the nanosecond. */
+ * agree to the nanosecond. A traced run that fails once its groups ran (the watchdog, the time
+ * limit, an error) still writes the events they recorded, with otherData.ended_early saying why,
+ * and its message says where that trace is, or why there is none (a device that serves no read
+ * of the trace buffers beside a kernel that still runs). */
 COOP_API coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
                           size_t plan_count, coop_mega_report *report);
 

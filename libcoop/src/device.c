@@ -298,8 +298,13 @@ coop_status coop_match_devices(const coop_options *options, coop_device_info **o
     unsigned char matched[COOP_MAX_DEVICES];
     selector platform_sel, device_sel;
     unsigned candidates = 0;
-    coop_status status = enumerate(table);
-    if (status == COOP_ERR_NO_MEMORY)
+    coop_status status = COOP_OK;
+    /* the channel selects no device, but a context made with these options would refuse it */
+    if (options && (unsigned)options->channel > COOP_CHANNEL_QUEUE)
+        status = coop_fail(&scratch, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_match_devices: options->channel = %d is not a coop_channel_kind "
+                           "(COOP_CHANNEL_AUTO .. COOP_CHANNEL_QUEUE)", (int)options->channel);
+    else if ((status = enumerate(table)) == COOP_ERR_NO_MEMORY)
         coop_fail(&scratch, status, "out of memory listing devices");
     else if (status != COOP_OK)
         coop_fail(&scratch, status, "no OpenCL platform or device found: is an ICD (e.g. pocl-opencl-icd) installed?");

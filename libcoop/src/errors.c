@@ -17,6 +17,18 @@ const char *coop_strerror(coop_status status)
     return messages[status];
 }
 
+const char *coop_status_name(coop_status status)
+{
+    static const char *const names[] = {
+#define COOP_STATUS_NAME_(code, message) #code,
+        COOP_STATUS_MAP(COOP_STATUS_NAME_)
+#undef COOP_STATUS_NAME_
+    };
+    if ((unsigned)status >= COOP_STATUS_COUNT_)
+        return "unknown status";
+    return names[status];
+}
+
 #define COOP_CL_ERRORS(X)                                                                         \
     X(CL_SUCCESS) X(CL_DEVICE_NOT_FOUND) X(CL_DEVICE_NOT_AVAILABLE) X(CL_COMPILER_NOT_AVAILABLE)  \
     X(CL_MEM_OBJECT_ALLOCATION_FAILURE) X(CL_OUT_OF_RESOURCES) X(CL_OUT_OF_HOST_MEMORY)           \

@@ -93,6 +93,11 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
 /* coop_kernel_run, naming the launch settings `what` in messages ("coop_kernel_run: launch->"). */
 coop_status coop_kernel_run_as(coop_kernel *kernel, const coop_launch *launch, const char *what,
                                coop_run_stats *stats);
+/* launch.c: the local size to launch `kernel` with: `asked`, checked against what the kernel allows
+ * on the device (before anything reaches OpenCL's compiler; a `megakernel` on PoCL takes at least
+ * 3), or the default, 256 capped; `what` names the setting in messages ("coop_kernel_run:
+ * launch->"). */
+coop_status coop_local_size(const coop_kernel *kernel, size_t asked, int megakernel, const char *what, size_t *local);
 /* 1 once the kernel has ended (*status tells how), 0 while it runs. */
 int coop_launch_ended(coop_running *run, coop_status *status);
 /* Waits for the kernel to end, within run->timeout_s of its start; a timeout says where the
@@ -107,6 +112,8 @@ coop_status coop_fail(coop_context *ctx, coop_status status, const char *fmt, ..
     __attribute__((format(printf, 3, 4)));
 /* Records "what: CL_ERROR_NAME" for a failed OpenCL call and returns COOP_ERR_OPENCL. */
 coop_status coop_fail_cl(coop_context *ctx, cl_int err, const char *what);
+/* "COOP_ERR_TIMEOUT" for COOP_ERR_TIMEOUT (static storage). */
+const char *coop_status_name(coop_status status);
 /* Clears the message. */
 void coop_clear_message(coop_context *ctx);
 
@@ -127,6 +134,9 @@ coop_status coop_build(coop_context *ctx, const char *source, const char *option
 /* The kernel as built with COOP_TRACING=1, with the arguments the caller set: built (once per
  * program) and created (once per kernel) at the first traced run. */
 coop_status coop_kernel_traced(coop_kernel *kernel, cl_kernel *out);
+/* COOP_OK once every argument of `kernel` after COOP_PARAMS was set; else
+ * COOP_ERR_INVALID_ARGUMENT naming each unset one by index, type and name. */
+coop_status coop_check_args_set(const coop_kernel *kernel);
 /* Writes `size` bytes of `data` to `file` (a COOP_BUILD_DUMP file, named `path`) and closes it;
  * COOP_ERR_IO with the path and the reason if the write or the close fails. */
 coop_status coop_dump_write(coop_context *ctx, FILE *file, const char *path, const void *data, size_t size);

@@ -150,10 +150,7 @@ coop_status coop_launch_wait(coop_running *run)
  * project aborts at 1 and 2 and runs from 3 to 4096). Plain persistent kernels build at any size. */
 #define COOP_POCL_MEGAKERNEL_MIN_LOCAL 3u
 
-/* The local size to launch with: the one asked for, checked against what the kernel allows on
- * the device (before anything reaches OpenCL's compiler), or the default, 256 capped. */
-static coop_status pick_local_size(const coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
-                                   const char *name, size_t *local)
+coop_status coop_local_size(const coop_kernel *kernel, size_t asked, int megakernel, const char *what, size_t *local)
 {
     coop_context *ctx = kernel->program->ctx;
     size_t kernel_max = 0;
@@ -162,16 +159,16 @@ static coop_status pick_local_size(const coop_kernel *kernel, const coop_launch 
     size_t most = ctx->info.max_local_size;
     if (kernel_max && (!most || kernel_max < most))
         most = kernel_max;
-    size_t least = start->megakernel && ctx->info.target == COOP_TARGET_POCL ? COOP_POCL_MEGAKERNEL_MIN_LOCAL : 1;
-    *local = launch->local_size ? launch->local_size : most && most < 256 ? most : 256;
+    size_t least = megakernel && ctx->info.target == COOP_TARGET_POCL ? COOP_POCL_MEGAKERNEL_MIN_LOCAL : 1;
+    *local = asked ? asked : most && most < 256 ? most : 256;
     if (most && *local > most)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                          "%slocal_size: local size %zu is too large for kernel '%s' on '%s' (at most %zu)",
-                         start->what, *local, name, ctx->info.name, most);
+                         what, *local, kernel->name, ctx->info.name, most);
     if (*local < least)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                          "%slocal_size: local size %zu is too small for megakernel '%s' on PoCL (at least %u: "
-                         "PoCL's compiler aborts below)", start->what, *local, name, COOP_POCL_MEGAKERNEL_MIN_LOCAL);
+                         "PoCL's compiler aborts below)", what, *local, kernel->name, COOP_POCL_MEGAKERNEL_MIN_LOCAL);
     return COOP_OK;
 }
 
@@ -207,11 +204,14 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     if (!kernel->persistent)
         return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                          "kernel '%s' is not persistent: its first parameters must be COOP_PARAMS", run->name);
+    coop_status status = coop_check_args_set(kernel);
+    if (status != COOP_OK)
+        return status;
     size_t local = 0;
     double window_us = launch->discovery_window_us, timeout_s = launch->timeout_s;
-    coop_status status = check_launch(ctx, start->what, launch);
+    status = check_launch(ctx, start->what, launch);
     if (status == COOP_OK)
-        status = pick_local_size(kernel, launch, start, run->name, &local);
+        status = coop_local_size(kernel, launch->local_size, start->megakernel, start->what, &local);
     if (status == COOP_OK && !window_us)
         status = coop_default_window_us(ctx, &window_us);
     if (status == COOP_OK && !timeout_s)

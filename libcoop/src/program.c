@@ -408,6 +408,94 @@ coop_status coop_kernel_traced(coop_kernel *kernel, cl_kernel *out)
     return COOP_OK;
 }
 
+/* The bytes a value of OpenCL C type `type` takes as a kernel argument ("uint" 4, "float4" 16,
+ * "size_t" the device's address bits / 8); 0 for a type libcoop cannot size (a struct, an image). */
+static size_t type_size(const coop_context *ctx, const char *type)
+{
+    static const struct {
+        const char *name;
+        size_t size;       /* 0: the device's address size */
+    } scalars[] = {{"char", 1},   {"uchar", 1},  {"short", 2},   {"ushort", 2},    {"half", 2},
+                   {"int", 4},    {"uint", 4},   {"float", 4},   {"long", 8},      {"ulong", 8},
+                   {"double", 8}, {"size_t", 0}, {"ptrdiff_t", 0}, {"intptr_t", 0}, {"uintptr_t", 0}};
+    size_t base = strcspn(type, "0123456789");
+    unsigned lanes = 1;
+    if (type[base]) {
+        char *end = NULL;
+        lanes = (unsigned)strtoul(type + base, &end, 10);
+        if (*end || (lanes != 2 && lanes != 3 && lanes != 4 && lanes != 8 && lanes != 16))
+            return 0;
+        if (lanes == 3) /* a 3-vector takes a 4-vector's room */
+            lanes = 4;
+    }
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        if (strlen(scalars[i].name) != base || strncmp(scalars[i].name, type, base) != 0)
+            continue;
+        size_t size = scalars[i].size;
+        if (!size) {
+            cl_uint bits = 0;
+            if (lanes != 1 || clGetDeviceInfo(ctx->device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits, NULL) != CL_SUCCESS)
+                return 0;
+            size = bits / 8;
+        }
+        return size * lanes;
+    }
+    return 0;
+}
+
+/* Kernel argument `index` (OpenCL's count) as its author declared it, "uint adapt_queue_words" or
+ * "global uint* out", into `text`; *bytes receives the size its value takes (sizeof(cl_mem) for a
+ * buffer; 0 where libcoop cannot tell: local memory, a struct). A platform that gives no argument
+ * info is named as the reason there is no name. */
+static void describe_arg(const coop_kernel *kernel, cl_uint index, char *text, size_t size, size_t *bytes)
+{
+    char name[128] = "", type[128] = "";
+    cl_kernel_arg_address_qualifier address = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    *bytes = 0;
+    cl_int err = clGetKernelArgInfo(kernel->cl, index, CL_KERNEL_ARG_NAME, sizeof name, name, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelArgInfo(kernel->cl, index, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetKernelArgInfo(kernel->cl, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address, &address, NULL);
+    if (err != CL_SUCCESS) {
+        snprintf(text, size, "whose name and type the platform does not give: %s", coop_cl_error_name(err));
+        return;
+    }
+    name[sizeof name - 1] = type[sizeof type - 1] = '\0';
+    const char *space = address == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? "global "
+                        : address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "constant "
+                        : address == CL_KERNEL_ARG_ADDRESS_LOCAL    ? "local "
+                                                                    : "";
+    snprintf(text, size, "%s%s %s", space, type, name);
+    if (address == CL_KERNEL_ARG_ADDRESS_GLOBAL || address == CL_KERNEL_ARG_ADDRESS_CONSTANT)
+        *bytes = sizeof(cl_mem);
+    else if (address == CL_KERNEL_ARG_ADDRESS_PRIVATE)
+        *bytes = type_size(kernel->program->ctx, type);
+}
+
+coop_status coop_check_args_set(const coop_kernel *kernel)
+{
+    cl_uint first = kernel->persistent ? 2 : 0, unset = 0;
+    for (cl_uint i = first; i < kernel->arg_count; i++)
+        unset += !kernel->args[i].set;
+    if (!unset)
+        return COOP_OK;
+    char list[1024] = "";
+    size_t used = 0;
+    for (cl_uint i = first; i < kernel->arg_count && used < sizeof list; i++) {
+        if (kernel->args[i].set)
+            continue;
+        char arg[320];
+        size_t bytes = 0;
+        describe_arg(kernel, i, arg, sizeof arg, &bytes);
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%u (%s)", used ? ", " : "", i - first, arg);
+    }
+    return coop_fail(kernel->program->ctx, COOP_ERR_INVALID_ARGUMENT,
+                     "kernel '%s': %s %s not set: %s; set %s with coop_kernel_set_arg or coop_kernel_set_buffer",
+                     kernel->name, unset == 1 ? "argument" : "arguments", unset == 1 ? "is" : "are", list,
+                     unset == 1 ? "it" : "them");
+}
+
 coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size, const void *value)
 {
     if (!kernel)
@@ -421,9 +509,18 @@ coop_status coop_kernel_set_arg(coop_kernel *kernel, unsigned index, size_t size
     if (err == CL_SUCCESS && kernel->traced)
         err = clSetKernelArg(kernel->traced, index + first, size, value);
     if (err != CL_SUCCESS) {
-        char what[64];
-        snprintf(what, sizeof what, "clSetKernelArg(%u)", index);
-        return coop_fail_cl(ctx, err, what);
+        char arg[320], expected[96] = "";
+        size_t bytes = 0;
+        describe_arg(kernel, index + first, arg, sizeof arg, &bytes);
+        if (err == CL_INVALID_ARG_SIZE)
+            snprintf(expected, sizeof expected, bytes ? ": size %zu, expected %zu" : ": size %zu", size, bytes);
+        /* a value the parameter does not take is the caller's; anything else is the platform's */
+        coop_status status = err == CL_INVALID_ARG_SIZE || err == CL_INVALID_ARG_VALUE ||
+                                     err == CL_INVALID_MEM_OBJECT || err == CL_INVALID_SAMPLER
+                                 ? COOP_ERR_INVALID_ARGUMENT
+                                 : COOP_ERR_OPENCL;
+        return coop_fail(ctx, status, "coop_kernel_set_arg: kernel '%s' argument %u (%s)%s: %s (%d)", kernel->name,
+                         index, arg, expected, coop_cl_error_name(err), err);
     }
     return keep_arg(kernel, index + first, size, value);
 }

@@ -58,6 +58,7 @@ typedef struct mega {
     uint32_t signature[WATCHED_SLOTS]; /* the watched slots' last values */
     double progress_us;
     uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
+    const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
 } mega;
 
 int coop_take_parse(const char *text, coop_take *take, unsigned *count)
@@ -283,9 +284,11 @@ static void trace(mega *m)
     fprintf(stderr, "\n");
 }
 
-/* Builds the watchdog's account of where the groups are, and of what the tasks and chaos did
- * meanwhile (they kill and fork groups of a kernel that loops through its offers for ever). */
-static coop_status diagnose(mega *m, double quiet_s)
+/* Builds the account of where the groups are (the watchdog's and the time limit's), and of what
+ * the tasks and chaos did since the last progress (they kill and fork groups of a kernel that
+ * loops through its offers for ever), and fails with it: COOP_ERR_TIMEOUT, `cause` recorded for a
+ * trace of the run. */
+static coop_status diagnose(mega *m, const char *cause, const char *what)
 {
     unsigned groups = m->run.groups;
     uint32_t *where = calloc(2 * (groups ? groups : 1), sizeof *where);
@@ -305,10 +308,10 @@ static coop_status diagnose(mega *m, double quiet_s)
     if (kills != m->quiet_kills || forks != m->quiet_forks || tasks != m->quiet_tasks)
         snprintf(meanwhile, sizeof meanwhile, "; meanwhile its offers killed %u and forked %u groups and %u tasks ran",
                  kills - m->quiet_kills, forks - m->quiet_forks, tasks - m->quiet_tasks);
+    m->ended = cause;
     return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
-                     "megakernel '%s': no progress for %.1f s (no global barrier completed and no member finished): "
-                     "%s (M = %u, %u finished)%s; the kernel still runs and the process must exit", m->run.name,
-                     quiet_s, text, COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), meanwhile);
+                     "megakernel '%s': %s: %s (M = %u, %u finished)%s; the kernel still runs and the process must exit",
+                     m->run.name, what, text, COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), meanwhile);
 }
 
 /* Progress is a change of the words the table's WATCH column marks: the cooperative kernel's
@@ -336,7 +339,10 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
         ctrl_load(m, COOP_CTRL_FORK_COUNT, &m->quiet_forks);
         ctrl_load(m, COOP_CTRL_TASKS_DONE, &m->quiet_tasks);
     } else if (now_us - m->progress_us > watchdog_s * 1e6) {
-        return diagnose(m, (now_us - m->progress_us) / 1e6);
+        char what[128];
+        snprintf(what, sizeof what, "no progress for %.1f s (no global barrier completed and no member finished)",
+                 (now_us - m->progress_us) / 1e6);
+        return diagnose(m, "watchdog", what);
     }
     return COOP_OK;
 }
@@ -351,6 +357,12 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
                                  : coop_fail(m->ctx, COOP_ERR_OPENCL,
                                              "megakernel '%s' ended before it was told to: does every group loop "
                                              "over coop_schedule()?", m->run.name);
+    if (now_us - m->run.start_us > m->run.timeout_s * 1e6) {
+        char what[128];
+        snprintf(what, sizeof what, "not complete within its time limit of %.1f s (launch.timeout_s, COOP_TIMEOUT_S)",
+                 m->run.timeout_s);
+        return diagnose(m, "time limit", what);
+    }
     uint32_t state = 0;
     if ((status = ctrl_load(m, COOP_CTRL_STATE, &state)) != COOP_OK)
         return status;
@@ -443,6 +455,35 @@ static void fill_report(mega *m, coop_mega_report *report)
     m->records = NULL;
 }
 
+/* A traced run that failed once its groups ran (the watchdog, the time limit, an error): the
+ * trace of what they recorded, its otherData saying why the run ended early. The failure stays the
+ * status, its message saying where the trace is or why there is none. */
+static coop_status trace_failed_run(mega *m, const coop_mega_report *report, coop_status failure,
+                                    const char *path)
+{
+    coop_context *ctx = m->ctx;
+    char *why = strdup(coop_context_message(ctx));
+    if (!why) {
+        coop_trace_discard(&m->timeline);
+        return failure;
+    }
+    coop_mega_report partial = {.groups = report->groups, .members_start = report->members_start,
+                                .agent = report->agent};
+    fill_report(m, &partial);
+    const coop_trace_end early = {.cause = m->ended ? m->ended : "error", .status = failure, .message = why};
+    unsigned long events = 0, dropped = 0;
+    coop_status written = coop_trace_write(ctx, &m->timeline, &m->run, &partial, m->tasks, partial.record_count,
+                                           m->direct, &early, &events, &dropped);
+    coop_mega_report_free(&partial);
+    if (written == COOP_OK)
+        coop_fail(ctx, failure, "%s; trace '%s' holds the events recorded until then (%lu kept, %lu dropped)", why,
+                  path, events, dropped);
+    else
+        coop_fail(ctx, failure, "%s; no trace written: %s", why, coop_context_message(ctx));
+    free(why);
+    return failure;
+}
+
 /* The task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1 where it
  * wrote none (a megakernel written by hand). */
 static long program_tasks(const coop_kernel *kernel)
@@ -472,11 +513,18 @@ static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, con
         if (plan->workgroups == 0)
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].workgroups = 0: a task runs at least one workgroup", p);
+        static const char *const take_names[] = {"COOP_TAKE_COUNT", "COOP_TAKE_ONE", "COOP_TAKE_QUARTER",
+                                                 "COOP_TAKE_HALF", "COOP_TAKE_ALL_BUT_ONE"};
         if ((unsigned)plan->take > COOP_TAKE_ALL_BUT_ONE)
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].take = %d is not a coop_take (COOP_TAKE_COUNT, "
                              "COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
                              p, (int)plan->take);
+        /* a count beside another take is a plan that says two things: which one was meant? */
+        if (plan->take != COOP_TAKE_COUNT && plan->take_count)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].take_count = %u: only COOP_TAKE_COUNT reads it (take is %s)",
+                             p, plan->take_count, take_names[plan->take]);
         if (plan->take == COOP_TAKE_COUNT && (plan->take_count == 0 || plan->take_count > COOP_MAX_GROUPS))
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].take_count = %u: COOP_TAKE_COUNT takes from 1 to %u groups",
@@ -488,6 +536,10 @@ static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, con
         snprintf(field, sizeof field, "coop_mega_run: plans[%zu].period_ms", p);
         if ((status = coop_check_time(ctx, field, plan->period_ms)) != COOP_OK)
             return status;
+        if (plan->period_ms == 0 && plan->repeats > 1)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].repeats = %u: a one-off task (period_ms = 0) runs once", p,
+                             plan->repeats);
     }
     return COOP_OK;
 }
@@ -525,6 +577,9 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
                            "events (0: %u)", params->trace_events, COOP_TRACE_MAX_EVENTS, COOP_TRACE_DEFAULT_EVENTS);
+    /* before a traced run's build, which takes long */
+    if (status == COOP_OK && kernel->persistent)
+        status = coop_check_args_set(kernel);
     if (status != COOP_OK)
         return status;
     coop_start start = {
@@ -557,6 +612,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     }
     status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
+    int launched = status == COOP_OK;
     if (status == COOP_OK && start.agent && m.run.groups < 2)
         status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                            "megakernel '%s': only one group is co-resident, and channel '%s' needs a second "
@@ -583,19 +639,25 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         while (status == COOP_OK && !finished)
             status = step(&m, watchdog_s, &finished);
     }
-    if (status == COOP_OK)
+    if (status == COOP_OK) {
         status = coop_launch_wait(&m.run);
-    if (status == COOP_OK && m.tracing) {
+        if (status == COOP_ERR_TIMEOUT)
+            m.ended = "time limit";
+    }
+    if (m.tracing) {
         coop_trace_stop_clock(&m.timeline);
         m.us_per_tick = m.timeline.us_per_tick;
     }
     if (status == COOP_OK)
         fill_report(&m, report);
     if (status == COOP_OK && m.tracing) {
-        status = coop_trace_write(ctx, &m.timeline, &m.run, report, m.tasks, report->record_count, m.direct,
+        status = coop_trace_write(ctx, &m.timeline, &m.run, report, m.tasks, report->record_count, m.direct, NULL,
                                   &report->trace_events, &report->trace_dropped);
         if (status != COOP_OK)
             coop_mega_report_free(report);
+    } else if (m.tracing && launched && status != COOP_ERR_NO_MEMORY) {
+        /* a host out of memory writes nothing more: the trace would take more */
+        status = trace_failed_run(&m, report, status, trace_file);
     } else if (m.tracing) {
         coop_trace_discard(&m.timeline);
     }

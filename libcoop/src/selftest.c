@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 extern const char coop_selftest_source[];
 
@@ -25,11 +26,15 @@ static coop_status create_buffers(coop_context *ctx, size_t data_bytes, cl_mem b
 static coop_status run_check(coop_kernel *kernel, const coop_barrier_params *params, coop_barrier_result *out)
 {
     coop_context *ctx = kernel->program->ctx;
-    coop_launch launch = {.local_size = params->local_size ? params->local_size : 256,
-                          .max_groups = params->max_groups};
+    coop_launch launch = {.max_groups = params->max_groups};
+    /* checked before the buffers sized by it are made */
+    coop_status status = coop_local_size(kernel, params->local_size, 0, "coop_measure_barrier: params->",
+                                         &launch.local_size);
+    if (status != COOP_OK)
+        return status;
     unsigned launched = coop_launch_groups(ctx, launch.local_size);
     cl_mem buffers[3] = {NULL, NULL, NULL};
-    coop_status status = create_buffers(ctx, 2 * (size_t)launched * launch.local_size * sizeof(cl_uint), buffers);
+    status = create_buffers(ctx, 2 * (size_t)launched * launch.local_size * sizeof(cl_uint), buffers);
     cl_uint barriers = params->barriers;
     if (status == COOP_OK)
         status = coop_kernel_set_arg(kernel, 0, sizeof barriers, &barriers);
@@ -78,6 +83,13 @@ coop_status coop_measure_barrier(coop_context *ctx, const coop_barrier_params *p
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;
     coop_status status = coop_program_create(ctx, coop_selftest_source, params->build_options, &program);
+    /* libcoop's own kernel builds: a failure is the options' (the compiler judges them) */
+    if (status == COOP_ERR_BUILD && params->build_options && *params->build_options) {
+        char *why = strdup(coop_context_message(ctx));
+        coop_fail(ctx, status, "coop_measure_barrier: params->build_options = '%s': %s", params->build_options,
+                  why ? why : "the build failed");
+        free(why);
+    }
     if (status == COOP_OK)
         status = coop_kernel_create(program, "coop_barrier_check", &kernel);
     if (status == COOP_OK)

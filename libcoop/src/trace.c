@@ -141,16 +141,43 @@ static void find_time_base(const coop_trace *trace, const coop_running *run, con
     base->uncertainty_us = fabs(high - low) / 2.0;
 }
 
-/* Reads the trace area of `groups` groups back from the device area (the kernel has ended). */
-static coop_status read_events(coop_context *ctx, const coop_trace *trace, unsigned groups, uint32_t **area)
+/* How long a read of the trace area beside a kernel that still runs may take: a device that
+ * serves none (PoCL with every worker thread in one of the kernel's groups) never does. */
+#define BESIDE_READ_LIMIT_US 2e6
+
+/* Reads the trace area of `groups` groups back from the device area: once the kernel has ended,
+ * through its own queue; while it still runs (a run that failed), through the side queue, which
+ * the device may serve beside the kernel, within BESIDE_READ_LIMIT_US. */
+static coop_status read_events(coop_context *ctx, const coop_trace *trace, coop_running *run, uint32_t **area)
 {
-    size_t words = coop_trace_area_words(groups, trace->capacity);
+    size_t words = coop_trace_area_words(run->groups, trace->capacity);
     *area = malloc(words * sizeof **area);
     if (!*area)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory reading %zu MiB of events", trace->path,
                          words * sizeof **area >> 20);
-    cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->dev_area, CL_TRUE, COOP_DEV_TRACE * sizeof(uint32_t),
-                                     words * sizeof(uint32_t), *area, 0, NULL, NULL);
+    coop_status ended_status = COOP_OK;
+    int running = run->event && !coop_launch_ended(run, &ended_status);
+    cl_event done = NULL;
+    cl_int err = clEnqueueReadBuffer(running ? ctx->side_queue : ctx->queue, ctx->dev_area, running ? CL_FALSE : CL_TRUE,
+                                     COOP_DEV_TRACE * sizeof(uint32_t), words * sizeof(uint32_t), *area, 0, NULL,
+                                     running ? &done : NULL);
+    if (err == CL_SUCCESS && running) {
+        clFlush(ctx->side_queue);
+        double asked_us = coop_now_us();
+        cl_int state = CL_QUEUED;
+        while (clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) == CL_SUCCESS &&
+               state > CL_COMPLETE && coop_now_us() - asked_us < BESIDE_READ_LIMIT_US)
+            coop_poll_pause(ctx, 20, 1000);
+        clReleaseEvent(done);
+        if (state > CL_COMPLETE) {
+            *area = NULL; /* the read may still land in it */
+            return coop_fail(ctx, COOP_ERR_TIMEOUT,
+                             "trace '%s': the device ran no read of the trace buffers beside the kernel, which still "
+                             "runs, within %.0f s", trace->path, BESIDE_READ_LIMIT_US / 1e6);
+        }
+        if (state < 0)
+            err = state;
+    }
     if (err != CL_SUCCESS) {
         free(*area);
         *area = NULL;
@@ -533,7 +560,8 @@ static int write_idle_counter(writer *w, const intervals *idle, double until)
             return -1;
         }
     }
-    qsort(changes.items, changes.count, sizeof *changes.items, by_time);
+    if (changes.count) /* none in a run that ended before any group idled: no array */
+        qsort(changes.items, changes.count, sizeof *changes.items, by_time);
     if (!changes.count || changes.items[0].ts > 0.0)
         counter(w, 0.0, "idle groups", "idle", 0);
     unsigned count = 0;
@@ -579,13 +607,13 @@ static void write_host(writer *w, const time_base *base, const coop_trace_task *
     }
 }
 
-coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_running *run,
-                             const coop_mega_report *report, coop_trace_task *tasks, size_t task_count, int direct,
+coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running *run, const coop_mega_report *report,
+                             coop_trace_task *tasks, size_t task_count, int direct, const coop_trace_end *early,
                              unsigned long *events_out, unsigned long *dropped_out)
 {
     unsigned groups = run->groups;
     uint32_t *area = NULL;
-    coop_status status = read_events(ctx, trace, groups, &area);
+    coop_status status = read_events(ctx, trace, run, &area);
     if (status != COOP_OK) {
         coop_trace_discard(trace);
         return status;
@@ -675,6 +703,15 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
         json_time(out, complete_ts);
     else
         fprintf(out, "null");
+    fprintf(out, ",\"ended_early\":");
+    if (early) {
+        fprintf(out, "{\"cause\":\"%s\",\"status\":\"%s\",\"message\":", early->cause,
+                coop_status_name(early->status));
+        coop_json_text(out, early->message);
+        fputc('}', out);
+    } else {
+        fprintf(out, "null");
+    }
     fprintf(out, ",\"report\":{\"kills\":%u,\"forks\":%u,\"resizes\":%u,\"tasks\":%u,\"barriers\":%u}},\n"
             "\"traceEvents\":[", report->kills, report->forks, report->resizes, report->tasks, report->barriers);
     fprintf(out, "\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":");
@@ -698,7 +735,8 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_ru
     }
     /* Each change of the member count has its own time (coop_trace_members); the counter stops
      * where a full buffer may have lost some. */
-    qsort(members.items, members.count, sizeof *members.items, by_time);
+    if (members.count)
+        qsort(members.items, members.count, sizeof *members.items, by_time);
     for (size_t i = 0; i < members.count && members.items[i].ts <= complete_ts; i++)
         counter(&w, members.items[i].ts, "M (active members)", "members", members.items[i].value);
     if (write_idle_counter(&w, &idle, complete_ts) != 0) {

@@ -39,11 +39,20 @@ void coop_trace_discard(coop_trace *trace);
 uint64_t coop_trace_host_ticks(const coop_trace *trace);
 /* Once the kernel has ended: fixes the clock's rate (tsc). */
 void coop_trace_stop_clock(coop_trace *trace);
+/* Why a run ended before its kernel did, in the trace's otherData.ended_early. */
+typedef struct coop_trace_end {
+    const char *cause;         /* "watchdog", "time limit" or "error" */
+    coop_status status;        /* what coop_mega_run returns */
+    const char *message;       /* its message */
+} coop_trace_end;
+
 /* Reads the groups' buffers back and writes the trace file, and closes it (the path as it was
  * if that fails); *events and *dropped receive the events kept and dropped. `direct`: the host applied
- * the requests itself (no agent). */
-coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, const coop_running *run,
-                             const coop_mega_report *report, coop_trace_task *tasks, size_t task_count, int direct,
+ * the requests itself (no agent). `early`: NULL for a run that completed; else the run failed
+ * once its groups ran, and the kernel may still run: the buffers are read beside it (a device
+ * that serves no read there fails with COOP_ERR_TIMEOUT). */
+coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running *run, const coop_mega_report *report,
+                             coop_trace_task *tasks, size_t task_count, int direct, const coop_trace_end *early,
                              unsigned long *events, unsigned long *dropped);
 
 #endif
