@@ -657,6 +657,43 @@ static void join_loop(const mt_control *c, const mt_stmt *s)
     }
 }
 
+/* Whether a statement is or holds a `break` or `continue` of the loop around it. */
+static int holds_jump(const mt_stmt *s)
+{
+    enum CXCursorKind kind = clang_getCursorKind(s->cursor);
+    if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
+        return 1;
+    if (is_loop(s) || s->kind == MT_ST_SWITCH)
+        return 0;
+    exit_search search = {0};
+    clang_visitChildren(s->cursor, find_exit, &search);
+    return search.found;
+}
+
+/* A statement that leaves a loop holding a workgroup barrier by `break` or `continue` gets
+ * coop_pocl_join() before it: in the code between a barrier and a `break` PoCL's compiler took
+ * `if (get_local_id(0) == 0)` in no work-item (smith seed 20234, after a global barrier, and
+ * 6011), and a barrier in front of the jump made it right. Not right after a loop, where such a
+ * join made its compiler fail an assertion (seed 147). */
+static void join_before_jump(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !holds_jump(s))
+        return;
+    const mt_stmt *loop = s->parent;
+    while (loop && !is_loop(loop)) {
+        if (loop->kind == MT_ST_SWITCH)
+            return;
+        loop = loop->parent;
+    }
+    if (!loop || !mt_holds_barrier(c->merge, c->file, loop->cursor))
+        return;
+    for (size_t i = 1; i < s->parent->count; i++)
+        if (s->parent->items[i] == s && is_loop(s->parent->items[i - 1]))
+            return;
+    /* on the jump's line: the wraps around it re-indent its lines, not text inserted in them */
+    mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, "coop_pocl_join(); ");
+}
+
 static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
 {
     switch (s->kind) {
@@ -686,6 +723,7 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
         join_before(c, s);
     if (is_loop(s))
         join_loop(c, s);
+    join_before_jump(c, s);
     if (s->kind == MT_ST_IF || is_loop(s))
         join_after(c, s);
     for (size_t i = 0; i < s->count; i++)

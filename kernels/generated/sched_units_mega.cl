@@ -50,7 +50,7 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
     while (!!(1) & !coop_skip_) {
         coop_pocl_join();
         uint unit = claim_unit(next, &(*claimed)[coop_transmit_.turn++ & 1u]);
-        if (unit >= units)
+        coop_pocl_join(); if (unit >= units)
             break;
         sink[SINK_SLOT(unit)] = unit_work(unit, iters);
         if (get_local_id(0) == 0)

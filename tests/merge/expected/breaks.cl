@@ -25,7 +25,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
                 data[i] += 1;
             coop_transmit_.round++;
-            if (coop_transmit_.round == rounds)
+            coop_pocl_join(); if (coop_transmit_.round == rounds)
                 break;
         }
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
@@ -42,7 +42,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         /* one work-item of group 0 says whether to go on: the vote tells everyone */
         int more = (coop_at(ctx, 3), coop_resize_vote_at(ctx, &coop_skip_, 2, ((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0 && coop_transmit_.round < 2 * rounds, 0, &coop_transmit_, sizeof coop_transmit_));
         if (!coop_skip_) {
-            if (!more)
+            coop_pocl_join(); if (!more)
                 break;
         }
     }

@@ -99,7 +99,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
             *out_count = 0;
         depth++;
         coop_at(ctx, 2), coop_global_barrier(ctx);
-        if (*in_count == 0)
+        coop_pocl_join(); if (*in_count == 0)
             break;
     }
 }
