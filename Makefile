@@ -58,10 +58,13 @@ ifeq ($(CUDA),1)
 PROGRAMS += $(BUILD)/bin/gridsync-bench
 endif
 
-# The programs' own copy of the strict parser (libcoop's is hidden inside libcoop.so), and their
-# shared command-line handling (host/common/cli.c).
+# The programs' own copy of the strict parser and of the whole-or-nothing file writer (libcoop's
+# are hidden inside libcoop.so; linked before libcoop.a, the writer is also the one its trace
+# writer uses: libcoop/src/outfile.h), their shared command-line handling (host/common/cli.c) and
+# their outputs (host/common/output.c).
 STRICT_OBJ := $(BUILD)/obj/host/common/strict.o
-CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(STRICT_OBJ)
+OUTFILE_OBJ := $(BUILD)/obj/host/common/outfile.o
+CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(BUILD)/obj/host/common/output.o $(STRICT_OBJ) $(OUTFILE_OBJ)
 # The rest of the programs' shared layer (host/common/, a file per concern): $(call common,errors
 # buffers) names the objects of the parts a program links.
 common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
@@ -143,7 +146,12 @@ $(STRICT_OBJ): libcoop/src/strict.c libcoop/src/strict.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilibcoop/src -c $< -o $@
 
-$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h
+$(OUTFILE_OBJ): libcoop/src/outfile.c libcoop/src/outfile.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilibcoop/src -c $< -o $@
+
+$(BUILD)/obj/benchmarks/%.o: benchmarks/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/strict.h \
+    libcoop/src/outfile.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
@@ -173,7 +181,7 @@ $(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
 	$(call coop_pc,$(abspath $(BUILD))) | sed -e 's|^includedir=.*|includedir=$(abspath libcoop/include)|' > $@
 
 $(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/json_text.h \
-    libcoop/src/strict.h
+    libcoop/src/strict.h libcoop/src/outfile.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
 
@@ -280,6 +288,9 @@ MAN_PAGES = $(PROGRAMS:$(BUILD)/bin/%=$(BUILD)/man/man1/%.1)
 # both.
 HELP2MAN_VERSION_coop-merge := --version-string=$(VERSION)
 HELP2MAN_NAME_coop-merge := fuses a cooperative kernel and ordinary kernels into one megakernel
+
+# test_outputs runs the programs that write files.
+$(BUILD)/tests/test_outputs: $(PROGRAMS)
 
 # test_programs runs every program; test_library installs the tree (make install) into a
 # temporary prefix and builds a program against it with pkg-config.

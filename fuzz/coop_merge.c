@@ -9,9 +9,14 @@
  * from merge-tool/main.c under another name rather than called through an interface of its own,
  * which the tool does not have. Rejected inputs are fine; crashes, sanitizer reports, leaks and
  * hangs are what the fuzzer looks for. */
+#define _XOPEN_SOURCE 700 /* merge-tool/main.c's, before any header */
+/* libFuzzer keeps its own signal handlers (SIGINT ends a campaign with its report) */
+#include "output.h"
+#define output_catch_signals() ((void)0)
 #define main coop_merge_main
 #include "../merge-tool/main.c"
 #undef main
+#undef output_catch_signals
 
 #include <stdint.h>
 

@@ -68,7 +68,7 @@ $(FUZZ_REPLAY_GRAPH_OBJS): $(FUZZ_DIR)/replay/%.o: host/common/%.c $(GRAPH_HEADE
 
 $(FUZZ_DIR)/replay/graph_read.o: host/common/graph.h
 
-$(FUZZ_DIR)/replay/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS)
+$(FUZZ_DIR)/replay/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS) host/common/output.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
 
@@ -76,7 +76,7 @@ $(FUZZ_DIR)/replay-graph: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/graph_r
 	$(CC) $(SANITIZE) -o $@ $^ $(GRAPH_LIBS)
 
 $(FUZZ_DIR)/replay-merge: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/coop_merge.o \
-    $(filter-out %/main.o,$(MERGE_ASAN_OBJS)) $(BUILD)/obj/gen/kernel_header.o
+    $(filter-out %/main.o,$(MERGE_ASAN_OBJS)) $(MERGE_ASAN_OUTPUT_OBJS) $(BUILD)/obj/gen/kernel_header.o
 	$(CC) $(SANITIZE) -o $@ $^ $(MERGE_LIBS)
 
 FUZZ_REPLAYS := $(FUZZ_DIR)/replay-graph $(if $(FUZZ_HAS_MERGE),$(FUZZ_DIR)/replay-merge)
@@ -103,7 +103,7 @@ $(FUZZ_GRAPH_OBJS): $(FUZZ_DIR)/obj/%.o: host/common/%.c $(GRAPH_HEADERS)
 
 $(FUZZ_DIR)/obj/graph_read.o: host/common/graph.h
 
-$(FUZZ_DIR)/obj/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS)
+$(FUZZ_DIR)/obj/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS) host/common/output.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
 
@@ -116,6 +116,15 @@ $(FUZZ_DIR)/obj/merge-tool/%.o: merge-tool/%.c $(MERGE_HEADERS)
 
 $(FUZZ_DIR)/fuzz-graph: $(FUZZ_DIR)/obj/graph_read.o $(FUZZ_GRAPH_OBJS)
 	$(FUZZ_CC) $(FUZZ_SANITIZE) -o $@ $^ $(GRAPH_LIBS)
+
+# coop-merge's outputs (merge-tool/Makefile.inc's MERGE_OUTPUT_OBJS)
+FUZZ_MERGE_OBJS += $(FUZZ_DIR)/obj/output.o $(FUZZ_DIR)/obj/outfile.o
+
+$(FUZZ_DIR)/obj/output.o: host/common/output.c host/common/output.h libcoop/src/outfile.h
+$(FUZZ_DIR)/obj/outfile.o: libcoop/src/outfile.c libcoop/src/outfile.h
+$(FUZZ_DIR)/obj/output.o $(FUZZ_DIR)/obj/outfile.o:
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(subst fuzzer,fuzzer-no-link,$(FUZZ_SANITIZE)) -Ihost/common -Ilibcoop/src -c $< -o $@
 
 $(FUZZ_DIR)/fuzz-merge: $(FUZZ_DIR)/obj/coop_merge.o $(FUZZ_MERGE_OBJS) $(BUILD)/obj/gen/kernel_header.o
 	$(FUZZ_CC) $(FUZZ_SANITIZE) -o $@ $^ $(MERGE_LIBS)

@@ -27,6 +27,7 @@
 #include "graph.h"
 #include "graph_input.h"
 #include "json.h"
+#include "output.h"
 #include "reference.h"
 #include "run.h"
 #include "stats.h"
@@ -282,7 +283,7 @@ typedef struct bench {
     double load_ms;               /* reading (or generating) the graph and building its CSR, symmetrized too */
     uint32_t max_degree;          /* the most arcs a node of g has (graph_max_degree) */
     uint64_t traversed_arcs;      /* the arcs one run traverses, for TEPS (traversed_arcs()) */
-    FILE *output;
+    coop_outfile output;        /* --output, opened before the runs (a bad path fails at once) */
 } bench;
 
 static const cli coop_bench_cli = {
@@ -1167,9 +1168,10 @@ static void write_json_task(FILE *out, const bench *b, const summary *sum)
 
 static int write_json(const bench *b, const run_result *runs, unsigned count, const summary *sum)
 {
-    FILE *out = fopen(b->s.json_path, "w");
-    if (!out)
-        return error_report(coop_bench_cli.name, "%s: %s", b->s.json_path, strerror(errno));
+    coop_outfile file;
+    if (output_open(&file, coop_bench_cli.name, b->s.json_path) != 0)
+        return CLI_EXIT_ERROR;
+    FILE *out = file.stream;
     const coop_device_info *info = coop_context_device(b->ctx);
     fprintf(out, "{\n  \"app\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": ", app_names[b->s.app],
             mode_names[b->s.mode]);
@@ -1224,9 +1226,7 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
         fprintf(out, "]}%s\n", i + 1 < count ? "," : "");
     }
     fprintf(out, "  ]\n}\n");
-    if (fclose(out) != 0)
-        return error_report(coop_bench_cli.name, "%s: %s", b->s.json_path, strerror(errno));
-    return 0;
+    return output_commit(&file, coop_bench_cli.name);
 }
 
 /* One line per node in file order: the distance (-1: unreached), the color or the membership
@@ -1234,14 +1234,10 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
 static int write_output(bench *b)
 {
     for (uint32_t v = 0; v < b->g.n; v++) {
-        print_distance(b->output, device_distance(b->result[v]));
-        fputc('\n', b->output);
+        print_distance(b->output.stream, device_distance(b->result[v]));
+        fputc('\n', b->output.stream);
     }
-    int failed = ferror(b->output);
-    if (fclose(b->output) != 0)
-        failed = 1;
-    b->output = NULL;
-    return failed ? error_report(coop_bench_cli.name, "%s: write failed", b->s.output_path) : 0;
+    return output_commit(&b->output, coop_bench_cli.name);
 }
 
 /* ---- Main --------------------------------------------------------------------------------- */
@@ -1312,8 +1308,8 @@ static int calibrate(bench *b)
 static int run_all(bench *b)
 {
     int rc = load_graph(b);
-    if (rc == 0 && b->s.output_path && !(b->output = fopen(b->s.output_path, "w")))
-        rc = error_report(coop_bench_cli.name, "%s: %s", b->s.output_path, strerror(errno));
+    if (rc == 0 && b->s.output_path)
+        rc = output_open(&b->output, coop_bench_cli.name, b->s.output_path);
     if (rc == 0)
         rc = open_device(b);
     if (rc == 0 && b->s.groups_auto)
@@ -1327,7 +1323,7 @@ static int run_all(bench *b)
     for (unsigned i = 0; i < count && rc == 0; i++)
         rc = run_checked(b, &runs[i], i, runs[0].discovery_ms);
     /* A wrong result is written too: it is what one wants to look at. */
-    if ((rc == 0 || rc == 2) && b->output && write_output(b) != 0 && rc == 0)
+    if ((rc == 0 || rc == 2) && b->output.stream && write_output(b) != 0 && rc == 0)
         rc = 1;
     if (rc == 0 && b->s.output_frame) {
         if (!runs[count - 1].record_count) {
@@ -1357,9 +1353,9 @@ int main(int argc, char **argv)
     bench b = {0};
     if (parse(argc, argv, &b.s) != 0)
         return CLI_EXIT_ERROR;
+    output_catch_signals();
     int rc = run_all(&b);
-    if (b.output)
-        fclose(b.output);
+    coop_outfile_abandon(&b.output);
     close_device(&b);
     graph_free(&b.g);
     free(b.expected);

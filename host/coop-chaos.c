@@ -7,6 +7,7 @@
 #include "coop.h"
 #include "device.h"
 #include "errors.h"
+#include "output.h"
 #include "rounds_mega.h"
 
 #include <stdint.h>
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    output_catch_signals(); /* a trace (COOP_TRACE_FILE) being written */
     coop_context *ctx = NULL;
     coop_program *program = NULL;
     coop_kernel *kernel = NULL;

@@ -37,6 +37,7 @@
 #include "graph_input.h"
 #include "hash.h"
 #include "image.h"
+#include "output.h"
 #include "reference.h"
 #include "run.h"
 #include "stats.h"
@@ -777,9 +778,10 @@ static void print_table(const demo *d, const run_result runs[2], const unsigned 
 
 static int write_csv(const demo *d, const char *path, const run_result runs[2])
 {
-    FILE *out = fopen(path, "w");
-    if (!out)
-        return error_report(coop_demo_cli.name, "%s: %s", path, strerror(errno));
+    coop_outfile file;
+    if (output_open(&file, coop_demo_cli.name, path) != 0)
+        return CLI_EXIT_ERROR;
+    FILE *out = file.stream;
     static const char *const modes[2] = {"cooperative", "no-cooperation"};
     fprintf(out, "mode,frame,due_s,response_ms,period_ms,missed\n");
     for (int k = 0; k < 2; k++)
@@ -788,9 +790,7 @@ static int write_csv(const demo *d, const char *path, const run_result runs[2])
             fprintf(out, "%s,%zu,%.4f,%.3f,%g,%d\n", modes[k], i, f->due_ms / 1e3, f->response_ms, d->s.period_ms,
                     f->response_ms > d->s.period_ms);
         }
-    if (fclose(out) != 0)
-        return error_report(coop_demo_cli.name, "%s: %s", path, strerror(errno));
-    return 0;
+    return output_commit(&file, coop_demo_cli.name);
 }
 
 static void free_run(run_result *r)
@@ -901,6 +901,7 @@ int main(int argc, char **argv)
     demo d = {0};
     if (parse(argc, argv, &d.s) != 0)
         return CLI_EXIT_ERROR;
+    output_catch_signals();
     int rc = run_demo(&d);
     close_device(&d);
     graph_free(&d.g);

@@ -34,6 +34,7 @@
 #include "matmult_ref.h"
 #include "octree_mega.h"
 #include "octree_standalone.h"
+#include "output.h"
 #include "run.h"
 #include "stats.h"
 
@@ -721,9 +722,10 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, co
 /* Every run's figures as one JSON object. */
 static int write_json(const options *o, coop_context *ctx, const run_record *records, unsigned count)
 {
-    FILE *out = fopen(o->json, "w");
-    if (!out)
-        return error_report(coop_ws_cli.name, "cannot write %s", o->json);
+    coop_outfile file;
+    if (output_open(&file, coop_ws_cli.name, o->json) != 0)
+        return CLI_EXIT_ERROR;
+    FILE *out = file.stream;
     const coop_device_info *info = coop_context_device(ctx);
     fprintf(out, "{\n  \"app\": \"%s\",\n  \"mode\": \"%s\",\n  \"device\": ", o->app == APP_OCTREE ? "octree" : "game",
             o->cooperative ? "cooperative" : "standalone");
@@ -740,7 +742,7 @@ static int write_json(const options *o, coop_context *ctx, const run_record *rec
         fprintf(out, ", \"check\": \"%s\"}%s\n", r->status ? "wrong" : "ok", i + 1 < count ? "," : "");
     }
     fprintf(out, "  ]\n}\n");
-    return fclose(out) == 0 ? 0 : 1;
+    return output_commit(&file, coop_ws_cli.name);
 }
 
 int main(int argc, char **argv)
@@ -751,6 +753,7 @@ int main(int argc, char **argv)
     options o;
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;
+    output_catch_signals();
     ws_env env = {0};
     const char *kernel = o.app == APP_OCTREE ? (o.cooperative ? OCTREE_MEGA_NAME : OCTREE_STANDALONE_NAME)
                                              : (o.cooperative ? GAME_MEGA_NAME : GAME_STANDALONE_NAME);

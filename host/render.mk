@@ -2,7 +2,7 @@
 # (host/common/render_ref.c), the PPM/PNG writer (host/common/image.c), and their test.
 # Included after the Makefile: make -f Makefile -f host/render.mk build/tests/test_render
 
-RENDER_OBJS := $(BUILD)/obj/host/common/render_ref.o $(BUILD)/obj/host/common/image.o
+RENDER_OBJS := $(BUILD)/obj/host/common/render_ref.o $(BUILD)/obj/host/common/image.o $(OUTFILE_OBJ)
 IMAGE_LIBS := -lz
 
 $(BUILD)/obj/host/common/render_ref.o: host/common/render_ref.h

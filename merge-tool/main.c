@@ -15,6 +15,7 @@
 #include "validate.h"
 
 #include "coop.h" /* COOP_VERSION_STRING: the kernel header it embeds is this libcoop's */
+#include "output.h" /* host/common/: the programs' whole-or-nothing outputs */
 
 #include <ctype.h>
 #include <errno.h>
@@ -177,97 +178,6 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
     return 0;
 }
 
-/* Where one output goes. A regular file (or one a symbolic link names) is replaced by renaming
- * a complete temporary file over it, so that it is never seen half written; anything else (a
- * device, a pipe) is written in place, never replaced. */
-typedef struct output {
-    const char *path;             /* as given */
-    char *target;                 /* the file to replace (a symbolic link's target) */
-    int in_place;
-    mode_t mode;                  /* for the new file */
-    char *temporary;              /* its name, made before any output is written */
-    int created;                  /* the temporary file exists */
-} output;
-
-static int plan_output(output *out, const char *path)
-{
-    *out = (output){.path = path};
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        struct stat link;
-        if (errno != ENOENT || lstat(path, &link) == 0) {
-            fprintf(stderr, "coop-merge: cannot write %s: %s\n", path,
-                    errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
-            return -1;
-        }
-        mode_t mask = umask(0);
-        umask(mask);
-        out->mode = 0666 & ~mask;
-        out->target = mt_strdup(path);
-        out->temporary = mt_printf("%s.XXXXXX", out->target);
-        return 0;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "coop-merge: cannot write %s: it is a directory\n", path);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        out->in_place = 1;
-        return 0;
-    }
-    out->mode = st.st_mode & 07777;
-    out->target = realpath(path, NULL);
-    if (!out->target) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    /* named here: running out of memory once a temporary file exists would leave it behind */
-    out->temporary = mt_printf("%s.XXXXXX", out->target);
-    return 0;
-}
-
-/* Writes the whole text to the output (a temporary file beside a regular one). */
-static int write_output(output *out, const char *text, size_t length)
-{
-    int fd;
-    if (out->in_place) {
-        fd = open(out->path, O_WRONLY);
-    } else {
-        fd = mkstemp(out->temporary);
-        out->created = fd >= 0;
-        if (fd >= 0 && fchmod(fd, out->mode) != 0) {
-            close(fd);
-            fd = -1;
-        }
-    }
-    if (fd < 0 && !out->in_place) {
-        fprintf(stderr, "coop-merge: cannot write %s: cannot create the temporary file %s beside it: %s\n",
-                out->path, out->temporary, strerror(errno));
-        return -1;
-    }
-    if (fd < 0) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(errno));
-        return -1;
-    }
-    /* the reason is the failing call's own errno, taken at once (a stale one said "No such file
-     * or directory" for a write /proc refused) */
-    errno = 0;
-    FILE *stream = fdopen(fd, "w");
-    int error = stream ? 0 : errno;
-    if (stream && fwrite(text, 1, length, stream) != length)
-        error = errno ? errno : EIO;
-    errno = 0;
-    if (stream && fclose(stream) != 0 && !error)
-        error = errno ? errno : EIO;
-    if (!stream)
-        close(fd);
-    if (error) {
-        fprintf(stderr, "coop-merge: cannot write %s: %s\n", out->path, strerror(error));
-        return -1;
-    }
-    return 0;
-}
-
 /* The absolute path of a file, or of the file a path would create. NULL if its directory is
  * not there. */
 static char *resolved(const char *path)
@@ -305,30 +215,27 @@ static int write_outputs(const mt_options *o, const mt_buf *program, const mt_bu
         fprintf(stderr, "coop-merge: -o and --host-header name the same file (%s)\n", o->out_path);
         return -1;
     }
-    output outputs[2];
+    /* each complete and flushed beside its target before either replaces it (outfile.h) */
+    coop_outfile outputs[2];
+    const mt_buf *texts[2];
     size_t count = 0;
     int failed = 0;
-    if (!to_stdout)
-        failed = plan_output(&outputs[count++], o->out_path) != 0;
-    if (!failed && o->header_path)
-        failed = plan_output(&outputs[count++], o->header_path) != 0;
+    if (!to_stdout) {
+        texts[count] = program;
+        failed = output_open(&outputs[count++], "coop-merge", o->out_path) != 0;
+    }
+    if (!failed && o->header_path) {
+        texts[count] = header;
+        failed = output_open(&outputs[count++], "coop-merge", o->header_path) != 0;
+    }
     for (size_t i = 0; i < count && !failed; i++) {
-        const mt_buf *text = outputs[i].path == o->header_path && o->header_path ? header : program;
-        failed = write_output(&outputs[i], text->data, text->length) != 0;
+        fwrite(texts[i]->data, 1, texts[i]->length, outputs[i].stream);
+        failed = output_close(&outputs[i], "coop-merge") != 0;
     }
     for (size_t i = 0; i < count && !failed; i++)
-        if (outputs[i].created && rename(outputs[i].temporary, outputs[i].target) != 0) {
-            fprintf(stderr, "coop-merge: cannot write %s: %s\n", outputs[i].path, strerror(errno));
-            failed = 1;
-        } else {
-            outputs[i].created = 0;
-        }
-    for (size_t i = 0; i < count; i++) {
-        if (outputs[i].created)
-            unlink(outputs[i].temporary);
-        free(outputs[i].temporary);
-        free(outputs[i].target);
-    }
+        failed = output_commit(&outputs[i], "coop-merge") != 0;
+    for (size_t i = 0; i < count; i++)
+        coop_outfile_abandon(&outputs[i]);
     if (!failed && to_stdout) {
         errno = 0;
         int error = fwrite(program->data, 1, program->length, stdout) != program->length ? errno : 0;
@@ -421,6 +328,7 @@ int main(int argc, char **argv)
     lists l = {0};
     mt_merge merge = {0};
     mt_buf program = {0}, header = {0};
+    output_catch_signals();
     int parsed = parse_command_line(argc, argv, &merge.options, &l);
     int status = parsed > 0 || (parsed == 0 && merge_files(&merge, &program, &header) != 0);
     mt_buf_free(&program);

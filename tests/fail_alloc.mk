@@ -14,7 +14,8 @@ $(FAIL_ALLOC_CL_OBJ): tests/tools/fail_alloc.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) -DFAIL_ALLOC_OPENCL -c $< -o $@
 
-$(BUILD)/bin/coop-merge-fail-alloc: $(MERGE_ASAN_OBJS) $(BUILD)/obj/gen/kernel_header.o $(FAIL_ALLOC_OBJ)
+$(BUILD)/bin/coop-merge-fail-alloc: $(MERGE_ASAN_OBJS) $(MERGE_ASAN_OUTPUT_OBJS) $(BUILD)/obj/gen/kernel_header.o \
+    $(FAIL_ALLOC_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SANITIZE) $(FAIL_ALLOC_WRAP) -o $@ $^ $(MERGE_LIBS)
 

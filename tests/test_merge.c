@@ -616,8 +616,8 @@ START_TEST(write_failures_name_the_reason)
         const char *args[] = {"tests/merge/rounds.cl", "-o", "/proc/version", NULL};
         tool_result result = run_tool(tool_path(), args);
         ck_assert_int_eq(result.exit_status, 1);
-        ck_assert_msg(strstr(result.err, "coop-merge: cannot write /proc/version: cannot create the temporary file "
-                                         "/proc/version."),
+        ck_assert_msg(strstr(result.err, "coop-merge: cannot write /proc/version: cannot create a temporary file "
+                                         "beside it: "),
                       "%s", result.err);
         free_result(&result);
     }
@@ -684,7 +684,7 @@ START_TEST(outputs_replace_only_regular_files)
         const char *args[8];
         const char *message;
     } refused[] = {
-        {{"tests/merge/rounds.cl", "-o", dir, NULL}, "it is a directory"},
+        {{"tests/merge/rounds.cl", "-o", dir, NULL}, "Is a directory"},
         {{"tests/merge/rounds.cl", "-o", path, NULL}, "a symbolic link to nothing"},
         {{"tests/merge/rounds.cl", "-o", same, "--host-header", other, NULL}, "-o and --host-header name the same file"},
     };

@@ -18,6 +18,7 @@
 #include "coop.h"
 #include "device.h"
 #include "errors.h"
+#include "output.h"
 #include "sched_rounds_mega.h"
 #include "sched_rounds_standalone.h"
 #include "sched_units_mega.h"
@@ -343,6 +344,7 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &b.s);
     if (rc >= 0)
         return rc;
+    output_catch_signals(); /* a trace (COOP_TRACE_FILE) being written */
     if (device_open(sched_bench_cli.name, "context", &b.ctx) != 0)
         return CLI_EXIT_ERROR;
     coop_status status = COOP_OK;

@@ -2,6 +2,7 @@
 #include "errors.h"
 
 #include "cli.h"
+#include "outfile.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,5 +35,7 @@ void error_coop_exit(const char *program, const coop_context *ctx, coop_status s
 {
     error_coop(program, ctx, status, what);
     fflush(NULL);
+    /* no output is completed after this: the files being written go, the old ones stay */
+    coop_outfile_remove_temporaries();
     _Exit(CLI_EXIT_ERROR);
 }

@@ -16,8 +16,9 @@ int error_coop(const char *program, const coop_context *ctx, coop_status status,
 /* Prints "PROGRAM: WHAT: <coop_cl_error_name(err)>"; returns CLI_EXIT_ERROR. */
 int error_cl(const char *program, cl_int err, const char *what);
 
-/* error_coop(), then the process exits at once with CLI_EXIT_ERROR: for a failure while a
- * persistent kernel may still be running (a timeout), which releasing the context would wait for. */
+/* error_coop(), then the process exits at once with CLI_EXIT_ERROR, removing the temporaries of
+ * the outputs being written (output.h): for a failure while a persistent kernel may still be
+ * running (a timeout), which releasing the context would wait for. */
 _Noreturn void error_coop_exit(const char *program, const coop_context *ctx, coop_status status, const char *what);
 
 #endif

@@ -1,7 +1,8 @@
 /* PPM and PNG writers (PNG: the chunks by hand, zlib for the compressed stream and the CRCs). */
 #include "image.h"
 
-#include <errno.h>
+#include "outfile.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,25 +44,25 @@ static int check_image(const char *path, const uint8_t *pixels, unsigned width, 
     return 0;
 }
 
-static FILE *open_for_writing(const char *path, char *err, size_t errlen)
+/* Opens the image's file (outfile.h: the old file stays until the new one is complete). */
+static FILE *open_for_writing(coop_outfile *out, const char *path, char *err, size_t errlen)
 {
-    FILE *file = fopen(path, "wb");
-    if (!file)
-        fail(err, errlen, path, "cannot open for writing: %s", strerror(errno));
-    return file;
+    int error = coop_outfile_open(out, path);
+    if (error) {
+        char reason[256];
+        fail(err, errlen, path, "cannot open for writing: %s", coop_outfile_reason(out, error, reason, sizeof reason));
+        return NULL;
+    }
+    return out->stream;
 }
 
-/* Closes `file`; reports a write error seen on the way or at the close. */
-static int finish(FILE *file, const char *path, char *err, size_t errlen)
+/* Puts the file in place; reports a write error seen on the way, at the close or the rename. */
+static int finish(coop_outfile *out, const char *path, char *err, size_t errlen)
 {
-    int failed = ferror(file);
-    int saved = errno;
-    if (fclose(file) != 0) {
-        failed = 1;
-        saved = errno;
-    }
-    if (failed)
-        return fail(err, errlen, path, "write failed: %s", strerror(saved));
+    int error = coop_outfile_commit(out);
+    char reason[256];
+    if (error)
+        return fail(err, errlen, path, "write failed: %s", coop_outfile_reason(out, error, reason, sizeof reason));
     return 0;
 }
 
@@ -74,7 +75,8 @@ int image_write_ppm(const char *path, const uint8_t *pixels, unsigned width, uns
     uint8_t *row = malloc((size_t)width * 3);
     if (!row)
         return fail(err, errlen, path, "out of memory");
-    FILE *file = open_for_writing(path, err, errlen);
+    coop_outfile out;
+    FILE *file = open_for_writing(&out, path, err, errlen);
     if (!file) {
         free(row);
         return -1;
@@ -87,7 +89,7 @@ int image_write_ppm(const char *path, const uint8_t *pixels, unsigned width, uns
         fwrite(row, 3, width, file);
     }
     free(row);
-    return finish(file, path, err, errlen);
+    return finish(&out, path, err, errlen);
 }
 
 static void put_be32(uint8_t *to, uint32_t value)
@@ -145,7 +147,8 @@ int image_write_png(const char *path, const uint8_t *pixels, unsigned width, uns
         return fail(err, errlen, path, "zlib compress2 failed: %s", zError(z));
     }
 
-    FILE *file = open_for_writing(path, err, errlen);
+    coop_outfile out;
+    FILE *file = open_for_writing(&out, path, err, errlen);
     if (!file) {
         free(packed);
         return -1;
@@ -166,5 +169,5 @@ int image_write_png(const char *path, const uint8_t *pixels, unsigned width, uns
     }
     put_chunk(file, "IEND", NULL, 0);
     free(packed);
-    return finish(file, path, err, errlen);
+    return finish(&out, path, err, errlen);
 }

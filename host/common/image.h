@@ -6,7 +6,8 @@
  *
  * Errors are reported like graph.h's: the functions return 0, or -1 with a NUL-terminated
  * message "path: what is wrong" of at most errlen bytes in err (err may be NULL when errlen is
- * 0). A write that fails part-way may leave a partial file behind. */
+ * 0). A file is written whole or not at all (libcoop/src/outfile.h): on failure an existing one
+ * stays as it was. */
 #ifndef IMAGE_H
 #define IMAGE_H
 

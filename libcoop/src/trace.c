@@ -44,8 +44,10 @@ coop_status coop_trace_open(coop_context *ctx, const char *path, unsigned capaci
     int error = coop_outfile_open(&trace->file, path);
     if (error == ENOMEM)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory", path);
+    char reason[256];
     if (error)
-        return coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", path, strerror(error));
+        return coop_fail(ctx, COOP_ERR_IO, "trace '%s': %s", path,
+                         coop_outfile_reason(&trace->file, error, reason, sizeof reason));
     trace->out = trace->file.stream;
     trace->start_us = coop_now_us();
     trace->start_ticks = coop_trace_host_ticks(trace);
@@ -751,8 +753,10 @@ done:
     if (status == COOP_OK) {
         int error = coop_outfile_commit(&trace->file);
         trace->out = NULL;
+        char reason[256];
         if (error)
-            status = coop_fail(ctx, COOP_ERR_IO, "trace '%s': could not be written: %s", trace->path, strerror(error));
+            status = coop_fail(ctx, COOP_ERR_IO, "trace '%s': could not be written: %s", trace->path,
+                               coop_outfile_reason(&trace->file, error, reason, sizeof reason));
     } else {
         coop_trace_discard(trace);
     }
