@@ -12,7 +12,7 @@ kernel void sssp(global const uint *row, global const uint *col, global const ui
     for (uint in_count = counts[round % 3u]; in_count; in_count = counts[round % 3u]) {
         /* shared_num_groups(), as bfs.cl: get_num_groups(0) reads the scheduler's word in every
          * work-item of every group after every barrier, which cost the megakernel 0.3-0.4 us a
-         * round on the road graphs and the grid (H200, run 56). */
+         * round on the road graphs and the grid (H200). */
         sssp_round(get_group_id(0), shared_num_groups(), round, in_count, row, col, weight, dist, mark, wl0, wl1,
                    counts, scratch);
         round++;

@@ -996,9 +996,9 @@ struct pinned_graph {
     uint64_t fingerprint;
 };
 
-/* Generated graphs that tests and published results use, as the first generator built them
- * (commit 0617bdd): a faster generator or CSR builder must give the same bytes. Scales that
- * are not multiples of 4 use part of a random word's lanes at the last level. */
+/* Generated graphs that tests and published results use, as the first generator built them: a
+ * faster generator or CSR builder must give the same bytes. Scales that are not multiples of 4
+ * use part of a random word's lanes at the last level. */
 static const struct pinned_graph pinned_graphs[] = {
     {"rmat:10:8", 1024, 12092, 0x7a8311deccd56023ULL},
     {"rmat:10:8:7", 1024, 12124, 0xf4ac8434c8603c85ULL},

@@ -37,7 +37,7 @@
  * its nodes costs. Results never depend on it, only the time does: a node longer than a wrong
  * max_degree is walked alone. An app that passes 1 keeps a barrier per chunk even where nothing is
  * shared: sssp.h, sssp_bf.h, color.h and mis.h do, for without that barrier they ran 6-35% slower
- * on the road graphs and the grid (H200, run 38 against run 34; why is not measured).
+ * on the road graphs and the grid (H200; why is not measured).
  *
  * With shares 1 a group takes its nodes a chunk at a time, one node per work-item: chunks of
  * expand_chunk_size(items, groups, shares) nodes, an even share of the round, so that a round of
@@ -83,15 +83,14 @@
  *
  * The kernel declares the scratch (`local uint scratch[EXPAND_WORDS];`, OpenCL C allows local
  * arrays only at kernel scope) and hands it down: 1.3 KB by default, sized by the slots and not
- * by the chunk. Any local size works: a chunk has at most one node per work-item. H200
- * measurements of these choices: benchmarks/results/h200/REPORT.md, runs 24-40. */
+ * by the chunk. Any local size works: a chunk has at most one node per work-item. */
 #ifndef KERNELS_LIB_EXPAND_H
 #define KERNELS_LIB_EXPAND_H
 
-/* Nodes per chunk at most (a build may set it; H200, run 31, when the scratch still had a word
- * per node of the chunk: 16-node chunks made colour on email-Enron 1.6x faster and bfs on
- * USA-road-NY 4% faster, but sssp on USA-road-FLA 4-20% slower than 256). A chunk also has at most
- * one node per work-item. */
+/* Nodes per chunk at most (a build may set it; H200, when the scratch still had a word per node of
+ * the chunk: 16-node chunks made colour on email-Enron 1.6x faster and bfs on USA-road-NY 4%
+ * faster, but sssp on USA-road-FLA 4-20% slower than 256). A chunk also has at most one node per
+ * work-item. */
 #ifndef EXPAND_CHUNK_LOG2
 #define EXPAND_CHUNK_LOG2 8
 #endif
@@ -103,12 +102,12 @@
 #endif
 #define EXPAND_SLOTS (1u << EXPAND_SLOTS_LOG2)
 /* Most arcs a node walked by its own work-item may have: above it the warp would wait for one
- * long loop while its other work-items idle (H200, run 36: 8 made bfs, sssp and mis on
- * email-Enron 1.4-1.5x faster than 32, colour on rmat:16:16 8% slower). Where a group's
- * work-items run one after another (COOP_PARALLEL_SPIN 0: PoCL's CPU device), walking alone costs
- * no more than sharing, and sharing's barriers cost much more (PoCL: colour on email-Enron 1.4 s
- * against 39 ms): no node is shared unless the build says otherwise (the tests give
- * -DEXPAND_ALONE=8 through COOP_BUILD_OPTIONS, the GPU's threshold, and other values). */
+ * long loop while its other work-items idle (H200: 8 made bfs, sssp and mis on email-Enron
+ * 1.4-1.5x faster than 32, colour on rmat:16:16 8% slower). Where a group's work-items run one
+ * after another (COOP_PARALLEL_SPIN 0: PoCL's CPU device), walking alone costs no more than
+ * sharing, and sharing's barriers cost much more (PoCL: colour on email-Enron 1.4 s against
+ * 39 ms): no node is shared unless the build says otherwise (the tests give -DEXPAND_ALONE=8
+ * through COOP_BUILD_OPTIONS, the GPU's threshold, and other values). */
 #ifndef EXPAND_ALONE
 #if COOP_PARALLEL_SPIN
 #define EXPAND_ALONE 8u
@@ -120,16 +119,16 @@
 /* Put before a loop that walks one node's arcs alone (`for (e = first; e < first + count; e++)`):
  * NVIDIA's compiler unrolls such a loop four times, since its trip count is known when it
  * starts, and on road graphs (two or three arcs a node) bfs then took 5.5-6.0 ms on USA-road-NY
- * instead of 4.4 (H200, REPORT.md runs 28 and 29). */
+ * instead of 4.4 (H200). */
 #define EXPAND_WALK_ALONE _Pragma("unroll 1")
 
 /* Arcs an alone walk reads ahead: bfs.h, sssp.h and sssp_bf.h read a batch's heads (and weights),
  * then the heads' state, before acting on any, so that an arc's reads do not wait for the atomics
  * of the arc before it; on the road graphs a round is a few such chains per work-item, and the
- * chains are the round's time (H200, run 45: bfs on USA-road-FLA 13.4 -> 10.4 ms standalone,
- * 12.7 -> 11.0 cooperative; 2: 12.2 and 11.7; 8 as 4). bfs.h and sssp.h then make the batch's
- * claims together and push the heads won with one coop_atomic_add_index (run 51: bfs 16% faster
- * on the road graphs, sssp 10-17%). */
+ * chains are the round's time (H200: bfs on USA-road-FLA 13.4 -> 10.4 ms standalone, 12.7 -> 11.0
+ * cooperative; 2: 12.2 and 11.7; 8 as 4). bfs.h and sssp.h then make the batch's claims together
+ * and push the heads won with one coop_atomic_add_index (bfs 16% faster on the road graphs, sssp
+ * 10-17%). */
 #ifndef EXPAND_BATCH
 #define EXPAND_BATCH 4u
 #endif
@@ -175,15 +174,15 @@ inline uint expand_shares(uint max_degree)
  * and at most EXPAND_CHUNK; when nodes are shared, about an even share of the round rounded up to
  * a warp's 32. The same for every group that passes the same items and groups (the same
  * instructions on the same values), which is all a chunk loop needs: any size from 1 to the
- * whole chunk visits every node once. (H200, runs 36 and 37: with nodes to share, chunks of a
- * whole group made bfs on email-Enron 2x slower and colour 2.5x; without, an even share made bfs
- * on the road graphs 3-7% slower than chunks of a whole group.)
+ * whole chunk visits every node once. (H200: with nodes to share, chunks of a whole group made
+ * bfs on email-Enron 2x slower and colour 2.5x; without, an even share made bfs on the road
+ * graphs 3-7% slower than chunks of a whole group.)
  * A cooperative kernel's group count may change from round to round, so its megakernel computes
  * this every round, where a standalone kernel computes it once: a round with a whole chunk per
  * group returns before any arithmetic, and the share is a float reciprocal's, not an integer
  * division (about 25 dependent instructions on NVIDIA). With both, and coop_transmit_stage's
  * whole words, sssp-bf's megakernel ran 7-9% faster on the road graphs and the grid, sssp's 1.5%
- * on USA-road-FLA (H200, runs 105-107 in REPORT.md). */
+ * on USA-road-FLA (H200). */
 inline uint expand_chunk_size(uint items, uint groups, uint shares)
 {
     uint whole = min(EXPAND_CHUNK, (uint)get_local_size(0));

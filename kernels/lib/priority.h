@@ -14,7 +14,7 @@ inline uint priority_of(uint v)
 /* 1 when node u, of priority pu, outranks node v, of priority pv. Without branches: NVIDIA's
  * compiler then predicates the loops that call it in the megakernels too (with && and ||,
  * color.h's branched there and not in the standalone kernel, which ran 5-9% faster on power-law
- * graphs: H200, REPORT.md run 12). */
+ * graphs: H200). */
 inline uint priority_outranks(uint u, uint pu, uint v, uint pv)
 {
     return (pu > pv) | ((pu == pv) & (u > v));

@@ -61,7 +61,7 @@ inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
 
 /* 200 ns pauses the agent takes between passes (see coop_agent); a build may set them. They
  * bound how soon the host sees the members finished: on the H200 a run of bfs on a 2x2 grid took
- * 16-17 us cooperative with 8 or none, as standalone, and 26-27 us with 64 (run 99). */
+ * 16-17 us cooperative with 8 or none, as standalone, and 26-27 us with 64. */
 #ifndef COOP_AGENT_PAUSES
 #define COOP_AGENT_PAUSES 8u
 #endif

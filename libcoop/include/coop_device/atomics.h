@@ -147,8 +147,8 @@ inline ulong coop_clock_ns(void)
 #define COOP_HAS_CLOCK 1
 /* A short pause in a polling loop that is not latency-critical (parked members, groups waiting
  * for a task or for work), to keep hundreds of polling warps from flooding the cache lines that
- * other groups' atomics need. A build may set its nanoseconds (H200 run 125: sched-bench's gather
- * medians the same at 20, 200 and 800). */
+ * other groups' atomics need. A build may set its nanoseconds (H200: sched-bench's gather medians
+ * the same at 20, 200 and 800). */
 #ifndef COOP_PAUSE_NS
 #define COOP_PAUSE_NS 200
 #endif

@@ -66,8 +66,8 @@ inline void coop_cold_return(coop_ctx *ctx, const coop_ctx *c)
  * the stack). The area is free: a forked group restored its own transmit state before it ran.
  * The transmit state is any type: its whole words are copied by __builtin_memcpy (which may alias
  * any type), a last partial word byte by byte. Copying every byte made NVIDIA's compiler keep a
- * transmitted `uint round` as four bytes, taken apart and put together at every use (H200, run
- * 101's SASS). Returns the number of words. */
+ * transmitted `uint round` as four bytes, taken apart and put together at every use (H200's
+ * SASS). Returns the number of words. */
 inline uint coop_transmit_stage(coop_ctx *ctx, const void *transmit, uint bytes)
 {
     uint size = min(bytes, COOP_TRANSMIT_WORDS * 4u);

@@ -101,7 +101,7 @@ typedef struct coop_ctx {
  * compiler's reach: where `coop_local_linear_id() == 0` was its only use, the compiler rewrote
  * x + nx * (y + ny * z) == 0 as nx * (y + ny * z) == -x, which ptxas no longer takes for a test
  * that one lane passes, and it then warp-aggregated every atomic that work-item 0 makes (VOTEU,
- * FLO, POPC and shuffles around each: H200, runs 141-144). */
+ * FLO, POPC and shuffles around each: H200). */
 #if defined(COOP_TARGET_NVIDIA)
 inline uint coop_local_linear_id(void)
 {

@@ -37,7 +37,7 @@ inline size_t coop_global_size(const coop_ctx *ctx, uint dim)
  * global barrier of such a kernel changes it. Reading the scheduler's hot word in every work-item
  * after every barrier cost sssp on USA-road-NY 8.36 ms against 7.45 (H200); keeping M in the
  * group's local memory and reading it there after every barrier still cost sssp-bf on
- * USA-road-FLA 31.1 ms against 28.3 (H200, benchmarks/results/h200/REPORT.md, runs 20-22). */
+ * USA-road-FLA 31.1 ms against 28.3 (H200). */
 inline void coop_fix_num_groups(coop_ctx *ctx) { ctx->fixed_groups = coop_num_groups(ctx); }
 
 inline uint coop_fixed_num_groups(const coop_ctx *ctx) { return ctx->fixed_groups; }

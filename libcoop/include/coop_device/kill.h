@@ -113,7 +113,7 @@ COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state)
  * task starts and cancels it (coop_start_or_wait_task). Not its tokens: a sweep (or a resize)
  * takes them all before it knows how many kills it gets and gives back the rest, and a parked
  * member that read none in between gave up its place, so that the sweep stopped above it and the
- * rest of the gather waited for that member's next offer (H200 run 117: a unit, 16 us). */
+ * rest of the gather waited for that member's next offer (H200: a unit, 16 us). */
 inline int coop_kills_wanted(global uint *ctrl)
 {
     return coop_load_relaxed(&ctrl[COOP_CTRL_KILLS_REQUEST]) != 0u;

@@ -19,7 +19,7 @@ inline global ulong *coop_resize_slot(global uint *ctrl, uint slot)
 /* Group 0's decision, made before it arrives (so it is visible after the barrier): kill tokens
  * it takes now (bits 1..), and whether to try a fork (bit 0). Inline: ptxas gives a kernel the
  * registers of its deepest chain of out-of-line calls, and this call level cost sssp's and
- * sssp-bf's megakernels 8 registers, 5 groups per SM instead of 6 (H200, runs 138-145). */
+ * sssp-bf's megakernels 8 registers, 5 groups per SM instead of 6 (H200). */
 inline uint coop_resize_decision(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
@@ -185,8 +185,8 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     /* Member 0 decides before its group barrier, so that its reads travel and its decision is
      * made while the group's other warps finish, and after it every group's path is a global
      * barrier and one hand-over word unless the barrier was flagged (H100, 1000x1000 grid: bfs
-     * 11.9 -> 11.0 ms with the reads before it; H200, runs 141-145: this shape with the decision
-     * inline, sssp on USA-road-FLA 1.8% faster and its megakernel 40 registers). */
+     * 11.9 -> 11.0 ms with the reads before it; H200: this shape with the decision inline, sssp
+     * on USA-road-FLA 1.8% faster and its megakernel 40 registers). */
     uint mine = 0;
     if (COOP_RESIZE_PREFETCH && ctx->id == 0 && coop_local_linear_id() == 0 && !skip)
         mine = coop_resize_decide(ctx, number);

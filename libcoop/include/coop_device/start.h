@@ -72,14 +72,14 @@ inline void coop_scheduler_enter(coop_ctx *ctx)
      * groups to arrive take ids 0, 1, ..., and the rest ids against arrival order, so that the
      * next ones to arrive get the largest ids (COOP_ID_OF_TICKET, coop_layout.h). Tickets follow
      * how soon a group's atomic reaches the device area, whose words the barriers and the
-     * scheduler use too: on the H200 the first 132 of 792 tickets came from 33-43 SMs (run 121).
-     * The largest ids, which kills take first, so go to groups that are near those words and the
+     * scheduler use too: on the H200 the first 132 of 792 tickets came from 33-43 SMs. The
+     * largest ids, which kills take first, so go to groups that are near those words and the
      * oldest on their compute units, which GPU warp schedulers favour (a starved group would make
      * a task wait for its next offer; in arrival order all through sched-bench's gather took
-     * 96-136 us against 21-33, run 130). The low ids get a small frontier's work and member 0
-     * decides at resizing barriers: near ones made bfs 8.6% faster standalone and 7.7%
-     * cooperative on USA-road-NY, 5.8% and 4.6% on USA-road-FLA, and sched-bench's gather no
-     * slower, with 8 of them; with 32 the gather took 45-49 us (run 133). */
+     * 96-136 us against 21-33). The low ids get a small frontier's work and member 0 decides at
+     * resizing barriers: near ones made bfs 8.6% faster standalone and 7.7% cooperative on
+     * USA-road-NY, 5.8% and 4.6% on USA-road-FLA, and sched-bench's gather no slower, with 8 of
+     * them; with 32 the gather took 45-49 us. */
     uint agent = s[COOP_SCRATCH_AGENT];
     uint order = COOP_ID_OF_TICKET(ticket, groups, agent);
     ctx->id = order;

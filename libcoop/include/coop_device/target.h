@@ -45,10 +45,10 @@
 
 /* With COOP_PRIVATE_M every work-item keeps M as its group last learnt it (ctx->known_groups,
  * taken from the group's scratch after each barrier that may change it), so that
- * coop_shared_num_groups costs no workgroup barrier while M is known (H200, runs 48 and 49: bfs
- * 0.8-1.6% faster at 132 groups, the apps' megakernels 0.3% faster on every group, the same
- * registers). Its workgroup barrier then sits in a conditional, which PoCL compiles by copying
- * code (above: colour's megakernel took 6 s to build instead of 3): not there by default. */
+ * coop_shared_num_groups costs no workgroup barrier while M is known (H200: bfs 0.8-1.6% faster
+ * at 132 groups, the apps' megakernels 0.3% faster on every group, the same registers). Its
+ * workgroup barrier then sits in a conditional, which PoCL compiles by copying code (above:
+ * colour's megakernel took 6 s to build instead of 3): not there by default. */
 #ifndef COOP_PRIVATE_M
 #if defined(COOP_TARGET_POCL)
 #define COOP_PRIVATE_M 0
