@@ -213,11 +213,12 @@ END_TEST
 
 START_TEST(responsiveness_quick)
 {
-    run_quick("scripts/responsiveness", "[15/15] bfs render baseline");
+    run_quick("scripts/responsiveness", "[16/16] bfs render baseline");
     /* bfs with four tasks: two shares taken and the no-cooperation baseline each */
     assert_csv("responsiveness.csv", "app,task,mode,take,size,period_ms,groups_taken,tasks,missed_periods,"
                "gather_us_median,gather_us_p99,exec_us_median,response_us_median,response_us_p99,time_ms,searches,"
-               "standalone_ms,cooperative_no_task_ms,slowdown,preemption_model,slowdown_over_model,"
+               "standalone_ms,standalone_groups,standalone_all_groups_ms,cooperative_no_task_ms,slowdown,"
+               "slowdown_all_groups,slowdown_no_task,preemption_model,slowdown_over_model,"
                "preemption_model_whole_device,slowdown_over_whole_device_model", 12);
     const char *cells[] = {"\nbfs,light,cooperative,quarter,", "\nbfs,medium,cooperative,all-but-one,",
                            "\nbfs,heavy,baseline,,", "\nbfs,render,cooperative,quarter,"};
@@ -237,6 +238,10 @@ START_TEST(responsiveness_quick)
     assert_contains("responsiveness.md", "## bfs");
     /* --quick: every run but the first makes two searches (the least), so it restarts once */
     assert_contains("responsiveness.md", "every run below makes 2 searches");
+    /* the baseline is the standalone kernel at its best group count, beside the other two */
+    assert_contains("responsiveness.md", "standalone at its best group count (");
+    assert_contains("responsiveness.md", "standalone on every co-resident group ");
+    assert_contains("responsiveness.md", "| slowdown | against cooperative without tasks |");
     assert_contains("responsiveness.md", "| render | quarter |");
     assert_contains("responsiveness.md", "no cooperation");
     assert_contains("responsiveness.md", "## Targets");
