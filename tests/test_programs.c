@@ -12,7 +12,7 @@
 
 #define BIN "build/bin/"
 
-/* Every program `make` builds (gridsync-bench only with make CUDA=1: tested where it was). */
+/* Every program `make` builds (gridsync-bench and preempt-bench only with make CUDA=1: tested where they were). */
 static const char *const programs[] = {"coop-info", "coop-litmus", "barrier-bench", "sched-bench",
                                        "coop-chaos", "coop-bench", "coop-demo", "coop-ws"};
 enum { PROGRAMS = sizeof programs / sizeof programs[0] };
@@ -285,6 +285,15 @@ START_TEST(preempt_bench_where_built)
     ck_assert_int_eq(run.status, 0);
     ck_assert_ptr_nonnull(strstr(run.output, "Usage: preempt-bench [--iters N]"));
     ck_assert_ptr_nonnull(strstr(run.output, "identical arithmetic and sizes"));
+    /* docs/PROGRAMS.md shows the same usage */
+    char *programs_md = tu_read_file("docs/PROGRAMS.md", NULL);
+    const char *usage_end = strstr(run.output, "\nMeasures");
+    ck_assert_ptr_nonnull(usage_end);
+    size_t usage_length = (size_t)(usage_end - run.output) + 1;
+    char *usage = strndup(run.output, usage_length);
+    ck_assert_msg(strstr(programs_md, usage) != NULL, "docs/PROGRAMS.md lacks preempt-bench's usage:\n%s", usage);
+    free(usage);
+    free(programs_md);
     ck_assert_ptr_nonnull(strstr(run.output, "\nExit status:\n"));
     free(run.output);
     run = run_named("preempt-bench", negative_args);
