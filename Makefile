@@ -12,7 +12,8 @@
 #   make clean
 # Set COOP_NO_DEPS=1 to skip the Debian package step of demo, check, sanitize, fuzz and smith (e.g.
 # on the GPU machine, which has no package registry), CL_CFLAGS / CL_LIBS to point at another
-# OpenCL SDK, and CUDA=1 to build the CUDA comparison program gridsync-bench (nvcc, or NVCC=...).
+# OpenCL SDK, and CUDA=1 to build the CUDA comparison programs gridsync-bench and preempt-bench (nvcc,
+# or NVCC=...).
 
 CC ?= gcc
 PREFIX ?= /usr/local
@@ -55,7 +56,7 @@ PROGRAMS := $(BUILD)/bin/coop-info $(BUILD)/bin/coop-litmus $(BUILD)/bin/barrier
 # The grid.sync() comparison (CUDA) only when asked: make CUDA=1.
 NVCC ?= nvcc
 ifeq ($(CUDA),1)
-PROGRAMS += $(BUILD)/bin/gridsync-bench
+PROGRAMS += $(BUILD)/bin/gridsync-bench $(BUILD)/bin/preempt-bench
 endif
 
 # The programs' own copy of the strict parser and of the whole-or-nothing file writer (libcoop's
@@ -226,6 +227,10 @@ $(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(SCHED_PR
 $(BUILD)/bin/gridsync-bench: benchmarks/barrier/gridsync.cu $(STRICT_OBJ) libcoop/src/strict.h libcoop/include/coop.h
 	@mkdir -p $(@D)
 	$(NVCC) -O2 -arch=sm_90 -Ilibcoop/src -Ilibcoop/include -o $@ $< $(STRICT_OBJ)
+
+$(BUILD)/bin/preempt-bench: benchmarks/preempt/preempt-bench.cu $(STRICT_OBJ) libcoop/src/strict.h libcoop/include/coop.h
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -arch=sm_90 -std=c++17 -Ilibcoop/src -Ilibcoop/include -o $@ $< $(STRICT_OBJ) -lpthread
 
 # ---- Tests ---------------------------------------------------------------------------------
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

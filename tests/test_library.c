@@ -302,7 +302,7 @@ START_TEST(install_and_link_with_pkg_config)
 }
 END_TEST
 
-/* gridsync-bench (CUDA) is built with make CUDA=1 only, not wherever nvcc happens to exist (this
+/* gridsync-bench and preempt-bench (CUDA) are built with make CUDA=1 only, not wherever nvcc happens to exist (this
  * machine has one and no GPU). A dry run lists what would be built. */
 START_TEST(cuda_only_when_asked)
 {
@@ -312,11 +312,14 @@ START_TEST(cuda_only_when_asked)
     tu_process run = shell("make -n -B COOP_NO_DEPS=1 programs 2>&1");
     ck_assert_msg(run.status == 0, "make -n failed:\n%s", run.output);
     ck_assert_msg(strstr(run.output, "gridsync") == NULL, "make builds gridsync-bench unasked:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "preempt") == NULL, "make builds preempt-bench unasked:\n%s", run.output);
     free(run.output);
     run = shell("make -n -B COOP_NO_DEPS=1 CUDA=1 NVCC=no-such-nvcc programs 2>&1");
     ck_assert_msg(run.status == 0, "make -n CUDA=1 failed:\n%s", run.output);
     ck_assert_msg(strstr(run.output, "no-such-nvcc -O2") && strstr(run.output, "build/bin/gridsync-bench"),
                   "make CUDA=1 does not build gridsync-bench:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "build/bin/preempt-bench benchmarks/preempt/preempt-bench.cu"),
+                  "make CUDA=1 does not build preempt-bench:\n%s", run.output);
     free(run.output);
 }
 END_TEST

@@ -12,7 +12,7 @@
 
 #define BIN "build/bin/"
 
-/* Every program `make` builds (gridsync-bench only with make CUDA=1: tested where it was). */
+/* Every program `make` builds (gridsync-bench and preempt-bench only with make CUDA=1: tested where they were). */
 static const char *const programs[] = {"coop-info", "coop-litmus", "barrier-bench", "sched-bench",
                                        "coop-chaos", "coop-bench", "coop-demo", "coop-ws"};
 enum { PROGRAMS = sizeof programs / sizeof programs[0] };
@@ -263,6 +263,64 @@ START_TEST(gridsync_bench_where_built)
 }
 END_TEST
 
+/* preempt-bench, where make CUDA=1 built it: its options are checked before it looks for a GPU, so
+ * these need none; without one it says so and fails. */
+START_TEST(preempt_bench_where_built)
+{
+    struct stat info;
+    if (stat(BIN "preempt-bench", &info) != 0) {
+        printf("test_programs: " BIN "preempt-bench is not built (make CUDA=1): skipped\n");
+        return;
+    }
+    static const char *const version_args[] = {"--version", NULL}, *const help_args[] = {"--help", NULL},
+                             *const negative_args[] = {"--tasks", "-1", NULL},
+                             *const small_args[] = {"--local-size", "16", NULL},
+                             *const period_args[] = {"--period-ms", "0", NULL},
+                             *const unknown_args[] = {"--mps", NULL}, *const missing_args[] = {"--iters", NULL};
+    tu_process run = run_named("preempt-bench", version_args);
+    ck_assert_int_eq(run.status, 0);
+    ck_assert_str_eq(run.output, "preempt-bench (libcoop) " COOP_VERSION_STRING "\n");
+    free(run.output);
+    run = run_named("preempt-bench", help_args);
+    ck_assert_int_eq(run.status, 0);
+    ck_assert_ptr_nonnull(strstr(run.output, "Usage: preempt-bench [--iters N]"));
+    ck_assert_ptr_nonnull(strstr(run.output, "identical arithmetic and sizes"));
+    /* docs/PROGRAMS.md shows the same usage */
+    char *programs_md = tu_read_file("docs/PROGRAMS.md", NULL);
+    const char *usage_end = strstr(run.output, "\nMeasures");
+    ck_assert_ptr_nonnull(usage_end);
+    size_t usage_length = (size_t)(usage_end - run.output) + 1;
+    char *usage = strndup(run.output, usage_length);
+    ck_assert_msg(strstr(programs_md, usage) != NULL, "docs/PROGRAMS.md lacks preempt-bench's usage:\n%s", usage);
+    free(usage);
+    free(programs_md);
+    ck_assert_ptr_nonnull(strstr(run.output, "\nExit status:\n"));
+    free(run.output);
+    run = run_named("preempt-bench", negative_args);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_ptr_nonnull(
+        strstr(run.output, "preempt-bench: --tasks: '-1' is negative; expected a whole number from 1 to 1000000\n"));
+    free(run.output);
+    run = run_named("preempt-bench", small_args);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_ptr_nonnull(strstr(run.output, "preempt-bench: --local-size: "));
+    ck_assert_ptr_nonnull(strstr(run.output, "from 32 to 1024"));
+    free(run.output);
+    run = run_named("preempt-bench", period_args);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_ptr_nonnull(strstr(run.output, "preempt-bench: --period-ms: "));
+    free(run.output);
+    run = run_named("preempt-bench", unknown_args);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_ptr_nonnull(strstr(run.output, "preempt-bench: unknown option '--mps'\nUsage: preempt-bench"));
+    free(run.output);
+    run = run_named("preempt-bench", missing_args);
+    ck_assert_int_eq(run.status, 1);
+    ck_assert_ptr_nonnull(strstr(run.output, "preempt-bench: --iters needs a value\n"));
+    free(run.output);
+}
+END_TEST
+
 /* ---- README.md ------------------------------------------------------------------------------ */
 
 enum {
@@ -410,6 +468,7 @@ static Suite *programs_suite(void)
     tcase_add_loop_test(info, help_explains_every_option, 0, PROGRAMS);
     tcase_add_loop_test(info, version, 0, PROGRAMS);
     tcase_add_test(info, gridsync_bench_where_built);
+    tcase_add_test(info, preempt_bench_where_built);
     suite_add_tcase(suite, info);
     TCase *values = tu_tcase("bad values", 60);
     tcase_add_loop_test(values, bad_value_is_refused, 0, BAD_VALUES);

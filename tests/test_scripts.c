@@ -5,7 +5,8 @@
  * not checked (a quick run on a CPU measures nothing) beyond the graphs' sizes and scaling's TEPS
  * being above 0; coop-bench checks every run's result itself, so status 0 also
  * says every app and task computed the right thing. Bad options end with a usage message.
- * scripts/timeline draws a trace coop-bench --trace wrote, and refuses a file that is not one.
+ * scripts/timeline draws a trace coop-bench --trace wrote, and refuses a file that is not one;
+ * scripts/alternatives tabulates preempt-bench's and sched-bench's saved outputs.
  *
  * The scripts drive build/bin/coop-bench (make -f Makefile -f host/coop-bench.mk
  * build/bin/coop-bench) and need /usr/bin/python3 with matplotlib (python3-matplotlib). */
@@ -213,11 +214,12 @@ END_TEST
 
 START_TEST(responsiveness_quick)
 {
-    run_quick("scripts/responsiveness", "[15/15] bfs render baseline");
+    run_quick("scripts/responsiveness", "[16/16] bfs render baseline");
     /* bfs with four tasks: two shares taken and the no-cooperation baseline each */
     assert_csv("responsiveness.csv", "app,task,mode,take,size,period_ms,groups_taken,tasks,missed_periods,"
                "gather_us_median,gather_us_p99,exec_us_median,response_us_median,response_us_p99,time_ms,searches,"
-               "standalone_ms,cooperative_no_task_ms,slowdown,preemption_model,slowdown_over_model,"
+               "standalone_ms,standalone_groups,standalone_all_groups_ms,cooperative_no_task_ms,slowdown,"
+               "slowdown_all_groups,slowdown_no_task,preemption_model,slowdown_over_model,"
                "preemption_model_whole_device,slowdown_over_whole_device_model", 12);
     const char *cells[] = {"\nbfs,light,cooperative,quarter,", "\nbfs,medium,cooperative,all-but-one,",
                            "\nbfs,heavy,baseline,,", "\nbfs,render,cooperative,quarter,"};
@@ -237,12 +239,94 @@ START_TEST(responsiveness_quick)
     assert_contains("responsiveness.md", "## bfs");
     /* --quick: every run but the first makes two searches (the least), so it restarts once */
     assert_contains("responsiveness.md", "every run below makes 2 searches");
+    /* the baseline is the standalone kernel at its best group count, beside the other two */
+    assert_contains("responsiveness.md", "standalone at its best group count (");
+    assert_contains("responsiveness.md", "standalone on every co-resident group ");
+    assert_contains("responsiveness.md", "| slowdown | against cooperative without tasks |");
     assert_contains("responsiveness.md", "| render | quarter |");
     assert_contains("responsiveness.md", "no cooperation");
     assert_contains("responsiveness.md", "## Targets");
     assert_png("responsiveness-response.png");
     assert_png("responsiveness-gather.png");
     assert_png("responsiveness-slowdown.png");
+}
+END_TEST
+
+/* Writes `text` to `name` in the scratch folder. */
+static void write_scratch(const char *name, const char *text)
+{
+    char path[2 * PATH_BYTES];
+    snprintf(path, sizeof path, "%s/%s", scratch, name);
+    FILE *out = fopen(path, "w");
+    ck_assert_ptr_nonnull(out);
+    fputs(text, out);
+    ck_assert_int_eq(fclose(out), 0);
+}
+
+/* sched-bench's output at one share, as the H200 printed it (its gather run's lines only). */
+static void write_sched(const char *name, unsigned taken, const char *gather, const char *response,
+                        const char *app_line)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "sched-bench on NVIDIA H200 (NVIDIA CUDA), channel nvhost, local size 256, unit 2000 iterations, 5 "
+             "runs per figure\n"
+             "units    plain   246.227 ms on 1056 groups   cooperative   253.557 ms on  791 members   overhead  "
+             "+2.98%%\n"
+             "gather   258 tasks taking %u of 791 members every 1.00 ms (device-timed); kills 1 forks 1; mean "
+             "members 787.0\n"
+             "         gather   %s\n"
+             "         exec     median     12.70 us   p99     31.36 us   max     43.42 us\n"
+             "         response %s\n%s",
+             taken, gather, response, app_line);
+    write_scratch(name, text);
+}
+
+/* scripts/alternatives on saved outputs (--from): the table, the issue's targets in words, every
+ * way that beats ours named, and a missing figure named with its file. */
+START_TEST(alternatives_from_saved_outputs)
+{
+    write_scratch("preempt.txt", "preempt-bench on NVIDIA H200: 132 SMs, 8 blocks per SM of 256 threads (1056 "
+                  "blocks), 21120000 units of 2000 iterations\nmps        unavailable: no nvidia-cuda-mps-control on "
+                  "this machine\n");
+    write_scratch("preempt.csv",
+                  "way,share,sms,app_blocks,task_blocks,app_ms,slowdown,start_median_us,start_p99_us,exec_median_us,"
+                  "exec_p99_us,response_median_us,response_p99_us,tasks,wrong\n"
+                  "alone,-,132,1056,0,178.105,1.0000,0.00,0.00,0.00,0.00,0.00,0.00,0,0\n"
+                  "chain100us,quarter,132,1056,264,187.029,1.0501,54.27,119.55,8.67,9.38,62.72,128.00,187,0\n"
+                  "chain100us,half,132,1056,528,187.244,1.0513,59.90,124.16,9.57,10.66,69.12,133.63,188,0\n"
+                  "green,quarter,92,736,264,255.503,1.4346,10.24,29.95,4.67,4.70,14.85,34.56,256,0\n"
+                  "green,half,60,480,528,391.985,2.2009,16.38,27.14,5.28,5.34,21.76,32.26,392,0\n");
+    const char *app_quarter = "         app run    257.646 ms with the tasks\n";
+    write_sched("sched-quarter.txt", 197, "median     24.51 us   p99     42.02 us   max     44.03 us",
+                "median     67.93 us   p99     95.02 us   max    107.70 us", app_quarter);
+    write_sched("sched-half.txt", 395, "median     53.60 us   p99     89.63 us   max     98.14 us",
+                "median    102.50 us   p99    144.85 us   max    147.79 us", "");
+    char *argv[] = {"scripts/alternatives", "--from", scratch, "--out", scratch, NULL};
+    /* sched-half.txt lacks the app's time: refused, naming the file and what it lacks */
+    tu_process run = run_script(argv);
+    ck_assert_msg(run.status == 1 && strstr(run.output, "sched-half.txt: no match for 'app run"),
+                  "alternatives on an output without the app's time: status %d:\n%s", run.status, run.output);
+    free(run.output);
+    write_sched("sched-half.txt", 395, "median     53.60 us   p99     89.63 us   max     98.14 us",
+                "median    102.50 us   p99    144.85 us   max    147.79 us",
+                "         app run    271.788 ms with the tasks\n");
+    assert_run(argv, "alternatives --from", 0, "alternatives: wrote ");
+    assert_csv("alternatives.csv", "side,way,share,app_ms,slowdown,start_median_us,start_p99_us,exec_median_us,"
+               "exec_p99_us,response_median_us,response_p99_us,tasks", 9);
+    assert_contains("alternatives.md", "# Cooperative kernels against the CUDA alternatives, NVIDIA H200");
+    assert_contains("alternatives.md", "- MPS: unavailable: no nvidia-cuda-mps-control on this machine.");
+    assert_contains("alternatives.md", "the task got quarter: 40 SMs of 132; half: 72 SMs of 132");
+    assert_contains("alternatives.md", "| OpenCL | cooperative | quarter | 257.6 | 1.046 | 24.5 / 42.0 | 12.7 / 31.4 "
+                    "| 67.9 / 95.0 | 258 |");
+    assert_contains("alternatives.md", "| OpenCL | cooperative without tasks | - | 253.6 | 1.030 |");
+    assert_contains("alternatives.md", "- quarter: our response p99 95.0 us against green contexts' 34.6 us + 20 us: "
+                    "target missed.");
+    assert_contains("alternatives.md", "- quarter: our app slowdown +4.6% against half the 100 us chain's +5.0%: "
+                    "target missed.");
+    assert_contains("alternatives.md", "- quarter: green beats ours on task response p99 ");
+    assert_contains("alternatives.md", "- half: chain100us beats ours on task response p99 and app slowdown ");
+    assert_png("alternatives.png");
 }
 END_TEST
 
@@ -497,6 +581,7 @@ static Suite *scripts_suite(void)
     tcase_add_checked_fixture(quick, scratch_create, scratch_remove);
     tcase_add_test(quick, overhead_quick);
     tcase_add_test(quick, responsiveness_quick);
+    tcase_add_test(quick, alternatives_from_saved_outputs);
     tcase_add_test(quick, bad_options);
     tcase_add_test(quick, timeline_draws_a_trace);
     tcase_add_test(quick, round_cost_of_a_trace);

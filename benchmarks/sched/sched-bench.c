@@ -265,6 +265,8 @@ static int gather(bench *b)
     size_t units = (size_t)b->s.units_per_group * b->groups_bound;
     printf("         offers: a member offers kill every %.1f us on average (%zu units)\n",
            units ? report.cooperative_ms * 1e3 * report.mean_members / (double)units : 0.0, units);
+    /* the app's side of the trade, against the units figure's plain run (scripts/alternatives) */
+    printf("         app run  %9.3f ms with the tasks\n", report.cooperative_ms);
     for (int i = 0; i < 3; i++)
         free(values[i]);
     coop_mega_report_free(&report);
