@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 41639: mismatch: smith out[69] = 0, expected 136 (1 of 70 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 20234 --drop 3 --chaos 1
- * Merge: build/bin/coop-merge scratch/findings/seed20234.cl --task scratch/findings/seed20234_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed20234.cl --task tests/merge/smith/seed20234_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 4
  *   buffer smith out 70

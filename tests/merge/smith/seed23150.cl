@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 62051: mismatch: smith out[0] = 0, expected 231 (1 of 1 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 23150 --drop 1,3,6 --chaos 1
- * Merge: build/bin/coop-merge scratch/findings/seed23150.cl --task scratch/findings/seed23150_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed23150.cl --task tests/merge/smith/seed23150_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 2
  *   buffer smith out 1

@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 42078: mismatch: smith out[85] = 0, expected 67 (1 of 86 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 6011 --chaos 1
- * Merge: build/bin/coop-merge scratch/findings/seed6011.cl --task scratch/findings/seed6011_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed6011.cl --task tests/merge/smith/seed6011_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 2
  *   buffer smith out 86

@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 43086: mismatch: smith out[0] = 6016, expected 376 (1 of 17 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 6155 --drop 1,3,7,10,11 --chaos 1
- * Merge: build/bin/coop-merge scratch/findings/seed6155.cl --task scratch/findings/seed6155_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed6155.cl --task tests/merge/smith/seed6155_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 3
  *   buffer smith out 17
