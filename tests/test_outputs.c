@@ -139,35 +139,7 @@ END_TEST
  * stop writing), standard output and error collected. */
 static tu_process run_unprivileged(char *const argv[])
 {
-    int pipe_fds[2];
-    ck_assert_int_eq(pipe(pipe_fds), 0);
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        dup2(pipe_fds[1], STDERR_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    tu_process run = {.status = -1};
-    char buffer[8192];
-    size_t length = 0;
-    for (ssize_t got; (got = read(pipe_fds[0], buffer + length, sizeof buffer - 1 - length)) > 0;)
-        length += (size_t)got;
-    buffer[length] = '\0';
-    close(pipe_fds[0]);
-    run.output = strdup(buffer);
-    int status = 0;
-    ck_assert_int_eq(waitpid(child, &status, 0), child);
-    if (WIFEXITED(status))
-        run.status = WEXITSTATUS(status);
-    return run;
+    return tu_run_process_as(argv, 1);
 }
 
 /* A folder where no file can be made: the old output stays, the message says why (the old

@@ -393,8 +393,9 @@ typedef struct tu_process {
 } tu_process;
 
 /* Runs argv[0] with `argv` (NULL-terminated) and collects its output; the environment is the
- * caller's (set POCL_MAX_PTHREAD_COUNT etc. first). */
-static inline tu_process tu_run_process(char *const argv[])
+ * caller's (set POCL_MAX_PTHREAD_COUNT etc. first). With `unprivileged`, a root caller runs it as
+ * nobody (for whom a read-only mode stops writing, as it does not stop root). */
+static inline tu_process tu_run_process_as(char *const argv[], int unprivileged)
 {
     int pipe_fds[2];
     ck_assert_int_eq(pipe(pipe_fds), 0);
@@ -406,6 +407,8 @@ static inline tu_process tu_run_process(char *const argv[])
         dup2(pipe_fds[1], STDERR_FILENO);
         close(pipe_fds[0]);
         close(pipe_fds[1]);
+        if (unprivileged && geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(126);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -432,6 +435,11 @@ static inline tu_process tu_run_process(char *const argv[])
     if (WIFEXITED(status))
         run.status = WEXITSTATUS(status);
     return run;
+}
+
+static inline tu_process tu_run_process(char *const argv[])
+{
+    return tu_run_process_as(argv, 0);
 }
 
 /* Runs one of the programs `make` builds, `program` (its path), with the arguments that follow
