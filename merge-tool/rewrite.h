@@ -15,5 +15,15 @@ void mt_rewrite_functions(mt_merge *merge);
 void mt_rewrite_cooperative(mt_merge *merge);
 char *mt_declarator(CXType type, const char *name);
 char *mt_barrier_site(mt_merge *merge, const mt_file *file, unsigned offset, enum mt_primitive primitive);
+char *mt_indent_at(const mt_file *file, unsigned offset);
+char *mt_padded(const char *indent, unsigned levels);
+
+/* coop_pocl_join() after a statement goes inside the wraps that close at its end (and its opening
+ * brace, where it needs one, outside those that open there). */
+#define MT_JOIN_RANK (2 * MT_RANK_CLOSE)
+
+/* rewrite_joins.c */
+int mt_is_loop(const mt_stmt *s);
+void mt_join_statement(const mt_control *c, const mt_stmt *s);
 
 #endif

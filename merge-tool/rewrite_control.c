@@ -43,10 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* coop_pocl_join() after a statement goes inside the wraps that close at its end (and its opening
- * brace, where it needs one, outside those that open there). */
-#define JOIN_RANK (2 * MT_RANK_CLOSE)
-
 /* `if (condition) {` ... `}` around the statements [begin, end) of a block at `depth`. */
 typedef struct wrapping {
     unsigned begin, end;
@@ -157,27 +153,6 @@ static const char *fork_arguments(const mt_control *c)
     return c->transmit_count ? "&coop_transmit_, sizeof coop_transmit_" : "0, 0";
 }
 
-/* The indentation of the line where `offset` is, for text inserted before it. */
-static char *indent_at(const mt_file *file, unsigned offset)
-{
-    unsigned line = offset;
-    while (line > 0 && file->text[line - 1] != '\n')
-        line--;
-    unsigned end = line;
-    while (end < offset && (file->text[end] == ' ' || file->text[end] == '\t'))
-        end++;
-    return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
-}
-
-static char *padded(const char *indent, unsigned levels)
-{
-    mt_buf text = {0};
-    mt_buf_add(&text, indent);
-    for (unsigned i = 0; i < levels; i++)
-        mt_buf_add(&text, "    ");
-    return text.data;
-}
-
 /* The text that replaces a primitive's call (up to its `;`). */
 static char *primitive_text(const mt_control *c, const mt_stmt *s)
 {
@@ -285,7 +260,7 @@ static void guard_declaration(const mt_control *c, const mt_stmt *s)
         mt_edit_add(c->file, c->file->tokens[guard.const_token].begin, end, MT_RANK_REPLACE, "");
     }
     if (mt_holds_barrier(c->merge, c->file, s->cursor))
-        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_pocl_join();");
+        mt_edit_add(c->file, s->end, s->end, MT_JOIN_RANK, " coop_pocl_join();");
 }
 
 /* Whether a statement is skipped by wrapping it in if (!coop_skip_) where a group may reach it
@@ -512,188 +487,6 @@ static void rewrite_if(const mt_control *c, const mt_stmt *s)
         mt_edit_add(file, s->items[1]->begin, s->items[1]->begin, open_rank(s, 0), "if (!coop_skip_) ");
 }
 
-static int is_loop(const mt_stmt *s)
-{
-    return s->kind == MT_ST_WHILE || s->kind == MT_ST_DO || s->kind == MT_ST_FOR;
-}
-
-typedef struct exit_search {
-    int found;
-} exit_search;
-
-/* Finds a `break` or `continue` that leaves the loop being searched (not one of an inner loop's
- * or a switch's). */
-static enum CXChildVisitResult find_exit(CXCursor cursor, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    exit_search *search = data;
-    switch (clang_getCursorKind(cursor)) {
-    case CXCursor_BreakStmt:
-    case CXCursor_ContinueStmt:
-        search->found = 1;
-        return CXChildVisit_Break;
-    case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
-    case CXCursor_ForStmt:
-    case CXCursor_SwitchStmt:
-        return CXChildVisit_Continue;
-    default:
-        return CXChildVisit_Recurse;
-    }
-}
-
-/* Whether a loop is left by a `break` or `continue` of its own. */
-static int left_by_jump(const mt_stmt *loop)
-{
-    if (!loop->count)
-        return 0;
-    CXCursor body = loop->items[0]->cursor;
-    enum CXCursorKind kind = clang_getCursorKind(body);
-    if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
-        return 1;
-    exit_search search = {0};
-    clang_visitChildren(body, find_exit, &search);
-    return search.found;
-}
-
-/* Where PoCL got worse with a join than without one, so none goes there: inside or after a loop
- * that a `break` or `continue` leaves (its compiler failed "Incoming edges to non-entry block!"
- * on a join between an inner loop and the `if (...) break;` of a `while (1)` around it, smith
- * seed 147; after such a loop, the standalone form lost a write before the `break`, seed 228),
- * and inside an `if`'s branch within the same loop (a join after a loop in an `else` crashed it,
- * seed 223): the `if` itself is joined. */
-static int no_join_here(const mt_stmt *s)
-{
-    if (is_loop(s) && left_by_jump(s))
-        return 1;
-    int loop_met = 0;
-    for (const mt_stmt *up = s->parent; up; up = up->parent) {
-        if (up->kind == MT_ST_IF && !loop_met)
-            return 1;
-        if (is_loop(up)) {
-            if (left_by_jump(up))
-                return 1;
-            loop_met = 1;
-        }
-    }
-    return 0;
-}
-
-/* The kernel's own `if` or loop that holds a workgroup barrier gets coop_pocl_join() after it
- * (see the top of this file); one in an `if`'s branch is joined with that `if`, and one that is a
- * loop's body without braces gets them. None goes inside a loop that a jump leaves. */
-static void join_after(const mt_control *c, const mt_stmt *s)
-{
-    if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
-        no_join_here(s))
-        return;
-    if (s->parent->kind == MT_ST_COMPOUND) {
-        /* on a line of its own where the `if` ends its line */
-        unsigned after = s->end;
-        while (after < c->file->size && (c->file->text[after] == ' ' || c->file->text[after] == '\t'))
-            after++;
-        char *indent = indent_at(c->file, s->begin);
-        char *text = after == c->file->size || c->file->text[after] == '\n' ? mt_printf("\n%scoop_pocl_join();", indent)
-                                                                            : mt_strdup(" coop_pocl_join();");
-        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, text);
-        free(text);
-        free(indent);
-    } else {
-        mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, "{ ");
-        mt_edit_add(c->file, s->end, s->end, JOIN_RANK, " coop_pocl_join(); }");
-    }
-}
-
-/* The kernel's own `if` that holds a workgroup barrier and is in no loop gets coop_pocl_join()
- * before it too: PoCL's compiler crashed running a megakernel whose `if` around a voting barrier
- * came right after the transmit restore's barriers (smith seed 330), and ran right with a
- * barrier in front of it. In a loop's body such a join made its compiler fail an assertion
- * (seed 111), so none goes there. */
-static void join_before(const mt_control *c, const mt_stmt *s)
-{
-    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
-        no_join_here(s))
-        return;
-    for (const mt_stmt *up = s->parent; up; up = up->parent)
-        if (is_loop(up))
-            return;
-    char *indent = indent_at(c->file, s->begin);
-    char *text = mt_printf("coop_pocl_join();\n%s", indent);
-    mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, text);
-    free(text);
-    free(indent);
-}
-
-/* A loop that holds a workgroup barrier gets coop_pocl_join() before it and first in its body:
- * the barriers PoCL's compiler itself adds around a loop with barriers when it can prove the
- * loop uniform, which it cannot for the merged loops (their conditions read coop_skip_). Without
- * them it ran the code between a barrier and the next one wrong in a loop left by `break`:
- * `if (get_local_id(0) == 0)` first in the body, after the loop's previous vote, was taken in
- * every work-item (smith seed 6155), or after a voting barrier first in the body in none
- * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. */
-static void join_loop(const mt_control *c, const mt_stmt *s)
-{
-    if (!s->parent || !s->count || !mt_holds_barrier(c->merge, c->file, s->cursor))
-        return;
-    if (s->parent->kind == MT_ST_COMPOUND) {
-        char *indent = indent_at(c->file, s->begin);
-        char *text = mt_printf("coop_pocl_join();\n%s", indent);
-        mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, text);
-        free(text);
-        free(indent);
-    }
-    const mt_stmt *body = s->items[0];
-    if (body->kind == MT_ST_COMPOUND) {
-        char *outer = indent_at(c->file, s->begin);
-        char *indent = body->count ? indent_at(c->file, body->items[0]->begin) : padded(outer, 1);
-        char *text = mt_printf("\n%scoop_pocl_join();", indent);
-        mt_edit_add(c->file, body->begin + 1, body->begin + 1, -JOIN_RANK, text);
-        free(text);
-        free(indent);
-        free(outer);
-    } else {
-        mt_edit_add(c->file, body->begin, body->begin, -JOIN_RANK, "{ coop_pocl_join(); ");
-        mt_edit_add(c->file, body->end, body->end, JOIN_RANK, " }");
-    }
-}
-
-/* Whether a statement is or holds a `break` or `continue` of the loop around it. */
-static int holds_jump(const mt_stmt *s)
-{
-    enum CXCursorKind kind = clang_getCursorKind(s->cursor);
-    if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
-        return 1;
-    if (is_loop(s) || s->kind == MT_ST_SWITCH)
-        return 0;
-    exit_search search = {0};
-    clang_visitChildren(s->cursor, find_exit, &search);
-    return search.found;
-}
-
-/* A statement that leaves a loop holding a workgroup barrier by `break` or `continue` gets
- * coop_pocl_join() before it: in the code between a barrier and a `break` PoCL's compiler took
- * `if (get_local_id(0) == 0)` in no work-item (smith seed 20234, after a global barrier, and
- * 6011), and a barrier in front of the jump made it right. Not right after a loop, where such a
- * join made its compiler fail an assertion (seed 147). */
-static void join_before_jump(const mt_control *c, const mt_stmt *s)
-{
-    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !holds_jump(s))
-        return;
-    const mt_stmt *loop = s->parent;
-    while (loop && !is_loop(loop)) {
-        if (loop->kind == MT_ST_SWITCH)
-            return;
-        loop = loop->parent;
-    }
-    if (!loop || !mt_holds_barrier(c->merge, c->file, loop->cursor))
-        return;
-    for (size_t i = 1; i < s->parent->count; i++)
-        if (s->parent->items[i] == s && is_loop(s->parent->items[i - 1]))
-            return;
-    /* on the jump's line: the wraps around it re-indent its lines, not text inserted in them */
-    mt_edit_add(c->file, s->begin, s->begin, -JOIN_RANK, "coop_pocl_join(); ");
-}
-
 static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
 {
     switch (s->kind) {
@@ -719,13 +512,7 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
         else if (s->kind == MT_ST_IF)
             rewrite_if(c, s);
     }
-    if (s->kind == MT_ST_IF)
-        join_before(c, s);
-    if (is_loop(s))
-        join_loop(c, s);
-    join_before_jump(c, s);
-    if (s->kind == MT_ST_IF || is_loop(s))
-        join_after(c, s);
+    mt_join_statement(c, s);
     for (size_t i = 0; i < s->count; i++)
         rewrite_tree(c, l, s->items[i]);
 }
@@ -827,8 +614,8 @@ static void emit_wraps(const mt_control *c, const layout *l)
             free(open);
             continue;
         }
-        char *original = indent_at(file, w->begin);
-        char *indent = padded(original, enclosing);
+        char *original = mt_indent_at(file, w->begin);
+        char *indent = mt_padded(original, enclosing);
         unsigned first = line_start(file, w->begin), last = line_end(file, w->end);
         char *open = mt_printf("%sif (%s) {\n", indent, w->condition);
         char *close = w->join ? mt_printf("\n%s}\n%scoop_pocl_join();", indent, indent) : mt_printf("\n%s}", indent);
@@ -867,12 +654,12 @@ static void emit_clears(const mt_control *c, const layout *l)
             free(clear);
             continue;
         }
-        char *original = indent_at(file, s->begin);
+        char *original = mt_indent_at(file, s->begin);
         unsigned enclosing = 0;
         wrapping site = {.begin = s->begin, .end = s->end, .depth = 1 << 20};
         for (size_t j = 0; j < l->wrap_count; j++)
             enclosing += on_own_lines(file, &l->wraps[j]) && encloses(&l->wraps[j], &site);
-        char *indent = padded(original, enclosing);
+        char *indent = mt_padded(original, enclosing);
         char *text = *original ? mt_printf("%s\n%s", clear, indent) : mt_printf("%s ", clear);
         mt_edit_add(file, s->begin, s->begin, 1000, text);
         free(text);
@@ -887,7 +674,7 @@ static void add_prologue(const mt_control *c)
     if (c->standalone || (!c->transmit_count && !c->points && !c->exits))
         return;
     const mt_stmt *body = c->body;
-    char *indent = body->count ? indent_at(c->file, body->items[0]->begin) : mt_strdup("    ");
+    char *indent = body->count ? mt_indent_at(c->file, body->items[0]->begin) : mt_strdup("    ");
     if (!*indent) {
         free(indent);
         indent = mt_strdup("    ");

@@ -1,5 +1,5 @@
-/* rewrite_text.c: text that both rewrites (rewrite_functions.c, rewrite_control.c) write:
- * declarators for clang's types, and the barrier sites the watchdog names. */
+/* rewrite_text.c: text that the rewrites (rewrite_functions.c, rewrite_control.c, rewrite_joins.c)
+ * write: declarators for clang's types, the barrier sites the watchdog names, and indentation. */
 #include "rewrite.h"
 
 #include <stdlib.h>
@@ -57,4 +57,26 @@ char *mt_barrier_site(mt_merge *merge, const mt_file *file, unsigned offset, enu
     char *site = mt_printf("%s:%u:%u: %s()", file->path, line, column, mt_primitive_name(primitive));
     MT_PUSH(merge->barrier_sites, merge->barrier_site_count, merge->barrier_site_capacity, site);
     return mt_printf("coop_at(ctx, %zu), ", merge->barrier_site_count);
+}
+
+/* The indentation of the line where `offset` is, for text inserted before it. */
+char *mt_indent_at(const mt_file *file, unsigned offset)
+{
+    unsigned line = offset;
+    while (line > 0 && file->text[line - 1] != '\n')
+        line--;
+    unsigned end = line;
+    while (end < offset && (file->text[end] == ' ' || file->text[end] == '\t'))
+        end++;
+    return end == offset ? mt_strndup(file->text + line, end - line) : mt_strdup("");
+}
+
+/* `indent` and `levels` more levels of four spaces. */
+char *mt_padded(const char *indent, unsigned levels)
+{
+    mt_buf text = {0};
+    mt_buf_add(&text, indent);
+    for (unsigned i = 0; i < levels; i++)
+        mt_buf_add(&text, "    ");
+    return text.data;
 }

@@ -1,0 +1,204 @@
+/* rewrite_joins.c: where coop-merge puts coop_pocl_join(), a workgroup barrier on PoCL and nothing
+ * on NVIDIA, around the kernel's own statements that hold a workgroup barrier (see the top of
+ * rewrite_control.c for why). Each rule answers a reduced smith finding in tests/merge/smith/: the
+ * places PoCL's work-group compiler ran wrong without a join, and those where a join made it
+ * worse. It only inserts text; rewrite_control.c calls it for each statement of the tree. */
+#include "rewrite.h"
+
+#include "edit.h"
+
+#include <stdlib.h>
+
+int mt_is_loop(const mt_stmt *s)
+{
+    return s->kind == MT_ST_WHILE || s->kind == MT_ST_DO || s->kind == MT_ST_FOR;
+}
+
+typedef struct exit_search {
+    int found;
+} exit_search;
+
+/* Finds a `break` or `continue` that leaves the loop being searched (not one of an inner loop's
+ * or a switch's). */
+static enum CXChildVisitResult find_exit(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    exit_search *search = data;
+    switch (clang_getCursorKind(cursor)) {
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        search->found = 1;
+        return CXChildVisit_Break;
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_ForStmt:
+    case CXCursor_SwitchStmt:
+        return CXChildVisit_Continue;
+    default:
+        return CXChildVisit_Recurse;
+    }
+}
+
+/* Whether a loop is left by a `break` or `continue` of its own. */
+static int left_by_jump(const mt_stmt *loop)
+{
+    if (!loop->count)
+        return 0;
+    CXCursor body = loop->items[0]->cursor;
+    enum CXCursorKind kind = clang_getCursorKind(body);
+    if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
+        return 1;
+    exit_search search = {0};
+    clang_visitChildren(body, find_exit, &search);
+    return search.found;
+}
+
+/* Where PoCL got worse with a join than without one, so none goes there: inside or after a loop
+ * that a `break` or `continue` leaves (its compiler failed "Incoming edges to non-entry block!"
+ * on a join between an inner loop and the `if (...) break;` of a `while (1)` around it, smith
+ * seed 147; after such a loop, the standalone form lost a write before the `break`, seed 228),
+ * and inside an `if`'s branch within the same loop (a join after a loop in an `else` crashed it,
+ * seed 223): the `if` itself is joined. */
+static int no_join_here(const mt_stmt *s)
+{
+    if (mt_is_loop(s) && left_by_jump(s))
+        return 1;
+    int loop_met = 0;
+    for (const mt_stmt *up = s->parent; up; up = up->parent) {
+        if (up->kind == MT_ST_IF && !loop_met)
+            return 1;
+        if (mt_is_loop(up)) {
+            if (left_by_jump(up))
+                return 1;
+            loop_met = 1;
+        }
+    }
+    return 0;
+}
+
+/* The kernel's own `if` or loop that holds a workgroup barrier gets coop_pocl_join() after it
+ * (see the top of this file); one in an `if`'s branch is joined with that `if`, and one that is a
+ * loop's body without braces gets them. None goes inside a loop that a jump leaves. */
+static void join_after(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+        no_join_here(s))
+        return;
+    if (s->parent->kind == MT_ST_COMPOUND) {
+        /* on a line of its own where the `if` ends its line */
+        unsigned after = s->end;
+        while (after < c->file->size && (c->file->text[after] == ' ' || c->file->text[after] == '\t'))
+            after++;
+        char *indent = mt_indent_at(c->file, s->begin);
+        char *text = after == c->file->size || c->file->text[after] == '\n' ? mt_printf("\n%scoop_pocl_join();", indent)
+                                                                            : mt_strdup(" coop_pocl_join();");
+        mt_edit_add(c->file, s->end, s->end, MT_JOIN_RANK, text);
+        free(text);
+        free(indent);
+    } else {
+        mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "{ ");
+        mt_edit_add(c->file, s->end, s->end, MT_JOIN_RANK, " coop_pocl_join(); }");
+    }
+}
+
+/* The kernel's own `if` that holds a workgroup barrier and is in no loop gets coop_pocl_join()
+ * before it too: PoCL's compiler crashed running a megakernel whose `if` around a voting barrier
+ * came right after the transmit restore's barriers (smith seed 330), and ran right with a
+ * barrier in front of it. In a loop's body such a join made its compiler fail an assertion
+ * (seed 111), so none goes there. */
+static void join_before(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+        no_join_here(s))
+        return;
+    for (const mt_stmt *up = s->parent; up; up = up->parent)
+        if (mt_is_loop(up))
+            return;
+    char *indent = mt_indent_at(c->file, s->begin);
+    char *text = mt_printf("coop_pocl_join();\n%s", indent);
+    mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, text);
+    free(text);
+    free(indent);
+}
+
+/* A loop that holds a workgroup barrier gets coop_pocl_join() before it and first in its body:
+ * the barriers PoCL's compiler itself adds around a loop with barriers when it can prove the
+ * loop uniform, which it cannot for the merged loops (their conditions read coop_skip_). Without
+ * them it ran the code between a barrier and the next one wrong in a loop left by `break`:
+ * `if (get_local_id(0) == 0)` first in the body, after the loop's previous vote, was taken in
+ * every work-item (smith seed 6155), or after a voting barrier first in the body in none
+ * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. */
+static void join_loop(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || !s->count || !mt_holds_barrier(c->merge, c->file, s->cursor))
+        return;
+    if (s->parent->kind == MT_ST_COMPOUND) {
+        char *indent = mt_indent_at(c->file, s->begin);
+        char *text = mt_printf("coop_pocl_join();\n%s", indent);
+        mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, text);
+        free(text);
+        free(indent);
+    }
+    const mt_stmt *body = s->items[0];
+    if (body->kind == MT_ST_COMPOUND) {
+        char *outer = mt_indent_at(c->file, s->begin);
+        char *indent = body->count ? mt_indent_at(c->file, body->items[0]->begin) : mt_padded(outer, 1);
+        char *text = mt_printf("\n%scoop_pocl_join();", indent);
+        mt_edit_add(c->file, body->begin + 1, body->begin + 1, -MT_JOIN_RANK, text);
+        free(text);
+        free(indent);
+        free(outer);
+    } else {
+        mt_edit_add(c->file, body->begin, body->begin, -MT_JOIN_RANK, "{ coop_pocl_join(); ");
+        mt_edit_add(c->file, body->end, body->end, MT_JOIN_RANK, " }");
+    }
+}
+
+/* Whether a statement is or holds a `break` or `continue` of the loop around it. */
+static int holds_jump(const mt_stmt *s)
+{
+    enum CXCursorKind kind = clang_getCursorKind(s->cursor);
+    if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
+        return 1;
+    if (mt_is_loop(s) || s->kind == MT_ST_SWITCH)
+        return 0;
+    exit_search search = {0};
+    clang_visitChildren(s->cursor, find_exit, &search);
+    return search.found;
+}
+
+/* A statement that leaves a loop holding a workgroup barrier by `break` or `continue` gets
+ * coop_pocl_join() before it: in the code between a barrier and a `break` PoCL's compiler took
+ * `if (get_local_id(0) == 0)` in no work-item (smith seed 20234, after a global barrier, and
+ * 6011), and a barrier in front of the jump made it right. Not right after a loop, where such a
+ * join made its compiler fail an assertion (seed 147). */
+static void join_before_jump(const mt_control *c, const mt_stmt *s)
+{
+    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !holds_jump(s))
+        return;
+    const mt_stmt *loop = s->parent;
+    while (loop && !mt_is_loop(loop)) {
+        if (loop->kind == MT_ST_SWITCH)
+            return;
+        loop = loop->parent;
+    }
+    if (!loop || !mt_holds_barrier(c->merge, c->file, loop->cursor))
+        return;
+    for (size_t i = 1; i < s->parent->count; i++)
+        if (s->parent->items[i] == s && mt_is_loop(s->parent->items[i - 1]))
+            return;
+    /* on the jump's line: the wraps around it re-indent its lines, not text inserted in them */
+    mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "coop_pocl_join(); ");
+}
+
+/* Every join that statement `s` gets, in an order that keeps the output stable. */
+void mt_join_statement(const mt_control *c, const mt_stmt *s)
+{
+    if (s->kind == MT_ST_IF)
+        join_before(c, s);
+    if (mt_is_loop(s))
+        join_loop(c, s);
+    join_before_jump(c, s);
+    if (s->kind == MT_ST_IF || mt_is_loop(s))
+        join_after(c, s);
+}
