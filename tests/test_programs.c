@@ -236,6 +236,24 @@ START_TEST(bad_environment_is_refused)
 }
 END_TEST
 
+/* A CUDA program's --version line and its --help (returned, malloc'ed), which holds `usage` and
+ * the exit statuses, as every program's. */
+static char *cuda_program_help(const char *name, const char *usage)
+{
+    static const char *const version_args[] = {"--version", NULL}, *const help_args[] = {"--help", NULL};
+    tu_process run = run_named(name, version_args);
+    ck_assert_int_eq(run.status, 0);
+    char expected[128];
+    snprintf(expected, sizeof expected, "%s (libcoop) " COOP_VERSION_STRING "\n", name);
+    ck_assert_str_eq(run.output, expected);
+    free(run.output);
+    run = run_named(name, help_args);
+    ck_assert_int_eq(run.status, 0);
+    ck_assert_msg(strstr(run.output, usage) != NULL, "%s --help lacks \"%s\"", name, usage);
+    ck_assert_ptr_nonnull(strstr(run.output, "\nExit status:\n"));
+    return run.output;
+}
+
 /* gridsync-bench, where make CUDA=1 built it (its checks need no GPU). */
 START_TEST(gridsync_bench_where_built)
 {
@@ -244,18 +262,9 @@ START_TEST(gridsync_bench_where_built)
         printf("test_programs: " BIN "gridsync-bench is not built (make CUDA=1): skipped\n");
         return;
     }
-    static const char *const version_args[] = {"--version", NULL}, *const help_args[] = {"--help", NULL},
-                             *const bad_args[] = {"1", "32", "-1", NULL};
-    tu_process run = run_named("gridsync-bench", version_args);
-    ck_assert_int_eq(run.status, 0);
-    ck_assert_str_eq(run.output, "gridsync-bench (libcoop) " COOP_VERSION_STRING "\n");
-    free(run.output);
-    run = run_named("gridsync-bench", help_args);
-    ck_assert_int_eq(run.status, 0);
-    ck_assert_ptr_nonnull(strstr(run.output, "Usage: gridsync-bench GRID BLOCK BARRIERS\n"));
-    ck_assert_ptr_nonnull(strstr(run.output, "\nExit status:\n"));
-    free(run.output);
-    run = run_named("gridsync-bench", bad_args);
+    static const char *const bad_args[] = {"1", "32", "-1", NULL};
+    free(cuda_program_help("gridsync-bench", "Usage: gridsync-bench GRID BLOCK BARRIERS\n"));
+    tu_process run = run_named("gridsync-bench", bad_args);
     ck_assert_int_eq(run.status, 1);
     ck_assert_ptr_nonnull(
         strstr(run.output, "gridsync-bench: BARRIERS: '-1' is negative; expected a whole number from 1 to 10000000"));
@@ -272,31 +281,22 @@ START_TEST(preempt_bench_where_built)
         printf("test_programs: " BIN "preempt-bench is not built (make CUDA=1): skipped\n");
         return;
     }
-    static const char *const version_args[] = {"--version", NULL}, *const help_args[] = {"--help", NULL},
-                             *const negative_args[] = {"--tasks", "-1", NULL},
+    static const char *const negative_args[] = {"--tasks", "-1", NULL},
                              *const small_args[] = {"--local-size", "16", NULL},
                              *const period_args[] = {"--period-ms", "0", NULL},
                              *const unknown_args[] = {"--mps", NULL}, *const missing_args[] = {"--iters", NULL};
-    tu_process run = run_named("preempt-bench", version_args);
-    ck_assert_int_eq(run.status, 0);
-    ck_assert_str_eq(run.output, "preempt-bench (libcoop) " COOP_VERSION_STRING "\n");
-    free(run.output);
-    run = run_named("preempt-bench", help_args);
-    ck_assert_int_eq(run.status, 0);
-    ck_assert_ptr_nonnull(strstr(run.output, "Usage: preempt-bench [--iters N]"));
-    ck_assert_ptr_nonnull(strstr(run.output, "identical arithmetic and sizes"));
+    char *help = cuda_program_help("preempt-bench", "Usage: preempt-bench [--iters N]");
+    ck_assert_ptr_nonnull(strstr(help, "identical arithmetic and sizes"));
     /* docs/PROGRAMS.md shows the same usage */
     char *programs_md = tu_read_file("docs/PROGRAMS.md", NULL);
-    const char *usage_end = strstr(run.output, "\nMeasures");
+    const char *usage_end = strstr(help, "\nMeasures");
     ck_assert_ptr_nonnull(usage_end);
-    size_t usage_length = (size_t)(usage_end - run.output) + 1;
-    char *usage = strndup(run.output, usage_length);
+    char *usage = strndup(help, (size_t)(usage_end - help) + 1);
     ck_assert_msg(strstr(programs_md, usage) != NULL, "docs/PROGRAMS.md lacks preempt-bench's usage:\n%s", usage);
     free(usage);
     free(programs_md);
-    ck_assert_ptr_nonnull(strstr(run.output, "\nExit status:\n"));
-    free(run.output);
-    run = run_named("preempt-bench", negative_args);
+    free(help);
+    tu_process run = run_named("preempt-bench", negative_args);
     ck_assert_int_eq(run.status, 1);
     ck_assert_ptr_nonnull(
         strstr(run.output, "preempt-bench: --tasks: '-1' is negative; expected a whole number from 1 to 1000000\n"));
