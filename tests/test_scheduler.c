@@ -900,6 +900,18 @@ START_TEST(tokens_given_back_after_the_start_are_dropped)
 }
 END_TEST
 
+/* CHOREO_RESIZE_GIVE_BACK on three members and two idle groups, built with
+ * COOP_TEST_GIVE_BACK_LATE: member 0's resize decision takes two of the task's three tokens,
+ * member 2 dies at its offer before the barrier completes, and the commit, at M = 2, kills member
+ * 1 alone and gives the spare token back once the task has started. It must be dropped: at rest
+ * KILLS is 0, and no later decision or offer spent it on a third kill. */
+START_TEST(resize_tokens_given_back_after_the_start_are_dropped)
+{
+    run_choreography(CHOREO_RESIZE_GIVE_BACK, KERNEL_OPTIONS " -DCOOP_TEST_GIVE_BACK_LATE=1", 5, 3, 3, 6, 700u,
+                     "resize tokens given back late");
+}
+END_TEST
+
 /* CHOREO_SWEEP_HOLD on three members and no idle groups: a task wants two groups, member 1 parks
  * at its offer, and member 2's sweep takes both tokens and, built with
  * COOP_TEST_SWEEP_HOLDS_TOKENS, holds them while member 1 stays parked (its park timeout raised
@@ -1187,6 +1199,7 @@ static Suite *scheduler_suite(void)
     tcase_add_test(tasks, periodic_task_runs_its_repeats);
     tcase_add_test(tasks, two_task_plans);
     tcase_add_test(tasks, tokens_given_back_after_the_start_are_dropped);
+    tcase_add_test(tasks, resize_tokens_given_back_after_the_start_are_dropped);
     tcase_add_test(tasks, parked_member_outlasts_a_sweep_holding_the_tokens);
     suite_add_tcase(suite, tasks);
 

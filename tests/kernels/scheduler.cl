@@ -458,7 +458,14 @@ kernel void tasks_mega(COOP_PARAMS, global uint *data, uint n, uint min_rounds, 
  * member 1 offers as soon as the tokens are out and parks (id + tokens >= M); member 2 offers
  * once member 1 is parked, and its sweep takes both tokens. Built with
  * COOP_TEST_SWEEP_HOLDS_TOKENS, the sweep holds them while member 1 stays parked, so that member
- * 1 reads no tokens left: it must stay parked and be claimed, killed at its first offer. */
+ * 1 reads no tokens left: it must stay parked and be claimed, killed at its first offer.
+ * CHOREO_RESIZE_GIVE_BACK, for a task that wants three groups from three members and two idle
+ * groups, run by coop_choreography_resize: member 0 and member 1 meet at a resizing barrier,
+ * where member 0 decides once the tokens are out and takes two of the three (M - 1);
+ * member 2 waits for that decision, takes the last token at its offer and dies, so that the
+ * barrier completes with M = 2 and the commit kills only member 1 and gives one token back. Built
+ * with COOP_TEST_GIVE_BACK_LATE, that give-back waits until the task (the idle groups and member
+ * 2) has started: the token must not outlive it, nor be spent later. */
 
 /* Local id 0: whether this member offers kill now. */
 uint choreography_turn(const coop_ctx *ctx, uint rule)
@@ -488,12 +495,44 @@ void coop_choreography(coop_ctx *ctx, uint rule, global uint *task_groups_done, 
     }
 }
 
+/* CHOREO_RESIZE_GIVE_BACK (above). */
+void coop_choreography_resize(coop_ctx *ctx, global uint *task_groups_done, uint target, global uint *checks)
+{
+    global uint *ctrl = ctx->ctrl;
+    uint lid = get_local_id(0), id = coop_group_id(ctx), none = 0;
+    /* Members 0 and 2 wait for the tokens; they cannot miss them, as the task cannot start
+     * before member 2 dies. Member 1 does not: it might read them only after the start. */
+    if (lid == 0 && id != 1u)
+        while (!coop_load_acquire(&ctrl[COOP_CTRL_KILLS_REQUEST]))
+            coop_pause();
+    /* member 2 offers only after member 0's decision took its two tokens */
+    if (lid == 0 && id == 2u)
+        while (coop_load_relaxed(&ctrl[COOP_CTRL_KILLS]) > 1u)
+            coop_pause();
+    COOP_GROUP_SYNC();
+    int killed = 0;
+    if (id == 2u) {
+        while (!killed)
+            killed = coop_offer_kill_unless(ctx, 0u);
+    } else {
+        killed = coop_resizing_barrier(ctx, 0u, &none, sizeof none);
+    }
+    if (lid == 0 && killed)
+        coop_fetch_add(&checks[CHK_KILLS], 1u);
+    if (!killed && lid == 0)
+        while (coop_load_acquire(task_groups_done) < target)
+            coop_pause();
+    COOP_GROUP_SYNC();
+}
+
 kernel void choreography_mega(COOP_PARAMS, uint rule, global uint *task_groups_done, uint target,
                               global uint *offers, global uint *out, global uint *checks)
 {
     COOP_ENTER(ctx);
     for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
-        if (role == COOP_ROLE_COOP)
+        if (role == COOP_ROLE_COOP && rule == CHOREO_RESIZE_GIVE_BACK)
+            coop_choreography_resize(&ctx, task_groups_done, target, checks);
+        else if (role == COOP_ROLE_COOP)
             coop_choreography(&ctx, rule, task_groups_done, target, offers, checks);
         COOP_GROUP_SYNC();
         if (role == COOP_ROLE_TASK && ctx.task == 0)

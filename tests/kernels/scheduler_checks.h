@@ -26,8 +26,9 @@ enum scheduler_check {
 
 /* The order in which choreography_mega's members offer kill (tests/kernels/scheduler.cl). */
 enum scheduler_choreography {
-    CHOREO_GIVE_BACK = 0,    /* member 2 first, member 1 once member 2 is gone */
-    CHOREO_SWEEP_HOLD = 1    /* member 1 once kill tokens are out, member 2 once member 1 is parked */
+    CHOREO_GIVE_BACK = 0,        /* member 2 first, member 1 once member 2 is gone */
+    CHOREO_SWEEP_HOLD = 1,       /* member 1 once kill tokens are out, member 2 once member 1 is parked */
+    CHOREO_RESIZE_GIVE_BACK = 2 /* member 0 decides a resize, member 2 offers, the commit gives back */
 };
 
 /* Where a CHK_BAD_ID was seen (third detail word). */
