@@ -79,9 +79,9 @@ static int no_join_here(const mt_stmt *s)
 /* The kernel's own `if` or loop that holds a workgroup barrier gets coop_pocl_join() after it
  * (see the top of this file); one in an `if`'s branch is joined with that `if`, and one that is a
  * loop's body without braces gets them. None goes inside a loop that a jump leaves. */
-static void join_after(const mt_control *c, const mt_stmt *s)
+static void join_after(const mt_control *c, const mt_stmt *s, int holds)
 {
-    if (!s->parent || s->parent->kind == MT_ST_IF || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+    if (!s->parent || s->parent->kind == MT_ST_IF || !holds ||
         no_join_here(s))
         return;
     if (s->parent->kind == MT_ST_COMPOUND) {
@@ -106,9 +106,9 @@ static void join_after(const mt_control *c, const mt_stmt *s)
  * came right after the transmit restore's barriers (smith seed 330), and ran right with a
  * barrier in front of it. In a loop's body such a join made its compiler fail an assertion
  * (seed 111), so none goes there. */
-static void join_before(const mt_control *c, const mt_stmt *s)
+static void join_before(const mt_control *c, const mt_stmt *s, int holds)
 {
-    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !holds ||
         no_join_here(s))
         return;
     for (const mt_stmt *up = s->parent; up; up = up->parent)
@@ -128,9 +128,9 @@ static void join_before(const mt_control *c, const mt_stmt *s)
  * `if (get_local_id(0) == 0)` first in the body, after the loop's previous vote, was taken in
  * every work-item (smith seed 6155), or after a voting barrier first in the body in none
  * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. */
-static void join_loop(const mt_control *c, const mt_stmt *s)
+static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
 {
-    if (!s->parent || !s->count || !mt_holds_barrier(c->merge, c->file, s->cursor))
+    if (!s->parent || !s->count || !holds)
         return;
     if (s->parent->kind == MT_ST_COMPOUND) {
         char *indent = mt_indent_at(c->file, s->begin);
@@ -194,11 +194,13 @@ static void join_before_jump(const mt_control *c, const mt_stmt *s)
 /* Every join that statement `s` gets, in an order that keeps the output stable. */
 void mt_join_statement(const mt_control *c, const mt_stmt *s)
 {
+    /* whether it holds a workgroup barrier: a walk of its subtree, taken once for all rules */
+    int holds = (s->kind == MT_ST_IF || mt_is_loop(s)) && mt_holds_barrier(c->merge, c->file, s->cursor);
     if (s->kind == MT_ST_IF)
-        join_before(c, s);
+        join_before(c, s, holds);
     if (mt_is_loop(s))
-        join_loop(c, s);
+        join_loop(c, s, holds);
     join_before_jump(c, s);
     if (s->kind == MT_ST_IF || mt_is_loop(s))
-        join_after(c, s);
+        join_after(c, s, holds);
 }
