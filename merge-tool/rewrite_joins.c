@@ -53,12 +53,15 @@ static int left_by_jump(const mt_stmt *loop)
     return search.found;
 }
 
-/* Where PoCL got worse with a join than without one, so none goes there: inside or after a loop
- * that a `break` or `continue` leaves (its compiler failed "Incoming edges to non-entry block!"
- * on a join between an inner loop and the `if (...) break;` of a `while (1)` around it, smith
- * seed 147; after such a loop, the standalone form lost a write before the `break`, seed 228),
- * and inside an `if`'s branch within the same loop (a join after a loop in an `else` crashed it,
- * seed 223): the `if` itself is joined. */
+/* Where PoCL got worse with a join than without one, so none goes there: after a loop that a
+ * `break` or `continue` leaves or that is inside one (its compiler failed "Incoming edges to
+ * non-entry block!" on a join between an inner loop and the `if (...) break;` of a `while (1)`
+ * around it, smith seed 147; after such a loop, the standalone form lost a write before the
+ * `break`, seed 228), and inside an `if`'s branch within the same loop (a join after a loop in an
+ * `else` crashed it, seed 223): the `if` itself is joined. An `if` in a loop that a jump leaves
+ * is joined all the same: without a join, the code after the last workgroup barrier in its
+ * branch, rejoining the path that skipped the branch, lost `if (get_local_id(0) == 0)` writes
+ * there (seeds 50025, after an offer_kill, and 50046, after a helper's barriers). */
 static int no_join_here(const mt_stmt *s)
 {
     if (mt_is_loop(s) && left_by_jump(s))
@@ -68,7 +71,7 @@ static int no_join_here(const mt_stmt *s)
         if (up->kind == MT_ST_IF && !loop_met)
             return 1;
         if (mt_is_loop(up)) {
-            if (left_by_jump(up))
+            if (left_by_jump(up) && s->kind != MT_ST_IF)
                 return 1;
             loop_met = 1;
         }

@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 50176: mismatch: smith out[0] = 0, expected 92 (1 of 1 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 50025 --drop 3,6 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed50025.cl --task tests/merge/smith/open/seed50025_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed50025.cl --task tests/merge/smith/seed50025_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 4
  *   buffer smith out 1

@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: megakernel, chaos seed 50323: mismatch: smith out[16] = 6176, expected 386 (1 of 33 words wrong); standalone: mismatch: smith out[16] = 6176, expected 386 (1 of 33 words wrong)
  * Reproduce: python3 fuzz/smith/smith.py check 50046 --drop 3,5,8 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed50046.cl --task tests/merge/smith/open/seed50046_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed50046.cl --task tests/merge/smith/seed50046_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 4
  *   buffer smith out 33
