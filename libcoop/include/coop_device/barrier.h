@@ -144,11 +144,15 @@ inline uint coop_barrier_arrive_wait(coop_ctx *ctx, uint number, uint flag)
  * generated.h; it neither arrives nor votes). A voting group costs one atomic more than the
  * plain barrier, the others none. The group's own vote is collected in local memory: local id
  * 0 clears it once read, before the barrier's last workgroup barrier, after which the next
- * vote's writes come. */
+ * vote's writes come. On PoCL the caller's code before the vote gets a region of its own too: its
+ * work-group compiler lost an `if (get_local_id(0) == 0)` write right before a vote whose flag
+ * reads the local id, in an `if` inside a loop, in a plain persistent kernel as well (smith seed
+ * 50171). */
 inline int coop_global_barrier_any_unless(coop_ctx *ctx, uint skip, int flag)
 {
     uint number = ctx->epoch + (skip ? 0u : 1u);
     volatile local uint *vote = ctx->scratch + COOP_SCRATCH_VOTE;
+    COOP_BARRIER_POCL_JOIN();
     if (flag && !skip)
         *vote = 1u;
     COOP_GROUP_SYNC();

@@ -1,7 +1,7 @@
 /* smith finding: mismatch
  * smith-run: standalone: mismatch: smith out[0] = 0, expected 252 (1 of 17 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 50171 --drop 5,7,8,13 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed50171.cl --task tests/merge/smith/open/seed50171_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed50171.cl --task tests/merge/smith/seed50171_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 2
  *   buffer smith out 17
