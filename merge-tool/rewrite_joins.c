@@ -53,16 +53,32 @@ static int left_by_jump(const mt_stmt *loop)
     return search.found;
 }
 
+/* Whether a statement after `s` in the same block holds a workgroup barrier. */
+static int barrier_follows(const mt_control *c, const mt_stmt *s)
+{
+    const mt_stmt *block = s->parent;
+    if (!block || block->kind != MT_ST_COMPOUND)
+        return 0;
+    int after = 0;
+    for (size_t i = 0; i < block->count; i++) {
+        if (after && mt_holds_barrier(c->merge, c->file, block->items[i]->cursor))
+            return 1;
+        after |= block->items[i] == s;
+    }
+    return 0;
+}
+
 /* Where PoCL got worse with a join than without one, so none goes there: after a loop that a
  * `break` or `continue` leaves or that is inside one (its compiler failed "Incoming edges to
  * non-entry block!" on a join between an inner loop and the `if (...) break;` of a `while (1)`
  * around it, smith seed 147; after such a loop, the standalone form lost a write before the
- * `break`, seed 228), and inside an `if`'s branch within the same loop (a join after a loop in an
+ * `break`, seed 228) unless a later statement of its block holds a barrier (without a join
+ * between two such inner loops its compiler failed the same assertion, seed 23158), and inside an `if`'s branch within the same loop (a join after a loop in an
  * `else` crashed it, seed 223): the `if` itself is joined. An `if` in a loop that a jump leaves
  * is joined all the same: without a join, the code after the last workgroup barrier in its
  * branch, rejoining the path that skipped the branch, lost `if (get_local_id(0) == 0)` writes
  * there (seeds 50025, after an offer_kill, and 50046, after a helper's barriers). */
-static int no_join_here(const mt_stmt *s)
+static int no_join_here(const mt_control *c, const mt_stmt *s)
 {
     if (mt_is_loop(s) && left_by_jump(s))
         return 1;
@@ -71,7 +87,7 @@ static int no_join_here(const mt_stmt *s)
         if (up->kind == MT_ST_IF && !loop_met)
             return 1;
         if (mt_is_loop(up)) {
-            if (left_by_jump(up) && s->kind != MT_ST_IF)
+            if (left_by_jump(up) && s->kind != MT_ST_IF && !barrier_follows(c, s))
                 return 1;
             loop_met = 1;
         }
@@ -85,7 +101,7 @@ static int no_join_here(const mt_stmt *s)
 static void join_after(const mt_control *c, const mt_stmt *s, int holds)
 {
     if (!s->parent || s->parent->kind == MT_ST_IF || !holds ||
-        no_join_here(s))
+        no_join_here(c, s))
         return;
     if (s->parent->kind == MT_ST_COMPOUND) {
         /* on a line of its own where the `if` ends its line */
@@ -112,7 +128,7 @@ static void join_after(const mt_control *c, const mt_stmt *s, int holds)
 static void join_before(const mt_control *c, const mt_stmt *s, int holds)
 {
     if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !holds ||
-        no_join_here(s))
+        no_join_here(c, s))
         return;
     for (const mt_stmt *up = s->parent; up; up = up->parent)
         if (mt_is_loop(up))

@@ -95,6 +95,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                 push(coop_transmit_.out, coop_transmit_.out_count, (*slots), (*sum), (*base), reached >= 0, reached);
             }
         }
+        coop_pocl_join();
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         global int *list = coop_transmit_.in;
         global int *count = coop_transmit_.in_count;

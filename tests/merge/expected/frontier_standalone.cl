@@ -88,6 +88,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                 push(out, out_count, (*slots), (*sum), (*base), reached >= 0, reached);
             }
         }
+        coop_pocl_join();
         coop_at(ctx, 1), coop_global_barrier(ctx);
         global int *list = in;
         global int *count = in_count;

@@ -1,9 +1,10 @@
-/* smith finding: run-crash (open: PoCL 3.1's work-group compiler fails an assertion on the
- * megakernel with coop-merge's joins, and the kernel crashes (SIGSEGV) without them; removing the
- * join before the inner `while (i1 < 0u)` hangs it instead)
+/* smith finding: run-crash. PoCL 3.1's work-group compiler failed its assertion "Incoming edges
+ * to non-entry block!" on the megakernel with coop-merge's joins of the time, and the kernel
+ * crashed (SIGSEGV) without them: a join right after the first inner loop, before the code that
+ * leads to the next one, makes it compile and run right.
  * smith-run died of signal 6 after: ### dumped CFG to smith_mega.dot
  * Reproduce: python3 fuzz/smith/smith.py check 23158 --drop 0,1,2,7,8,12 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed23158.cl --task tests/merge/smith/open/seed23158_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed23158.cl --task tests/merge/smith/seed23158_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 3
  *   buffer smith out 45
