@@ -534,12 +534,14 @@ static void print_quantiles(const char *name, double *values, size_t n)
 }
 
 /* The tasks of a run, from their events: start (QUEUED to START), exec (START to END) and response
- * (QUEUED to END). On PoCL the four stamps are the host's monotonic clock: QUEUED when
- * clEnqueueNDRangeKernel took the command, SUBMIT when it went to the device, START when the
- * device's scheduler began the command (its first workgroups running), END when the last ended.
- * On NVIDIA START and END are the GPU's; START is taken when the GPU begins the launch, which may
- * be before a workgroup finds room beside the app: the device-clock line tells (below). Tasks whose
- * stamps run backwards are left out and counted. */
+ * (QUEUED to END). OpenCL defines all four as the device's time counter. PoCL takes them on one
+ * host clock (its monotonic time, not CLOCK_MONOTONIC's origin): QUEUED when clEnqueueNDRangeKernel
+ * took the command, SUBMIT when it went to the device, START when PoCL's scheduler took it up to
+ * run its workgroups (the first launch of a kernel: after compiling it, hence the warm-up), END
+ * when the last one ended. NVIDIA takes START and END on the GPU and QUEUED on the host, moved
+ * onto the GPU's timer; whether its START waits for a workgroup to find room beside the app is not
+ * documented, so where the device has a clock the groups' own stamps are printed against it. Tasks
+ * whose stamps run backwards are left out and counted. */
 static void print_tasks(const bench *b, const queued_kit *q, const queued_result *r)
 {
     size_t n = r->sent, kept = 0, stamped = 0;
