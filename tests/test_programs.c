@@ -395,6 +395,31 @@ START_TEST(sched_bench_queued_rows)
 }
 END_TEST
 
+/* The queued runs' check: a chain whose second launch's units never count themselves (queued.cl's
+ * SCHED_TEST_LOSE_LAUNCH) is found, and sched-bench ends with exit status 2 once every row ran;
+ * the one launch, which has no second, is not. */
+START_TEST(sched_bench_queued_lost_units)
+{
+    tu_process run = tu_run_program(BIN "sched-bench", "make", 2, "--quick", "--units-per-group", "50", "--tasks",
+                                    "2", "--chain-us", "250", "--options", "-DSCHED_TEST_LOSE_LAUNCH=1", NULL);
+    ck_assert_msg(run.status == 2, "sched-bench: exit status %d, expected 2:\n%s", run.status, run.output);
+    unsigned units = queued_units(run.output);
+    char *whole = queued_block(run.output, "no-cooperation"), *chain = queued_block(run.output, "chain250us");
+    ck_assert_msg(strstr(whole, "units not run exactly once: 0\n") != NULL, "%s", whole);
+    unsigned launches = 0, chunk = 0, wrong = 0;
+    const char *of = strstr(chain, " of "), *lost = strstr(chain, "units not run exactly once: ");
+    ck_assert_msg(sscanf(chain, "queued   chain250us: %u launch", &launches) == 1 && of && lost &&
+                      sscanf(of, " of %u units", &chunk) == 1 &&
+                      sscanf(lost, "units not run exactly once: %u", &wrong) == 1, "%s", chain);
+    /* the second launch's units: a chunk, or the rest where it is the last */
+    ck_assert_uint_ge(launches, 2);
+    ck_assert_uint_eq(wrong, launches > 2 ? chunk : units - chunk);
+    free(whole);
+    free(chain);
+    free(run.output);
+}
+END_TEST
+
 /* ---- README.md ------------------------------------------------------------------------------ */
 
 enum {
@@ -552,6 +577,7 @@ static Suite *programs_suite(void)
     suite_add_tcase(suite, environment);
     TCase *queued = tu_tcase("sched-bench queued", 600);
     tcase_add_test(queued, sched_bench_queued_rows);
+    tcase_add_test(queued, sched_bench_queued_lost_units);
     suite_add_tcase(suite, queued);
     TCase *readme = tu_tcase("readme", 600);
     tcase_add_test(readme, readme_is_short);
