@@ -286,7 +286,8 @@ static void write_sched(const char *name, unsigned taken, const char *gather, co
 /* sched-bench's queued figure as it prints it (the numbers made up, H200-like): one launch alone,
  * then the task on a second queue beside one launch and beside chains of ~100 us and ~1 ms. */
 static const char queued_lines[] =
-    "queued   alone: 1 launch of 21120000 units on 1056 groups   247.000 ms (median of 5 runs; event-timed)\n"
+    "queued   alone: 1 launch of 21120000 units on 1056 groups   247.000 ms (median of 5 runs; event-timed), a "
+    "unit every 12.35 us on each group\n"
     "queued   no-cooperation: 1 launch of 21120000 units on 1056 groups; 248 tasks of 264 workgroups on a second "
     "queue every 1.00 ms (event-timed)\n"
     "         start    median 123456.00 us   p99 245000.00 us   max 246000.00 us\n"

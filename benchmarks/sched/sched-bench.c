@@ -640,18 +640,20 @@ static int queued(bench *b, queued_kit *q)
             break;
         if (i > 0)
             alone_ms[i - 1] = r.app_ms;
-        queued_result_free(&r);
         if (r.wrong) {
             printf("queued   alone: units not run exactly once: %u\n", r.wrong);
             rc = CLI_EXIT_CHECK;
         }
+        queued_result_free(&r);
     }
     double alone = rc ? 0.0 : stats_quantile(alone_ms, b->s.repeat, 0.5);
     free(alone_ms);
     if (rc)
         return rc;
-    printf("queued   alone: 1 launch of %u units on %u groups %9.3f ms (median of %u runs; event-timed)\n", units,
-           q->groups, alone, b->s.repeat);
+    /* the unit time the chains are sized from */
+    printf("queued   alone: 1 launch of %u units on %u groups %9.3f ms (median of %u runs; event-timed), a unit "
+           "every %.2f us on each group\n", units, q->groups, alone, b->s.repeat,
+           units ? alone * 1e3 * q->groups / units : 0.0);
     unsigned wrong = 0;
     for (unsigned c = 0; c <= b->s.chains && !rc; c++) {
         char name[32] = "no-cooperation";
@@ -661,9 +663,9 @@ static int queued(bench *b, queued_kit *q)
             unsigned us = b->s.chain_us[c - 1];
             double per_launch = alone > 0 ? units * (us / (alone * 1e3)) : units;
             chunk = per_launch < 1 ? 1 : per_launch >= units ? units : (unsigned)(per_launch + 0.5);
-            if ((units + chunk - 1) / chunk > MAX_LAUNCHES)
-                chunk = (units + MAX_LAUNCHES - 1) / MAX_LAUNCHES;
-            launches = (units + chunk - 1) / chunk;
+            if (((unsigned long long)units + chunk - 1) / chunk > MAX_LAUNCHES)
+                chunk = (unsigned)(((unsigned long long)units + MAX_LAUNCHES - 1) / MAX_LAUNCHES);
+            launches = (unsigned)(((unsigned long long)units + chunk - 1) / chunk);
             chain_name(us, name, sizeof name);
         }
         if ((rc = queued_run(b, q, launches, chunk, b->s.tasks, &r)) != 0)
