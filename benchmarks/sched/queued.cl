@@ -2,7 +2,8 @@
  * second command queue: units.cl's loop without the offers as one launch of a chain (the whole
  * chain on one launch is the persistent kernel without discovery), and task.cl's task stamped with
  * the device clock. Plain OpenCL C, built as it is: libcoop prepends its kernel header, whose
- * coop_fetch_add, coop_group_sync and, where the device has one, coop_clock_ns these use. */
+ * coop_fetch_add, coop_group_sync, coop_pocl_join and, where the device has one, coop_clock_ns
+ * these use. */
 #include "work.h"
 
 /* A test's fault (tests/test_programs.c): the units of this launch of a chain do not count
@@ -20,12 +21,18 @@ kernel void sched_units_launch(global uint *counters, uint launch, uint first, u
     /* the claimed unit's hand-over, two slots in turn as in units.cl's claim_unit */
     local uint claimed[2];
     uint turn = 0;
+    /* the joins where coop-merge puts them in units.cl's standalone form: PoCL's work-group
+     * compiler mishandled a value shared through local memory in such a loop without them
+     * (coop_device/generated.h); nothing on NVIDIA */
+    coop_pocl_join();
     while (1) {
+        coop_pocl_join();
         local uint *slot = &claimed[turn++ & 1u];
         if (get_local_id(0) == 0)
             *slot = first + coop_fetch_add(&counters[launch], 1u);
         coop_group_sync();
         uint unit = *slot;
+        coop_pocl_join();
         if (unit >= end)
             break;
         sink[SINK_SLOT(unit)] = unit_work(unit, iters);
