@@ -11,7 +11,7 @@
  * 4. Queued: the same units and task without cooperation, the task enqueued every period on a
  *    second command queue beside the unit loop as one launch on the plain kernel's groups ("no
  *    cooperation") and as a chain of short launches (the multikernel form); timed by OpenCL
- *    profiling events (queued() says what each stamp means).
+ *    profiling events (print_tasks() says what each stamp means).
  * Times are medians over R runs, from the end of discovery until the host saw the kernel end
  * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc.
  * The kernels are benchmarks/sched/units.cl and rounds.cl in the cooperative language, with the
@@ -188,7 +188,7 @@ static coop_status set_args(bench *b, coop_kernel *k, int which)
 }
 
 static const char *const kernel_names[QUEUED] = {SCHED_UNITS_STANDALONE_NAME, SCHED_UNITS_MEGA_NAME,
-                                                    SCHED_ROUNDS_STANDALONE_NAME, SCHED_ROUNDS_MEGA_NAME};
+                                                  SCHED_ROUNDS_STANDALONE_NAME, SCHED_ROUNDS_MEGA_NAME};
 
 /* The kernel of program `which`, its arguments bound. */
 static coop_status make_kernel(bench *b, int which, coop_kernel **kernel)
