@@ -217,10 +217,15 @@ $(SCHED_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/ge
 	@mkdir -p $(@D)
 	sh scripts/embed.sh $*_source $< > $@
 
+# Its queued figure's ordinary kernels, built as written (work.h inlined).
+$(BUILD)/gen/sched_queued_source.c: benchmarks/sched/queued.cl benchmarks/sched/work.h scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh -i sched_queued_source $< > $@
+
 $(BUILD)/obj/benchmarks/sched/sched-bench.o: $(SCHED_PROGRAMS:%=kernels/generated/%.h)
 
 $(BUILD)/bin/sched-bench: $(BUILD)/obj/benchmarks/sched/sched-bench.o $(SCHED_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
-    $(call common,errors buffers device stats) $(CLI_OBJS) $(LIBA)
+    $(BUILD)/obj/gen/sched_queued_source.o $(call common,errors buffers clock device stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

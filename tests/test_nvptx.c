@@ -155,9 +155,10 @@ END_TEST
 
 /* Programs built with options of their own: the litmus tests (coop-litmus builds both
  * variants), the barrier self-test in every form barrier-bench builds, coop-bench's and
- * coop-demo's plain task kernels, merge-bench's hand-written megakernel; and libcoop's own
- * knobs that select other NVIDIA code: a GPU older than sm_80 (no redux.sync) and the slow
- * paths inlined (COOP_NV_INLINE, no cold context copies), and the barrier sites (COOP_SITES). */
+ * coop-demo's plain task kernels, sched-bench's ordinary kernels (queued.cl, the device clock's
+ * stamps), merge-bench's hand-written megakernel; and libcoop's own knobs that select other
+ * NVIDIA code: a GPU older than sm_80 (no redux.sync) and the slow paths inlined
+ * (COOP_NV_INLINE, no cold context copies), and the barrier sites (COOP_SITES). */
 START_TEST(programs_with_options_compile)
 {
     static const struct {
@@ -171,6 +172,7 @@ START_TEST(programs_with_options_compile)
         {"libcoop/src/selftest.cl", "-DCOOP_BARRIER_EXTRA_ATOMIC=1"},
         {"libcoop/src/channel.cl", ""},
         {"kernels/tasks/plain.cl", ""},
+        {"benchmarks/sched/queued.cl", ""},
         {"merge-tool/bench/hand.cl", ""},
         {"merge-tool/bench/hand.cl", "-DCOOP_TRACING=1"},
         {"kernels/generated/bfs_mega.cl", "-DCOOP_SITES=1"},

@@ -137,6 +137,12 @@ static const struct {
     {"sched-bench", {"--local-size", "2"}, "--local-size: '2' is out of range; expected a whole number from 3 to "
                                            "65536"},
     {"sched-bench", {"--help-me"}, "unknown option '--help-me'"},
+    {"sched-bench", {"--chain-us", "0"}, "--chain-us: '0' is out of range; expected a whole number from 1 to 1000000"},
+    {"sched-bench", {"--chain-us", "100,"}, "--chain-us length 2: '' is empty; expected a whole number from 1 to "
+                                            "1000000"},
+    {"sched-bench", {"--chain-us", "100,1e3"}, "--chain-us length 2: '1e3' is not a whole number"},
+    {"sched-bench", {"--chain-us", "1,2,3,4,5"}, "--chain-us '1,2,3,4,5': more than 4 launch lengths"},
+    {"sched-bench", {"--chain-us", "100,100"}, "--chain-us '100,100': a launch length given twice"},
     /* the case that aborted inside PoCL's compiler */
     {"coop-chaos", {"--local-size", "1"}, "--local-size: '1' is out of range; expected a whole number from 3 to "
                                           "65536"},
@@ -321,6 +327,99 @@ START_TEST(preempt_bench_where_built)
 }
 END_TEST
 
+/* ---- sched-bench's queued figure ------------------------------------------------------------ */
+
+/* The block of sched-bench's output that starts with the line "queued   NAME: " (up to the next
+ * unindented line), malloc'ed; the test fails where there is none. */
+static char *queued_block(const char *output, const char *name)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\nqueued   %s: ", name);
+    const char *at = strstr(output, head);
+    ck_assert_msg(at != NULL, "sched-bench printed no \"%s\" figure:\n%s", name, output);
+    const char *end = at + 1;
+    do
+        end = strchr(end, '\n');
+    while (end && end[1] == ' ' && end++);
+    char *block = strndup(at + 1, end ? (size_t)(end - at - 1) : strlen(at + 1));
+    ck_assert_ptr_nonnull(block);
+    return block;
+}
+
+/* The units the app ran in one launch alone, from "queued   alone: 1 launch of U units". */
+static unsigned queued_units(const char *output)
+{
+    char *alone = queued_block(output, "alone");
+    unsigned units = 0;
+    ck_assert_msg(sscanf(alone, "queued   alone: 1 launch of %u units", &units) == 1, "%s", alone);
+    free(alone);
+    return units;
+}
+
+/* sched-bench --quick's queued figure on PoCL: the unit loop as one launch and as two chains (their
+ * names from --chain-us), beside the task on a second queue. Each row splits the units into whole
+ * launches, every unit ran exactly once (exit status 0), and each row has its task figures and app
+ * time. Long enough for tasks beside the app on a quiet machine; the first task goes in any case. */
+START_TEST(sched_bench_queued_rows)
+{
+    tu_process run = tu_run_program(BIN "sched-bench", "make", 2, "--quick", "--units-per-group", "50", "--period-ms",
+                                    "5", "--tasks", "4", "--chain-us", "250,2000", NULL);
+    ck_assert_msg(run.status == 0, "sched-bench: exit status %d:\n%s", run.status, run.output);
+    unsigned units = queued_units(run.output);
+    static const char *const names[] = {"no-cooperation", "chain250us", "chain2ms"};
+    for (size_t i = 0; i < 3; i++) {
+        char *block = queued_block(run.output, names[i]);
+        char head[64];
+        unsigned launches = 0, chunk = 0, tasks = 0, workgroups = 0;
+        snprintf(head, sizeof head, "queued   %s: %%u launch", names[i]);
+        const char *of = strstr(block, " of ");
+        ck_assert_msg(sscanf(block, head, &launches) == 1 && of &&
+                          sscanf(of, " of %u units on %*u groups; %u tasks of %u", &chunk, &tasks, &workgroups) == 3,
+                      "%s", block);
+        /* whole launches: the last one holds what is left, at least one unit */
+        ck_assert_msg(launches >= 1 && (unsigned long)(launches - 1) * chunk < units &&
+                          (unsigned long)launches * chunk >= units, "%s: %u launches of %u units for %u units",
+                      names[i], launches, chunk, units);
+        ck_assert_uint_eq(launches == 1, i == 0);
+        ck_assert_uint_ge(tasks, 1);
+        ck_assert_uint_le(tasks, 4);
+        ck_assert_uint_eq(workgroups, units / 50 / 4 ? units / 50 / 4 : 1); /* a quarter of the groups */
+        static const char *const lines[] = {"\n         start    median ", "\n         exec     median ",
+                                            "\n         response median ", "units not run exactly once: 0\n",
+                                            "\n         app run "};
+        for (size_t l = 0; l < 5; l++)
+            ck_assert_msg(strstr(block, lines[l]) != NULL, "%s lacks \"%s\":\n%s", names[i], lines[l], block);
+        free(block);
+    }
+    free(run.output);
+}
+END_TEST
+
+/* The queued runs' check: a chain whose second launch's units never count themselves (queued.cl's
+ * SCHED_TEST_LOSE_LAUNCH) is found, and sched-bench ends with exit status 2 once every row ran;
+ * the one launch, which has no second, is not. */
+START_TEST(sched_bench_queued_lost_units)
+{
+    tu_process run = tu_run_program(BIN "sched-bench", "make", 2, "--quick", "--units-per-group", "50", "--tasks",
+                                    "2", "--chain-us", "250", "--options", "-DSCHED_TEST_LOSE_LAUNCH=1", NULL);
+    ck_assert_msg(run.status == 2, "sched-bench: exit status %d, expected 2:\n%s", run.status, run.output);
+    unsigned units = queued_units(run.output);
+    char *whole = queued_block(run.output, "no-cooperation"), *chain = queued_block(run.output, "chain250us");
+    ck_assert_msg(strstr(whole, "units not run exactly once: 0\n") != NULL, "%s", whole);
+    unsigned launches = 0, chunk = 0, wrong = 0;
+    const char *of = strstr(chain, " of "), *lost = strstr(chain, "units not run exactly once: ");
+    ck_assert_msg(sscanf(chain, "queued   chain250us: %u launch", &launches) == 1 && of && lost &&
+                      sscanf(of, " of %u units", &chunk) == 1 &&
+                      sscanf(lost, "units not run exactly once: %u", &wrong) == 1, "%s", chain);
+    /* the second launch's units: a chunk, or the rest where it is the last */
+    ck_assert_uint_ge(launches, 2);
+    ck_assert_uint_eq(wrong, launches > 2 ? chunk : units - chunk);
+    free(whole);
+    free(chain);
+    free(run.output);
+}
+END_TEST
+
 /* ---- README.md ------------------------------------------------------------------------------ */
 
 enum {
@@ -476,6 +575,10 @@ static Suite *programs_suite(void)
     TCase *environment = tu_tcase("bad environment", 300);
     tcase_add_loop_test(environment, bad_environment_is_refused, 0, BAD_ENVIRONMENT);
     suite_add_tcase(suite, environment);
+    TCase *queued = tu_tcase("sched-bench queued", 600);
+    tcase_add_test(queued, sched_bench_queued_rows);
+    tcase_add_test(queued, sched_bench_queued_lost_units);
+    suite_add_tcase(suite, queued);
     TCase *readme = tu_tcase("readme", 600);
     tcase_add_test(readme, readme_is_short);
     tcase_add_test(readme, readme_commands_run);

@@ -263,11 +263,12 @@ static void write_scratch(const char *name, const char *text)
     ck_assert_int_eq(fclose(out), 0);
 }
 
-/* sched-bench's output at one share, as the H200 printed it (its gather run's lines only). */
+/* sched-bench's output at one share, as the H200 printed it (its gather run's lines only), and
+ * `queued`, the queued figure's lines (a sched-bench before it printed none: ""). */
 static void write_sched(const char *name, unsigned taken, const char *gather, const char *response,
-                        const char *app_line)
+                        const char *app_line, const char *queued)
 {
-    char text[2048];
+    char text[4096];
     snprintf(text, sizeof text,
              "sched-bench on NVIDIA H200 (NVIDIA CUDA), channel nvhost, local size 256, unit 2000 iterations, 5 "
              "runs per figure\n"
@@ -277,13 +278,44 @@ static void write_sched(const char *name, unsigned taken, const char *gather, co
              "members 787.0\n"
              "         gather   %s\n"
              "         exec     median     12.70 us   p99     31.36 us   max     43.42 us\n"
-             "         response %s\n%s",
-             taken, gather, response, app_line);
+             "         response %s\n%s%s",
+             taken, gather, response, app_line, queued);
     write_scratch(name, text);
 }
 
+/* sched-bench's queued figure as it prints it (the numbers made up, H200-like): one launch alone,
+ * then the task on a second queue beside one launch and beside chains of ~100 us and ~1 ms. */
+static const char queued_lines[] =
+    "queued   alone: 1 launch of 21120000 units on 1056 groups   247.000 ms (median of 5 runs; event-timed), a "
+    "unit every 12.35 us on each group\n"
+    "queued   no-cooperation: 1 launch of 21120000 units on 1056 groups; 248 tasks of 264 workgroups on a second "
+    "queue every 1.00 ms (event-timed)\n"
+    "         start    median 123456.00 us   p99 245000.00 us   max 246000.00 us\n"
+    "         exec     median     15.00 us   p99     16.00 us   max     17.00 us\n"
+    "         response median 123471.00 us   p99 245016.00 us   max 246017.00 us\n"
+    "         deadlines met 1 of 248; units not run exactly once: 0\n"
+    "         app run    247.500 ms with the tasks\n"
+    "queued   chain100us: 2134 launches of 9900 units on 1056 groups; 262 tasks of 264 workgroups on a second "
+    "queue every 1.00 ms (event-timed)\n"
+    "         start    median     60.00 us   p99    130.00 us   max    140.00 us\n"
+    "         exec     median     12.00 us   p99     14.00 us   max     15.00 us\n"
+    "         response median     72.00 us   p99    144.00 us   max    150.00 us\n"
+    "         device clock: START to the first group's start median 1.00 us, p99 2.00 us; first start to last "
+    "end median 11.00 us, p99 13.00 us\n"
+    "         deadlines met 262 of 262; units not run exactly once: 0\n"
+    "         app run    262.000 ms with the tasks\n"
+    "queued   chain1ms: 214 launches of 99000 units on 1056 groups; 249 tasks of 264 workgroups on a second queue "
+    "every 1.00 ms (event-timed)\n"
+    "         start    median    500.00 us   p99   1000.00 us   max   1010.00 us\n"
+    "         exec     median     12.00 us   p99     14.00 us   max     15.00 us\n"
+    "         response median    512.00 us   p99   1014.00 us   max   1020.00 us\n"
+    "         deadlines met 200 of 249; units not run exactly once: 0\n"
+    "         app run    249.000 ms with the tasks\n";
+
 /* scripts/alternatives on saved outputs (--from): the table, the issue's targets in words, every
- * way that beats ours named, and a missing figure named with its file. */
+ * way that beats ours named, and a missing figure named with its file. Outputs of a sched-bench
+ * before the queued figure leave its rows out and say so; with it, they are rows of their own,
+ * against the one launch alone, and beat ours where they do. */
 START_TEST(alternatives_from_saved_outputs)
 {
     write_scratch("preempt.txt", "preempt-bench on NVIDIA H200: 132 SMs, 8 blocks per SM of 256 threads (1056 "
@@ -299,18 +331,19 @@ START_TEST(alternatives_from_saved_outputs)
                   "green,half,60,480,528,391.985,2.2009,16.38,27.14,5.28,5.34,21.76,32.26,392,0\n");
     const char *app_quarter = "         app run    257.646 ms with the tasks\n";
     write_sched("sched-quarter.txt", 197, "median     24.51 us   p99     42.02 us   max     44.03 us",
-                "median     67.93 us   p99     95.02 us   max    107.70 us", app_quarter);
+                "median     67.93 us   p99     95.02 us   max    107.70 us", app_quarter, "");
     write_sched("sched-half.txt", 395, "median     53.60 us   p99     89.63 us   max     98.14 us",
-                "median    102.50 us   p99    144.85 us   max    147.79 us", "");
+                "median    102.50 us   p99    144.85 us   max    147.79 us", "", queued_lines);
     char *argv[] = {"scripts/alternatives", "--from", scratch, "--out", scratch, NULL};
-    /* sched-half.txt lacks the app's time: refused, naming the file and what it lacks */
+    /* sched-half.txt lacks the gather run's app time (the queued rows' do not stand in): refused, naming
+     * the file and what it lacks */
     tu_process run = run_script(argv);
     ck_assert_msg(run.status == 1 && strstr(run.output, "sched-half.txt: no match for 'app run"),
                   "alternatives on an output without the app's time: status %d:\n%s", run.status, run.output);
     free(run.output);
+    const char *app_half = "         app run    271.788 ms with the tasks\n";
     write_sched("sched-half.txt", 395, "median     53.60 us   p99     89.63 us   max     98.14 us",
-                "median    102.50 us   p99    144.85 us   max    147.79 us",
-                "         app run    271.788 ms with the tasks\n");
+                "median    102.50 us   p99    144.85 us   max    147.79 us", app_half, "");
     assert_run(argv, "alternatives --from", 0, "alternatives: wrote ");
     assert_csv("alternatives.csv", "side,way,share,app_ms,slowdown,start_median_us,start_p99_us,exec_median_us,"
                "exec_p99_us,response_median_us,response_p99_us,tasks", 9);
@@ -324,8 +357,34 @@ START_TEST(alternatives_from_saved_outputs)
                     "target missed.");
     assert_contains("alternatives.md", "- quarter: our app slowdown +4.6% against half the 100 us chain's +5.0%: "
                     "target missed.");
-    assert_contains("alternatives.md", "- quarter: green beats ours on task response p99 ");
-    assert_contains("alternatives.md", "- half: chain100us beats ours on task response p99 and app slowdown ");
+    assert_contains("alternatives.md", "- quarter: CUDA green beats ours on task response p99 ");
+    assert_contains("alternatives.md", "- half: CUDA chain100us beats ours on task response p99 and app slowdown ");
+    assert_contains("alternatives.md", "- Not measured (these sched-bench outputs have no queued figure");
+    assert_png("alternatives.png");
+
+    /* the queued figure: its rows after the CUDA ones, the ways that beat ours named by side */
+    write_sched("sched-quarter.txt", 197, "median     24.51 us   p99     42.02 us   max     44.03 us",
+                "median     67.93 us   p99     95.02 us   max    107.70 us", app_quarter, queued_lines);
+    write_sched("sched-half.txt", 395, "median     53.60 us   p99     89.63 us   max     98.14 us",
+                "median    102.50 us   p99    144.85 us   max    147.79 us", app_half, queued_lines);
+    assert_run(argv, "alternatives --from, with the queued figure", 0, "alternatives: wrote ");
+    assert_csv("alternatives.csv", "side,way,share,app_ms,slowdown,start_median_us,start_p99_us,exec_median_us,"
+               "exec_p99_us,response_median_us,response_p99_us,tasks", 16);
+    assert_contains("alternatives.md", "| OpenCL | alone (plain persistent) | - | 246.2 | 1.000 |");
+    assert_contains("alternatives.md", "| OpenCL | alone (one launch) | - | 247.0 | 1.003 |");
+    assert_contains("alternatives.md", "| OpenCL | no cooperation | quarter | 247.5 | 1.002 | 123456.0 / 245000.0 | "
+                    "15.0 / 16.0 | 123471.0 / 245016.0 | 248 |\n| OpenCL | no cooperation | half |");
+    assert_contains("alternatives.md", "| OpenCL | chain100us | half | 262.0 | 1.061 | 60.0 / 130.0 | 12.0 / 14.0 | "
+                    "72.0 / 144.0 | 262 |\n| OpenCL | chain1ms | quarter | 249.0 | 1.008 |");
+    assert_contains("alternatives.md", "| OpenCL | cooperative | quarter | 257.6 | 1.046 |");
+    assert_contains("alternatives.md", "- OpenCL without cooperation: sched-bench's queued figure");
+    assert_contains("alternatives.md", "- quarter: OpenCL no cooperation beats ours on app slowdown (response p99 "
+                    "245016.0 us, slowdown 1.002; ours 95.0 us, 1.046).");
+    assert_contains("alternatives.md", "- half: OpenCL chain100us beats ours on task response p99 and app slowdown ");
+    char *report = read_text("alternatives.md");
+    ck_assert_msg(strstr(report, "Not measured") == NULL, "alternatives.md still says a row is not measured:\n%s",
+                  report);
+    free(report);
     assert_png("alternatives.png");
 }
 END_TEST

@@ -8,13 +8,19 @@
  * 3. Gather: the cooperative unit loop (offering kill after every unit: every 8.5 us on an H100
  *    at the default 2000 iterations; printed as measured) while a short task asks for groups
  *    every period; gather, execution and response times.
+ * 4. Queued: the same units and task without cooperation, the task enqueued every period on a
+ *    second command queue beside the unit loop as one launch on the plain kernel's groups ("no
+ *    cooperation") and as a chain of short launches (the multikernel form); timed by OpenCL
+ *    profiling events (print_tasks() says what each stamp means).
  * Times are medians over R runs, from the end of discovery until the host saw the kernel end
  * (plain) or every member finish (cooperative); the device is chosen with COOP_DEVICE etc.
  * The kernels are benchmarks/sched/units.cl and rounds.cl in the cooperative language, with the
  * task task.cl: their megakernels and standalone forms (the plain baselines) are what coop-merge
- * makes of them (kernels/generated/sched_*), bound by the names of the generated headers. */
+ * makes of them (kernels/generated/sched_*), bound by the names of the generated headers. The
+ * queued figure's kernels are ordinary ones, benchmarks/sched/queued.cl, built as written. */
 #include "buffers.h"
 #include "cli.h"
+#include "clock.h"
 #include "coop.h"
 #include "device.h"
 #include "errors.h"
@@ -25,6 +31,8 @@
 #include "sched_units_standalone.h"
 #include "stats.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +42,20 @@ static const cli sched_bench_cli = {
     "sched-bench",
     "Usage: sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]\n"
     "                   [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]\n"
-    "                   [--options \"BUILD OPTIONS\"]\n"
+    "                   [--chain-us LIST] [--options \"BUILD OPTIONS\"]\n"
     "Measures what cooperation costs and how fast a high-priority task gets its groups.\n"
     "\n"
-    "Three figures: the overhead of a unit loop (work-stealing style) as a cooperative megakernel\n"
+    "Four figures: the overhead of a unit loop (work-stealing style) as a cooperative megakernel\n"
     "offering kill and fork after every unit, against the same loop as a plain persistent kernel;\n"
-    "the overhead of rounds separated by resizing barriers against plain global barriers; and the\n"
+    "the overhead of rounds separated by resizing barriers against plain global barriers; the\n"
     "gather, execution and response times of a short task that takes groups from the unit loop\n"
-    "every period. Times are medians over R runs. Defaults differ on a GPU (first) and a CPU.\n"
+    "every period; and the same task without cooperation, enqueued every period on a second\n"
+    "command queue beside the unit loop as ordinary launches on the plain kernel's groups: one\n"
+    "launch (\"no-cooperation\": the task waits for the loop's groups to end) and chains of\n"
+    "launches of about --chain-us each (\"chainNus\", \"chainNms\": the task runs between two),\n"
+    "with the task's start (queued to start), execution and response (queued to end) from OpenCL\n"
+    "profiling events, and the app's time (first launch's start to last launch's end) against the\n"
+    "one launch alone. Times are medians over R runs. Defaults differ on a GPU (first) and a CPU.\n"
     "\n"
     "Options:\n"
     "  --quick              one run per figure and a tenth of the default units, rounds and tasks\n"
@@ -53,8 +67,11 @@ static const cli sched_bench_cli = {
     "  --rounds N           rounds of the barrier figure, 1 to 1000000 (default 2000 / 200)\n"
     "  --period-ms P        the task's period in ms, above 0 and at most 1000000 (default 1 / 20)\n"
     "  --take T             groups the task takes: one, quarter, half, all-but-one or a count from\n"
-    "                       1 to 4095 (default quarter)\n"
+    "                       1 to 4095 (default quarter); the queued task has as many workgroups\n"
     "  --tasks T            task submissions, 1 to 1000000 (default 1000 / 20)\n"
+    "  --chain-us LIST      the chains' launch lengths in us, 1 to 4 of them, comma-separated, each\n"
+    "                       1 to 1000000 (default 100,1000): each chain's launches hold the units the\n"
+    "                       one launch alone did in that time\n"
     "  --options \"...\"     extra kernel build options\n"
     "  -h, --help           print this help and exit\n"
     "  --version            print the version and exit\n"
@@ -64,14 +81,21 @@ static const cli sched_bench_cli = {
     "Exit status:\n"
     "  0  the figures were measured and every unit ran exactly once\n"
     "  1  a bad option or environment value, or a device or OpenCL error\n"
-    "  2  a unit of the gather run did not run exactly once\n",
+    "  2  a unit of the gather run or of a queued run did not run exactly once\n",
 };
 
 extern const char sched_units_mega_source[], sched_units_standalone_source[], sched_rounds_mega_source[],
-    sched_rounds_standalone_source[];
+    sched_rounds_standalone_source[], sched_queued_source[];
 
-/* The four programs, built once each. */
-enum { UNITS_PLAIN, UNITS_MEGA, ROUNDS_PLAIN, ROUNDS_MEGA, PROGRAMS };
+/* The five programs, built once each: four from coop-merge, and the queued figure's kernels. */
+enum { UNITS_PLAIN, UNITS_MEGA, ROUNDS_PLAIN, ROUNDS_MEGA, QUEUED, PROGRAMS };
+
+/* The queued figure's chains: at most this many launch lengths, each at most this many launches
+ * (a longer chain takes more units per launch: launching is not what it measures). */
+enum { MAX_CHAINS = 4, MAX_LAUNCHES = 100000 };
+
+/* Queued tasks whose groups stamp the device clock in their own words; later ones share one more. */
+enum { STAMPED_TASKS = 1000 };
 
 typedef struct settings {
     int quick;
@@ -80,6 +104,7 @@ typedef struct settings {
     double period_ms;
     coop_take take;
     unsigned take_count;
+    unsigned chain_us[MAX_CHAINS], chains; /* the chains' launch lengths */
     const char *options;       /* extra kernel build options */
 } settings;
 
@@ -89,6 +114,7 @@ typedef struct bench {
     cl_mem next, sink, task_sink, done;
     settings s;
     unsigned groups_bound;
+    unsigned plain_groups;     /* the plain persistent kernel's co-resident groups (units figure) */
 } bench;
 
 /* Every unit of a units run must have counted itself exactly once. */
@@ -161,8 +187,8 @@ static coop_status set_args(bench *b, coop_kernel *k, int which)
     return status;
 }
 
-static const char *const kernel_names[PROGRAMS] = {SCHED_UNITS_STANDALONE_NAME, SCHED_UNITS_MEGA_NAME,
-                                                    SCHED_ROUNDS_STANDALONE_NAME, SCHED_ROUNDS_MEGA_NAME};
+static const char *const kernel_names[QUEUED] = {SCHED_UNITS_STANDALONE_NAME, SCHED_UNITS_MEGA_NAME,
+                                                  SCHED_ROUNDS_STANDALONE_NAME, SCHED_ROUNDS_MEGA_NAME};
 
 /* The kernel of program `which`, its arguments bound. */
 static coop_status make_kernel(bench *b, int which, coop_kernel **kernel)
@@ -196,6 +222,8 @@ static int overhead(bench *b, int units)
         }
         groups = stats.groups;
         members = report.members_start;
+        if (units)
+            b->plain_groups = groups;
         coop_mega_report_free(&report);
     }
     int rc = 0;
@@ -213,6 +241,19 @@ static int overhead(bench *b, int units)
     return rc;
 }
 
+/* The task's workgroups: one per group taken, the take's share of the launch's groups. */
+static unsigned task_workgroups(const bench *b)
+{
+    unsigned members = b->groups_bound;
+    switch (b->s.take) {
+    case COOP_TAKE_ONE: return 1;
+    case COOP_TAKE_QUARTER: return members / 4 ? members / 4 : 1;
+    case COOP_TAKE_HALF: return members / 2 ? members / 2 : 1;
+    case COOP_TAKE_ALL_BUT_ONE: return members > 1 ? members - 1 : 1;
+    default: return b->s.take_count;
+    }
+}
+
 static int gather(bench *b)
 {
     coop_kernel *mega = NULL;
@@ -222,20 +263,10 @@ static int gather(bench *b)
     coop_task_plan plan = {.task = SCHED_UNITS_MEGA_TASK_task_short, .take = b->s.take, .take_count = b->s.take_count,
                            .period_ms = b->s.period_ms, .repeats = b->s.tasks};
     coop_mega_params params = {.launch = {.local_size = b->s.local_size}};
-    /* one workgroup per group taken: the plan's workgroups follow the take */
-    plan.workgroups = 1;
+    plan.workgroups = task_workgroups(b);
     coop_mega_report report = {0};
-    if (status == COOP_OK) {
-        unsigned members = b->groups_bound;
-        switch (plan.take) {
-        case COOP_TAKE_ONE: plan.workgroups = 1; break;
-        case COOP_TAKE_QUARTER: plan.workgroups = members / 4 ? members / 4 : 1; break;
-        case COOP_TAKE_HALF: plan.workgroups = members / 2 ? members / 2 : 1; break;
-        case COOP_TAKE_ALL_BUT_ONE: plan.workgroups = members > 1 ? members - 1 : 1; break;
-        default: plan.workgroups = plan.take_count; break;
-        }
+    if (status == COOP_OK)
         status = coop_mega_run(mega, &params, &plan, 1, &report);
-    }
     if (status != COOP_OK) {
         coop_kernel_release(mega);
         return error_coop(sched_bench_cli.name, b->ctx, status, "gather run");
@@ -274,6 +305,449 @@ static int gather(bench *b)
     return wrong ? CLI_EXIT_CHECK : CLI_EXIT_OK;
 }
 
+/* ---- The queued figure: no cooperation, the task on a second command queue ---------------- */
+
+/* What the queued runs share: the ordinary kernels (queued.cl), the app's queue and the task's,
+ * both with profiling, and the task's device-clock stamps. */
+typedef struct queued_kit {
+    coop_kernel *units, *task;
+    cl_command_queue app_queue, task_queue;
+    cl_mem stamps;             /* (spare_slot + 1) x workgroups x 2 words */
+    unsigned spare_slot;       /* the stamps' slot of the tasks past the stamped ones and the warm-up */
+    unsigned groups;           /* the app's groups per launch: the plain persistent kernel's */
+    unsigned workgroups;       /* the task's, as in the gather run */
+} queued_kit;
+
+/* What one queued run measured. */
+typedef struct queued_result {
+    double app_ms;             /* the first launch's start to the last launch's end */
+    cl_event *events;          /* the tasks', `sent` of them */
+    unsigned sent;
+    unsigned wrong;            /* units not run exactly once */
+} queued_result;
+
+/* The thread that enqueues the task every period while the app runs, as a user's would. */
+typedef struct submitter {
+    const queued_kit *q;
+    size_t local_size;
+    double first_ms, period_ms;
+    unsigned most;
+    atomic_int stop;
+    cl_event *events;
+    atomic_uint sent;
+    cl_int err;
+} submitter;
+
+static void *submit_tasks(void *argument)
+{
+    submitter *s = argument;
+    cl_kernel task = coop_kernel_cl(s->q->task);
+    size_t global_size = (size_t)s->q->workgroups * s->local_size;
+    for (unsigned i = 0; i < s->most; i++) {
+        /* sleeps in steps of at most 1 ms, so that the app's end stops it within one; the first
+         * task goes in any case, as the gather run's first does (a short app may end before) */
+        double due_ms = s->first_ms + i * s->period_ms;
+        for (;;) {
+            if (i > 0 && atomic_load(&s->stop))
+                return NULL;
+            double left_ms = due_ms - clock_now_ms();
+            if (left_ms <= 0)
+                break;
+            clock_sleep_ms(left_ms < 1.0 ? left_ms : 1.0);
+        }
+        cl_uint slot = i < s->q->spare_slot ? i : s->q->spare_slot;
+        cl_int err = clSetKernelArg(task, 3, sizeof slot, &slot);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(s->q->task_queue, task, 1, NULL, &global_size, &s->local_size, 0, NULL,
+                                         &s->events[i]);
+        if (err == CL_SUCCESS)
+            err = clFlush(s->q->task_queue);
+        if (err != CL_SUCCESS) {
+            s->err = err;
+            return NULL;
+        }
+        atomic_store(&s->sent, i + 1);
+    }
+    return NULL;
+}
+
+/* The app's last launch ended: a callback and a condition variable rather than clWaitForEvents(),
+ * which spins on PoCL and would take a core from the app's groups. */
+typedef struct app_end {
+    pthread_mutex_t lock;
+    pthread_cond_t ended;
+    int done;
+    cl_int status;
+} app_end;
+
+static void CL_CALLBACK app_ended(cl_event event, cl_int status, void *argument)
+{
+    (void)event;
+    app_end *end = argument;
+    pthread_mutex_lock(&end->lock);
+    end->done = 1;
+    end->status = status;
+    pthread_cond_signal(&end->ended);
+    pthread_mutex_unlock(&end->lock);
+}
+
+static cl_int wait_app(cl_event last)
+{
+    app_end end = {.done = 0};
+    pthread_mutex_init(&end.lock, NULL);
+    pthread_cond_init(&end.ended, NULL);
+    cl_int err = clSetEventCallback(last, CL_COMPLETE, app_ended, &end);
+    pthread_mutex_lock(&end.lock);
+    while (err == CL_SUCCESS && !end.done)
+        pthread_cond_wait(&end.ended, &end.lock);
+    pthread_mutex_unlock(&end.lock);
+    pthread_cond_destroy(&end.ended);
+    pthread_mutex_destroy(&end.lock);
+    return err == CL_SUCCESS && end.status < 0 ? end.status : err;
+}
+
+static cl_int profiled(cl_event event, cl_profiling_info info, cl_ulong *ns)
+{
+    return clGetEventProfilingInfo(event, info, sizeof *ns, ns, NULL);
+}
+
+/* Enqueues launches [from, to) of the app's `launches` launches of `chunk` units each (the last
+ * takes the rest), the first's and the last's events in first and last (one event for one launch). */
+static cl_int enqueue_app(bench *b, const queued_kit *q, cl_mem counters, unsigned from, unsigned to,
+                          unsigned launches, unsigned chunk, cl_event *first, cl_event *last)
+{
+    cl_kernel kernel = coop_kernel_cl(q->units);
+    cl_uint units = b->s.units_per_group * b->groups_bound;
+    size_t local_size = b->s.local_size, global_size = (size_t)q->groups * local_size;
+    cl_int err = clSetKernelArg(kernel, 0, sizeof counters, &counters);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 4, sizeof b->s.iters, &b->s.iters);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 5, sizeof b->sink, &b->sink);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, 6, sizeof b->done, &b->done);
+    for (cl_uint k = from; k < to && err == CL_SUCCESS; k++) {
+        cl_uint begin = k * chunk, end = k + 1 == launches ? units : begin + chunk;
+        err = clSetKernelArg(kernel, 1, sizeof k, &k);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kernel, 2, sizeof begin, &begin);
+        if (err == CL_SUCCESS)
+            err = clSetKernelArg(kernel, 3, sizeof end, &end);
+        cl_event *event = k + 1 == launches ? last : k == 0 ? first : NULL;
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(q->app_queue, kernel, 1, NULL, &global_size, &local_size, 0, NULL, event);
+        /* each launch on its way at once, as the task's are */
+        if (err == CL_SUCCESS)
+            err = clFlush(q->app_queue);
+    }
+    if (err == CL_SUCCESS && launches == 1 && from == 0) {
+        *first = *last;
+        err = clRetainEvent(*first);
+    }
+    return err;
+}
+
+static void queued_result_free(queued_result *r)
+{
+    for (unsigned i = 0; i < r->sent; i++)
+        clReleaseEvent(r->events[i]);
+    free(r->events);
+    r->events = NULL;
+}
+
+/* One run of the app as `launches` launches of `chunk` units, with `tasks` tasks at most enqueued
+ * every period beside it until it ends (0: the app alone). 0, or CLI_EXIT_ERROR after saying why
+ * (r then freed). */
+static int queued_run(bench *b, const queued_kit *q, unsigned launches, unsigned chunk, unsigned tasks,
+                      queued_result *r)
+{
+    *r = (queued_result){.events = calloc(tasks ? tasks : 1, sizeof(cl_event))};
+    if (!r->events)
+        return error_report(sched_bench_cli.name, "out of memory for the queued tasks");
+    cl_int err = CL_SUCCESS;
+    cl_mem counters = buffer_create(b->ctx, (size_t)launches * sizeof(cl_uint), NULL, &err);
+    coop_status zeroed = err == CL_SUCCESS ? zero_next(b) : COOP_OK;
+    if (err != CL_SUCCESS || zeroed != COOP_OK) {
+        buffers_release(&counters, 1);
+        queued_result_free(r);
+        return err != CL_SUCCESS ? error_cl(sched_bench_cli.name, err, "queued run's counters")
+                                 : error_coop(sched_bench_cli.name, b->ctx, zeroed, "queued run");
+    }
+    err = buffer_fill_words(coop_context_queue(b->ctx), counters, 0, launches);
+    if (err == CL_SUCCESS)
+        err = clFinish(coop_context_queue(b->ctx));
+    submitter s = {.q = q, .local_size = b->s.local_size, .period_ms = b->s.period_ms, .most = tasks,
+                   .events = r->events};
+    atomic_init(&s.stop, 0);
+    atomic_init(&s.sent, 0);
+    pthread_t thread;
+    int started = 0;
+    cl_event first = NULL, last = NULL;
+    if (err == CL_SUCCESS)
+        err = enqueue_app(b, q, counters, 0, 1, launches, chunk, &first, &last);
+    int no_thread = 0;
+    if (err == CL_SUCCESS && tasks) {
+        /* the first task a period after the app's first launch went, as preempt-bench's */
+        s.first_ms = clock_now_ms() + b->s.period_ms;
+        started = pthread_create(&thread, NULL, submit_tasks, &s) == 0;
+        no_thread = !started;
+    }
+    if (err == CL_SUCCESS && !no_thread)
+        err = enqueue_app(b, q, counters, 1, launches, launches, chunk, &first, &last);
+    cl_int waited = last ? wait_app(last) : CL_SUCCESS;
+    /* a failed enqueue leaves the launches before it running: their counters stay until they end */
+    clFinish(q->app_queue);
+    if (started) {
+        atomic_store(&s.stop, 1);
+        pthread_join(thread, NULL);
+    }
+    r->sent = atomic_load(&s.sent);
+    if (err == CL_SUCCESS)
+        err = waited != CL_SUCCESS ? waited : s.err;
+    if (err == CL_SUCCESS && !no_thread)
+        err = clFinish(q->task_queue);
+    cl_ulong start_ns = 0, end_ns = 0;
+    if (err == CL_SUCCESS && !no_thread)
+        err = profiled(first, CL_PROFILING_COMMAND_START, &start_ns);
+    if (err == CL_SUCCESS && !no_thread)
+        err = profiled(last, CL_PROFILING_COMMAND_END, &end_ns);
+    r->app_ms = (double)(end_ns - start_ns) / 1e6;
+    if (first)
+        clReleaseEvent(first);
+    if (last)
+        clReleaseEvent(last);
+    buffers_release(&counters, 1);
+    if (err != CL_SUCCESS || no_thread) {
+        queued_result_free(r);
+        return err != CL_SUCCESS ? error_cl(sched_bench_cli.name, err, "queued run")
+                                 : error_report(sched_bench_cli.name, "cannot start the queued tasks' thread");
+    }
+    r->wrong = check_units(b);
+    return 0;
+}
+
+/* Prints the median, p99 and max of n values (sorts them). */
+static void print_quantiles(const char *name, double *values, size_t n)
+{
+    printf("         %-8s median %9.2f us   p99 %9.2f us   max %9.2f us\n", name, stats_quantile(values, n, 0.5),
+           stats_quantile(values, n, 0.99), stats_quantile(values, n, 1.0));
+}
+
+/* The tasks of a run, from their events: start (QUEUED to START), exec (START to END) and response
+ * (QUEUED to END). OpenCL defines all four as the device's time counter. PoCL takes them on one
+ * host clock (its monotonic time, not CLOCK_MONOTONIC's origin): QUEUED when clEnqueueNDRangeKernel
+ * took the command, SUBMIT when it went to the device, START when PoCL's scheduler took it up to
+ * run its workgroups (the first launch of a kernel: after compiling it, hence the warm-up), END
+ * when the last one ended. NVIDIA takes START and END on the GPU and QUEUED on the host, moved
+ * onto the GPU's timer; whether its START waits for a workgroup to find room beside the app is not
+ * documented, so where the device has a clock the groups' own stamps are printed against it. Tasks
+ * whose stamps run backwards are left out and counted. */
+static void print_tasks(const bench *b, const queued_kit *q, const queued_result *r)
+{
+    size_t n = r->sent, kept = 0, stamped = 0;
+    double *values[5];
+    for (int i = 0; i < 5; i++)
+        values[i] = calloc(n ? n : 1, sizeof(double));
+    size_t words = (size_t)2 * q->workgroups * (n < q->spare_slot ? n : q->spare_slot);
+    cl_ulong *stamps = malloc((words ? words : 1) * sizeof *stamps);
+    int clock = stamps && values[4] &&
+                clEnqueueReadBuffer(q->task_queue, q->stamps, CL_TRUE, 0, words * sizeof *stamps, stamps, 0, NULL,
+                                    NULL) == CL_SUCCESS;
+    unsigned met = 0;
+    for (size_t i = 0; i < n && values[0] && values[1] && values[2] && values[3]; i++) {
+        cl_ulong queued = 0, start = 0, end = 0;
+        if (profiled(r->events[i], CL_PROFILING_COMMAND_QUEUED, &queued) != CL_SUCCESS ||
+            profiled(r->events[i], CL_PROFILING_COMMAND_START, &start) != CL_SUCCESS ||
+            profiled(r->events[i], CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS || start < queued || end < start)
+            continue;
+        values[0][kept] = (double)(start - queued) / 1e3;
+        values[1][kept] = (double)(end - start) / 1e3;
+        values[2][kept] = (double)(end - queued) / 1e3;
+        met += values[2][kept] <= b->s.period_ms * 1e3;
+        kept++;
+        if (!clock || i >= q->spare_slot)
+            continue;
+        /* the first group's start and the last group's end on the device clock */
+        const cl_ulong *task = stamps + (size_t)2 * q->workgroups * i;
+        cl_ulong first = task[0], final = task[1];
+        for (unsigned g = 0; g < q->workgroups; g++) {
+            first = task[2 * g] < first ? task[2 * g] : first;
+            final = task[2 * g + 1] > final ? task[2 * g + 1] : final;
+        }
+        if (first == 0) { /* no clock: queued.cl writes 0 */
+            clock = 0;
+            continue;
+        }
+        values[3][stamped] = ((double)first - (double)start) / 1e3;
+        values[4][stamped++] = ((double)final - (double)first) / 1e3;
+    }
+    const char *names[3] = {"start", "exec", "response"};
+    for (int i = 0; i < 3; i++)
+        print_quantiles(names[i], values[i], kept);
+    if (n > kept)
+        printf("         events of %zu tasks ran backwards (QUEUED after START, or START after END): left out\n",
+               n - kept);
+    /* where the device has a clock: how START stands to the first group's start on it (a few us
+     * when the two clocks are one), and the execution the groups saw */
+    if (clock && stamped) {
+        size_t m = stamped;
+        printf("         device clock: START to the first group's start median %.2f us, p99 %.2f us; first start "
+               "to last end median %.2f us, p99 %.2f us\n", stats_quantile(values[3], m, 0.5),
+               stats_quantile(values[3], m, 0.99), stats_quantile(values[4], m, 0.5), stats_quantile(values[4], m, 0.99));
+    }
+    printf("         deadlines met %u of %zu; units not run exactly once: %u\n", met, kept, r->wrong);
+    printf("         app run  %9.3f ms with the tasks\n", r->app_ms);
+    for (int i = 0; i < 5; i++)
+        free(values[i]);
+    free(stamps);
+}
+
+/* A chain's name in the rows: chain100us, chain1ms (preempt-bench's). */
+static void chain_name(unsigned us, char *name, size_t size)
+{
+    if (us % 1000 == 0)
+        snprintf(name, size, "chain%ums", us / 1000);
+    else
+        snprintf(name, size, "chain%uus", us);
+}
+
+/* The app alone as one launch (a median of R runs, after one that warms up the app's and the
+ * task's kernels), then with the task queued beside it: as one launch, and as each chain. */
+static int queued(bench *b, queued_kit *q)
+{
+    unsigned units = b->s.units_per_group * b->groups_bound;
+    queued_result r;
+    double *alone_ms = calloc(b->s.repeat, sizeof *alone_ms);
+    if (!alone_ms)
+        return error_report(sched_bench_cli.name, "out of memory");
+    int rc = 0;
+    for (unsigned i = 0; i <= b->s.repeat && !rc; i++) {
+        if (i == 0) {
+            size_t global_size = (size_t)q->workgroups * b->s.local_size, local_size = b->s.local_size;
+            cl_uint slot = q->spare_slot;
+            cl_int err = clSetKernelArg(coop_kernel_cl(q->task), 3, sizeof slot, &slot);
+            if (err == CL_SUCCESS)
+                err = clEnqueueNDRangeKernel(q->task_queue, coop_kernel_cl(q->task), 1, NULL, &global_size,
+                                             &local_size, 0, NULL, NULL);
+            if (err == CL_SUCCESS)
+                err = clFinish(q->task_queue);
+            if (err != CL_SUCCESS) {
+                rc = error_cl(sched_bench_cli.name, err, "queued task");
+                break;
+            }
+        }
+        if ((rc = queued_run(b, q, 1, units, 0, &r)) != 0)
+            break;
+        if (i > 0)
+            alone_ms[i - 1] = r.app_ms;
+        if (r.wrong) {
+            printf("queued   alone: units not run exactly once: %u\n", r.wrong);
+            rc = CLI_EXIT_CHECK;
+        }
+        queued_result_free(&r);
+    }
+    double alone = rc ? 0.0 : stats_quantile(alone_ms, b->s.repeat, 0.5);
+    free(alone_ms);
+    if (rc)
+        return rc;
+    /* the unit time the chains are sized from */
+    printf("queued   alone: 1 launch of %u units on %u groups %9.3f ms (median of %u runs; event-timed), a unit "
+           "every %.2f us on each group\n", units, q->groups, alone, b->s.repeat,
+           units ? alone * 1e3 * q->groups / units : 0.0);
+    unsigned wrong = 0;
+    for (unsigned c = 0; c <= b->s.chains && !rc; c++) {
+        char name[32] = "no-cooperation";
+        unsigned chunk = units, launches = 1;
+        if (c > 0) {
+            /* the units the one launch alone did in the chain's launch length */
+            unsigned us = b->s.chain_us[c - 1];
+            double per_launch = alone > 0 ? units * (us / (alone * 1e3)) : units;
+            chunk = per_launch < 1 ? 1 : per_launch >= units ? units : (unsigned)(per_launch + 0.5);
+            if (((unsigned long long)units + chunk - 1) / chunk > MAX_LAUNCHES)
+                chunk = (unsigned)(((unsigned long long)units + MAX_LAUNCHES - 1) / MAX_LAUNCHES);
+            launches = (unsigned)(((unsigned long long)units + chunk - 1) / chunk);
+            chain_name(us, name, sizeof name);
+        }
+        if ((rc = queued_run(b, q, launches, chunk, b->s.tasks, &r)) != 0)
+            break;
+        printf("queued   %s: %u launch%s of %u units on %u groups; %u tasks of %u workgroups on a second queue "
+               "every %.2f ms (event-timed)\n", name, launches, launches == 1 ? "" : "es", chunk, q->groups, r.sent,
+               q->workgroups, b->s.period_ms);
+        print_tasks(b, q, &r);
+        wrong += r.wrong;
+        queued_result_free(&r);
+    }
+    return rc ? rc : wrong ? CLI_EXIT_CHECK : CLI_EXIT_OK;
+}
+
+/* The queued figure's kernels, queues and stamps; then the figure. */
+static int queued_figure(bench *b)
+{
+    queued_kit q = {.groups = b->plain_groups ? b->plain_groups : b->groups_bound, .workgroups = task_workgroups(b)};
+    q.spare_slot = b->s.tasks < STAMPED_TASKS ? b->s.tasks : STAMPED_TASKS;
+    coop_status status = coop_kernel_create(b->programs[QUEUED], "sched_units_launch", &q.units);
+    if (status == COOP_OK)
+        status = coop_kernel_create(b->programs[QUEUED], "sched_task_stamped", &q.task);
+    if (status != COOP_OK) {
+        coop_kernel_release(q.units);
+        return error_coop(sched_bench_cli.name, b->ctx, status, "queued kernels");
+    }
+    cl_int err = CL_SUCCESS;
+    q.stamps = buffer_create(b->ctx, ((size_t)q.spare_slot + 1) * q.workgroups * 2 * sizeof(cl_ulong), NULL, &err);
+    if (err == CL_SUCCESS)
+        q.app_queue = device_profiling_queue(b->ctx, &err);
+    if (err == CL_SUCCESS)
+        q.task_queue = device_profiling_queue(b->ctx, &err);
+    cl_kernel task = coop_kernel_cl(q.task);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(task, 0, sizeof b->s.task_iters, &b->s.task_iters);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(task, 1, sizeof b->task_sink, &b->task_sink);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(task, 2, sizeof q.stamps, &q.stamps);
+    int rc = err == CL_SUCCESS ? queued(b, &q) : error_cl(sched_bench_cli.name, err, "queued figure");
+    if (q.app_queue)
+        clReleaseCommandQueue(q.app_queue);
+    if (q.task_queue)
+        clReleaseCommandQueue(q.task_queue);
+    buffers_release(&q.stamps, 1);
+    coop_kernel_release(q.units);
+    coop_kernel_release(q.task);
+    return rc;
+}
+
+/* --chain-us: 1 to MAX_CHAINS launch lengths in us, comma-separated, each from 1 to 1000000 and
+ * each once. 0, or -1 after saying which is wrong ("--chain-us length 2: ..." in a list). */
+static int parse_chains(const cli *c, const char *option, const char *value, settings *s)
+{
+    s->chains = 0;
+    for (const char *item = value;; item++) {
+        size_t length = strcspn(item, ",");
+        if (s->chains == MAX_CHAINS)
+            return cli_bad_argument(c, option, value, "more than 4 launch lengths");
+        char *text = strndup(item, length);
+        if (!text)
+            return cli_fail(c, "out of memory");
+        char name[64];
+        if (strchr(value, ','))
+            snprintf(name, sizeof name, "%s length %u", option, s->chains + 1);
+        else
+            snprintf(name, sizeof name, "%s", option);
+        unsigned us = 0;
+        int bad = cli_unsigned(c, name, text, 1, 1000000, &us);
+        free(text);
+        if (bad)
+            return -1;
+        for (unsigned k = 0; k < s->chains; k++)
+            if (s->chain_us[k] == us)
+                return cli_bad_argument(c, option, value, "a launch length given twice");
+        s->chain_us[s->chains++] = us;
+        item += length;
+        if (!*item)
+            return 0;
+    }
+}
+
 /* The options; 0 in a setting leaves the device's default (defaults()). -1 to go on, else the exit
  * status. */
 static int parse(int argc, char **argv, settings *s)
@@ -296,7 +770,8 @@ static int parse(int argc, char **argv, settings *s)
         size_t f = 0;
         while (f < 6 && strcmp(arg, names[f]))
             f++;
-        int known = f < 6 || !strcmp(arg, "--period-ms") || !strcmp(arg, "--take") || !strcmp(arg, "--options");
+        int known = f < 6 || !strcmp(arg, "--period-ms") || !strcmp(arg, "--take") || !strcmp(arg, "--options") ||
+                    !strcmp(arg, "--chain-us");
         if (!known) {
             cli_fail(c, "unknown option '%s'", arg);
             return CLI_EXIT_ERROR;
@@ -312,6 +787,9 @@ static int parse(int argc, char **argv, settings *s)
                 return CLI_EXIT_ERROR;
         } else if (!strcmp(arg, "--take")) {
             if (cli_take(c, arg, value, &s->take, &s->take_count) != 0)
+                return CLI_EXIT_ERROR;
+        } else if (!strcmp(arg, "--chain-us")) {
+            if (parse_chains(c, arg, value, s) != 0)
                 return CLI_EXIT_ERROR;
         } else {
             s->options = value;
@@ -337,6 +815,11 @@ static void defaults(settings *s, int gpu)
     s->tasks = s->tasks ? s->tasks : d.tasks / quick;
     s->local_size = s->local_size ? s->local_size : d.local_size;
     s->period_ms = s->period_ms > 0 ? s->period_ms : d.period_ms;
+    if (!s->chains) {
+        s->chain_us[0] = 100;
+        s->chain_us[1] = 1000;
+        s->chains = 2;
+    }
     s->task_iters = gpu ? 1000 : 5000;
 }
 
@@ -366,7 +849,8 @@ int main(int argc, char **argv)
     if (err != CL_SUCCESS)
         return error_cl(sched_bench_cli.name, err, "buffers");
     const char *const sources[PROGRAMS] = {sched_units_standalone_source, sched_units_mega_source,
-                                           sched_rounds_standalone_source, sched_rounds_mega_source};
+                                           sched_rounds_standalone_source, sched_rounds_mega_source,
+                                           sched_queued_source};
     for (int i = 0; i < PROGRAMS && status == COOP_OK; i++)
         status = coop_program_create(b.ctx, sources[i], b.s.options, &b.programs[i]);
     if (status != COOP_OK)
@@ -379,6 +863,8 @@ int main(int argc, char **argv)
         rc = overhead(&b, 0);
     if (!rc)
         rc = gather(&b);
+    if (!rc)
+        rc = queued_figure(&b);
     const cl_mem buffers[] = {b.next, b.sink, b.task_sink, b.done};
     buffers_release(buffers, sizeof buffers / sizeof buffers[0]);
     for (int i = 0; i < PROGRAMS; i++)
