@@ -110,10 +110,15 @@ static void emit_entry(mt_merge *merge, mt_buf *out)
             mt_buf_printf(out, "    %s;\n", func->locals[i].entry_decl);
     }
     const mt_func *coop = &merge->funcs[merge->coop];
+    /* The standalone form ends with a join: with COOP_ENTER's early return for the groups that
+     * are not co-resident, PoCL's work-group compiler made a loop of `if`s after the kernel's
+     * last barrier spin for ever when no workgroup barrier followed it before the kernel's end
+     * (smith seed 40168; a plain OpenCL kernel with a `return` before a barrier hangs the same
+     * way). The megakernel has one after each role's call. */
     if (merge->options.standalone) {
         mt_buf_add(out, "    coop_fix_num_groups(&ctx);\n    ");
         add_call(out, coop);
-        mt_buf_add(out, "}\n");
+        mt_buf_add(out, "    coop_pocl_join();\n}\n");
         return;
     }
     /* One chain of role branches, so that the code after any branch is the loop's end: PoCL

@@ -460,6 +460,7 @@ kernel void bfs_searches_standalone(COOP_PARAMS, global const uint *row, global 
     __local uint coop_local_bfs_searches_scratch[323];
     coop_fix_num_groups(&ctx);
     bfs_searches(&ctx, row, col, level, wl0, wl1, counts, max_degree, &coop_local_bfs_searches_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

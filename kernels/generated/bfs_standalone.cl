@@ -411,6 +411,7 @@ kernel void bfs_standalone(COOP_PARAMS, global const uint *row, global const uin
     __local uint coop_local_bfs_scratch[323];
     coop_fix_num_groups(&ctx);
     bfs(&ctx, row, col, level, wl0, wl1, counts, max_degree, &coop_local_bfs_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

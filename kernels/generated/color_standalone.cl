@@ -538,6 +538,7 @@ kernel void color_standalone(COOP_PARAMS, global const uint *row, global const u
     __local uint coop_local_color_scratch[325];
     coop_fix_num_groups(&ctx);
     color(&ctx, row, col, color_color, colored, counts, n, &coop_local_color_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

@@ -515,6 +515,7 @@ kernel void demo_standalone(COOP_PARAMS, global const uint *row, global const ui
     __local uint coop_local_demo_scratch[323];
     coop_fix_num_groups(&ctx);
     demo(&ctx, row, col, level, nodes, wl0, wl1, counts, sources, rounds, prints, progress, max_searches, max_degree, &coop_local_demo_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

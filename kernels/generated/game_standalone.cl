@@ -416,4 +416,5 @@ kernel void game_standalone(COOP_PARAMS, global uint *nodes, global uint *node_c
     __local uint coop_local_game_slots[4];
     coop_fix_num_groups(&ctx);
     game(&ctx, nodes, node_count, queue_words, queue_groups, queue_capacity, queue_shared, &coop_local_game_slots);
+    coop_pocl_join();
 }

@@ -466,6 +466,7 @@ kernel void mis_standalone(COOP_PARAMS, global const uint *row, global const uin
     __local uint coop_local_mis_scratch[323];
     coop_fix_num_groups(&ctx);
     mis(&ctx, row, col, in_set, decided, counts, n, &coop_local_mis_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

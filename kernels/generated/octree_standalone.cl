@@ -396,4 +396,5 @@ kernel void octree_standalone(COOP_PARAMS, global const float4 *points, global u
     __local uint coop_local_octree_slots[4];
     coop_fix_num_groups(&ctx);
     octree(&ctx, points, perm, scratch, nodes, node_count, node_limit, leaf_max, queue_words, queue_groups, queue_capacity, queue_shared, &coop_local_octree_counts, &coop_local_octree_cursor, &coop_local_octree_share, &coop_local_octree_slots);
+    coop_pocl_join();
 }

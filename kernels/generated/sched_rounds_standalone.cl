@@ -42,6 +42,7 @@ kernel void sched_rounds_standalone(COOP_PARAMS, uint rounds, uint iters, global
     COOP_ENTER(ctx);
     coop_fix_num_groups(&ctx);
     sched_rounds(&ctx, rounds, iters, sink);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

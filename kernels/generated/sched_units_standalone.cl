@@ -57,4 +57,5 @@ kernel void sched_units_standalone(COOP_PARAMS, global uint *next, uint units, u
     __local uint coop_local_sched_units_claimed[2];
     coop_fix_num_groups(&ctx);
     sched_units(&ctx, next, units, iters, sink, done, &coop_local_sched_units_claimed);
+    coop_pocl_join();
 }

@@ -422,6 +422,7 @@ kernel void sssp_bf_standalone(COOP_PARAMS, global const uint *row, global const
     __local uint coop_local_sssp_bf_scratch[323];
     coop_fix_num_groups(&ctx);
     sssp_bf(&ctx, row, col, weight, dist, counts, n, &coop_local_sssp_bf_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

@@ -498,6 +498,7 @@ kernel void sssp_searches_standalone(COOP_PARAMS, global const uint *row, global
     __local uint coop_local_sssp_searches_scratch[323];
     coop_fix_num_groups(&ctx);
     sssp_searches(&ctx, row, col, weight, dist, mark, wl0, wl1, counts, &coop_local_sssp_searches_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

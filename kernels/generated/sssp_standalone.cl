@@ -451,6 +451,7 @@ kernel void sssp_standalone(COOP_PARAMS, global const uint *row, global const ui
     __local uint coop_local_sssp_scratch[323];
     coop_fix_num_groups(&ctx);
     sssp(&ctx, row, col, weight, dist, mark, wl0, wl1, counts, &coop_local_sssp_scratch);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

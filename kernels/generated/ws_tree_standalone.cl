@@ -298,4 +298,5 @@ kernel void ws_tree_standalone(COOP_PARAMS, global uint *queue_words, uint queue
     __local uint coop_local_ws_tree_slots[4];
     coop_fix_num_groups(&ctx);
     ws_tree(&ctx, queue_words, queue_groups, limit, seen, &coop_local_ws_tree_slots);
+    coop_pocl_join();
 }

@@ -90,7 +90,10 @@ typedef struct coop_ctx {
 #define COOP_PARAMS global uint *coop_chan_, global uint *coop_dev_
 
 /* Declares `coop_ctx NAME`, runs discovery, and returns from the kernel in groups that are not
- * co-resident. Must be the first statement of a persistent kernel, reached by all work-items. */
+ * co-resident. Must be the first statement of a persistent kernel, reached by all work-items.
+ * Because of that return, PoCL 3.1's work-group compiler can make a loop of branches after the
+ * kernel's last barrier spin for ever unless a workgroup barrier ends the kernel: coop-merge's
+ * forms end with one (docs/TUTORIAL.md says so for kernels written by hand). */
 #define COOP_ENTER(NAME)                                                   \
     local uint NAME##_scratch_[COOP_SCRATCH_WORDS];                        \
     coop_ctx NAME;                                                         \

@@ -115,6 +115,7 @@ kernel void frontier_standalone(COOP_PARAMS, global uint *level, global const ui
     __local int coop_local_frontier_base[1];
     coop_fix_num_groups(&ctx);
     frontier(&ctx, level, first, targets, list_a, list_b, count_a, count_b, &coop_local_frontier_edges, &coop_local_frontier_slots, &coop_local_frontier_sum, &coop_local_frontier_base);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

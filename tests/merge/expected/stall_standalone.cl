@@ -21,6 +21,7 @@ kernel void stall_standalone(COOP_PARAMS, global uint *flag)
     COOP_ENTER(ctx);
     coop_fix_num_groups(&ctx);
     stall(&ctx, flag);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines

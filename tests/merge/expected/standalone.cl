@@ -50,6 +50,7 @@ kernel void nested_standalone(COOP_PARAMS, global uint *data, uint n, uint outer
     __local uint coop_local_nested_round[1];
     coop_fix_num_groups(&ctx);
     nested(&ctx, data, n, outer, inner, last_round, &coop_local_nested_round);
+    coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
