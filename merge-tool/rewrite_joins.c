@@ -140,18 +140,29 @@ static void join_before(const mt_control *c, const mt_stmt *s, int holds)
     free(indent);
 }
 
+/* Whether `s` is in a branch of an `if` with no loop in between. */
+static int in_branch(const mt_stmt *s)
+{
+    for (const mt_stmt *up = s->parent; up && !mt_is_loop(up); up = up->parent)
+        if (up->kind == MT_ST_IF)
+            return 1;
+    return 0;
+}
+
 /* A loop that holds a workgroup barrier gets coop_pocl_join() before it and first in its body:
  * the barriers PoCL's compiler itself adds around a loop with barriers when it can prove the
  * loop uniform, which it cannot for the merged loops (their conditions read coop_skip_). Without
  * them it ran the code between a barrier and the next one wrong in a loop left by `break`:
  * `if (get_local_id(0) == 0)` first in the body, after the loop's previous vote, was taken in
  * every work-item (smith seed 6155), or after a voting barrier first in the body in none
- * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. */
+ * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. None
+ * goes before a loop in an `if`'s branch: after an `if` holding a voting barrier in an `else`,
+ * such a join made its compiler fail "Incoming edges to non-entry block!" (seed 60116). */
 static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
 {
     if (!s->parent || !s->count || !holds)
         return;
-    if (s->parent->kind == MT_ST_COMPOUND) {
+    if (s->parent->kind == MT_ST_COMPOUND && !in_branch(s)) {
         char *indent = mt_indent_at(c->file, s->begin);
         char *text = mt_printf("coop_pocl_join();\n%s", indent);
         mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, text);

@@ -32,7 +32,6 @@ void if_join(coop_ctx *ctx, global uint *out, uint n, __local uint (*s)[1])
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         if (!coop_skip_ && (n > 0u)) {
-            coop_pocl_join();
             for (uint j = 0; j < 3u; j++) {
                 coop_pocl_join();
                 uint h = share_value((*s), 7u);
