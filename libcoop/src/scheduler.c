@@ -239,7 +239,8 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
     *t = (coop_trace_task){.request = f->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
                            .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
-                           .period_ms = plan->period_ms, .deadline_met = r->deadline_met};
+                           .deadline_ms = r->deadline_ms,
+                           .deadline_met = r->deadline_met};
     if (m->device_clock) {
         t->request_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
         t->gathered_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
