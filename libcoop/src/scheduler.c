@@ -53,9 +53,10 @@ typedef struct mega {
     int gathering;
     coop_policy policy;
     unsigned overtake_limit;
-    /* per plan: submissions made, and how often its due run was overtaken (P1) */
+    /* per plan: submissions made, how often its due run was overtaken (P1), its next due time */
     unsigned *sent;
     unsigned *overtaken;
+    double *due;
     coop_task_record *records;
     coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
     size_t record_count, record_capacity;
@@ -408,9 +409,7 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
  * is free and none gathers (T6). Sets *pending if a plan has runs still to come. */
 static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *pending)
 {
-    double *due = malloc((m->plan_count ? m->plan_count : 1) * sizeof *due);
-    if (!due)
-        return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory choosing a task");
+    double *due = m->due;
     size_t chosen = 0, starved = 0;
     int any = 0, any_starved = 0;
     for (size_t p = 0; p < m->plan_count; p++) {
@@ -430,7 +429,6 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
     }
     if (any_starved)
         chosen = starved;
-    coop_status status = COOP_OK;
     if (any && m->gathering < 0 && m->in_flight < m->slot_limit) {
         unsigned slot = 0;
         while (m->slots[slot].used)
@@ -445,10 +443,9 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
         m->sent[chosen]++;
         m->in_flight++;
         m->gathering = (int)slot;
-        status = send_request(m, COOP_REQ_TASK, &m->plans[chosen], slot);
+        return send_request(m, COOP_REQ_TASK, &m->plans[chosen], slot);
     }
-    free(due);
-    return status;
+    return COOP_OK;
 }
 
 /* Follows the requests in flight: the gather of the last one sent (over once TASK_STATUS shows it
@@ -754,9 +751,11 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     }
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     m.overtaken = calloc(plan_count ? plan_count : 1, sizeof *m.overtaken);
-    if (!m.sent || !m.overtaken) {
+    m.due = calloc(plan_count ? plan_count : 1, sizeof *m.due);
+    if (!m.sent || !m.overtaken || !m.due) {
         free(m.sent);
         free(m.overtaken);
+        free(m.due);
         coop_trace_discard(&m.timeline);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     }
@@ -814,6 +813,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     free(m.tasks);
     free(m.sent);
     free(m.overtaken);
+    free(m.due);
     return status;
 }
 
