@@ -953,7 +953,8 @@ END_TEST
 /* P1: a low-priority one-off plan first in due order, and a high-priority periodic one due
  * again at every send (period 1 us, six runs). With an overtake limit of 2 the high one goes
  * twice, then the low one (overtaken exactly twice), then the high one's other four runs, none
- * of them overtaken. The same with three in flight. */
+ * of them overtaken. The same with three in flight, and by earliest deadline first (the low
+ * plan has no deadline, the high one's is its period). */
 START_TEST(low_priority_is_overtaken_at_most_the_limit)
 {
     const coop_task_plan plans[2] = {
@@ -965,10 +966,13 @@ START_TEST(low_priority_is_overtaken_at_most_the_limit)
     mega_env env = env_open(TASK_WORKERS, NULL);
     tasks_run run;
     tasks_open(&run, &env);
-    for (unsigned in_flight = 1; in_flight <= 3; in_flight += 2) {
+    for (unsigned variant = 0; variant < 3; variant++) {
+        /* one and three in flight by priority; one by deadline, where the low plan has none */
+        unsigned in_flight = variant == 1 ? 3 : 1;
+        coop_policy policy = variant == 2 ? COOP_POLICY_EDF : COOP_POLICY_PRIORITY;
         char what[64];
-        snprintf(what, sizeof what, "overtake limit 2, %u in flight", in_flight);
-        const coop_mega_params flight = {.tasks_in_flight = in_flight, .overtake_limit = 2};
+        snprintf(what, sizeof what, "overtake limit 2, %u in flight, policy %d", in_flight, (int)policy);
+        const coop_mega_params flight = {.tasks_in_flight = in_flight, .policy = policy, .overtake_limit = 2};
         coop_mega_report report;
         tasks_flight(&run, TASK_WORKERS, plans, 2, 0, &flight, &report);
         assert_plan_order(&report, order, 7, what);
