@@ -135,10 +135,12 @@ inline void coop_leave_if_killed(coop_ctx *ctx)
 COOP_COLD int coop_join_killed(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;
-    /* Relaxed reads: the kill already synchronised with the request (through the kill tokens'
-     * read-modify-writes, or the sweeper's release of this group's park word). A status read
-     * late names a later request, whose slot's words were written before it (T7). */
-    uint status = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]);
+    /* Acquire: the kill synchronised with the request it was for (through the kill tokens'
+     * read-modify-writes, or the sweeper's release of this group's park word), but the status
+     * may name a later request, in another slot: this pairs with that request's release of the
+     * status, after its slot's want and its reset of the joined count (coop_apply_request), so
+     * that this group's increment comes after that reset (T7) */
+    uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
     if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
     global uint *words = &ctrl[COOP_CTRL_SLOT(COOP_TASK_STATUS_SLOT(status), 0u)];
