@@ -26,7 +26,8 @@
 #define COOP_CTRL_PAIR volatile uint64_t
 #endif
 
-/* A check build's checks (coop_device/checks.h, COOP_CHECK) are the device's: the host builds none. */
+/* A check build's checks (coop_device/checks.h, COOP_CHECK); the host defines its own, which
+ * count in every run (libcoop/src/scheduler.c). */
 #ifndef COOP_CHECK
 #define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds))
 #endif

@@ -153,6 +153,24 @@ static inline uint64_t coop_device_time(volatile uint32_t *slot)
     return 0;
 }
 
+/* The host applying its own requests checks what a check build's agent checks there (K7, T6,
+ * T7), in every run: a few loads per request. A broken rule is counted in the control block's
+ * CHECKS words as the device counts one (coop_device/checks.h), where the tests read them. */
+static void coop_host_check_fail(volatile uint32_t *ctrl, unsigned rule, uint32_t a, uint32_t b, uint32_t c)
+{
+    volatile uint32_t *words = &ctrl[COOP_CTRL_CHECKS + 4u * rule];
+    if (__atomic_fetch_add(&words[0], 1u, __ATOMIC_RELAXED) == 0) {
+        __atomic_store_n(&words[1], a, __ATOMIC_RELAXED);
+        __atomic_store_n(&words[2], b, __ATOMIC_RELAXED);
+        __atomic_store_n(&words[3], c, __ATOMIC_RELAXED);
+    }
+}
+#define COOP_CHECK(ctrl, holds, rule, a, b, c)                     \
+    do {                                                           \
+        if (!(holds))                                              \
+            coop_host_check_fail((ctrl), (rule), (a), (b), (c));   \
+    } while (0)
+
 #include "coop_request.h"
 
 /* With the control block in the channel, the host applies its request itself, as the agent
