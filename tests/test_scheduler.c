@@ -1032,33 +1032,51 @@ START_TEST(tasks_in_flight_run_together)
 }
 END_TEST
 
-/* Three plans of different priorities, one-off and periodic, three in flight, under chaos in a
- * check build (T6-T8 in the headers, the kernel's own rules): every output matches the CPU. */
+/* Under chaos in a check build (T6-T8 in the headers, the kernel's own rules), three plans drawn
+ * from the seed: tasks 0 and 1, one-off or periodic (1 to 3 ms, 1 to 4 runs), one or two groups,
+ * priorities 0 to 3 and deadlines 0 or 5 to 20 ms, two to four in flight, either policy. Every
+ * output matches the CPU's; every record is overtaken at most the limit (2). */
 static void tasks_in_flight_seeds(unsigned workers, const char *channel, unsigned first, unsigned seeds)
 {
-    const coop_task_plan plans[3] = {
-        {.task = 0, .workgroups = 7, .take = COOP_TAKE_ONE, .start_ms = 1, .args = {1000, 7}, .priority = 1},
-        {.task = 1, .workgroups = 5, .take = COOP_TAKE_ONE, .period_ms = 2, .repeats = 4, .args = {3, 5},
-         .priority = 2},
-        {.task = 0, .workgroups = 7, .take = COOP_TAKE_ONE, .period_ms = 1, .repeats = 3, .args = {1000, 7},
-         .deadline_ms = 50},
-    };
     mega_env env = env_open(workers, channel);
     tasks_run run;
     tasks_open(&run, &env);
+    unsigned kills = 0, forks = 0;
     for (unsigned seed = first; seed < first + seeds; seed++) {
-        const coop_mega_params flight = {.tasks_in_flight = 3, .policy = seed % 2 ? COOP_POLICY_EDF : 0};
+        coop_task_plan plans[3];
+        cl_uint draw = mix(seed + 101u);
+        for (unsigned p = 0; p < 3; p++) {
+            cl_uint bits = mix(draw + p);
+            /* a task's plans share its workgroups and arguments: tasks_flight's CPU reference */
+            unsigned task = p == 2 ? bits & 1u : p, workgroups = task ? 5 : 7;
+            plans[p] = (coop_task_plan){.task = task, .workgroups = workgroups, .take = COOP_TAKE_COUNT,
+                                        .take_count = 1 + (bits >> 1 & 1u), .start_ms = (bits >> 2 & 3u) * 0.5,
+                                        .priority = bits >> 4 & 3u, .args = {task ? 3u : 1000u, workgroups}};
+            if (bits >> 6 & 1u) {
+                plans[p].period_ms = 1 + (bits >> 7 & 1u) + (bits >> 8 & 1u);
+                plans[p].repeats = 1 + (bits >> 9 & 3u);
+            }
+            if (bits >> 11 & 1u)
+                plans[p].deadline_ms = 5 + (bits >> 12 & 15u);
+        }
+        const coop_mega_params flight = {.tasks_in_flight = 2 + (draw >> 20) % 3,
+                                         .policy = draw >> 24 & 1u ? COOP_POLICY_EDF : COOP_POLICY_PRIORITY,
+                                         .overtake_limit = 2};
         coop_mega_report report;
         tasks_flight(&run, workers, plans, 3, seed * 7919u, &flight, &report);
+        kills += report.kills;
+        forks += report.forks;
         coop_mega_report_free(&report);
     }
+    ck_assert_msg(kills && forks, "seeds %u..%u: %u kills, %u forks: chaos did not run", first, first + seeds - 1,
+                  kills, forks);
     tasks_close(&run);
     env_close(&env);
 }
 
 START_TEST(tasks_in_flight_under_chaos)
 {
-    tasks_in_flight_seeds(TASK_WORKERS, NULL, 1 + 4 * (unsigned)_i, 4);
+    tasks_in_flight_seeds(TASK_WORKERS, NULL, 1 + 10 * (unsigned)_i, 10);
 }
 END_TEST
 
@@ -1175,7 +1193,7 @@ END_TEST
 /* With the agent, whose check build also checks T6 and T7 where it applies each request. */
 START_TEST(agent_runs_tasks_in_flight)
 {
-    tasks_in_flight_seeds(AGENT_WORKERS, "queue", 0, 2);
+    tasks_in_flight_seeds(AGENT_WORKERS, "queue", 100, 3);
 }
 END_TEST
 
