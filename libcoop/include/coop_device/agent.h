@@ -10,8 +10,8 @@
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
- * then the report range (but the host's dump request), then each task slot's times; the status
- * words (coop_agent_status) go apart, last. The table gives each OUT(n) slot the
+ * then the report range (but the host's dump request); the status words (coop_agent_status) go
+ * apart, last, each task slot's with its times. The table gives each OUT(n) slot the
  * name COOP_AGENT_SLOT_n: COOP_AGENT_ROW_ makes a row's OUT(n) into `COOP_AGENT_SLOT_n =
  * COOP_AGENT_NAME_(NAME)`, which gives `COOP_CTRL_NAME,`; NO gives nothing. A second OUT(n)
  * with the same n fails as a duplicate name, an n without a case below as a wrong count. */
@@ -24,9 +24,8 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_COUNT_OUT(n) 1u
 #define COOP_AGENT_COUNT_NO 0u
 #define COOP_AGENT_NAMED (0u COOP_CTRL_SLOTS(COOP_AGENT_COUNT_))
-#define COOP_AGENT_REPORTS (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
+#define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
 #define COOP_AGENT_TIME_WORDS 6u  /* a slot's T_REQUEST, T_GATHERED, T_DONE, in a row */
-#define COOP_AGENT_MIRRORED (COOP_AGENT_REPORTS + COOP_TASK_SLOTS * COOP_AGENT_TIME_WORDS)
 #define COOP_AGENT_STATUSES (1u + COOP_TASK_SLOTS) /* TASK_STATUS and each slot's status */
 COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 6u, agent_one_case_per_named_slot);
 COOP_LAYOUT_ASSERT(COOP_SLOT_T_GATHERED == COOP_SLOT_T_REQUEST + 2 && COOP_SLOT_T_DONE == COOP_SLOT_T_REQUEST + 4,
@@ -43,10 +42,6 @@ inline uint coop_agent_slot(uint i)
     case 4: return COOP_AGENT_SLOT_4;
     case 5: return COOP_AGENT_SLOT_5;
     default: {
-        if (i >= COOP_AGENT_REPORTS) {
-            uint k = i - COOP_AGENT_REPORTS;
-            return COOP_CTRL_SLOT(k / COOP_AGENT_TIME_WORDS, COOP_SLOT_T_REQUEST + k % COOP_AGENT_TIME_WORDS);
-        }
         uint slot = COOP_CTRL_REPORT + i - COOP_AGENT_NAMED;
         return slot >= COOP_CTRL_DUMP ? slot + 1u : slot;
     }
@@ -131,6 +126,11 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
         }
         for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
             if (statuses_now[i] != statuses[i]) {
+                /* a slot's times change only before its status does (request, start, done) */
+                for (uint k = 0; i && k < COOP_AGENT_TIME_WORDS; k++) {
+                    uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_T_REQUEST + k);
+                    coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
+                }
                 coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
                 statuses[i] = statuses_now[i];
             }
