@@ -1218,10 +1218,12 @@ static int write_json(const bench *b, const run_result *runs, unsigned count, co
                 r->mean_members, r->kills, r->forks, r->resizes, r->barriers, r->tasks);
         for (size_t t = 0; t < r->record_count; t++) {
             const coop_task_record *rec = &r->records[t];
-            fprintf(out, "%s{\"groups\": %u, \"request_ms\": %.4f, \"gather_us\": %.3f, \"exec_us\": %.3f, "
-                    "\"response_us\": %.3f, \"deadline_met\": %s, \"device_timed\": %s}", t ? ", " : "",
-                    rec->groups, rec->request_ms, rec->gather_us, rec->exec_us, rec->response_us,
-                    rec->deadline_met ? "true" : "false", rec->device_timed ? "true" : "false");
+            fprintf(out, "%s{\"request\": %u, \"groups\": %u, \"request_ms\": %.4f, \"due_ms\": %.4f, "
+                    "\"deadline_ms\": %.4f, \"gather_us\": %.3f, \"exec_us\": %.3f, \"response_us\": %.3f, "
+                    "\"deadline_met\": %s, \"overtaken\": %u, \"in_flight\": %u, \"device_timed\": %s}",
+                    t ? ", " : "", rec->request, rec->groups, rec->request_ms, rec->due_ms, rec->deadline_ms,
+                    rec->gather_us, rec->exec_us, rec->response_us, rec->deadline_met ? "true" : "false",
+                    rec->overtaken, rec->in_flight, rec->device_timed ? "true" : "false");
         }
         fprintf(out, "]}%s\n", i + 1 < count ? "," : "");
     }

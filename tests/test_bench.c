@@ -370,7 +370,11 @@ START_TEST(test_json_and_summary)
     char *json = tu_read_file(json_path, NULL);
     const char *fields[] = {"\"app\": \"sssp\"", "\"mode\": \"cooperative\"", "\"graph\": \"grid:20:20\"",
                             "\"nodes\": 400", "\"searches\": 1,", "\"time_ms_median\"", "\"response_us_p99\"", "\"deadlines_met\"",
-                            "\"matrix_size\"", "\"runs\": [", "\"warmup\": true", "\"task_runs\"", "\"kills\""};
+                            "\"matrix_size\"", "\"runs\": [", "\"warmup\": true", "\"task_runs\"", "\"kills\"",
+                            /* a task run's place among the requests, its due time and deadline (one
+                             * periodic plan: the next period), overtakes and the runs in flight */
+                            "{\"request\": 1, ", "\"due_ms\": 0.0000, \"deadline_ms\": 1.0000, ",
+                            "\"overtaken\": 0, \"in_flight\": 1, "};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         ck_assert_msg(strstr(json, fields[i]) != NULL, "--json lacks %s:\n%s", fields[i], json);
     /* one warm-up and three timed runs */

@@ -621,7 +621,7 @@ enum { UNTIL_N = 256, MIN_ROUNDS = 20, MAX_ROUNDS = 200000, TASK_GROUPS_MAX = 40
 typedef struct tasks_run {
     mega_env *env;
     coop_kernel *kernel;
-    cl_mem data, counter, go, rounds_done, out, in, sums, checks;
+    cl_mem data, counter, go, rounds_done, out, in, sums, checks, flags;
     cl_uint input[TASK_GROUPS_MAX * TASK_LOCAL_SIZE];
 } tasks_run;
 
@@ -637,6 +637,7 @@ static void tasks_open(tasks_run *run, mega_env *env)
     run->in = tu_buffer(env->ctx, TASK_GROUPS_MAX * TASK_LOCAL_SIZE);
     run->sums = tu_buffer(env->ctx, TASK_GROUPS_MAX);
     run->checks = tu_buffer(env->ctx, CHK_WORDS);
+    run->flags = tu_buffer(env->ctx, 2);
     for (unsigned i = 0; i < TASK_GROUPS_MAX * TASK_LOCAL_SIZE; i++)
         run->input[i] = mix(i + 7) >> 12;
     tu_write(env->ctx, run->in, run->input, TASK_GROUPS_MAX * TASK_LOCAL_SIZE);
@@ -652,13 +653,14 @@ static void tasks_open(tasks_run *run, mega_env *env)
     set_buffer(env, run->kernel, 10, run->sums);
     set_buffer(env, run->kernel, 11, run->checks);
     set_uint(env, run->kernel, 12, env->agent);
+    set_buffer(env, run->kernel, 13, run->flags);
 }
 
 static void tasks_close(tasks_run *run)
 {
-    const cl_mem buffers[8] = {run->data, run->counter, run->go, run->rounds_done,
-                               run->out, run->in, run->sums, run->checks};
-    for (unsigned i = 0; i < 8; i++)
+    const cl_mem buffers[9] = {run->data, run->counter, run->go, run->rounds_done,
+                               run->out, run->in, run->sums, run->checks, run->flags};
+    for (unsigned i = 0; i < 9; i++)
         clReleaseMemObject(buffers[i]);
     coop_kernel_release(run->kernel);
 }
@@ -669,10 +671,18 @@ static unsigned plan_runs(const coop_task_plan *plan)
     return plan->period_ms > 0 ? plan->repeats : 1;
 }
 
-/* Runs the task megakernel with `plans` (chaos seed `seed`) and checks the cooperative kernel's
- * data, each task's output, and the records. */
-static void tasks_once(tasks_run *run, unsigned workers, const coop_task_plan *plans, size_t plan_count,
-                       unsigned seed, coop_mega_report *report)
+/* A plan's deadline from a run's due time (0: none), as docs/DESIGN.md section 10.1 has it. */
+static double plan_deadline(const coop_task_plan *plan)
+{
+    return plan->deadline_ms > 0 ? plan->deadline_ms : plan->period_ms;
+}
+
+/* Runs the task megakernel with `plans` (chaos seed `seed`) and `flight`'s tasks_in_flight,
+ * policy and overtake_limit, and checks the cooperative kernel's data, each task's output
+ * against the CPU, and the records: one per run, in request order, each overtaken at most the
+ * limit (P1), each run's due time and deadline the plan's. */
+static void tasks_flight(tasks_run *run, unsigned workers, const coop_task_plan *plans, size_t plan_count,
+                         unsigned seed, const coop_mega_params *flight, coop_mega_report *report)
 {
     mega_env *env = run->env;
     char what[64];
@@ -701,7 +711,10 @@ static void tasks_once(tasks_run *run, unsigned workers, const coop_task_plan *p
     clear(env, run->sums, TASK_GROUPS_MAX);
     clear(env, run->checks, CHK_WORDS);
     coop_mega_params params = {.launch = mega_launch(env, TASK_LOCAL_SIZE, workers), .chaos_seed = seed,
-                               .watchdog_s = 20};
+                               .watchdog_s = 20, .tasks_in_flight = flight->tasks_in_flight,
+                               .policy = flight->policy, .overtake_limit = flight->overtake_limit};
+    unsigned slots = flight->tasks_in_flight ? flight->tasks_in_flight : 1;
+    unsigned limit = flight->overtake_limit ? flight->overtake_limit : 4;
     TU_ASSERT_OK(env->ctx, coop_mega_run(run->kernel, &params, plans, plan_count, report));
     assert_report_shape(env, report, workers, what);
 
@@ -756,11 +769,21 @@ static void tasks_once(tasks_run *run, unsigned workers, const coop_task_plan *p
         ck_assert_msg(r->gather_us >= 0 && r->exec_us >= 0 && r->response_us >= r->gather_us,
                       "%s: record %zu: gather %.1f us, exec %.1f us, response %.1f us", what, k, r->gather_us,
                       r->exec_us, r->response_us);
-        ck_assert_msg(r->request_ms >= plan->start_ms + runs_of_plan[r->plan] * plan->period_ms,
-                      "%s: record %zu (run %u of plan %u) requested at %.3f ms, before it was due", what, k,
-                      runs_of_plan[r->plan], r->plan, r->request_ms);
+        double due_ms = plan->start_ms + runs_of_plan[r->plan] * plan->period_ms;
+        ck_assert_msg(r->request_ms >= due_ms, "%s: record %zu (run %u of plan %u) requested at %.3f ms, before it "
+                      "was due", what, k, runs_of_plan[r->plan], r->plan, r->request_ms);
+        ck_assert_msg(r->request == k + 1, "%s: record %zu is request %u: records out of request order", what, k,
+                      r->request);
+        ck_assert_msg(r->due_ms == due_ms, "%s: record %zu due at %g ms, expected %g", what, k, r->due_ms, due_ms);
+        ck_assert_msg(r->deadline_ms == (plan_deadline(plan) > 0 ? due_ms + plan_deadline(plan) : 0.0),
+                      "%s: record %zu's deadline %g ms, plan %u due at %g ms", what, k, r->deadline_ms, r->plan,
+                      due_ms);
+        ck_assert_msg(r->overtaken <= limit, "%s: record %zu overtaken %u times, the limit is %u", what, k,
+                      r->overtaken, limit);
+        ck_assert_msg(r->in_flight >= 1 && r->in_flight <= slots, "%s: record %zu sent with %u in flight (at most %u)",
+                      what, k, r->in_flight, slots);
         ck_assert_int_eq(r->device_timed, 0); /* PoCL kernels have no clock */
-        if (plan->period_ms <= 0)
+        if (plan_deadline(plan) <= 0)
             ck_assert_int_eq(r->deadline_met, 1);
         ck_assert_uint_ge(r->groups, 1);
         ck_assert_uint_le(r->groups, report->groups - report->agent - 1);
@@ -779,6 +802,14 @@ static void tasks_once(tasks_run *run, unsigned workers, const coop_task_plan *p
     if (!seed && report->record_count)
         ck_assert_msg(report->kills >= report->records[0].groups, "%s: %u kills, and the first task took %u groups",
                       what, report->kills, report->records[0].groups);
+}
+
+/* One task at a time, by due time: today's defaults. */
+static void tasks_once(tasks_run *run, unsigned workers, const coop_task_plan *plans, size_t plan_count,
+                       unsigned seed, coop_mega_report *report)
+{
+    const coop_mega_params defaults = {0};
+    tasks_flight(run, workers, plans, plan_count, seed, &defaults, report);
 }
 
 static const coop_task_plan one_off_task = {
@@ -835,6 +866,220 @@ START_TEST(two_task_plans)
     env_close(&env);
 }
 END_TEST
+
+/* ---- Several tasks in flight, by priority or deadline (docs/DESIGN.md section 10.1) -------- */
+
+/* The plans a test sends in the order the policy must give, as the records' plan indices. */
+static void assert_plan_order(const coop_mega_report *report, const unsigned *plans, size_t count, const char *what)
+{
+    ck_assert_uint_eq(report->record_count, count);
+    for (size_t k = 0; k < count; k++)
+        ck_assert_msg(report->records[k].plan == plans[k], "%s: request %zu ran plan %u, expected plan %u", what,
+                      k + 1, report->records[k].plan, plans[k]);
+}
+
+/* Three one-off plans, all due at once, of priorities 1, 3 and 2 (tasks 0, 1, 0 with the same
+ * arguments, so that task 0's output is twice one run's): with one, two and three in flight, the
+ * requests go in priority order, plans 1, 2, 0, and every output matches the CPU's. A limit of
+ * two overtakes does not change that order; a limit of one does: plan 0, overtaken once by plan
+ * 1, goes second. */
+START_TEST(priorities_order_the_requests)
+{
+    coop_task_plan plans[3] = {
+        {.task = 0, .workgroups = 5, .take = COOP_TAKE_ONE, .args = {11, 5}, .priority = 1},
+        {.task = 1, .workgroups = 6, .take = COOP_TAKE_ONE, .args = {3, 6}, .priority = 3},
+        {.task = 0, .workgroups = 5, .take = COOP_TAKE_ONE, .args = {11, 5}, .priority = 2},
+    };
+    static const unsigned order[3] = {1, 2, 0};
+    mega_env env = env_open(TASK_WORKERS, NULL);
+    tasks_run run;
+    tasks_open(&run, &env);
+    for (unsigned in_flight = 1; in_flight <= 3; in_flight++) {
+        char what[64];
+        snprintf(what, sizeof what, "priorities, %u in flight", in_flight);
+        coop_mega_params flight = {.tasks_in_flight = in_flight};
+        coop_mega_report report;
+        tasks_flight(&run, TASK_WORKERS, plans, 3, 0, &flight, &report);
+        assert_plan_order(&report, order, 3, what);
+        /* all due at once, so in due order by plan index: plans 1 and 2 overtook plan 0 */
+        for (size_t k = 0; k < 3; k++)
+            ck_assert_uint_eq(report.records[k].overtaken, report.records[k].plan == 0 ? 2 : 0);
+        coop_mega_report_free(&report);
+    }
+    static const unsigned starved_order[3] = {1, 0, 2};
+    const coop_mega_params once = {.tasks_in_flight = 2, .overtake_limit = 1};
+    coop_mega_report report;
+    tasks_flight(&run, TASK_WORKERS, plans, 3, 0, &once, &report);
+    assert_plan_order(&report, starved_order, 3, "overtake limit 1");
+    ck_assert_uint_eq(report.records[1].overtaken, 1);
+    coop_mega_report_free(&report);
+    tasks_close(&run);
+    env_close(&env);
+}
+END_TEST
+
+/* The same plans without priorities go in plan order (the due order, as one task at a time
+ * served them); under COOP_POLICY_EDF with deadlines 30, 10 and 20 ms, by deadline: plans 1, 2,
+ * 0, each record's deadline its due time plus its plan's. */
+START_TEST(edf_orders_by_deadline)
+{
+    coop_task_plan plans[3] = {
+        {.task = 0, .workgroups = 5, .take = COOP_TAKE_ONE, .args = {11, 5}, .deadline_ms = 30},
+        {.task = 1, .workgroups = 6, .take = COOP_TAKE_ONE, .args = {3, 6}, .deadline_ms = 10},
+        {.task = 0, .workgroups = 5, .take = COOP_TAKE_ONE, .args = {11, 5}, .deadline_ms = 20},
+    };
+    static const unsigned due_order[3] = {0, 1, 2}, deadline_order[3] = {1, 2, 0};
+    mega_env env = env_open(TASK_WORKERS, NULL);
+    tasks_run run;
+    tasks_open(&run, &env);
+    coop_mega_report report;
+    const coop_mega_params by_priority = {.tasks_in_flight = 2};
+    tasks_flight(&run, TASK_WORKERS, plans, 3, 0, &by_priority, &report);
+    assert_plan_order(&report, due_order, 3, "equal priorities");
+    coop_mega_report_free(&report);
+    for (unsigned in_flight = 1; in_flight <= 2; in_flight++) {
+        const coop_mega_params edf = {.tasks_in_flight = in_flight, .policy = COOP_POLICY_EDF};
+        tasks_flight(&run, TASK_WORKERS, plans, 3, 0, &edf, &report);
+        assert_plan_order(&report, deadline_order, 3, "earliest deadline first");
+        for (size_t k = 0; k < 3; k++)
+            ck_assert_double_eq(report.records[k].deadline_ms, plans[report.records[k].plan].deadline_ms);
+        coop_mega_report_free(&report);
+    }
+    tasks_close(&run);
+    env_close(&env);
+}
+END_TEST
+
+/* P1: a low-priority one-off plan first in due order, and a high-priority periodic one due
+ * again at every send (period 1 us, six runs). With an overtake limit of 2 the high one goes
+ * twice, then the low one (overtaken exactly twice), then the high one's other four runs, none
+ * of them overtaken. The same with three in flight, and by earliest deadline first (the low
+ * plan has no deadline, the high one's is its period). */
+START_TEST(low_priority_is_overtaken_at_most_the_limit)
+{
+    const coop_task_plan plans[2] = {
+        {.task = 1, .workgroups = 3, .take = COOP_TAKE_ONE, .args = {5, 3}},
+        {.task = 0, .workgroups = 3, .take = COOP_TAKE_ONE, .period_ms = 0.001, .repeats = 6, .args = {9, 3},
+         .priority = 7},
+    };
+    static const unsigned order[7] = {1, 1, 0, 1, 1, 1, 1};
+    mega_env env = env_open(TASK_WORKERS, NULL);
+    tasks_run run;
+    tasks_open(&run, &env);
+    for (unsigned variant = 0; variant < 3; variant++) {
+        /* one and three in flight by priority; one by deadline, where the low plan has none */
+        unsigned in_flight = variant == 1 ? 3 : 1;
+        coop_policy policy = variant == 2 ? COOP_POLICY_EDF : COOP_POLICY_PRIORITY;
+        char what[64];
+        snprintf(what, sizeof what, "overtake limit 2, %u in flight, policy %d", in_flight, (int)policy);
+        const coop_mega_params flight = {.tasks_in_flight = in_flight, .policy = policy, .overtake_limit = 2};
+        coop_mega_report report;
+        tasks_flight(&run, TASK_WORKERS, plans, 2, 0, &flight, &report);
+        assert_plan_order(&report, order, 7, what);
+        for (size_t k = 0; k < 7; k++)
+            ck_assert_msg(report.records[k].overtaken == (k == 2 ? 2u : 0u), "%s: request %zu overtaken %u times",
+                          what, k + 1, report.records[k].overtaken);
+        coop_mega_report_free(&report);
+    }
+    tasks_close(&run);
+    env_close(&env);
+}
+END_TEST
+
+/* Task 2 (sent first: higher priority) waits for a flag that only task 3 sets: with two in flight
+ * task 3 runs beside it on its own group, and task 2 sees the flag; with one in flight (the old
+ * runtime's only way) it gives up after its polls. */
+static cl_uint rendezvous(unsigned in_flight, coop_mega_report *report)
+{
+    const coop_task_plan plans[2] = {
+        {.task = 2, .workgroups = 1, .take = COOP_TAKE_ONE, .args = {1024}, .priority = 2},
+        {.task = 3, .workgroups = 1, .take = COOP_TAKE_ONE, .priority = 1},
+    };
+    mega_env env = env_open(TASK_WORKERS, NULL);
+    tasks_run run;
+    tasks_open(&run, &env);
+    set_uint(&env, run.kernel, 5, 2);
+    clear(&env, run.counter, 1);
+    clear(&env, run.rounds_done, 1);
+    clear(&env, run.checks, CHK_WORDS);
+    clear(&env, run.flags, 2);
+    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, TASK_WORKERS), .watchdog_s = 20,
+                               .tasks_in_flight = in_flight};
+    TU_ASSERT_OK(env.ctx, coop_mega_run(run.kernel, &params, plans, 2, report));
+    assert_report_shape(&env, report, TASK_WORKERS, "rendezvous");
+    cl_uint flags[2], counter = 0, checks[CHK_WORDS];
+    tu_read(env.ctx, run.flags, flags, 2);
+    tu_read(env.ctx, run.counter, &counter, 1);
+    tu_read(env.ctx, run.checks, checks, CHK_WORDS);
+    assert_rules_kept(checks, "rendezvous");
+    ck_assert_uint_eq(flags[0], 1);
+    ck_assert_uint_eq(counter, 2);
+    ck_assert_uint_eq(report->record_count, 2);
+    ck_assert_uint_eq(report->records[0].plan, 0);
+    ck_assert_uint_eq(report->records[1].plan, 1);
+    tasks_close(&run);
+    env_close(&env);
+    return flags[1];
+}
+
+START_TEST(tasks_in_flight_run_together)
+{
+    coop_mega_report report;
+    cl_uint waited = rendezvous(2, &report);
+    ck_assert_msg(waited == 1, "task 2 %s the flag task 3 sets", waited == 2 ? "gave up waiting for" : "never read");
+    ck_assert_uint_eq(report.records[1].in_flight, 2);
+    coop_mega_report_free(&report);
+}
+END_TEST
+
+/* Under chaos in a check build (T6-T8 in the headers, the kernel's own rules), three plans drawn
+ * from the seed: tasks 0 and 1, one-off or periodic (1 to 3 ms, 1 to 4 runs), one or two groups,
+ * priorities 0 to 3 and deadlines 0 or 5 to 20 ms, two to four in flight, either policy. Every
+ * output matches the CPU's; every record is overtaken at most the limit (2). */
+static void tasks_in_flight_seeds(unsigned workers, const char *channel, unsigned first, unsigned seeds)
+{
+    mega_env env = env_open(workers, channel);
+    tasks_run run;
+    tasks_open(&run, &env);
+    unsigned kills = 0, forks = 0;
+    for (unsigned seed = first; seed < first + seeds; seed++) {
+        coop_task_plan plans[3];
+        cl_uint draw = mix(seed + 101u);
+        for (unsigned p = 0; p < 3; p++) {
+            cl_uint bits = mix(draw + p);
+            /* a task's plans share its workgroups and arguments: tasks_flight's CPU reference */
+            unsigned task = p == 2 ? bits & 1u : p, workgroups = task ? 5 : 7;
+            plans[p] = (coop_task_plan){.task = task, .workgroups = workgroups, .take = COOP_TAKE_COUNT,
+                                        .take_count = 1 + (bits >> 1 & 1u), .start_ms = (bits >> 2 & 3u) * 0.5,
+                                        .priority = bits >> 4 & 3u, .args = {task ? 3u : 1000u, workgroups}};
+            if (bits >> 6 & 1u) {
+                plans[p].period_ms = 1 + (bits >> 7 & 1u) + (bits >> 8 & 1u);
+                plans[p].repeats = 1 + (bits >> 9 & 3u);
+            }
+            if (bits >> 11 & 1u)
+                plans[p].deadline_ms = 5 + (bits >> 12 & 15u);
+        }
+        const coop_mega_params flight = {.tasks_in_flight = 2 + (draw >> 20) % 3,
+                                         .policy = draw >> 24 & 1u ? COOP_POLICY_EDF : COOP_POLICY_PRIORITY,
+                                         .overtake_limit = 2};
+        coop_mega_report report;
+        tasks_flight(&run, workers, plans, 3, seed * 7919u, &flight, &report);
+        kills += report.kills;
+        forks += report.forks;
+        coop_mega_report_free(&report);
+    }
+    ck_assert_msg(kills && forks, "seeds %u..%u: %u kills, %u forks: chaos did not run", first, first + seeds - 1,
+                  kills, forks);
+    tasks_close(&run);
+    env_close(&env);
+}
+
+START_TEST(tasks_in_flight_under_chaos)
+{
+    tasks_in_flight_seeds(TASK_WORKERS, NULL, 1 + 10 * (unsigned)_i, 10);
+}
+END_TEST
+
 
 /* ---- Choreographies of one task -----------------------------------------------------------
  * choreography_mega (scheduler.cl) with `rule` on `members` of `workers` groups, built with
@@ -945,6 +1190,13 @@ START_TEST(agent_steal_under_chaos)
 }
 END_TEST
 
+/* With the agent, whose check build also checks T6 and T7 where it applies each request. */
+START_TEST(agent_runs_tasks_in_flight)
+{
+    tasks_in_flight_seeds(AGENT_WORKERS, "queue", 100, 3);
+}
+END_TEST
+
 START_TEST(agent_runs_tasks)
 {
     const coop_task_plan plans[2] = {one_off_task, periodic_task};
@@ -1019,6 +1271,40 @@ START_TEST(plan_without_workgroups)
                      "coop_mega_run: report is NULL");
     ck_assert_int_eq(coop_mega_run(NULL, NULL, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT);
     coop_mega_report_free(NULL);
+    coop_kernel_release(kernel);
+    env_close(&env);
+}
+END_TEST
+
+/* A priority, a deadline, and the run's in-flight, policy and overtake settings out of range are
+ * refused before the launch, each named; the defaults (all 0) are today's behaviour. */
+START_TEST(bad_priorities_and_flights_are_refused)
+{
+    mega_env env = env_open(WORKERS, NULL);
+    coop_kernel *kernel = env_kernel(&env, "tasks_mega");
+    coop_task_plan plans[2] = {one_off_task, periodic_task};
+    coop_mega_report report;
+    plans[1].priority = COOP_PRIORITY_MAX + 1;
+    TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, NULL, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run: plans[1].priority = 256: a priority is from 0 to 255");
+    plans[1].priority = COOP_PRIORITY_MAX;
+    plans[0].deadline_ms = -1;
+    TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, NULL, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run: plans[0].deadline_ms = -1 is not a time: expected 0 (the default) or a "
+                     "positive finite number");
+    plans[0].deadline_ms = 0;
+    coop_mega_params params = {.tasks_in_flight = COOP_TASKS_IN_FLIGHT_MAX + 1};
+    TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, &params, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run: params->tasks_in_flight = 5: from 1 to 4 task runs in flight (0: 1)");
+    params = (coop_mega_params){.policy = (coop_policy)7};
+    TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, &params, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run: params->policy = 7 is not a coop_policy (COOP_POLICY_PRIORITY or "
+                     "COOP_POLICY_EDF)");
+    params = (coop_mega_params){.overtake_limit = COOP_OVERTAKE_MAX + 1};
+    TU_ASSERT_STATUS(env.ctx, coop_mega_run(kernel, &params, plans, 2, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run: params->overtake_limit = 1001: a due run is overtaken from 1 to 1000 times "
+                     "(0: 4)");
+    ck_assert_uint_eq(report.record_count, 0);
     coop_kernel_release(kernel);
     env_close(&env);
 }
@@ -1201,17 +1487,24 @@ static Suite *scheduler_suite(void)
     tcase_add_test(tasks, tokens_given_back_after_the_start_are_dropped);
     tcase_add_test(tasks, resize_tokens_given_back_after_the_start_are_dropped);
     tcase_add_test(tasks, parked_member_outlasts_a_sweep_holding_the_tokens);
+    tcase_add_test(tasks, priorities_order_the_requests);
+    tcase_add_test(tasks, edf_orders_by_deadline);
+    tcase_add_test(tasks, low_priority_is_overtaken_at_most_the_limit);
+    tcase_add_test(tasks, tasks_in_flight_run_together);
+    tcase_add_loop_test(tasks, tasks_in_flight_under_chaos, 0, 2);
     suite_add_tcase(suite, tasks);
 
     TCase *agent = tu_tcase("agent", 120);
     tcase_add_test(agent, agent_reduce_under_chaos);
     tcase_add_test(agent, agent_steal_under_chaos);
     tcase_add_test(agent, agent_runs_tasks);
+    tcase_add_test(agent, agent_runs_tasks_in_flight);
     suite_add_tcase(suite, agent);
 
     TCase *errors = tu_tcase("watchdog and errors", 60);
     tcase_add_test(errors, watchdog_names_the_missing_group);
     tcase_add_test(errors, plan_without_workgroups);
+    tcase_add_test(errors, bad_priorities_and_flights_are_refused);
     tcase_add_test(errors, kernel_that_is_not_a_megakernel);
     tcase_add_test(errors, agent_needs_a_second_group);
     tcase_add_test(errors, take_parse);

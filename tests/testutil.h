@@ -228,6 +228,9 @@ static inline void tu_assert_checks_kept(const uint32_t *ctrl, const char *what)
         "F1: a fork slot claimed from a record not published for it (FORK_SIZE, left, FORK_READ)",
         "B4: a barrier counter's half carried or borrowed (barrier, count, barrier + 2's count)",
         "K7: kill tokens left when the agent applied a request (request, tokens, their request)",
+        "T6: a task request applied while another gathered (request, TASK_STATUS, -)",
+        "T7: a task request applied to a slot whose task was not done (request, slot, its status)",
+        "T8: a joined group's slot held another status once the task started (joined, slot's, -)",
     };
     char broken[2048] = "";
     for (unsigned rule = 0; rule < COOP_CHECK_RULES; rule++) {
@@ -262,8 +265,17 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
         snprintf(name, sizeof name, "PARKED[%u]", id);
         TU_AT_REST(what, name, ctrl[COOP_CTRL_PARKED + id], COOP_PARK_NONE);
     }
-    /* every group that joined the last task left it */
-    TU_AT_REST(what, "TASK_FINISHED", ctrl[COOP_CTRL_TASK_FINISHED], ctrl[COOP_CTRL_TASK_JOINED]);
+    /* every group that joined a slot's last task left it, and the task is done (or the slot
+     * never used) */
+    for (unsigned slot = 0; slot < COOP_TASK_SLOTS; slot++) {
+        char name[64];
+        uint32_t task_status = ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS)];
+        snprintf(name, sizeof name, "SLOT_FINISHED of task slot %u", slot);
+        TU_AT_REST(what, name, ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_FINISHED)],
+                   ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_JOINED)]);
+        snprintf(name, sizeof name, "task slot %u's status (0: unused, %u: done)", slot, COOP_TASK_DONE);
+        TU_AT_REST(what, name, task_status ? COOP_TASK_STATUS_OF(task_status) : COOP_TASK_DONE, COOP_TASK_DONE);
+    }
     free(ctrl);
     /* B4: every member left the barriers when it finished or was killed, so each counter is
      * back where it started, its last flags apart */

@@ -299,12 +299,25 @@ typedef enum coop_take {
  * digits only); -1 if it is none of them. */
 COOP_API int coop_take_parse(const char *text, coop_take *take, unsigned *count);
 
+/* Task plans' urgency (docs/DESIGN.md section 10.1). */
+#define COOP_PRIORITY_MAX 255u
+#define COOP_OVERTAKE_MAX 1000u
+#define COOP_TASKS_IN_FLIGHT_MAX 4u   /* task slots on the device (coop_layout.h, COOP_TASK_SLOTS) */
+
+/* Which due task run the host sends next when a task slot is free and no request gathers. */
+typedef enum coop_policy {
+    COOP_POLICY_PRIORITY = 0,  /* the highest coop_task_plan.priority; ties: the earliest due, then
+                                  the lowest plan index (all priorities equal: the due order) */
+    COOP_POLICY_EDF            /* the earliest deadline (due time + deadline_ms); ties as above */
+} coop_policy;
+
 /* A high-priority task: task function `task` of the megakernel (the index its scheduler loop
  * dispatches on), run as `workgroups` workgroups on the groups it takes, as many rounds as
- * needed. Submitted once at `start_ms` after the megakernel started (discovery done), or every
+ * needed. Due once at `start_ms` after the megakernel started (discovery done), or every
  * `period_ms` from then on while the cooperative kernel runs (the first submission in any case;
- * at most `repeats` times if non-zero). A periodic task meets its deadline if it is done before
- * its next period starts. */
+ * at most `repeats` times if non-zero); sent when due, a task slot is free and the policy picks
+ * it (coop_mega_params.policy). A run meets its deadline if it is done within `deadline_ms` of
+ * when it was due: by default a periodic task's next period, and no deadline for a one-off. */
 typedef struct coop_task_plan {
     unsigned task;                /* below the megakernel's task count where coop-merge wrote it
                                      (P_TASK_COUNT; COOP_ERR_INVALID_ARGUMENT otherwise) */
@@ -315,9 +328,14 @@ typedef struct coop_task_plan {
     double period_ms;             /* 0: once; else positive */
     unsigned repeats;             /* 0: no limit; a one-off task (period_ms 0): 0 or 1 */
     unsigned args[16];            /* read in the task with coop_task_arg(ctx, i) */
+    unsigned priority;            /* 0 (the default) to COOP_PRIORITY_MAX: higher goes first
+                                     under COOP_POLICY_PRIORITY */
+    double deadline_ms;           /* from when a run is due; 0: period_ms for a periodic task, none
+                                     for a one-off; else positive and finite */
 } coop_task_plan;
 
-/* One task run, as measured. Times in microseconds from the request. */
+/* One task run, as measured. Times in microseconds from the request. The report's records are in
+ * the order the runs were requested (`request`). */
 typedef struct coop_task_record {
     unsigned plan;                /* index into the plans */
     unsigned groups;              /* groups taken */
@@ -325,8 +343,13 @@ typedef struct coop_task_record {
     double gather_us;             /* request until its groups were ready */
     double exec_us;               /* groups ready until done */
     double response_us;           /* request until done */
-    int deadline_met;             /* done within the period (periodic tasks; 1 for one-off tasks) */
+    int deadline_met;             /* done by `deadline_ms` (1 for a run without a deadline) */
     int device_timed;             /* gather and execution timed by the device clock */
+    unsigned request;             /* its number in the order the runs were sent, from 1 */
+    double due_ms;                /* when its plan wanted it, since the megakernel started */
+    double deadline_ms;           /* due_ms + the plan's deadline; 0: none */
+    unsigned overtaken;           /* runs sent ahead of it while it was due, though due after it */
+    unsigned in_flight;           /* task runs in flight once it was sent, itself included */
 } coop_task_record;
 
 /* How to run a megakernel. Zero fields take the defaults. */
@@ -346,6 +369,11 @@ typedef struct coop_mega_params {
                                      COOP_TRACE_MAX_EVENTS); a group's events beyond it are counted
                                      as dropped, and the trace then ends where the first buffer
                                      filled */
+    unsigned tasks_in_flight;     /* task runs in flight at once, each on its own groups (0: 1,
+                                     one after another; at most COOP_TASKS_IN_FLIGHT_MAX) */
+    coop_policy policy;           /* which due run goes next (0: COOP_POLICY_PRIORITY) */
+    unsigned overtake_limit;      /* a due run is overtaken by at most this many runs due after
+                                     it (0: 4; at most COOP_OVERTAKE_MAX) */
 } coop_mega_params;
 
 #define COOP_TRACE_DEFAULT_EVENTS 4096u

@@ -56,6 +56,7 @@ enum coop_dev_slot {
 #define COOP_TRANSMIT_WORDS 64u
 #define COOP_MAX_GROUPS 4095u
 #define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
+#define COOP_TASK_SLOTS 4u      /* task requests in flight at most (docs/DESIGN.md section 10) */
 
 /* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
  * (coop_device/checks.h; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
@@ -76,7 +77,13 @@ enum coop_check_rule {
                                       barrier's count, barrier + 2's count (flags masked) */
     COOP_CHECK_REQUEST_TOKENS = 6, /* K7: the agent applied a task request while kill tokens were
                                       left: the request, the tokens, their request */
-    COOP_CHECK_RULES = 7
+    COOP_CHECK_ONE_GATHER = 7,     /* T6: the agent applied a task request while another gathered:
+                                      the request, TASK_STATUS, 0 */
+    COOP_CHECK_SLOT_REUSE = 8,     /* T7: the agent applied a task request to a slot whose task was
+                                      not done: the request, the slot, the slot's status */
+    COOP_CHECK_JOINED_SLOT = 9,    /* T8: a joined group found its slot holding another status once
+                                      the task started: the status it joined, the slot's, 0 */
+    COOP_CHECK_RULES = 10
 };
 #define COOP_CHECK_WORDS (4u * COOP_CHECK_RULES)
 
@@ -102,9 +109,10 @@ enum coop_check_rule {
     /* requests (host -> kernel) */                                                                      \
     X(REQ_SEQ, 0, 1, NO, "", 0)            /* incremented by the host for each request */                \
     X(REQ_KIND, 1, 1, NO, "", 0)           /* COOP_REQ_TASK or COOP_REQ_SHUTDOWN */                      \
-    X(REQ_TASK, 2, 1, NO, "", 0)           /* task index in the megakernel */                            \
-    X(REQ_WANT, 3, 1, NO, "", 0)           /* groups to take for it */                                   \
-    X(REQ_RANGE, 4, 1, NO, "", 0)          /* its number of workgroups */                                \
+    X(REQ_SLOT, 2, 1, NO, "", 0)           /* the task slot the request runs from */                     \
+    X(REQ_TASK, 3, 1, NO, "", 0)           /* task index in the megakernel */                            \
+    X(REQ_WANT, 4, 1, NO, "", 0)           /* groups to take for it */                                   \
+    X(REQ_RANGE, 5, 1, NO, "", 0)          /* its number of workgroups */                                \
     X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
     /* scheduler state (kernel) */                                                                       \
@@ -113,18 +121,16 @@ enum coop_check_rule {
                                               of a 64-bit word: COOP_KILLS_WORD) */                      \
     X(KILLS_REQUEST, 35, 1, NO, "", 0)     /* the request whose task the tokens are for (0: none) */     \
     X(IDLE, 64, 1, OUT(2), "idle", 0)      /* idle groups not reserved by a fork (own line) */           \
-    X(FORK_LEFT, 96, 1, OUT(4), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
+    X(FORK_LEFT, 96, 1, OUT(3), "fork_left", 0) /* fork slots not yet claimed (own line) */              \
     X(FORK_BASE, 97, 1, NO, "", 0)         /* virtual id of the fork's first new group */                \
     X(FORK_RESUME, 98, 1, NO, "", 0)       /* where new groups resume */                                 \
     X(FORK_EPOCH, 99, 1, NO, "", 0)        /* barriers the forking group had passed */                   \
-    X(FORK_READ, 100, 1, OUT(6), "fork_read", 0) /* new groups done reading the transmit words */        \
-    X(FORK_SIZE, 101, 1, OUT(5), "fork_size", 0) /* groups in the current fork; the fork lock too        \
+    X(FORK_READ, 100, 1, OUT(5), "fork_read", 0) /* new groups done reading the transmit words */        \
+    X(FORK_SIZE, 101, 1, OUT(4), "fork_size", 0) /* groups in the current fork; the fork lock too        \
                                               (COOP_FORK_LOCKED) */                                      \
     X(TRANSMIT, 104, COOP_TRANSMIT_WORDS, NO, "", 0) /* the forking work-item 0's transmit */            \
-    X(TASK_STATUS, 168, 1, NO, "task", 2)  /* COOP_TASK_STATUS_WORD(seq, COOP_TASK_*) (own line) */      \
-    X(TASK_JOINED, 169, 1, OUT(3), "joined", 2)                                                          \
-    X(TASK_NEXT, 170, 1, NO, "", 0)        /* next task workgroup to run */                              \
-    X(TASK_FINISHED, 171, 1, NO, "", 0)    /* joined groups that have left the task */                   \
+    X(TASK_STATUS, 168, 1, NO, "task", 2)  /* the gathering request's COOP_TASK_STATUS_WORD(seq, slot,   \
+                                              COOP_TASK_*) (own line) */                                 \
     X(EXIT, 172, 1, NO, "", 0)             /* 1: every idle group leaves the megakernel */               \
     X(RESIZE, 176, 2 * COOP_RESIZE_SLOTS, NO, "", 0) /* 64-bit: COOP_RESIZE_WORD(barrier, decision) */   \
     X(COMMIT, 184, COOP_RESIZE_SLOTS, NO, "", 0) /* COOP_COMMIT_WORD(barrier, new M) */                  \
@@ -138,21 +144,41 @@ enum coop_check_rule {
     X(BARRIERS, 200, 1, NO, "", 1)         /* barriers member 0 arrived at (all completed but the one    \
                                               it may wait at) */                                         \
     X(WANT_SEEN, 201, 1, NO, "want", 0)    /* the request's group count as the kernel sees it */         \
-    X(T_REQUEST, 202, 2, NO, "", 0)        /* device clock, ns, 64-bit: request applied */               \
-    X(T_GATHERED, 204, 2, NO, "", 0)       /* groups gathered */                                         \
-    X(T_DONE, 206, 2, NO, "", 0)           /* task done */                                               \
-    X(DUMP, 208, 1, NO, "", 0)             /* host -> agent: copy the group states out when this         \
+    X(DUMP, 202, 1, NO, "", 0)             /* host -> agent: copy the group states out when this         \
                                               changes (the one report word not copied out) */            \
-    X(DUMPED, 209, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
-    X(REPORT_END, 210, 0, NO, "", 0)                                                                     \
+    X(DUMPED, 203, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
+    X(REPORT_END, 204, 0, NO, "", 0)                                                                     \
     X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
-    X(CHECKS, 228, COOP_CHECK_WORDS, NO, "", 0) /* a check build's violations (enum coop_check_rule) */ \
     X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is              \
                                               (COOP_WHERE_WORD), for the watchdog */                     \
     X(PARKED, 256 + 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per virtual id: COOP_PARK_* */    \
     X(GROUP_SITE, 256 + 2 * 4096, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: the site     \
                                               (coop_at) of the barrier it waits at, for the watchdog */  \
-    X(WORDS, 256 + 3 * 4096, 0, NO, "", 0)
+    X(TASKS, 256 + 3 * 4096, COOP_TASK_SLOTS * COOP_SLOT_WORDS, NO, "", 0) /* the task slots:            \
+                                              COOP_CTRL_SLOT(slot, COOP_SLOT_*) */                       \
+    X(CHECKS, 256 + 3 * 4096 + 256, COOP_CHECK_WORDS, NO, "", 0) /* a check build's violations (enum     \
+                                              coop_check_rule) */                                        \
+    X(WORDS, 256 + 3 * 4096 + 256 + 64, 0, NO, "", 0)
+
+/* A task slot's words (docs/DESIGN.md section 10), from COOP_CTRL_TASKS + slot * COOP_SLOT_WORDS:
+ * the gather's and the run's counters on one cache line, then what the request copied in and the
+ * device's times (64-bit, device clock, ns: request applied, groups gathered, task done), which
+ * the agent copies out with the status. */
+enum coop_slot_word {
+    COOP_SLOT_STATUS = 0,      /* COOP_TASK_STATUS_WORD of the slot's last request (0: never used) */
+    COOP_SLOT_JOINED = 1,      /* groups joined */
+    COOP_SLOT_NEXT = 2,        /* next task workgroup to run */
+    COOP_SLOT_FINISHED = 3,    /* joined groups that have left the task */
+    COOP_SLOT_TASK = 32,       /* task index in the megakernel */
+    COOP_SLOT_WANT = 33,       /* groups to take */
+    COOP_SLOT_RANGE = 34,      /* workgroups */
+    COOP_SLOT_T_REQUEST = 36,
+    COOP_SLOT_T_GATHERED = 38,
+    COOP_SLOT_T_DONE = 40,
+    COOP_SLOT_ARGS = 48,       /* COOP_TASK_ARGS argument words */
+    COOP_SLOT_WORDS = 64
+};
+#define COOP_CTRL_SLOT(slot, word) (COOP_CTRL_TASKS + (slot) * COOP_SLOT_WORDS + (word))
 
 /* FORK_SIZE doubles as the lock of the fork record (the FORK_* words but FORK_LEFT, and
  * TRANSMIT): 0 when the record is free. A member that would fork (coop_try_fork at an offer,
@@ -196,6 +222,10 @@ COOP_LAYOUT_ASSERT(COOP_CTRL_REQ_WANT == COOP_CTRL_REQ_TASK + 1 && COOP_CTRL_REQ
                    ctrl_request_fields_in_a_row);
 /* the kill tokens and their request are one 64-bit word, tokens in the low half */
 COOP_LAYOUT_ASSERT(COOP_CTRL_KILLS % 2 == 0 && COOP_CTRL_KILLS_REQUEST == COOP_CTRL_KILLS + 1, ctrl_kills_64_bit);
+/* the slots' 64-bit times are aligned, and their words fit */
+COOP_LAYOUT_ASSERT(COOP_CTRL_TASKS % 2 == 0 && COOP_SLOT_T_REQUEST % 2 == 0 && COOP_SLOT_T_GATHERED % 2 == 0 &&
+                       COOP_SLOT_T_DONE % 2 == 0 && COOP_SLOT_ARGS + COOP_TASK_ARGS <= COOP_SLOT_WORDS,
+                   ctrl_task_slot_words);
 /* the agent copies the report range out but one word, the host's dump request */
 COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CTRL_REPORT_END, ctrl_dump_in_report);
 
@@ -342,12 +372,15 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_STATE_FINISHED(s) (((s) >> 12) & 0xfffu)
 #define COOP_STATE_ONE_FINISHED (1u << 12)      /* added by a member that finished */
 
-/* COOP_CTRL_TASK_STATUS: the request number above a COOP_TASK_* status (2 bits). */
-#define COOP_TASK_STATUS_WORD(seq, status) ((seq) << 2 | (status))
-#define COOP_TASK_STATUS_SEQ(word) ((word) >> 2)
+/* COOP_CTRL_TASK_STATUS and a slot's COOP_SLOT_STATUS: the request number above its task slot (2
+ * bits) above a COOP_TASK_* status (2 bits). */
+#define COOP_TASK_STATUS_WORD(seq, slot, status) ((seq) << 4 | (slot) << 2 | (status))
+#define COOP_TASK_STATUS_SEQ(word) ((word) >> 4)
+#define COOP_TASK_STATUS_SLOT(word) (((word) >> 2) & 3u)
 #define COOP_TASK_STATUS_OF(word) ((word) & 3u)
 #define COOP_TASK_STATUS_SET(word, status) (((word) & ~3u) | (status))
-#define COOP_TASK_SEQ_KEPT(seq) ((seq) & 0x3fffffffu)  /* the part of a request number the word keeps */
+#define COOP_TASK_SEQ_KEPT(seq) ((seq) & 0x0fffffffu)  /* the part of a request number the word keeps */
+COOP_LAYOUT_ASSERT(COOP_TASK_SLOTS <= 4u, task_slot_fits_2_bits);
 
 /* COOP_CTRL_KILLS and COOP_CTRL_KILLS_REQUEST as one 64-bit word: the number of the task request
  * that the tokens are for above the tokens. A request sets it (coop_apply_request), takers

@@ -26,7 +26,8 @@
 #define COOP_CTRL_PAIR volatile uint64_t
 #endif
 
-/* A check build's checks (coop_device/checks.h, COOP_CHECK) are the device's: the host builds none. */
+/* A check build's checks (coop_device/checks.h, COOP_CHECK); the host defines its own, which
+ * count in every run (libcoop/src/scheduler.c). */
 #ifndef COOP_CHECK
 #define COOP_CHECK(ctrl, holds, rule, a, b, c) ((void)sizeof(holds))
 #endif
@@ -37,21 +38,38 @@ COOP_SHARED_FN COOP_CTRL_PAIR *coop_kill_tokens(COOP_CTRL_WORD *ctrl)
     return (COOP_CTRL_PAIR *)&ctrl[COOP_CTRL_KILLS];
 }
 
-/* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_TASK, REQ_WANT, REQ_RANGE,
- * REQ_ARGS) are in the control block already. Returns a task request's time (T_REQUEST; 0 for
- * other requests or without a clock). */
+/* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_SLOT, REQ_TASK, REQ_WANT,
+ * REQ_RANGE, REQ_ARGS) are in the control block already: a task request is copied into its slot,
+ * which then gathers (docs/DESIGN.md section 10). Returns a task request's time (its slot's
+ * T_REQUEST; 0 for other requests or without a clock). */
 COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
 {
     COOP_U32 kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
     COOP_U64 requested = 0;
     if (kind == COOP_REQ_TASK) {
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_JOINED], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_NEXT], 0u);
-        coop_store_relaxed(&ctrl[COOP_CTRL_TASK_FINISHED], 0u);
-        requested = coop_device_time(&ctrl[COOP_CTRL_T_REQUEST]);
-        /* release: the request's words and the reset counts before GATHERING; pairs with the
-         * idle groups' acquire of the status (coop_join_task, coop_task_need) */
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], COOP_TASK_STATUS_WORD(seq, COOP_TASK_GATHERING));
+        COOP_U32 slot = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_SLOT]);
+        COOP_CTRL_WORD *words = &ctrl[COOP_CTRL_SLOT(slot, 0)];
+        COOP_U32 status = COOP_TASK_STATUS_WORD(seq, slot, COOP_TASK_GATHERING);
+        /* T6: the last request has started; T7: the slot's last task is done, so no group reads
+         * the words rewritten below */
+        COOP_CHECK(ctrl, COOP_TASK_STATUS_OF(coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS])) != COOP_TASK_GATHERING,
+                   COOP_CHECK_ONE_GATHER, seq, coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]), 0u);
+        COOP_CHECK(ctrl, coop_load_relaxed(&words[COOP_SLOT_STATUS]) == 0u ||
+                             COOP_TASK_STATUS_OF(coop_load_relaxed(&words[COOP_SLOT_STATUS])) == COOP_TASK_DONE,
+                   COOP_CHECK_SLOT_REUSE, seq, slot, coop_load_relaxed(&words[COOP_SLOT_STATUS]));
+        coop_store_relaxed(&words[COOP_SLOT_TASK], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]));
+        coop_store_relaxed(&words[COOP_SLOT_WANT], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
+        coop_store_relaxed(&words[COOP_SLOT_RANGE], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_RANGE]));
+        for (COOP_U32 i = 0; i < COOP_TASK_ARGS; i++)
+            coop_store_relaxed(&words[COOP_SLOT_ARGS + i], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_ARGS + i]));
+        coop_store_relaxed(&words[COOP_SLOT_JOINED], 0u);
+        coop_store_relaxed(&words[COOP_SLOT_NEXT], 0u);
+        coop_store_relaxed(&words[COOP_SLOT_FINISHED], 0u);
+        requested = coop_device_time(&words[COOP_SLOT_T_REQUEST]);
+        coop_store_relaxed(&words[COOP_SLOT_STATUS], status);
+        /* release: the slot's words and the reset counts before GATHERING; pairs with the idle
+         * groups' acquire of the status (coop_join_task, coop_task_need) */
+        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], status);
         /* the task's kill tokens, for this request; the word held none (K7: the last task's start
          * cancelled its tokens, and none came back after). Acquire-release: the takers'
          * compare-and-swap (coop_take_tokens) that reads it synchronises with it */

@@ -4,9 +4,12 @@
 #include "strict.h"
 #include "trace.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+_Static_assert(COOP_TASKS_IN_FLIGHT_MAX == COOP_TASK_SLOTS, "coop.h's task runs in flight = the device's slots");
 
 /* The control block's slots (coop_layout.h's table): the name the COOP_TRACE=1 line gives each
  * ("": not shown there), and whose progress a change of it is for the watchdog (WATCH_*). */
@@ -24,6 +27,17 @@ static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
 #define WATCHED_SLOTS (0 COOP_CTRL_SLOTS(WATCHED_ROW))
 enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 
+/* A task request in flight, in its slot (docs/DESIGN.md section 10). */
+typedef struct flight {
+    int used;
+    size_t plan;
+    uint32_t seq;
+    unsigned want, overtaken, in_flight;
+    double due_ms;              /* when its plan wanted it */
+    double deadline_ms;         /* due_ms + the plan's deadline; INFINITY: none */
+    double request_us, running_us;
+} flight;
+
 typedef struct mega {
     coop_context *ctx;
     coop_running run;
@@ -33,14 +47,16 @@ typedef struct mega {
     int direct;                 /* the control block is in the channel: the host applies requests */
     unsigned limit;             /* most members: every group but the agent */
     uint32_t seq;               /* requests sent */
-    /* the task in flight */
-    int busy;
-    size_t busy_plan;
-    double busy_due_ms;         /* when its plan wanted it */
-    double request_us, running_us;
-    unsigned want;
-    /* per plan: submissions made */
+    /* the tasks in flight: one per slot; the one gathering (-1: none, T6) */
+    flight slots[COOP_TASK_SLOTS];
+    unsigned in_flight, slot_limit;
+    int gathering;
+    coop_policy policy;
+    unsigned overtake_limit;
+    /* per plan: submissions made, how often its due run was overtaken (P1), its next due time */
     unsigned *sent;
+    unsigned *overtaken;
+    double *due;
     coop_task_record *records;
     coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
     size_t record_count, record_capacity;
@@ -137,41 +153,66 @@ static inline uint64_t coop_device_time(volatile uint32_t *slot)
     return 0;
 }
 
+/* The host applying its own requests checks what a check build's agent checks there (K7, T6,
+ * T7), in every run: a few loads per request. A broken rule is counted in the control block's
+ * CHECKS words as the device counts one (coop_device/checks.h), where the tests read them. */
+static void coop_host_check_fail(volatile uint32_t *ctrl, unsigned rule, uint32_t a, uint32_t b, uint32_t c)
+{
+    volatile uint32_t *words = &ctrl[COOP_CTRL_CHECKS + 4u * rule];
+    if (__atomic_fetch_add(&words[0], 1u, __ATOMIC_RELAXED) == 0) {
+        __atomic_store_n(&words[1], a, __ATOMIC_RELAXED);
+        __atomic_store_n(&words[2], b, __ATOMIC_RELAXED);
+        __atomic_store_n(&words[3], c, __ATOMIC_RELAXED);
+    }
+}
+#define COOP_CHECK(ctrl, holds, rule, a, b, c)                     \
+    do {                                                           \
+        if (!(holds))                                              \
+            coop_host_check_fail((ctrl), (rule), (a), (b), (c));   \
+    } while (0)
+
 #include "coop_request.h"
 
 /* With the control block in the channel, the host applies its request itself, as the agent
  * does on the device (coop_apply_request, coop_request.h). */
-static void apply_direct(mega *m, uint32_t kind)
+static void apply_direct(mega *m, uint32_t kind, unsigned slot)
 {
     volatile uint32_t *ctrl = m->ctx->channel.host + COOP_CHAN_CTRL;
     /* a traced task's time of request, on the trace clock (which the host reads too) */
     if (kind == COOP_REQ_TASK && m->tracing) {
         uint64_t now = coop_trace_host_ticks(&m->timeline);
-        coop_store_relaxed(&ctrl[COOP_CTRL_T_REQUEST], COOP_LOW_HALF(now));
-        coop_store_relaxed(&ctrl[COOP_CTRL_T_REQUEST + 1], COOP_HIGH_HALF(now));
+        coop_store_relaxed(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST)], COOP_LOW_HALF(now));
+        coop_store_relaxed(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST) + 1], COOP_HIGH_HALF(now));
     }
     coop_apply_request(ctrl, m->seq);
 }
 
-static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan)
+/* Sends a request: a task run of `plan` into task slot `slot`, or the shutdown (plan NULL). The
+ * mailbox is free: the last request was applied, as the host saw it start (T6, A1). */
+static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan, unsigned slot)
 {
     coop_status status = ctrl_store(m, COOP_CTRL_REQ_KIND, kind);
     uint32_t want = 0;
     if (plan) {
         want = groups_to_take(plan, m->limit);
-        const uint32_t fields[3] = {plan->task, want, plan->workgroups};
-        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
-            status = ctrl_store(m, COOP_CTRL_REQ_TASK + i, fields[i]);
+        const uint32_t fields[4] = {slot, plan->task, want, plan->workgroups};
+        for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+            status = ctrl_store(m, COOP_CTRL_REQ_SLOT + i, fields[i]);
         for (unsigned i = 0; i < COOP_TASK_ARGS && status == COOP_OK; i++)
             status = ctrl_store(m, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
     }
     if (status != COOP_OK)
         return status;
     m->seq++;
-    m->want = want;
-    m->request_us = coop_now_us();
+    if (plan) {
+        flight *f = &m->slots[slot];
+        f->seq = m->seq;
+        f->want = want;
+        f->request_us = coop_now_us();
+        f->running_us = 0;
+    }
     if (m->direct) {
-        apply_direct(m, kind);
+        apply_direct(m, kind, slot);
         return COOP_OK;
     }
     return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);
@@ -185,8 +226,10 @@ static uint64_t load_time(mega *m, unsigned slot)
     return COOP_JOIN_HALVES(low, high);
 }
 
-static coop_status add_record(mega *m, double done_us)
+/* The task in `slot` is done: its record, and the slot is free again. */
+static coop_status add_record(mega *m, unsigned slot, double done_us)
 {
+    flight *f = &m->slots[slot];
     if (m->record_count == m->record_capacity) {
         size_t capacity = m->record_capacity ? 2 * m->record_capacity : 64;
         coop_task_record *grown = realloc(m->records, capacity * sizeof *grown);
@@ -199,33 +242,66 @@ static coop_status add_record(mega *m, double done_us)
         m->tasks = more;
         m->record_capacity = capacity;
     }
-    const coop_task_plan *plan = &m->plans[m->busy_plan];
+    const coop_task_plan *plan = &m->plans[f->plan];
     coop_trace_task *t = &m->tasks[m->record_count];
     coop_task_record *r = &m->records[m->record_count++];
     memset(r, 0, sizeof *r);
-    r->plan = (unsigned)m->busy_plan;
-    r->groups = m->want;
-    r->request_ms = (m->request_us - m->run.discovered_us) / 1e3;
-    r->response_us = done_us - m->request_us;
-    /* The deadline is the next period's start, measured from when the plan wanted the task. */
-    r->deadline_met = plan->period_ms <= 0 ||
-                      (done_us - m->run.discovered_us) / 1e3 <= m->busy_due_ms + plan->period_ms;
-    *t = (coop_trace_task){.request = m->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
-                           .sent_us = m->request_us, .done_us = done_us, .due_ms = m->busy_due_ms,
-                           .period_ms = plan->period_ms, .deadline_met = r->deadline_met};
+    r->plan = (unsigned)f->plan;
+    r->groups = f->want;
+    r->request = f->seq;
+    r->due_ms = f->due_ms;
+    r->deadline_ms = isfinite(f->deadline_ms) ? f->deadline_ms : 0.0;
+    r->overtaken = f->overtaken;
+    r->in_flight = f->in_flight;
+    r->request_ms = (f->request_us - m->run.discovered_us) / 1e3;
+    r->response_us = done_us - f->request_us;
+    r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
+    *t = (coop_trace_task){.request = f->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
+                           .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
+                           .deadline_ms = r->deadline_ms,
+                           .deadline_met = r->deadline_met};
     if (m->device_clock) {
-        t->request_tick = load_time(m, COOP_CTRL_T_REQUEST);
-        t->gathered_tick = load_time(m, COOP_CTRL_T_GATHERED);
-        t->done_tick = load_time(m, COOP_CTRL_T_DONE);
+        t->request_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
+        t->gathered_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
+        t->done_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
     }
     /* Timed by the device (fill_report converts, once the clock's rate is known), or by the host. */
     r->device_timed = t->request_tick > 0 && t->gathered_tick >= t->request_tick && t->done_tick >= t->gathered_tick;
     if (!r->device_timed) {
-        double running_us = m->running_us > 0 ? m->running_us : done_us;
-        r->gather_us = running_us - m->request_us;
+        double running_us = f->running_us > 0 ? f->running_us : done_us;
+        r->gather_us = running_us - f->request_us;
         r->exec_us = done_us - running_us;
     }
+    f->used = 0;
+    m->in_flight--;
     return COOP_OK;
+}
+
+/* Whether plan a's due run (due at due_a) comes before plan b's in due order: the earlier due
+ * time, then the lower plan index (the order one task at a time served them). */
+static int due_before(double due_a, size_t a, double due_b, size_t b)
+{
+    return due_a < due_b || (due_a == due_b && a < b);
+}
+
+/* A run's deadline, in ms since discovery, from its due time: INFINITY for none. */
+static double deadline_of(const coop_task_plan *plan, double due_ms)
+{
+    double relative = plan->deadline_ms > 0 ? plan->deadline_ms : plan->period_ms;
+    return relative > 0 ? due_ms + relative : INFINITY;
+}
+
+/* Whether plan a's due run is more urgent than plan b's under the policy (section 10.1). */
+static int more_urgent(const mega *m, size_t a, double due_a, size_t b, double due_b)
+{
+    if (m->policy == COOP_POLICY_EDF) {
+        double deadline_a = deadline_of(&m->plans[a], due_a), deadline_b = deadline_of(&m->plans[b], due_b);
+        if (deadline_a != deadline_b)
+            return deadline_a < deadline_b;
+    } else if (m->plans[a].priority != m->plans[b].priority) {
+        return m->plans[a].priority > m->plans[b].priority;
+    }
+    return due_before(due_a, a, due_b, b);
 }
 
 /* The due time of plan p's next submission in ms since launch, or -1 if it has no more. */
@@ -347,6 +423,86 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
     return COOP_OK;
 }
 
+/* Sends the most urgent due run (P1: a run overtaken overtake_limit times goes first), if a slot
+ * is free and none gathers (T6). Sets *pending if a plan has runs still to come. */
+static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *pending)
+{
+    double *due = m->due;
+    size_t chosen = 0, starved = 0;
+    int any = 0, any_starved = 0;
+    for (size_t p = 0; p < m->plan_count; p++) {
+        due[p] = next_due_ms(m, p, cooperative_done);
+        if (due[p] < 0)
+            continue;
+        *pending = 1;
+        if (due[p] > now_ms)
+            continue;
+        if (!any || more_urgent(m, p, due[p], chosen, due[chosen]))
+            chosen = p;
+        any = 1;
+        if (m->overtaken[p] >= m->overtake_limit && (!any_starved || due_before(due[p], p, due[starved], starved))) {
+            starved = p;
+            any_starved = 1;
+        }
+    }
+    if (any_starved)
+        chosen = starved;
+    if (any && m->gathering < 0 && m->in_flight < m->slot_limit) {
+        unsigned slot = 0;
+        while (m->slots[slot].used)
+            slot++;
+        for (size_t p = 0; p < m->plan_count; p++)
+            if (p != chosen && due[p] >= 0 && due[p] <= now_ms && due_before(due[p], p, due[chosen], chosen))
+                m->overtaken[p]++;
+        flight *f = &m->slots[slot];
+        *f = (flight){.used = 1, .plan = chosen, .overtaken = m->overtaken[chosen], .in_flight = m->in_flight + 1,
+                      .due_ms = due[chosen], .deadline_ms = deadline_of(&m->plans[chosen], due[chosen])};
+        m->overtaken[chosen] = 0;
+        m->sent[chosen]++;
+        m->in_flight++;
+        m->gathering = (int)slot;
+        return send_request(m, COOP_REQ_TASK, &m->plans[chosen], slot);
+    }
+    return COOP_OK;
+}
+
+/* Follows the requests in flight: the gather of the last one sent (over once TASK_STATUS shows it
+ * RUNNING: only then may the next one go, T6), and each slot's task until it is DONE. */
+static coop_status follow_tasks(mega *m, double now_us)
+{
+    coop_status status;
+    if (m->gathering >= 0) {
+        flight *f = &m->slots[m->gathering];
+        uint32_t task = 0;
+        if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
+            return status;
+        if (task == COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING)) {
+            if (f->running_us == 0)
+                f->running_us = now_us;
+            m->gathering = -1;
+        }
+    }
+    for (unsigned slot = 0; slot < COOP_TASK_SLOTS; slot++) {
+        flight *f = &m->slots[slot];
+        uint32_t word = 0;
+        if (!f->used)
+            continue;
+        if ((status = ctrl_load(m, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &word)) != COOP_OK)
+            return status;
+        uint32_t mine = COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), slot, 0u);
+        if (COOP_TASK_STATUS_SET(word, 0u) != mine)
+            continue;
+        if (COOP_TASK_STATUS_OF(word) == COOP_TASK_RUNNING && f->running_us == 0)
+            f->running_us = now_us;
+        /* the slot is free once done, but the gather counts as over only by TASK_STATUS: its
+         * starter may store RUNNING there after the task's groups have finished */
+        if (COOP_TASK_STATUS_OF(word) == COOP_TASK_DONE && (int)slot != m->gathering &&
+            (status = add_record(m, slot, now_us)) != COOP_OK)
+            return status;
+    }
+    return COOP_OK;
+}
+
 /* One pass of the host loop; sets *finished once the megakernel has been told to end. */
 static coop_status step(mega *m, double watchdog_s, int *finished)
 {
@@ -373,54 +529,25 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     if (cooperative_done && m->cooperative_done_us == 0)
         m->cooperative_done_us = now_us;
 
-    if (m->busy && m->trace && now_us - m->request_us > 10000 && now_us - m->traced_us > 10000) {
+    if (m->in_flight && m->trace && now_us - m->traced_us > 10000) {
         m->traced_us = now_us;
         trace(m);
     }
-    if (m->busy) {
-        uint32_t task = 0;
-        if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
-            return status;
-        if (COOP_TASK_STATUS_SEQ(task) == COOP_TASK_SEQ_KEPT(m->seq)) {
-            if (COOP_TASK_STATUS_OF(task) == COOP_TASK_RUNNING && m->running_us == 0)
-                m->running_us = now_us;
-            if (COOP_TASK_STATUS_OF(task) == COOP_TASK_DONE) {
-                if ((status = add_record(m, now_us)) != COOP_OK)
-                    return status;
-                m->busy = 0;
-            }
-        }
-    }
-    if (!m->busy) {
-        double now_ms = (now_us - m->run.discovered_us) / 1e3, soonest = -1.0;
-        size_t chosen = 0;
-        int pending = 0;
-        for (size_t p = 0; p < m->plan_count; p++) {
-            double due = next_due_ms(m, p, cooperative_done);
-            if (due < 0)
-                continue;
-            pending = 1;
-            if (due <= now_ms && (soonest < 0 || due < soonest)) {
-                soonest = due;
-                chosen = p;
-            }
-        }
-        if (soonest >= 0) {
-            m->busy = 1;
-            m->busy_plan = chosen;
-            m->busy_due_ms = soonest;
-            m->running_us = 0;
-            m->sent[chosen]++;
-            return send_request(m, COOP_REQ_TASK, &m->plans[chosen]);
-        }
-        if (cooperative_done && !pending) {
-            *finished = 1;
-            return send_request(m, COOP_REQ_SHUTDOWN, NULL);
-        }
+    if (m->in_flight && (status = follow_tasks(m, now_us)) != COOP_OK)
+        return status;
+    int pending = 0;
+    uint32_t sent = m->seq;
+    if ((status = send_next(m, (now_us - m->run.discovered_us) / 1e3, cooperative_done, &pending)) != COOP_OK)
+        return status;
+    if (m->seq != sent)
+        return COOP_OK;
+    if (cooperative_done && !pending && !m->in_flight) {
+        *finished = 1;
+        return send_request(m, COOP_REQ_SHUTDOWN, NULL, 0);
     }
     if ((status = watch(m, now_us, watchdog_s, cooperative_done)) != COOP_OK)
         return status;
-    coop_poll_pause(m->ctx, 0, m->busy ? 20 : 200); /* finer while a task runs, to time it */
+    coop_poll_pause(m->ctx, 0, m->in_flight ? 20 : 200); /* finer while a task runs, to time it */
     return COOP_OK;
 }
 
@@ -442,6 +569,19 @@ static void fill_report(mega *m, coop_mega_report *report)
     report->run_ms = run_us / 1e3;
     report->compile_ms = m->run.compile_us / 1e3;
     report->cooperative_ms = (m->cooperative_done_us - m->run.discovered_us) / 1e3;
+    /* in request order: runs in flight together end in any order (an insertion sort, as they
+     * mostly end in order) */
+    for (size_t k = 1; k < m->record_count; k++) {
+        coop_task_record r = m->records[k];
+        coop_trace_task t = m->tasks[k];
+        size_t j = k;
+        for (; j > 0 && m->records[j - 1].request > r.request; j--) {
+            m->records[j] = m->records[j - 1];
+            m->tasks[j] = m->tasks[j - 1];
+        }
+        m->records[j] = r;
+        m->tasks[j] = t;
+    }
     for (size_t k = 0; k < m->record_count; k++) {
         coop_task_record *r = &m->records[k];
         const coop_trace_task *t = &m->tasks[k];
@@ -540,6 +680,13 @@ static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, con
             return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                              "coop_mega_run: plans[%zu].repeats = %u: a one-off task (period_ms = 0) runs once", p,
                              plan->repeats);
+        if (plan->priority > COOP_PRIORITY_MAX)
+            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "coop_mega_run: plans[%zu].priority = %u: a priority is from 0 to %u", p, plan->priority,
+                             COOP_PRIORITY_MAX);
+        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].deadline_ms", p);
+        if ((status = coop_check_time(ctx, field, plan->deadline_ms)) != COOP_OK)
+            return status;
     }
     return COOP_OK;
 }
@@ -573,6 +720,18 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     if (status == COOP_OK && params->trace_file && !*params->trace_file)
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_file is empty (NULL: no trace, or COOP_TRACE_FILE)");
+    if (status == COOP_OK && params->tasks_in_flight > COOP_TASKS_IN_FLIGHT_MAX)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->tasks_in_flight = %u: from 1 to %u task runs in flight (0: 1)",
+                           params->tasks_in_flight, COOP_TASKS_IN_FLIGHT_MAX);
+    if (status == COOP_OK && (unsigned)params->policy > COOP_POLICY_EDF)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->policy = %d is not a coop_policy (COOP_POLICY_PRIORITY or "
+                           "COOP_POLICY_EDF)", (int)params->policy);
+    if (status == COOP_OK && params->overtake_limit > COOP_OVERTAKE_MAX)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->overtake_limit = %u: a due run is overtaken from 1 to %u times "
+                           "(0: 4)", params->overtake_limit, COOP_OVERTAKE_MAX);
     if (status == COOP_OK && params->trace_events > COOP_TRACE_MAX_EVENTS)
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
@@ -591,7 +750,9 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     };
     mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
               .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
-              .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3};
+              .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
+              .slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1, .policy = params->policy,
+              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4};
     /* A traced run takes the kernel built with COOP_TRACING=1 and a trace area in the device area. */
     coop_kernel traced = *kernel;
     if (trace_file) {
@@ -607,7 +768,12 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         kernel = &traced;
     }
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
-    if (!m.sent) {
+    m.overtaken = calloc(plan_count ? plan_count : 1, sizeof *m.overtaken);
+    m.due = calloc(plan_count ? plan_count : 1, sizeof *m.due);
+    if (!m.sent || !m.overtaken || !m.due) {
+        free(m.sent);
+        free(m.overtaken);
+        free(m.due);
         coop_trace_discard(&m.timeline);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     }
@@ -664,6 +830,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     free(m.records);
     free(m.tasks);
     free(m.sent);
+    free(m.overtaken);
+    free(m.due);
     return status;
 }
 

@@ -584,7 +584,7 @@ static int write_idle_counter(writer *w, const intervals *idle, double until)
 static void write_host(writer *w, const time_base *base, const coop_trace_task *tasks, size_t task_count,
                        const coop_mega_report *report, double discovered_us, int direct)
 {
-    char name[96], args[320];
+    char name[96], args[448];
     for (size_t k = 0; k < task_count; k++) {
         const coop_trace_task *t = &tasks[k];
         const coop_task_record *r = k < report->record_count ? &report->records[k] : NULL;
@@ -592,19 +592,21 @@ static void write_host(writer *w, const time_base *base, const coop_trace_task *
         snprintf(name, sizeof name, "task %u (plan %u, request %u)", t->task, t->plan, t->request);
         snprintf(args, sizeof args,
                  "\"request\":%u,\"plan\":%u,\"task\":%u,\"groups\":%u,\"gather_us\":%.4f,\"exec_us\":%.4f,"
-                 "\"response_us\":%.4f,\"deadline_met\":%s,\"device_timed\":%s",
+                 "\"response_us\":%.4f,\"deadline_met\":%s,\"device_timed\":%s,\"due_ms\":%.4f,"
+                 "\"deadline_ms\":%.4f,\"overtaken\":%u,\"in_flight\":%u",
                  t->request, t->plan, t->task, t->groups, r ? r->gather_us : 0.0, r ? r->exec_us : 0.0,
-                 r ? r->response_us : 0.0, t->deadline_met ? "true" : "false", r && r->device_timed ? "true" : "false");
+                 r ? r->response_us : 0.0, t->deadline_met ? "true" : "false", r && r->device_timed ? "true" : "false",
+                 t->due_ms, t->deadline_ms, r ? r->overtaken : 0u, r ? r->in_flight : 0u);
         span(w, 0, start, host_ts(base, t->done_us), "task", name, args);
         if (direct && t->request_tick) {
             snprintf(name, sizeof name, "request %u", t->request);
             snprintf(args, sizeof args, "\"request\":%u", t->request);
             instant(w, 0, start, "request", name, args);
         }
-        if (t->period_ms > 0 && !t->deadline_met) {
+        if (t->deadline_ms > 0 && !t->deadline_met) {
             snprintf(name, sizeof name, "deadline missed (request %u)", t->request);
             snprintf(args, sizeof args, "\"request\":%u", t->request);
-            instant(w, 0, host_ts(base, discovered_us + (t->due_ms + t->period_ms) * 1e3), "deadline", name, args);
+            instant(w, 0, host_ts(base, discovered_us + t->deadline_ms * 1e3), "deadline", name, args);
         }
     }
 }

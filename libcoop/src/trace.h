@@ -23,7 +23,7 @@ typedef struct coop_trace_task {
     unsigned plan, task, groups;
     double sent_us, done_us;   /* host: request sent, done seen */
     double due_ms;             /* when its plan wanted it, since discovery */
-    double period_ms;          /* its plan's period (0: once) */
+    double deadline_ms;        /* its deadline, since discovery (0: none) */
     int deadline_met;
     uint64_t request_tick, gathered_tick, done_tick;
     unsigned agent_tid;        /* the agent's track, where the request's device time is (0: none) */

@@ -95,6 +95,29 @@ void task_segment_sums(coop_ctx *ctx, global const uint *in, global uint *sums, 
     }
 }
 
+/* Task 2: local id 0 waits until task 3 has set flags[0], for at most arg 0 << 20 polls, and
+ * leaves in flags[1] whether it saw it (1) or gave up (2). Sent first, it can see the flag only if
+ * task 3 runs beside it: with one task in flight at a time it gives up. */
+void task_wait_for_flag(global uint *flags, uint polls, global uint *task_groups_done)
+{
+    if (coop_local_linear_id() == 0) {
+        uint seen = 0;
+        for (uint i = 0; i < polls && !seen; i++)
+            seen = coop_load_acquire(&flags[0]);
+        flags[1] = seen ? 1u : 2u;
+        coop_fetch_add(task_groups_done, 1u);
+    }
+}
+
+/* Task 3: sets flags[0] for task 2. */
+void task_set_flag(global uint *flags, global uint *task_groups_done)
+{
+    if (coop_local_linear_id() == 0) {
+        coop_store_release(&flags[0], 1u);
+        coop_fetch_add(task_groups_done, 1u);
+    }
+}
+
 /* ---- A tree reduction, then rounds that use its result ------------------------------------
  * Rounds 0 .. log_n - 1 halve buf: buf[i] += buf[i + w]. Round log_n reads the total buf[0].
  * Rounds log_n + 1 .. log_n + phase2 mix data into out with the total; the first of them clears
@@ -426,7 +449,7 @@ void coop_until(coop_ctx *ctx, global uint *data, uint n, uint min_rounds, uint 
 kernel void tasks_mega(COOP_PARAMS, global uint *data, uint n, uint min_rounds, uint max_rounds,
                        global uint *task_groups_done, uint target, global uint *go, global uint *rounds_done,
                        global uint *out, global const uint *in, global uint *sums, global uint *checks,
-                       uint agent)
+                       uint agent, global uint *flags)
 {
     local uint partial[TASK_LOCAL_SIZE];
     COOP_ENTER(ctx);
@@ -441,6 +464,12 @@ kernel void tasks_mega(COOP_PARAMS, global uint *data, uint n, uint min_rounds, 
         COOP_GROUP_SYNC();
         if (role == COOP_ROLE_TASK && ctx.task == 1)
             task_segment_sums(&ctx, in, sums, partial, task_groups_done, checks);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && ctx.task == 2)
+            task_wait_for_flag(flags, coop_task_arg(&ctx, 0) << 20, task_groups_done);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && ctx.task == 3)
+            task_set_flag(flags, task_groups_done);
     }
 }
 

@@ -10,7 +10,8 @@
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
- * then the report range (but the host's dump request). The table gives each OUT(n) slot the
+ * then the report range (but the host's dump request); the status words (coop_agent_status) go
+ * apart, last, each task slot's with its times. The table gives each OUT(n) slot the
  * name COOP_AGENT_SLOT_n: COOP_AGENT_ROW_ makes a row's OUT(n) into `COOP_AGENT_SLOT_n =
  * COOP_AGENT_NAME_(NAME)`, which gives `COOP_CTRL_NAME,`; NO gives nothing. A second OUT(n)
  * with the same n fails as a duplicate name, an n without a case below as a wrong count. */
@@ -24,9 +25,13 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_COUNT_NO 0u
 #define COOP_AGENT_NAMED (0u COOP_CTRL_SLOTS(COOP_AGENT_COUNT_))
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
-COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 7u, agent_one_case_per_named_slot);
+#define COOP_AGENT_TIME_WORDS 6u  /* a slot's T_REQUEST, T_GATHERED, T_DONE, in a row */
+#define COOP_AGENT_STATUSES (1u + COOP_TASK_SLOTS) /* TASK_STATUS and each slot's status */
+COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 6u, agent_one_case_per_named_slot);
+COOP_LAYOUT_ASSERT(COOP_SLOT_T_GATHERED == COOP_SLOT_T_REQUEST + 2 && COOP_SLOT_T_DONE == COOP_SLOT_T_REQUEST + 4,
+                   agent_slot_times_in_a_row);
 /* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
-COOP_LAYOUT_ASSERT(2u * COOP_AGENT_MIRRORED <= COOP_SWEEP_WIDTH, agent_copies_fit_in_scratch);
+COOP_LAYOUT_ASSERT(2u * (COOP_AGENT_MIRRORED + COOP_AGENT_STATUSES) <= COOP_SWEEP_WIDTH, agent_copies_fit_in_scratch);
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
@@ -36,12 +41,17 @@ inline uint coop_agent_slot(uint i)
     case 3: return COOP_AGENT_SLOT_3;
     case 4: return COOP_AGENT_SLOT_4;
     case 5: return COOP_AGENT_SLOT_5;
-    case 6: return COOP_AGENT_SLOT_6;
     default: {
         uint slot = COOP_CTRL_REPORT + i - COOP_AGENT_NAMED;
         return slot >= COOP_CTRL_DUMP ? slot + 1u : slot;
     }
     }
+}
+
+/* The status words the agent reads first and copies out last: TASK_STATUS, then each slot's. */
+inline uint coop_agent_status(uint i)
+{
+    return i == 0u ? COOP_CTRL_TASK_STATUS : COOP_CTRL_SLOT(i - 1u, COOP_SLOT_STATUS);
 }
 
 /* Copies a new request from the host into the control block: after the sequence number's
@@ -75,9 +85,14 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
     global uint *ctrl = ctx->ctrl;
     global uint *host = ctx->chan + COOP_CHAN_CTRL;
     local uint *shadow = ctx->scratch + COOP_SCRATCH_SWEEP;
-    uint applied = 0, dumped = 0, task = 0xffffffffu;
+    local uint *now = shadow + COOP_AGENT_MIRRORED;
+    local uint *statuses = now + COOP_AGENT_MIRRORED;                 /* last copied */
+    local uint *statuses_now = statuses + COOP_AGENT_STATUSES;
+    uint applied = 0, dumped = 0;
     for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
         shadow[i] = 0xffffffffu;
+    for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
+        statuses[i] = 0xffffffffu;
     for (;;) {
         /* both reads of host memory in flight at once (a dump needs no ordering) */
         uint dump = coop_host_load_relaxed(&host[COOP_CTRL_DUMP]);
@@ -93,14 +108,14 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
 #endif
             applied = seq;
         }
-        /* The task's status is read first and copied out last, with release: the host, seeing
-         * a task done, then finds the times the kernel wrote before it (T_GATHERED, T_DONE)
-         * copied too; the other copies need no ordering, so no system-wide fence each. The
-         * mirrored words are read with plain volatile loads into local memory first, so that
-         * they are all in flight at once (one atomic-style load after another costs the agent
-         * a round trip each, and requests wait for the agent's next pass). */
-        uint task_now = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
-        local uint *now = shadow + COOP_AGENT_MIRRORED;
+        /* The status words are read first and copied out last, with release: the host, seeing
+         * a slot's task done, then finds the times the kernel wrote before it (T_GATHERED,
+         * T_DONE) copied too (A2); the other copies need no ordering, so no system-wide fence
+         * each. The mirrored words are read with plain volatile loads into local memory first,
+         * so that they are all in flight at once (one atomic-style load after another costs the
+         * agent a round trip each, and requests wait for the agent's next pass). */
+        for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
+            statuses_now[i] = coop_load_acquire(&ctrl[coop_agent_status(i)]);
         for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
             now[i] = ((volatile global uint *)ctrl)[coop_agent_slot(i)];
         for (uint i = 0; i < COOP_AGENT_MIRRORED; i++) {
@@ -109,8 +124,17 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
                 shadow[i] = now[i];
             }
         }
-        if (task_now != task)
-            coop_host_store(&host[COOP_CTRL_TASK_STATUS], task = task_now);
+        for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
+            if (statuses_now[i] != statuses[i]) {
+                /* a slot's times change only before its status does (request, start, done) */
+                for (uint k = 0; i && k < COOP_AGENT_TIME_WORDS; k++) {
+                    uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_T_REQUEST + k);
+                    coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
+                }
+                coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
+                statuses[i] = statuses_now[i];
+            }
+        }
         coop_store_relaxed(&ctrl[COOP_CTRL_WANT_SEEN], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
         if (dump != dumped) {
             for (uint g = 0; g < ctx->physical_groups; g++) {

@@ -230,8 +230,9 @@ inline uint coop_task_need(global uint *ctrl)
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS]);
     if (COOP_TASK_STATUS_OF(status) != COOP_TASK_GATHERING)
         return 0;
-    uint want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
-    uint joined = coop_load_relaxed(&ctrl[COOP_CTRL_TASK_JOINED]);
+    global uint *words = &ctrl[COOP_CTRL_SLOT(COOP_TASK_STATUS_SLOT(status), 0u)];
+    uint want = coop_load_relaxed(&words[COOP_SLOT_WANT]);
+    uint joined = coop_load_relaxed(&words[COOP_SLOT_JOINED]);
     return want > joined ? want - joined : 0;
 }
 

@@ -34,6 +34,10 @@
 #define COOP_SCRATCH_RESIZE_REQUEST 12 /* not a hand-over: member 0's local id 0 keeps here, from
                                           coop_resize_decision to coop_resize_commit, the request
                                           its kill tokens came from */
+#define COOP_SCRATCH_TASK_SLOT 13     /* not a hand-over: the task slot of the request the group
+                                         joined (docs/DESIGN.md section 10), kept from its join
+                                         (local id 0, before coop_schedule's group barrier) to its
+                                         last workgroup of the task; coop_task_arg reads it */
 #define COOP_SCRATCH_RNG 14           /* coop_schedule: chaos mode's random state */
 #define COOP_SCRATCH_SWEEP_GAP 15     /* coop_sweep: the first candidate not claimed (atomic_min
                                          by the claiming work-items; COOP_SWEEP_NO_GAP: none) */
