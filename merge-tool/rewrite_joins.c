@@ -155,7 +155,10 @@ static int in_branch(const mt_stmt *s)
  * them it ran the code between a barrier and the next one wrong in a loop left by `break`:
  * `if (get_local_id(0) == 0)` first in the body, after the loop's previous vote, was taken in
  * every work-item (smith seed 6155), or after a voting barrier first in the body in none
- * (seed 6011). Unlike the joins after a statement, these go into loops a jump leaves too. None
+ * (seed 6011). One goes last in the body too, where PoCL puts a barrier of its own at a uniform
+ * loop's latch: without it, after an inner `while (1)` left by `break` (where no join may go:
+ * seed 228), `if (get_local_id(0) == 0)` at the end of the body was taken in every work-item
+ * (seed 60235). Unlike the joins after a statement, these go into loops a jump leaves too. None
  * goes before a loop in an `if`'s branch: after an `if` holding a voting barrier in an `else`,
  * such a join made its compiler fail "Incoming edges to non-entry block!" (seed 60116). */
 static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
@@ -176,11 +179,23 @@ static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
         char *text = mt_printf("\n%scoop_pocl_join();", indent);
         mt_edit_add(c->file, body->begin + 1, body->begin + 1, -MT_JOIN_RANK, text);
         free(text);
+        /* and last: on a line of its own before the `}` where the `}` has one */
+        unsigned close = body->end - 1, line = close;
+        while (line > body->begin && (c->file->text[line - 1] == ' ' || c->file->text[line - 1] == '\t'))
+            line--;
+        if (line > body->begin && c->file->text[line - 1] == '\n') {
+            text = mt_printf("%scoop_pocl_join();\n", indent);
+            mt_edit_add(c->file, line, line, MT_JOIN_RANK, text);
+        } else {
+            text = mt_strdup(" coop_pocl_join(); ");
+            mt_edit_add(c->file, close, close, MT_JOIN_RANK, text);
+        }
+        free(text);
         free(indent);
         free(outer);
     } else {
         mt_edit_add(c->file, body->begin, body->begin, -MT_JOIN_RANK, "{ coop_pocl_join(); ");
-        mt_edit_add(c->file, body->end, body->end, MT_JOIN_RANK, " }");
+        mt_edit_add(c->file, body->end, body->end, MT_JOIN_RANK, " coop_pocl_join(); }");
     }
 }
 

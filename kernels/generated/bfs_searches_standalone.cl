@@ -447,6 +447,7 @@ void bfs_searches(coop_ctx *ctx, global const uint *row, global const uint *col,
         coop_pocl_join();
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)

@@ -398,6 +398,7 @@ void bfs(coop_ctx *ctx, global const uint *row, global const uint *col, global u
                   (*scratch), max_degree);
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)

@@ -533,6 +533,7 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
         color_sweep(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), coop_transmit_.round, n, row, col, color, colored, counts, (*scratch));
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (!coop_skip_) {

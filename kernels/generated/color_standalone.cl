@@ -525,6 +525,7 @@ void color(coop_ctx *ctx, global const uint *row, global const uint *col, global
         color_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, color, colored, counts, (*scratch));
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)

@@ -44,6 +44,7 @@ void components(coop_ctx *ctx, global const uint *row, global const uint *col, g
         coop_transmit_.label = coop_transmit_.next;
         coop_transmit_.next = last;
         coop_transmit_.changed = (coop_at(ctx, 2), coop_resize_vote_at(ctx, &coop_skip_, 1, mine, coop_transmit_.changed, &coop_transmit_, sizeof coop_transmit_));
+        coop_pocl_join();
     }
     coop_pocl_join();
     /* the result goes where the host looks for it */

@@ -513,6 +513,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         demo_step(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), &coop_transmit_.t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

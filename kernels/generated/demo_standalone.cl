@@ -504,6 +504,7 @@ void demo(coop_ctx *ctx, global const uint *row, global const uint *col, global 
         demo_step(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), &t, row, col, level, nodes, wl0, wl1, counts, sources, rounds,
                   prints, progress, max_searches, (*scratch), max_degree);
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

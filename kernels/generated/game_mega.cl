@@ -415,6 +415,7 @@ void game(coop_ctx *ctx, global uint *nodes, global uint *node_count, global uin
             game_process(&coop_transmit_.q, ((size_t)coop_group_id(ctx)), task, nodes, node_count);
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -405,6 +405,7 @@ void game(coop_ctx *ctx, global uint *nodes, global uint *node_count, global uin
         done = got == WS_DONE;
         if (got == WS_GOT && get_local_id(0) == 0)
             game_process(&q, ((size_t)coop_group_id(ctx)), task, nodes, node_count);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

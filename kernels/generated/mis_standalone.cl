@@ -453,6 +453,7 @@ void mis(coop_ctx *ctx, global const uint *row, global const uint *col, global u
         mis_sweep(((size_t)coop_group_id(ctx)), coop_fixed_num_groups(ctx), round, n, row, col, in_set, decided, counts, (*scratch));
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)

@@ -392,6 +392,7 @@ void octree(coop_ctx *ctx, global const float4 *points, global uint *perm, globa
                     (*counts), (*cursor), (*share));
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -382,6 +382,7 @@ void octree(coop_ctx *ctx, global const float4 *points, global uint *perm, globa
         done = got == WS_DONE;
         oct_process(ctx, &q, got == WS_GOT, task, points, perm, scratch, nodes, node_count, node_limit, leaf_max,
                     (*counts), (*cursor), (*share));
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

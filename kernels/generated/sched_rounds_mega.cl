@@ -40,6 +40,7 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         sink[SINK_SLOT(g)] = unit_work(coop_transmit_.round + g, iters);
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

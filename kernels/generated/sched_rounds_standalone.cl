@@ -32,6 +32,7 @@ void sched_rounds(coop_ctx *ctx, uint rounds, uint iters, global uint *sink)
         sink[SINK_SLOT(g)] = unit_work(round + g, iters);
         round++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

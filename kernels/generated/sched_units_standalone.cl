@@ -47,6 +47,7 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
         sink[SINK_SLOT(unit)] = unit_work(unit, iters);
         if (get_local_id(0) == 0)
             coop_fetch_add(&done[unit], 1u);
+        coop_pocl_join();
     }
 }
 

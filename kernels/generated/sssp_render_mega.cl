@@ -445,6 +445,7 @@ void sssp(coop_ctx *ctx, global const uint *row, global const uint *col, global 
                    counts, (*scratch));
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (!coop_skip_) {

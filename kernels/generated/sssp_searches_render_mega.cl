@@ -492,6 +492,7 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
         coop_pocl_join();
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
     if (!coop_skip_) {

@@ -287,6 +287,7 @@ void ws_tree(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint li
                     ws_push(&q, ((size_t)coop_group_id(ctx)), c);
             ws_task_done(&q);
         }
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

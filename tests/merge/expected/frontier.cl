@@ -93,7 +93,9 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                         reached = (int)to;
                 }
                 push(coop_transmit_.out, coop_transmit_.out_count, (*slots), (*sum), (*base), reached >= 0, reached);
+                coop_pocl_join();
             }
+            coop_pocl_join();
         }
         coop_pocl_join();
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
@@ -113,6 +115,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
             coop_pocl_join(); if (*coop_transmit_.in_count == 0)
                 break;
         }
+        coop_pocl_join();
     }
 }
 

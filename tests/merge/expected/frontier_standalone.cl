@@ -86,7 +86,9 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
                         reached = (int)to;
                 }
                 push(out, out_count, (*slots), (*sum), (*base), reached >= 0, reached);
+                coop_pocl_join();
             }
+            coop_pocl_join();
         }
         coop_pocl_join();
         coop_at(ctx, 1), coop_global_barrier(ctx);
@@ -102,6 +104,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         coop_at(ctx, 2), coop_global_barrier(ctx);
         coop_pocl_join(); if (*in_count == 0)
             break;
+        coop_pocl_join();
     }
 }
 

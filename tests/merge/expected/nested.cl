@@ -44,10 +44,12 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
                     last_round[0] = (*round)[0];
             }
             coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+            coop_pocl_join();
         }
         coop_pocl_join();
         coop_fork_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         coop_at(ctx, 3), coop_global_barrier_unless(ctx, coop_skip_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -44,6 +44,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         if (!coop_skip_) {
             coop_transmit_.step++;
         }
+        coop_pocl_join();
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
     coop_pocl_join();
     coop_pocl_join();
@@ -55,6 +56,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
                 break;
             coop_transmit_.total += 10;
         }
+        coop_pocl_join();
     }
     if (!coop_skip_) {
         data[0] = coop_transmit_.total;

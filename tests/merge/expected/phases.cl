@@ -42,6 +42,7 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
         if (!coop_skip_) {
             coop_transmit_.step++;
         }
+        coop_pocl_join();
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
     coop_pocl_join();
     if (!coop_skip_) {

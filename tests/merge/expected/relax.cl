@@ -45,11 +45,13 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
                         a[i] = b[i] + 1u;
                 }
                 coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+                coop_pocl_join();
             }
             coop_pocl_join();
             if (!coop_skip_) {
                 coop_transmit_.shift = -coop_transmit_.shift;
             }
+            coop_pocl_join();
         }
         coop_pocl_join();
         uint lid = get_local_id(0);
@@ -77,6 +79,7 @@ void relax(coop_ctx *ctx, global uint *a, global uint *b, uint n, uint sweeps, u
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
         coop_at(ctx, 4), coop_global_barrier_unless(ctx, coop_skip_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

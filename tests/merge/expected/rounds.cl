@@ -25,6 +25,7 @@ void rounds(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             data[i] += 1;
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -24,6 +24,7 @@ void spin(coop_ctx *ctx, global uint *flag)
         coop_transmit_.done = flag[0] != 0;
         coop_kill_at(ctx, &coop_skip_);
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

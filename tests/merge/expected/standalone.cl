@@ -36,9 +36,11 @@ void nested(coop_ctx *ctx, global uint *data, uint n, uint outer, uint inner, gl
             if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                 last_round[0] = (*round)[0];
             coop_at(ctx, 2), coop_global_barrier(ctx);
+            coop_pocl_join();
         }
         coop_pocl_join();
         coop_at(ctx, 3), coop_global_barrier(ctx);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -29,6 +29,7 @@ void swap(coop_ctx *ctx, global uint *first, global uint *second, uint n, uint r
         coop_transmit_.to = held;
         coop_transmit_.round++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

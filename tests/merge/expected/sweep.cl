@@ -23,6 +23,7 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
             coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }
         coop_pocl_join();
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -42,12 +42,14 @@ void two_forks(coop_ctx *ctx, global uint *out, uint rounds, uint n, __local uin
                 }
             }
             coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+            coop_pocl_join();
         }
         coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.round++;
         }
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -52,6 +52,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
             if (base + lid < n)
                 out[coop_transmit_.round * n + base + lid] = (*stage)[(lid + 1) % 64 % width] + (*zero)[0];
             barrier(CLK_LOCAL_MEM_FENCE);
+            coop_pocl_join();
         }
         coop_pocl_join();
         coop_transmit_.round++;
@@ -62,6 +63,7 @@ void types(coop_ctx *ctx, global float *out, uint n, uint rounds, __local float 
         coop_transmit_.t.weight = coop_transmit_.t.weight * 0.75f;
         coop_transmit_.extra.steps++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

@@ -29,6 +29,7 @@ void votes(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             data[i] += 1;
         coop_transmit_.round++;
         coop_transmit_.more = (coop_at(ctx, 1), coop_resize_vote_at(ctx, &coop_skip_, 1, get_local_id(0) == 0 && coop_transmit_.round < rounds, coop_transmit_.more, &coop_transmit_, sizeof coop_transmit_));
+        coop_pocl_join();
     }
     coop_pocl_join();
 }

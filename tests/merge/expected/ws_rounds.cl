@@ -310,12 +310,14 @@ void ws_rounds(coop_ctx *ctx, global uint *queue_words, uint queue_groups, uint 
             }
             coop_kill_at(ctx, &coop_skip_);
             coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+            coop_pocl_join();
         }
         coop_pocl_join();
         if (!coop_skip_) {
             coop_transmit_.round++;
         }
         coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        coop_pocl_join();
     }
     coop_pocl_join();
 }
