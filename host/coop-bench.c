@@ -18,6 +18,7 @@
  * the first launch; the baseline's warm-up has no task) precedes R timed runs; every run is
  * checked. The device is chosen with COOP_DEVICE etc. as in every libcoop program. */
 #include "bench_task.h"
+#include "bfs/bfs_ref.h"
 #include "buffers.h"
 #include "cli.h"
 #include "clock.h"
@@ -206,8 +207,8 @@ static const app_kernel app_kernels[APPS][2][FORMS] = {
     [APP_SSSP_BF] = {APP_FORMS(SSSP_BF, sssp_bf, SSSP_BF_ARGS, sssp_bf)},
 };
 
-/* The multikernel steps (kernels/APP_step.cl), plain kernels: their parameters are the
- * cooperative kernel's, in its order, then round and in_count. */
+/* The multikernel steps (apps/APP/APP_step.cl, kernels/APP_step.cl), plain kernels: their
+ * parameters are the cooperative kernel's, in its order, then round and in_count. */
 static const char *const step_sources[APPS] = {bfs_step_source, sssp_step_source, color_step_source, mis_step_source,
                                                sssp_bf_step_source};
 static const char *const step_names[APPS] = {"bfs_step", "sssp_step", "color_step", "mis_step", "sssp_bf_step"};
@@ -520,7 +521,7 @@ static int load_graph(bench *b)
         b->traversed_arcs = traversed_arcs(b);
         return 0;
     }
-    int rc = b->s.app == APP_BFS ? reference_bfs(&b->g, b->source, b->expected)
+    int rc = b->s.app == APP_BFS ? reference_bfs(b->g.row, b->g.col, b->g.n, b->source, b->expected)
                              : reference_sssp(&b->g, b->source, b->expected);
     if (rc != 0)
         return error_report(coop_bench_cli.name, "out of memory in the CPU reference");

@@ -1,32 +1,8 @@
-/* CPU references for coop-bench: BFS by a FIFO queue, SSSP by Dijkstra, and the checks of a
- * coloring and of a maximal independent set. */
+/* CPU references for coop-bench: SSSP by Dijkstra, and the checks of a coloring and of a maximal
+ * independent set. BFS's is apps/bfs/bfs_ref.c. */
 #include "reference.h"
 
 #include <stdlib.h>
-
-int reference_bfs(const graph *g, uint32_t source, int64_t *dist)
-{
-    for (uint32_t v = 0; v < g->n; v++)
-        dist[v] = -1;
-    uint32_t *queue = malloc((size_t)g->n * sizeof *queue);
-    if (!queue)
-        return -1;
-    size_t head = 0, tail = 0;
-    dist[source] = 0;
-    queue[tail++] = source;
-    while (head < tail) {
-        uint32_t u = queue[head++];
-        for (uint32_t e = g->row[u]; e < g->row[u + 1]; e++) {
-            uint32_t v = g->col[e];
-            if (dist[v] < 0) {
-                dist[v] = dist[u] + 1;
-                queue[tail++] = v;
-            }
-        }
-    }
-    free(queue);
-    return 0;
-}
 
 typedef struct heap_entry {
     int64_t dist;

@@ -1,6 +1,6 @@
-/* demo.cl: coop-demo's cooperative kernel: BFS (lib/bfs.h) from one source after another, in
- * the paper's language. coop-merge makes the demo's megakernel of it, beside the render task
- * (tasks/render.cl) and the stop task (demo_stop.cl), and its persistent baseline (--standalone)
+/* demo.cl: coop-demo's cooperative kernel: BFS (apps/bfs/bfs.h) from one source after another,
+ * in the paper's language. coop-merge makes the demo's megakernel of it, beside the render task
+ * and the stop task (demo_stop.cl), and its persistent baseline (--standalone)
  * (kernels/generated/merges.txt).
  *
  * Search s starts from sources[s] with the state bfs.h expects (level[] unreached but the
@@ -16,9 +16,9 @@
  * an empty worklist only clears a count, which the setup then rewrites): branching on the kind
  * right after the barrier makes PoCL 5 abort while forming parallel regions (an ordinary branch
  * after a barrier that reconverges before the next one, pocl/pocl pull request 2281). */
-#include "lib/bfs.h"
-#include "lib/demo.h"
-#include "lib/hash.h"
+#include "bfs/bfs.h"
+#include "demo.h"
+#include "hash.h"
 
 #define DEMO_ROUNDS 0u
 #define DEMO_SETUP 1u
@@ -28,8 +28,8 @@ typedef struct demo_state {
     uint search, round, phase;
 } demo_state;
 
-/* Fingerprint terms of node v at `level` (lib/hash.h's bijection, so each term changes whenever a
- * level does). */
+/* Fingerprint terms of node v at `level` (kernels/lib/hash.h's bijection, so each term changes
+ * whenever a level does). */
 inline uint demo_print_a(uint v, uint level)
 {
     return hash_fmix32(hash_fmix32(v) ^ level);

@@ -1,9 +1,9 @@
-/* bfs.cl: breadth-first search levels (lib/bfs.h), a cooperative kernel in the paper's language.
- * coop-merge makes coop-bench's megakernels of it, beside no task, tasks/matmult.cl or
- * tasks/render.cl, and its standalone form (kernels/generated/merges.txt); bfs_step.cl is the
+/* bfs.cl: breadth-first search levels (bfs.h), a cooperative kernel in the paper's language.
+ * coop-merge makes coop-bench's megakernels of it, beside no task, the matmult task or the
+ * render task, and its standalone form (kernels/generated/merges.txt); bfs_step.cl is the
  * multikernel baseline. Each round splits its worklist over the groups the kernel has now, read
  * once per group, and ends with a resizing barrier, where groups may be killed or forked. */
-#include "lib/bfs.h"
+#include "bfs.h"
 
 kernel void bfs(global const uint *row, global const uint *col, global uint *level, global uint *wl0,
                 global uint *wl1, global uint *counts, uint max_degree)

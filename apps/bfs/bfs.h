@@ -12,8 +12,8 @@
  * A global barrier ends each round; the search ends when a round pushed nothing. The host
  * starts with level[] = BFS_UNREACHED except level[source] = 0, wl0 = {source} and
  * counts = {1, 0, 0, 0}. */
-#ifndef KERNELS_LIB_BFS_H
-#define KERNELS_LIB_BFS_H
+#ifndef APPS_BFS_BFS_H
+#define APPS_BFS_BFS_H
 
 #include "expand.h"
 
@@ -67,8 +67,8 @@ inline void bfs_walk_alone(uint first, uint count, uint round, global const uint
     }
 }
 
-/* Round `round` of the search, this group's share: worklist chunks (lib/expand.h) from group *
- * size, stepping by groups * size, their arcs walked by lib/expand.h (max_degree: at least the
+/* Round `round` of the search, this group's share: worklist chunks (kernels/lib/expand.h) from
+ * group * size, stepping by groups * size, their arcs walked by expand.h (max_degree: at least the
  * most arcs any node has). */
 inline void bfs_round(uint group, uint groups, uint round, uint in_count, global const uint *row,
                       global const uint *col, volatile global uint *level, global uint *wl0, global uint *wl1,

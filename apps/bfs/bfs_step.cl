@@ -1,6 +1,6 @@
-/* bfs_step.cl: one round of bfs.cl's search (lib/bfs.h) as an ordinary kernel, coop-bench's
+/* bfs_step.cl: one round of bfs.cl's search (bfs.h) as an ordinary kernel, coop-bench's
  * multikernel baseline; the host reads counts[(round + 1) % 3] afterwards. */
-#include "lib/bfs.h"
+#include "bfs.h"
 
 kernel void bfs_step(global const uint *row, global const uint *col, global uint *level, global uint *wl0,
                      global uint *wl1, global uint *counts, uint max_degree, uint round, uint in_count)

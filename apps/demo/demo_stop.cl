@@ -1,5 +1,5 @@
 /* demo_stop.cl: coop-demo's stop task: no search of demo.cl starts after it. */
-#include "lib/demo.h"
+#include "demo.h"
 
 kernel void demo_stop(global uint *progress)
 {

@@ -1,8 +1,8 @@
 /* bfs_searches.cl: bfs.cl searching counts[SEARCH_COUNT] times from its source in one run
- * (lib/searches.h, coop-bench --searches K). Levels count from the round the search started at
- * (the source's level), so the host subtracts counts[SEARCH_BASE]. */
-#include "lib/bfs.h"
-#include "lib/searches.h"
+ * (kernels/lib/searches.h, coop-bench --searches K). Levels count from the round the search
+ * started at (the source's level), so the host subtracts counts[SEARCH_BASE]. */
+#include "bfs.h"
+#include "searches.h"
 
 kernel void bfs_searches(global const uint *row, global const uint *col, global uint *level, global uint *wl0,
                          global uint *wl1, global uint *counts, uint max_degree)
