@@ -31,6 +31,7 @@
 #include "output.h"
 #include "reference.h"
 #include "run.h"
+#include "sssp/sssp_ref.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -522,7 +523,7 @@ static int load_graph(bench *b)
         return 0;
     }
     int rc = b->s.app == APP_BFS ? reference_bfs(b->g.row, b->g.col, b->g.n, b->source, b->expected)
-                             : reference_sssp(&b->g, b->source, b->expected);
+                             : reference_sssp(b->g.row, b->g.col, b->g.weight, b->g.n, b->source, b->expected);
     if (rc != 0)
         return error_report(coop_bench_cli.name, "out of memory in the CPU reference");
     b->traversed_arcs = traversed_arcs(b);

@@ -1,10 +1,11 @@
 # coop-bench: BFS, SSSP, coloring, MIS and Bellman-Ford as cooperative, standalone and
 # multikernel runs (host/coop-bench.c), its high-priority tasks (host/bench_task.c), and its test.
-# Its kernels: the programs coop-merge made of apps/bfs/bfs.cl, bfs_searches.cl, kernels/sssp.cl,
-# sssp_searches.cl, color.cl, mis.cl and sssp_bf.cl with kernels/tasks/matmult.cl and render.cl
-# (kernels/generated/, listed in merges.txt), the multikernel steps (apps/bfs/bfs_step.cl,
-# kernels/*_step.cl), and the tasks as ordinary kernels, kernels/tasks/plain.cl. The apps' CPU
-# references: apps/bfs/bfs_ref.c, host/common/reference.c.
+# Its kernels: the programs coop-merge made of apps/bfs/bfs.cl, bfs_searches.cl, apps/sssp/sssp.cl,
+# sssp_searches.cl, apps/sssp_bf/sssp_bf.cl, kernels/color.cl and mis.cl with
+# kernels/tasks/matmult.cl and render.cl (kernels/generated/, listed in merges.txt), the multikernel
+# steps (apps/APP/APP_step.cl, kernels/*_step.cl), and the tasks as ordinary kernels,
+# kernels/tasks/plain.cl. The apps' CPU references: apps/bfs/bfs_ref.c, apps/sssp/sssp_ref.c (sssp
+# and sssp-bf), host/common/reference.c.
 # Included after the Makefile: make -f Makefile -f host/coop-bench.mk build/bin/coop-bench
 
 COOP_BENCH_GENERATED := $(foreach app,bfs bfs_searches sssp sssp_searches color mis sssp_bf,\
@@ -12,7 +13,8 @@ COOP_BENCH_GENERATED := $(foreach app,bfs bfs_searches sssp sssp_searches color 
 COOP_BENCH_STEPS := bfs sssp color mis sssp_bf
 
 COOP_BENCH_OBJS := $(BUILD)/obj/host/coop-bench.o $(BUILD)/obj/host/bench_task.o \
-    $(BUILD)/obj/apps/bfs/bfs_ref.o $(BUILD)/obj/host/common/reference.o $(COOP_BENCH_GENERATED:%=$(BUILD)/obj/gen/%_source.o) \
+    $(BUILD)/obj/apps/bfs/bfs_ref.o $(BUILD)/obj/apps/sssp/sssp_ref.o $(BUILD)/obj/host/common/reference.o \
+    $(COOP_BENCH_GENERATED:%=$(BUILD)/obj/gen/%_source.o) \
     $(COOP_BENCH_STEPS:%=$(BUILD)/obj/gen/%_step_source.o) $(BUILD)/obj/gen/bench_tasks_plain_source.o
 # host/render.mk is included after this file: its objects are named here.
 COOP_BENCH_RENDER_OBJS := $(BUILD)/obj/host/common/render_ref.o $(BUILD)/obj/host/common/image.o

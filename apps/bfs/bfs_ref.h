@@ -2,8 +2,8 @@
  * against. It takes the graph as the kernels do, in CSR form: node v's arcs go to
  * col[row[v]] .. col[row[v + 1] - 1] (host/common/graph.h's graph holds them so).
  *
- * Distances are 64-bit with -1 for a node the source does not reach, as sssp's are, so one
- * comparison and one printer serve both. */
+ * Distances are 64-bit with -1 for a node the source does not reach, as SSSP's are
+ * (apps/sssp/sssp_ref.h), so one comparison and one printer serve both. */
 #ifndef APPS_BFS_BFS_REF_H
 #define APPS_BFS_BFS_REF_H
 

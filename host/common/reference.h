@@ -1,19 +1,11 @@
-/* reference.h: CPU references that coop-bench checks the device's results against (BFS's is
- * apps/bfs/bfs_ref.h).
- *
- * Distances are 64-bit with -1 for a node the source does not reach, so one comparison and one
- * printer serve every app. */
+/* reference.h: the CPU checks of coop-bench's coloring and maximal independent set (BFS's and
+ * SSSP's references are apps/bfs/bfs_ref.h and apps/sssp/sssp_ref.h). */
 #ifndef REFERENCE_H
 #define REFERENCE_H
 
 #include "graph.h"
 
 #include <stdint.h>
-
-/* Shortest-path distances from `source` with the arc weights g->weight (Dijkstra with a binary
- * heap): dist[v] is the least sum of weights on a path source -> v, or -1. Returns 0, or -1
- * when memory runs out (dist is then undefined). */
-int reference_sssp(const graph *g, uint32_t source, int64_t *dist);
 
 /* What is wrong at one node of a coloring or of an independent set. */
 typedef enum reference_fault { REFERENCE_OK, REFERENCE_UNDECIDED, REFERENCE_CONFLICT, REFERENCE_UNCOVERED } reference_fault;

@@ -1,8 +1,8 @@
 /* sssp_searches.cl: sssp.cl searching counts[SEARCH_COUNT] times from its source in one run
- * (lib/searches.h, coop-bench --searches K). Marks need no restart: they hold round numbers,
- * which only grow from search to search. */
-#include "lib/sssp.h"
-#include "lib/searches.h"
+ * (kernels/lib/searches.h, coop-bench --searches K). Marks need no restart: they hold round
+ * numbers, which only grow from search to search. */
+#include "sssp.h"
+#include "searches.h"
 
 kernel void sssp_searches(global const uint *row, global const uint *col, global const uint *weight,
                           global uint *dist, global uint *mark, global uint *wl0, global uint *wl1,

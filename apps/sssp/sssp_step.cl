@@ -1,6 +1,6 @@
-/* sssp_step.cl: one round of sssp.cl's relaxation (lib/sssp.h) as an ordinary kernel,
+/* sssp_step.cl: one round of sssp.cl's relaxation (sssp.h) as an ordinary kernel,
  * coop-bench's multikernel baseline; the host reads counts[(round + 1) % 3] afterwards. */
-#include "lib/sssp.h"
+#include "sssp.h"
 
 kernel void sssp_step(global const uint *row, global const uint *col, global const uint *weight, global uint *dist,
                       global uint *mark, global uint *wl0, global uint *wl1, global uint *counts, uint round,

@@ -1,8 +1,8 @@
-/* sssp.cl: single-source shortest paths (lib/sssp.h), a cooperative kernel in the paper's
- * language. coop-merge makes coop-bench's megakernels of it, beside no task, tasks/matmult.cl or
- * tasks/render.cl, and its standalone form (kernels/generated/merges.txt); sssp_step.cl is the
+/* sssp.cl: single-source shortest paths (sssp.h), a cooperative kernel in the paper's
+ * language. coop-merge makes coop-bench's megakernels of it, beside no task, the matmult task or
+ * the render task, and its standalone form (kernels/generated/merges.txt); sssp_step.cl is the
  * multikernel baseline. */
-#include "lib/sssp.h"
+#include "sssp.h"
 
 kernel void sssp(global const uint *row, global const uint *col, global const uint *weight, global uint *dist,
                  global uint *mark, global uint *wl0, global uint *wl1, global uint *counts)

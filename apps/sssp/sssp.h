@@ -13,8 +13,8 @@
  *   counts[4]     worklist items processed over all rounds (group 0 adds each round's size).
  * The host starts with dist[] = RELAX_UNREACHED except dist[source] = 0, mark[] = 0,
  * wl0 = {source} and counts = {1, 0, 0, 0}. */
-#ifndef KERNELS_LIB_SSSP_H
-#define KERNELS_LIB_SSSP_H
+#ifndef APPS_SSSP_SSSP_H
+#define APPS_SSSP_SSSP_H
 
 #include "expand.h"
 #include "relax.h"

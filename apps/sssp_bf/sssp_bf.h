@@ -9,8 +9,8 @@
  *   counts[3]     sweeps run, written at the end.
  * The host starts with dist[] = RELAX_UNREACHED except dist[source] = 0 and
  * counts = {1, 0, 0, 0}. */
-#ifndef KERNELS_LIB_SSSP_BF_H
-#define KERNELS_LIB_SSSP_BF_H
+#ifndef APPS_SSSP_BF_SSSP_BF_H
+#define APPS_SSSP_BF_SSSP_BF_H
 
 #include "expand.h"
 #include "relax.h"
