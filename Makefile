@@ -72,7 +72,7 @@ common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
 # Host programs bind the merged programs of kernels/generated/ by their header's names, and
 # include an app's CPU reference by its folder: "bfs/bfs_ref.h" (apps/README.md).
 HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated -I$(BUILD)/include -Iapps
-APP_REF_HEADERS := $(wildcard apps/*/*_ref.h)
+APP_REF_HEADERS := $(wildcard apps/*.h apps/*/*_ref.h)
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)

@@ -142,7 +142,6 @@ END_TEST
 START_TEST(step_kernels_compile)
 {
     compile_all("apps/*/*_step.cl", NULL);
-    compile_all("kernels/*_step.cl", NULL);
 }
 END_TEST
 

@@ -1,9 +1,9 @@
-/* mis.cl: the sweeps of lib/mis.h, a cooperative kernel in the paper's language. coop-merge
- * makes coop-bench's megakernels of it, beside no task, tasks/matmult.cl or tasks/render.cl, and
+/* mis.cl: the sweeps of mis.h, a cooperative kernel in the paper's language. coop-merge
+ * makes coop-bench's megakernels of it, beside no task, the matmult task or the render task, and
  * its standalone form (kernels/generated/merges.txt); mis_step.cl is the multikernel baseline.
  * Sweep r runs while counts[r % 3] is not zero; each splits the nodes over the groups the kernel
  * has now, read once per group, and ends with a resizing barrier. */
-#include "lib/mis.h"
+#include "mis.h"
 
 kernel void mis(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
                 global uint *counts, uint n)

@@ -12,8 +12,8 @@
  *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
  *   counts[3]     sweeps run, written at the end.
  * The host starts with color[] = colored[] = COLOR_NONE and counts = {1, 0, 0, 0}. */
-#ifndef KERNELS_LIB_COLOR_H
-#define KERNELS_LIB_COLOR_H
+#ifndef APPS_COLOR_COLOR_H
+#define APPS_COLOR_COLOR_H
 
 #include "expand.h"
 #include "priority.h"

@@ -1,7 +1,7 @@
-/* mis_step.cl: one sweep of mis.cl (lib/mis.h) as an ordinary kernel, coop-bench's
+/* mis_step.cl: one sweep of mis.cl (mis.h) as an ordinary kernel, coop-bench's
  * multikernel baseline (in_count unused: every app's step kernel takes the same trailing
  * arguments). */
-#include "lib/mis.h"
+#include "mis.h"
 
 kernel void mis_step(global const uint *row, global const uint *col, global uint *in_set, global uint *decided,
                      global uint *counts, uint n, uint round, uint in_count)

@@ -1,7 +1,7 @@
-/* color_step.cl: one sweep of color.cl (lib/color.h) as an ordinary kernel, coop-bench's
+/* color_step.cl: one sweep of color.cl (color.h) as an ordinary kernel, coop-bench's
  * multikernel baseline (in_count unused: every app's step kernel takes the same trailing
  * arguments). */
-#include "lib/color.h"
+#include "color.h"
 
 kernel void color_step(global const uint *row, global const uint *col, global uint *color, global uint *colored,
                        global uint *counts, uint n, uint round, uint in_count)

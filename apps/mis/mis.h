@@ -14,8 +14,8 @@
  *                 in counts[(r + 1) % 3]; group 0 clears counts[(r + 2) % 3] for sweep r + 1;
  *   counts[3]     sweeps run, written at the end.
  * The host starts with in_set[] = decided[] = MIS_UNDECIDED and counts = {1, 0, 0, 0}. */
-#ifndef KERNELS_LIB_MIS_H
-#define KERNELS_LIB_MIS_H
+#ifndef APPS_MIS_MIS_H
+#define APPS_MIS_MIS_H
 
 #include "expand.h"
 #include "priority.h"
