@@ -11,9 +11,9 @@
  * whose value is known (a final position, or depth 0: the evaluation below) completes: its
  * negated value goes into the parent's best with an atomic maximum, and the child that brings
  * the parent's pending count to zero completes the parent in turn, up to the root (node 0,
- * seeded by the host with parent GAME_NO_PARENT). host/coop-ws.c holds the same rules for its
+ * seeded by the host with parent GAME_NO_PARENT). game_ref.c holds the same rules for coop-ws's
  * CPU search. */
-#include "lib/ws_deque.h"
+#include "ws_deque.h"
 
 #define GAME_NODE_WORDS 8u
 #define GAME_PARENT 0u

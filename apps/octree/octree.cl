@@ -13,7 +13,7 @@
  * with more than `leaf_max` points below level OCT_MAX_LEVEL is split: the group counts its
  * points per octant, writes the eight children, scatters the range through `scratch` and copies
  * it back, then pushes the non-empty children. */
-#include "lib/ws_deque.h"
+#include "ws_deque.h"
 
 #define OCT_NODE_WORDS 8u
 #define OCT_FIRST 0u
