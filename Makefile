@@ -69,8 +69,10 @@ CLI_OBJS := $(BUILD)/obj/host/common/cli.o $(BUILD)/obj/host/common/output.o $(S
 # The rest of the programs' shared layer (host/common/, a file per concern): $(call common,errors
 # buffers) names the objects of the parts a program links.
 common = $(patsubst %,$(BUILD)/obj/host/common/%.o,$(1))
-# Host programs bind the merged programs of kernels/generated/ by their header's names.
-HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated -I$(BUILD)/include
+# Host programs bind the merged programs of kernels/generated/ by their header's names, and
+# include an app's CPU reference by its folder: "bfs/bfs_ref.h" (apps/README.md).
+HOST_CFLAGS := -Ihost/common -Ilibcoop/src -Ikernels/generated -I$(BUILD)/include -Iapps
+APP_REF_HEADERS := $(wildcard apps/*.h apps/*/*_ref.h)
 
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -181,10 +183,16 @@ $(PCFILE): libcoop/coop.pc.in libcoop/include/coop.h Makefile
 	@mkdir -p $(@D)
 	$(call coop_pc,$(abspath $(BUILD))) | sed -e 's|^includedir=.*|includedir=$(abspath libcoop/include)|' > $@
 
-$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) libcoop/src/json_text.h \
-    libcoop/src/strict.h libcoop/src/outfile.h
+$(BUILD)/obj/host/%.o: host/%.c $(LIB_HEADERS) $(wildcard host/common/*.h) $(APP_REF_HEADERS) \
+    libcoop/src/json_text.h libcoop/src/strict.h libcoop/src/outfile.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -c $< -o $@
+
+# The apps' CPU references (apps/APP/APP_ref.c): plain C on the arrays the kernels take, with no
+# include path, so that they stay below the programs that call them.
+$(BUILD)/obj/apps/%.o: apps/%.c $(APP_REF_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/bin/coop-info: $(BUILD)/obj/host/coop-info.o $(call common,json) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)

@@ -18,18 +18,21 @@
  * the first launch; the baseline's warm-up has no task) precedes R timed runs; every run is
  * checked. The device is chosen with COOP_DEVICE etc. as in every libcoop program. */
 #include "bench_task.h"
+#include "bfs/bfs_ref.h"
 #include "buffers.h"
 #include "cli.h"
 #include "clock.h"
+#include "color/color_ref.h"
 #include "coop.h"
 #include "device.h"
 #include "errors.h"
 #include "graph.h"
 #include "graph_input.h"
 #include "json.h"
+#include "mis/mis_ref.h"
 #include "output.h"
-#include "reference.h"
 #include "run.h"
+#include "sssp/sssp_ref.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -206,7 +209,7 @@ static const app_kernel app_kernels[APPS][2][FORMS] = {
     [APP_SSSP_BF] = {APP_FORMS(SSSP_BF, sssp_bf, SSSP_BF_ARGS, sssp_bf)},
 };
 
-/* The multikernel steps (kernels/APP_step.cl), plain kernels: their parameters are the
+/* The multikernel steps (apps/APP/APP_step.cl), plain kernels: their parameters are the
  * cooperative kernel's, in its order, then round and in_count. */
 static const char *const step_sources[APPS] = {bfs_step_source, sssp_step_source, color_step_source, mis_step_source,
                                                sssp_bf_step_source};
@@ -520,8 +523,8 @@ static int load_graph(bench *b)
         b->traversed_arcs = traversed_arcs(b);
         return 0;
     }
-    int rc = b->s.app == APP_BFS ? reference_bfs(&b->g, b->source, b->expected)
-                             : reference_sssp(&b->g, b->source, b->expected);
+    int rc = b->s.app == APP_BFS ? reference_bfs(b->g.row, b->g.col, b->g.n, b->source, b->expected)
+                             : reference_sssp(b->g.row, b->g.col, b->g.weight, b->g.n, b->source, b->expected);
     if (rc != 0)
         return error_report(coop_bench_cli.name, "out of memory in the CPU reference");
     b->traversed_arcs = traversed_arcs(b);
@@ -901,9 +904,10 @@ static int check_property(bench *b, unsigned run)
     uint64_t wrong = 0;
     for (uint32_t v = 0; v < b->g.n; v++) {
         uint32_t neighbour = 0;
-        reference_fault fault = b->s.app == APP_COLOR
-                                    ? reference_coloring_fault(&b->g, b->result, DEVICE_UNREACHED, v, &neighbour)
-                                    : reference_mis_fault(&b->g, b->result, v, &neighbour);
+        reference_fault fault =
+            b->s.app == APP_COLOR
+                ? reference_coloring_fault(b->g.row, b->g.col, b->result, DEVICE_UNREACHED, v, &neighbour)
+                : reference_mis_fault(b->g.row, b->g.col, b->result, v, &neighbour);
         if (fault == REFERENCE_OK)
             continue;
         if (wrong++ == 0)

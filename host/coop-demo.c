@@ -5,7 +5,7 @@
  *
  * A blocking BFS (global barriers between rounds) runs on a road graph while a path tracer wants a
  * frame every P ms, twice:
- *   cooperative     BFS is the cooperative kernel of a megakernel (kernels/bfs.cl's rounds with
+ *   cooperative     BFS is the cooperative kernel of a megakernel (apps/bfs/bfs.cl's rounds with
  *                   resizing barriers) and each frame is a high-priority task (task_render of
  *                   kernels/tasks/render.cl) on a quarter of the groups, taken at a barrier;
  *   no cooperation  BFS is a plain persistent kernel (global barriers) and each frame is
@@ -27,6 +27,7 @@
  *
  * Exit status: 0; 1 for an error (bad arguments, unreadable graph, device failure); 2 when a
  * search differs from the CPU reference. The device is chosen with COOP_DEVICE etc. */
+#include "bfs/bfs_ref.h"
 #include "buffers.h"
 #include "cli.h"
 #include "clock.h"
@@ -38,7 +39,6 @@
 #include "hash.h"
 #include "image.h"
 #include "output.h"
-#include "reference.h"
 #include "run.h"
 #include "stats.h"
 
@@ -52,7 +52,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* What coop-merge made of kernels/demo.cl (kernels/generated/), and the render task as an
+/* What coop-merge made of apps/demo/demo.cl (kernels/generated/), and the render task as an
  * ordinary kernel (kernels/tasks/plain.cl). */
 #include "demo_mega.h"
 #include "demo_standalone.h"
@@ -69,13 +69,13 @@ extern const char bench_tasks_plain_source[];
 enum {
     MAX_SEARCHES = 4096,     /* sources prepared; the cooperative run stops at S seconds first */
     CAMERA_FRAMES = 128,     /* frames per turn of render.cl's camera */
-    PROGRESS_SEARCHES = 0,   /* progress buffer (kernels/lib/demo.h): searches completed */
+    PROGRESS_SEARCHES = 0,   /* progress buffer (apps/demo/demo.h): searches completed */
     PROGRESS_STOP = 1,       /* set by the stop task */
     PROGRESS_WORDS = 2,
     RENDER_TIMINGS = 3       /* render_plain runs timed, best taken */
 };
 
-/* The host's copy of kernels/demo.cl's fingerprint terms. */
+/* The host's copy of apps/demo/demo.cl's fingerprint terms. */
 static uint32_t print_a(uint32_t v, uint32_t level)
 {
     return hash_fmix32(hash_fmix32(v) ^ level);
@@ -385,7 +385,7 @@ static void close_device(demo *d)
     coop_context_release(d->ctx);
 }
 
-/* The state the kernels expect before search 0 (kernels/demo.cl), allowing `searches` searches. */
+/* The state the kernels expect before search 0 (apps/demo/demo.cl), allowing `searches` searches. */
 static int reset(demo *d, cl_uint searches)
 {
     cl_command_queue queue = coop_context_queue(d->ctx);
@@ -692,7 +692,7 @@ static int reference_prints(const demo *d, unsigned count, uint32_t *prints, uin
     if (!dist)
         return error_report(coop_demo_cli.name, "out of memory");
     for (unsigned s = 0; s < count; s++) {
-        if (reference_bfs(&d->g, d->sources[s], dist) != 0) {
+        if (reference_bfs(d->g.row, d->g.col, d->g.n, d->sources[s], dist) != 0) {
             free(dist);
             return error_report(coop_demo_cli.name, "out of memory in the CPU reference");
         }

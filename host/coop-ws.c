@@ -1,7 +1,7 @@
 /* coop-ws: the work-stealing apps (kernels/lib/ws_deque.h): octree partitioning of random 3-D
- * points (kernels/octree.cl) and a connect-four game-tree search (kernels/game.cl), each as a
- * cooperative megakernel (kill and fork offered between tasks, an optional periodic matmult task
- * beside it) or as a standalone persistent kernel, every run checked against a CPU reference.
+ * points (apps/octree/) and a connect-four game-tree search (apps/game/), each as a cooperative
+ * megakernel (kill and fork offered between tasks, an optional periodic matmult task beside it)
+ * or as a standalone persistent kernel, every run checked against its CPU reference.
  * Both forms are what coop-merge makes of the kernels (kernels/generated/, bound by the names of
  * the generated headers).
  *
@@ -28,10 +28,12 @@
 #include "coop/kernels/ws_layout.h" /* the queue's words and size, as the kernels have them */
 #include "device.h"
 #include "errors.h"
+#include "game/game_ref.h"
 #include "game_mega.h"
 #include "game_standalone.h"
 #include "json.h"
 #include "matmult_ref.h"
+#include "octree/octree_ref.h"
 #include "octree_mega.h"
 #include "octree_standalone.h"
 #include "output.h"
@@ -45,13 +47,13 @@
 
 extern const char octree_mega_source[], octree_standalone_source[], game_mega_source[], game_standalone_source[];
 
-/* kernels/octree.cl's node words; its work-items 0..7 each handle an octant. */
+/* apps/octree/octree.cl's node words; its work-items 0..7 each handle an octant. */
 enum { OCT_NODE_WORDS = 8, OCT_FIRST = 0, OCT_COUNT = 1, OCT_CHILD = 2, OCT_LEVEL = 3, OCT_X = 4, OCT_Y = 5,
        OCT_Z = 6, OCT_MAX_LEVEL = 20, OCT_MIN_LOCAL_SIZE = 8 };
 
-/* kernels/game.cl's node words and scores. */
+/* apps/game/game.cl's node words and scores. */
 enum { GAME_NODE_WORDS = 8, GAME_PARENT = 0, GAME_BEST = 1, GAME_DEPTH = 3, GAME_MASK = 4, GAME_CUR = 6,
-       GAME_WIN = 1000, GAME_STONES = 42, GAME_MAX_DEPTH = 7 };
+       GAME_MAX_DEPTH = 7 };
 #define GAME_NO_PARENT 0xffffffffu
 #define GAME_BIAS 0x80000000u
 
@@ -306,66 +308,6 @@ typedef struct octree_data {
     cl_mem points_buf, perm, scratch, nodes, node_count;
 } octree_data;
 
-/* Points in [0, 1)^3 from a fixed generator, in two clusters and a uniform background, so that the
- * tree is uneven. */
-static void octree_points(float *points, unsigned n)
-{
-    uint64_t x = 0x9e3779b97f4a7c15u;
-    for (unsigned i = 0; i < n; i++) {
-        float c[3];
-        for (unsigned d = 0; d < 3; d++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            c[d] = (float)(x >> 40) * (1.0f / 16777216.0f);
-        }
-        if (i % 3 == 1)
-            for (unsigned d = 0; d < 3; d++)
-                c[d] = 0.25f + c[d] * 0.0625f;
-        for (unsigned d = 0; d < 3; d++)
-            points[i * 4 + d] = c[d];
-        points[i * 4 + 3] = 0.0f;
-    }
-}
-
-/* The cell of point p at `level`: its integer coordinates. */
-static unsigned cell_of(float p, unsigned level)
-{
-    return (unsigned)(p * (float)(1u << level));
-}
-
-/* Nodes of the CPU's partition of `ids` (count of them) in a cell at `level`; reorders `ids`. */
-static unsigned long octree_reference(const float *points, unsigned *ids, unsigned count, unsigned leaf_max,
-                                      unsigned level, unsigned *scratch)
-{
-    if (count <= leaf_max || level >= OCT_MAX_LEVEL)
-        return 1;
-    unsigned counts[8] = {0}, start[8];
-    for (unsigned i = 0; i < count; i++) {
-        const float *p = points + ids[i] * 4;
-        unsigned o = (cell_of(p[0], level + 1) & 1) | (cell_of(p[1], level + 1) & 1) << 1 |
-                     (cell_of(p[2], level + 1) & 1) << 2;
-        counts[o]++;
-    }
-    for (unsigned o = 0, at = 0; o < 8; o++) {
-        start[o] = at;
-        at += counts[o];
-    }
-    unsigned cursor[8];
-    memcpy(cursor, start, sizeof cursor);
-    for (unsigned i = 0; i < count; i++) {
-        const float *p = points + ids[i] * 4;
-        unsigned o = (cell_of(p[0], level + 1) & 1) | (cell_of(p[1], level + 1) & 1) << 1 |
-                     (cell_of(p[2], level + 1) & 1) << 2;
-        scratch[cursor[o]++] = ids[i];
-    }
-    memcpy(ids, scratch, count * sizeof *ids);
-    unsigned long nodes = 1;
-    for (unsigned o = 0; o < 8; o++)
-        nodes += octree_reference(points, ids + start[o], counts[o], leaf_max, level + 1, scratch);
-    return nodes;
-}
-
 static int octree_open(ws_env *env, const options *o, octree_data *d)
 {
     *d = (octree_data){.points = malloc((size_t)o->points * 4 * sizeof(float))};
@@ -380,7 +322,7 @@ static int octree_open(ws_env *env, const options *o, octree_data *d)
     }
     for (unsigned i = 0; i < o->points; i++)
         ids[i] = i;
-    d->node_bound = (unsigned)octree_reference(d->points, ids, o->points, o->leaf_max, 0, scratch);
+    d->node_bound = (unsigned)octree_reference(d->points, ids, o->points, o->leaf_max, OCT_MAX_LEVEL, 0, scratch);
     free(ids);
     free(scratch);
     d->points_buf = make_buffer(env, (size_t)o->points * 16);
@@ -472,7 +414,7 @@ static int octree_check(ws_env *env, const options *o, octree_data *d, unsigned 
                 const float *p = d->points + (size_t)point * 4;
                 const unsigned cell[3] = {n[OCT_X], n[OCT_Y], n[OCT_Z]};
                 for (unsigned k = 0; k < 3; k++)
-                    if (cell_of(p[k], n[OCT_LEVEL]) != cell[k]) {
+                    if (octree_cell(p[k], n[OCT_LEVEL]) != cell[k]) {
                         printf("octree: point %u (%.7f, %.7f, %.7f) is in leaf %u, cell (%u, %u, %u) at level %u\n",
                                point, p[0], p[1], p[2], index, cell[0], cell[1], cell[2], n[OCT_LEVEL]);
                         wrong++;
@@ -532,61 +474,6 @@ static void octree_close(octree_data *d)
 
 /* The opening searched from (columns, 0-based). */
 static const unsigned game_opening[] = {3, 3, 2, 4, 2, 1};
-
-typedef struct game_board {
-    uint64_t mask, cur;
-} game_board;
-
-static int game_playable(game_board b, unsigned column)
-{
-    return !(b.mask & (UINT64_C(1) << (7 * column + 5)));
-}
-
-static game_board game_play(game_board b, unsigned column)
-{
-    return (game_board){.mask = b.mask | (b.mask + (UINT64_C(1) << (7 * column))), .cur = b.cur ^ b.mask};
-}
-
-static int game_aligned(uint64_t stones)
-{
-    static const unsigned shifts[4] = {1, 6, 7, 8};
-    for (unsigned s = 0; s < 4; s++) {
-        uint64_t pairs = stones & (stones >> shifts[s]);
-        if (pairs & (pairs >> (2 * shifts[s])))
-            return 1;
-    }
-    return 0;
-}
-
-static int game_evaluate(game_board b)
-{
-    static const int weight[7] = {1, 2, 3, 4, 3, 2, 1};
-    int score = 0;
-    for (unsigned c = 0; c < 7; c++) {
-        uint64_t column = UINT64_C(0x3f) << (7 * c);
-        score += weight[c] * (__builtin_popcountll(b.cur & column) - __builtin_popcountll((b.cur ^ b.mask) & column));
-    }
-    return score;
-}
-
-/* kernels/game.cl's value of `b` searched `depth` plies; *nodes counts the positions visited. */
-static int game_negamax(game_board b, unsigned depth, unsigned long *nodes)
-{
-    ++*nodes;
-    if (game_aligned(b.cur ^ b.mask))
-        return -(GAME_WIN + (int)depth);
-    if (__builtin_popcountll(b.mask) == GAME_STONES)
-        return 0;
-    if (depth == 0)
-        return game_evaluate(b);
-    int best = INT32_MIN;
-    for (unsigned c = 0; c < 7; c++)
-        if (game_playable(b, c)) {
-            int value = -game_negamax(game_play(b, c), depth - 1, nodes);
-            best = value > best ? value : best;
-        }
-    return best;
-}
 
 typedef struct game_data {
     unsigned node_bound;

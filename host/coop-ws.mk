@@ -1,7 +1,8 @@
 # coop-ws: the work-stealing apps, octree and game (host/coop-ws.c), and its test. Its programs
-# are what coop-merge makes of kernels/octree.cl and kernels/game.cl (with kernels/lib/ws_deque.h
-# and the light task kernels/tasks/ws_light.cl), committed in kernels/generated/ (merges.txt;
-# `make regenerate`). Included after the Makefile: make -f Makefile -f host/coop-ws.mk build/bin/coop-ws
+# are what coop-merge makes of apps/octree/octree.cl and apps/game/game.cl (with
+# kernels/lib/ws_deque.h and the light task kernels/tasks/ws_light.cl), committed in
+# kernels/generated/ (merges.txt; `make regenerate`); its checks are the apps' CPU references,
+# apps/octree/octree_ref.c and apps/game/game_ref.c. Included after the Makefile: make -f Makefile -f host/coop-ws.mk build/bin/coop-ws
 
 COOP_WS_PROGRAMS := octree_mega octree_standalone game_mega game_standalone
 
@@ -12,6 +13,7 @@ $(COOP_WS_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/
 $(BUILD)/obj/host/coop-ws.o: $(COOP_WS_PROGRAMS:%=kernels/generated/%.h) kernels/lib/ws_layout.h | $(KERNEL_LIB)
 
 $(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(COOP_WS_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
+    $(BUILD)/obj/apps/octree/octree_ref.o $(BUILD)/obj/apps/game/game_ref.o \
     $(call common,errors buffers device run json matmult_ref stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)

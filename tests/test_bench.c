@@ -1,5 +1,5 @@
-/* test_bench.c: coop-bench (host/coop-bench.c with kernels/bfs.cl, kernels/sssp.cl,
- * kernels/color.cl, kernels/mis.cl, kernels/sssp_bf.cl and the tasks in host/bench_task.c,
+/* test_bench.c: coop-bench (host/coop-bench.c with apps/bfs/bfs.cl, apps/sssp/sssp.cl,
+ * apps/color/color.cl, apps/mis/mis.cl, apps/sssp_bf/sssp_bf.cl and the tasks in host/bench_task.c,
  * kernels/tasks/matmult.cl and kernels/tasks/render.cl), run as a subprocess
  * on PoCL with two workers: each app in each mode equals its CPU reference on real and generated
  * graphs, the cooperative megakernels stay right under chaos seeds with a periodic task, every

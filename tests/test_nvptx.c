@@ -141,7 +141,7 @@ END_TEST
 /* coop-bench's multikernel steps. */
 START_TEST(step_kernels_compile)
 {
-    compile_all("kernels/*_step.cl", NULL);
+    compile_all("apps/*/*_step.cl", NULL);
 }
 END_TEST
 

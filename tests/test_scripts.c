@@ -7,6 +7,7 @@
  * says every app and task computed the right thing. Bad options end with a usage message.
  * scripts/timeline draws a trace coop-bench --trace wrote, and refuses a file that is not one;
  * scripts/alternatives tabulates preempt-bench's and sched-bench's saved outputs.
+ * scripts/embed.sh -i pastes in what a kernel includes, from beside it or from its -I folders.
  *
  * The scripts drive build/bin/coop-bench (make -f Makefile -f host/coop-bench.mk
  * build/bin/coop-bench) and need /usr/bin/python3 with matplotlib (python3-matplotlib). */
@@ -607,6 +608,58 @@ START_TEST(gather_cost_of_a_trace)
 }
 END_TEST
 
+/* ---- embed.sh ----------------------------------------------------------------------------- */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* An app's step includes its own header, found beside it, which includes the kernel library's,
+ * found in a -I folder; a header beside the includer wins over one of the same name there. */
+START_TEST(embed_finds_includes_in_folders)
+{
+    char kernel[2 * PATH_BYTES], beside[2 * PATH_BYTES], lib[2 * PATH_BYTES], lib_header[3 * PATH_BYTES],
+        lib_shadow[3 * PATH_BYTES];
+    snprintf(kernel, sizeof kernel, "%s/step.cl", scratch);
+    snprintf(beside, sizeof beside, "%s/app.h", scratch);
+    snprintf(lib, sizeof lib, "%s/lib", scratch);
+    snprintf(lib_header, sizeof lib_header, "%s/expand.h", lib);
+    snprintf(lib_shadow, sizeof lib_shadow, "%s/app.h", lib);
+    ck_assert_int_eq(mkdir(lib, 0755), 0);
+    write_text(kernel, "#include \"app.h\"\nkernel void step(void) { app_round(); }\n");
+    write_text(beside, "#include \"expand.h\"\ninline void app_round(void) { expand(); }\n");
+    write_text(lib_header, "inline void expand(void) {}\n");
+    write_text(lib_shadow, "#error the header beside the kernel comes first\n");
+
+    char *folders[] = {"/bin/sh", "scripts/embed.sh", "-i", "-I", lib, "step_source", kernel, NULL};
+    tu_process run = tu_run_process(folders);
+    assert_status(&run, "embed.sh -i -I lib", 0, "const char step_source[] =");
+    const char *expand = strstr(run.output, "inline void expand(void) {}");
+    const char *round = strstr(run.output, "inline void app_round(void)");
+    const char *step = strstr(run.output, "kernel void step(void)");
+    ck_assert_msg(expand && round && step && expand < round && round < step,
+                  "embed.sh -i -I lib: not the library's header, the app's, then the kernel:\n%s", run.output);
+    ck_assert_msg(!strstr(run.output, "#error") && !strstr(run.output, "#include"),
+                  "embed.sh -i -I lib: an include left or the wrong app.h:\n%s", run.output);
+    free(run.output);
+
+    /* Without the folder the header is looked for beside the file that includes it, and named so. */
+    char missing[4 * PATH_BYTES];
+    snprintf(missing, sizeof missing, "embed.sh: cannot read %s/expand.h", scratch);
+    char *no_folder[] = {"/bin/sh", "scripts/embed.sh", "-i", "step_source", kernel, NULL};
+    assert_run(no_folder, "embed.sh -i without -I", 1, missing);
+    char *no_name[] = {"/bin/sh", "scripts/embed.sh", "-i", "-I", NULL};
+    assert_run(no_name, "embed.sh -i -I", 1, "embed.sh: -I needs a folder");
+
+    char *remove[] = {"/bin/rm", "-r", lib, NULL};
+    assert_run(remove, "rm -r lib", 0, "");
+}
+END_TEST
+
 /* ---- Bad options -------------------------------------------------------------------------- */
 
 START_TEST(bad_options)
@@ -649,6 +702,10 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, scaling_from_csv);
     tcase_add_test(quick, default_folder_is_scratch);
     suite_add_tcase(suite, quick);
+    TCase *embed = tu_tcase("embed", 30);
+    tcase_add_checked_fixture(embed, scratch_create, scratch_remove);
+    tcase_add_test(embed, embed_finds_includes_in_folders);
+    suite_add_tcase(suite, embed);
     return suite;
 }
 

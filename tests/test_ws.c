@@ -1,5 +1,5 @@
-/* test_ws.c: coop-ws (host/coop-ws.c with kernels/lib/ws_deque.h, kernels/octree.cl and
- * kernels/game.cl), run as a subprocess on PoCL with two workers: octree and game, standalone
+/* test_ws.c: coop-ws (host/coop-ws.c with kernels/lib/ws_deque.h, apps/octree/octree.cl and
+ * apps/game/game.cl), run as a subprocess on PoCL with two workers: octree and game, standalone
  * and cooperative, equal their CPU references; the cooperative megakernels stay right under 20
  * chaos seeds each with a periodic task, and kills and forks happen over the seeds; bad
  * arguments end with status 1 and a message. The deque itself is tested on its own: a kernel

@@ -4,7 +4,7 @@
  * P / (P - D) describes a kernel that runs for many periods P, not one ~13 ms search that sees
  * one task). Multikernel mode restarts from the host.
  *
- * `counts` is the app's (lib/bfs.h, lib/sssp.h), with these words after it:
+ * `counts` is the app's (apps/bfs/bfs.h, apps/sssp/sssp.h), with these words after it:
  *   counts[SEARCH_COUNT]   searches to run, written by the host;
  *   counts[SEARCH_SOURCE]  the source, written by the host;
  *   counts[SEARCH_NODES]   the node count, written by the host;

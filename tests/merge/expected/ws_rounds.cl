@@ -12,7 +12,8 @@
 /* ---- tests/merge/../../kernels/lib/ws_deque.h ---- */
 /* ws_deque.h: work-stealing deques and a task queue for cooperative kernels written in the
  * paper's language (#include it; coop-merge pastes it into the merged program, and threads the
- * context through the functions that read ids). kernels/octree.cl and kernels/game.cl use it.
+ * context through the functions that read ids). apps/octree/octree.cl and apps/game/game.cl use
+ * it.
  *
  * A task is one 32-bit word that the application gives its meaning (octree.cl and game.cl: the
  * index of a node in their own node array). Every group g (get_group_id(0)) owns deque g: it

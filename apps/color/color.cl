@@ -1,0 +1,20 @@
+/* color.cl: the sweeps of color.h, a cooperative kernel in the paper's language. coop-merge
+ * makes coop-bench's megakernels of it, beside no task, the matmult task or the render task, and
+ * its standalone form (kernels/generated/merges.txt); color_step.cl is the multikernel baseline.
+ * Sweep r runs while counts[r % 3] is not zero; each splits the nodes over the groups the kernel
+ * has now, read once per group, and ends with a resizing barrier. */
+#include "color.h"
+
+kernel void color(global const uint *row, global const uint *col, global uint *color, global uint *colored,
+                  global uint *counts, uint n)
+{
+    local uint scratch[COLOR_WORDS];
+    transmit uint round = 0;
+    while (counts[round % 3u]) {
+        color_sweep(get_group_id(0), shared_num_groups(), round, n, row, col, color, colored, counts, scratch);
+        round++;
+        resizing_global_barrier();
+    }
+    if (get_group_id(0) == 0 && get_local_id(0) == 0)
+        counts[3] = round;
+}
