@@ -6,10 +6,11 @@ same seed on every machine. Every statement has a number (its place in a walk of
 shrinks a program without ever writing one the generator could not have written.
 
 The program's results do not depend on the schedule: control flow is the same in every group
-(conditions read only loop counters, kernel arguments and votes); output words are added to with
-atomics, exactly once per dynamic execution of a statement, either by work spread over the groups
-between two global barriers with no offer between them, or by group 0 alone (never killed, never
-forked). The same tree is interpreted here to give the expected words.
+(conditions read only loop counters, kernel arguments and votes; a branch on the local or group
+id holds only barrier-free work); output words are added to with atomics, exactly once per
+dynamic execution of a statement, either by work spread over the groups between two global
+barriers with no offer between them, or by group 0 alone (never killed, never forked). The same
+tree is interpreted here, jumps followed, to give the expected words.
 """
 
 import random
@@ -31,10 +32,15 @@ class Node:
 class Program:
     """What one seed gives: the tree, the helpers and tasks it uses, and the launch."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, shapes=True):
         self.seed = seed
         r = random.Random(seed)
         self.r = r
+        # The shapes added after the first campaigns (jumps in a loop's middle, do-while, else-if
+        # chains, branches on the ids around barriers) draw from their own stream, so that a seed's
+        # statements stay the ones it had before them; without `shapes` the program is the one
+        # the seed gave before them.
+        self.shapes = random.Random("shapes %d" % seed) if shapes else None
         self.local_size = r.choice([8, 16])
         self.max_groups = r.choice([2, 3, 4])
         self.args = [r.randint(1, 3) for _ in range(ARGS)]
@@ -70,9 +76,9 @@ class Program:
             helpers.append({"name": "share_h", "kind": "share", "where": "h", "c": 1})
         return helpers
 
-    def _expr(self, scope, extra=None):
+    def _expr(self, scope, extra=None, r=None):
         """A uniform value: terms over loop counters in scope and accumulators, and a constant."""
-        r = self.r
+        r = r or self.r
         terms = []
         names = list(scope) + ["a%d" % i for i in range(len(self.accs))]
         for name in r.sample(names, min(len(names), r.randint(0, 2))):
@@ -81,8 +87,8 @@ class Program:
             terms.append((r.randint(1, 5), extra))
         return {"terms": terms, "c": r.randint(0, 40)}
 
-    def _cond(self, scope):
-        r = self.r
+    def _cond(self, scope, r=None):
+        r = r or self.r
         if scope and r.random() < 0.7:
             return {"var": r.choice(scope), "mod": r.randint(2, 3), "eq": r.randint(0, 1)}
         return {"arg": r.randrange(ARGS), "gt": r.randint(0, 2)}
@@ -100,8 +106,32 @@ class Program:
             if self.statements >= self.budget:
                 break
             self.statements += 1
-            block.append(self._statement(depth, scope, trips))
+            block.extend(self._around(self._statement(depth, scope, trips), scope))
         return block
+
+    def _around(self, node, scope):
+        """The node, often between branches on the local or group id around barrier-free work
+        when it holds a barrier: the shape of PoCL's work-group compiler faults so far."""
+        s = self.shapes
+        if not s or not holds_barrier(node):
+            return [node]
+        nodes = [node]
+        if s.random() < 0.25:
+            nodes.insert(0, self._branch(scope))
+        if s.random() < 0.25:
+            nodes.append(self._branch(scope))
+        return nodes
+
+    def _branch(self, scope):
+        s = self.shapes
+        on = s.choice(["lid", "gid"])
+        node = Node("branch", on=on, expr=self._expr(scope, "lid", s))
+        if on == "lid":
+            node.below = s.randint(1, self.local_size - 1)
+            node.other = s.randint(1, 9) if s.random() < 0.5 else None
+        else:
+            node.mod, node.eq = 2, s.randint(0, 1)
+        return node
 
     def _statement(self, depth, scope, trips):
         r = self.r
@@ -140,6 +170,7 @@ class Program:
             node.body = self._block(depth + 1, scope, trips)
             if r.random() < 0.4:
                 node.orelse = self._block(depth + 1, scope, trips)
+            self._chain(node, scope)
             return node
         loop = r.choice(["for", "for", "while", "while1", "vote_loop"])
         self.counters += 1
@@ -159,10 +190,48 @@ class Program:
             callable_ = [h for h in self.helpers if h["kind"] != "spread"]
             if callable_ and r.random() < 0.5:
                 self.weight += 1
-                node.body.append(Node("call", helper=r.choice(callable_), local=r.randrange(self.locals),
-                                      expr=self._expr(scope + [var])))
-            node.body.append(Node("prim", prim=r.choice(["resizing_global_barrier", "offer_fork", "offer_kill"])))
+                call = Node("call", helper=r.choice(callable_), local=r.randrange(self.locals),
+                            expr=self._expr(scope + [var]))
+                node.body.extend(self._around(call, scope + [var]))
+            prim = Node("prim", prim=r.choice(["resizing_global_barrier", "offer_fork", "offer_kill"]))
+            node.body.extend(self._around(prim, scope + [var]))
+        self._loop_shapes(node, scope + [var])
         return node
+
+    def _chain(self, node, scope):
+        """Often turns `else { A B }` into `else if (c) { A } else { B }` (or `else if (c) { A B }`),
+        and so on down the else; an `if` without an else may first give the end of its body to an
+        `else if`."""
+        s = self.shapes
+        if not s:
+            return
+        if not node.orelse and len(node.body) > 1 and s.random() < 0.4:
+            cut = s.randint(1, len(node.body) - 1)
+            node.body, node.orelse = node.body[:cut], node.body[cut:]
+            node = self._link(node, scope, len(node.orelse))
+        while node.orelse and s.random() < 0.5:
+            node = self._link(node, scope, s.randint(1, len(node.orelse)))
+
+    def _link(self, node, scope, cut):
+        """Makes the first `cut` statements of the node's else an `else if`; returns that `if`."""
+        rest = node.orelse
+        link = Node("if", cond=self._cond(scope, self.shapes), chain=True)
+        link.body, link.orelse = rest[:cut], rest[cut:]
+        node.orelse = [link]
+        return link
+
+    def _loop_shapes(self, node, scope):
+        """Often makes a while loop a do-while, and puts an `if (c) break;` (or `continue;` in a
+        for loop, where the increment is not skipped) before some statement of the body."""
+        s = self.shapes
+        if not s:
+            return
+        if node.loop in ("while", "while1") and s.random() < 0.35:
+            node.loop = "do"
+        if node.body and s.random() < 0.4:
+            jump = "continue" if node.loop == "for" and s.random() < 0.5 else "break"
+            at = s.randint(1 if len(node.body) > 1 else 0, len(node.body) - 1)
+            node.body.insert(at, Node("jump", jump=jump, cond=self._cond(scope, s)))
 
     def _tasks(self):
         r = self.r
@@ -208,6 +277,13 @@ def walk(block):
         yield from walk(node.orelse)
 
 
+def holds_barrier(node):
+    """Whether the statement reaches a workgroup barrier (every global barrier and offer does)."""
+    if node.kind in ("prim", "spread", "vote", "call") or getattr(node, "loop", None) == "vote_loop":
+        return True
+    return any(holds_barrier(n) for n in node.body + node.orelse)
+
+
 # ---- Output regions -----------------------------------------------------------------------
 
 def layout(program):
@@ -215,7 +291,8 @@ def layout(program):
     words = 0
     for node in walk(program.body):
         size = {"spread": program.width, "group0": program.local_size, "private": 1,
-                "call": program.local_size, "vote": program.local_size}.get(node.kind, 0)
+                "call": program.local_size, "vote": program.local_size,
+                "branch": program.local_size}.get(node.kind, 0)
         node.base = words
         words += size
     return max(words, 1)
@@ -389,10 +466,32 @@ def _render_block(program, block, depth, emit):
         elif k == "if":
             emit("%sif (%s) {" % (pad, render_cond(node.cond)))
             _render_block(program, node.body, depth + 1, emit)
+            while len(node.orelse) == 1 and getattr(node.orelse[0], "chain", False):
+                node = node.orelse[0]
+                emit("%s} else if (%s) {" % (pad, render_cond(node.cond)))
+                _render_block(program, node.body, depth + 1, emit)
             if node.orelse:
                 emit("%s} else {" % pad)
                 _render_block(program, node.orelse, depth + 1, emit)
             emit("%s}" % pad)
+        elif k == "jump":
+            emit("%sif (%s)" % (pad, render_cond(node.cond)))
+            emit("%s    %s;" % (pad, node.jump))
+        elif k == "branch":
+            value = render_expr(node.expr, "(uint)get_local_id(0)")
+            if node.on == "lid":
+                emit("%sif (get_local_id(0) < %du) {" % (pad, node.below))
+                emit("%s    if (get_group_id(0) == 0)" % pad)
+                emit("%s        atomic_add(&out[%du + get_local_id(0)], %s);" % (pad, node.base, value))
+                if node.other is not None:
+                    emit("%s} else if (get_group_id(0) == 0) {" % pad)
+                    emit("%s    atomic_add(&out[%du + get_local_id(0)], %du);" % (pad, node.base, node.other))
+                emit("%s}" % pad)
+            else:
+                emit("%sif (get_group_id(0) == 0) {" % pad)
+                emit("%s    if (get_local_id(0) %% %du == %du)" % (pad, node.mod, node.eq))
+                emit("%s        atomic_add(&out[%du + get_local_id(0)], %s);" % (pad, node.base, value))
+                emit("%s}" % pad)
         elif k == "loop":
             v, bound = node.var, render_bound(node.bound)
             if node.loop == "for":
@@ -413,6 +512,12 @@ def _render_block(program, block, depth, emit):
                 emit("%s    if (%s >= %s)" % (pad, v, bound))
                 emit("%s        break;" % pad)
                 emit("%s}" % pad)
+            elif node.loop == "do":
+                emit("%s%s = 0;" % (pad, v))
+                emit("%sdo {" % pad)
+                _render_block(program, node.body, depth + 1, emit)
+                emit("%s    %s++;" % (pad, v))
+                emit("%s} while (%s < %s);" % (pad, v, bound))
             else:
                 fn = "resizing_global_barrier_any" if node.resizing else "global_barrier_any"
                 emit("%s%s = 0;" % (pad, v))
@@ -490,9 +595,21 @@ def expected(program, words):
         out[i] = (out[i] + v) & MASK
 
     def run(block):
+        """Runs the block; returns the jump ("break" or "continue") that left it, or None."""
         for node in block:
             k = node.kind
-            if k == "spread":
+            if k == "jump":
+                if cond_true(node.cond, env, program):
+                    return node.jump
+            elif k == "branch":
+                for lid in range(L):
+                    if node.on == "lid" and lid < node.below:
+                        add(node.base + lid, value(node.expr, env, lid))
+                    elif node.on == "lid" and node.other is not None:
+                        add(node.base + lid, node.other)
+                    elif node.on == "gid" and lid % node.mod == node.eq:
+                        add(node.base + lid, value(node.expr, env, lid))
+            elif k == "spread":
                 for w in range(program.width):
                     if node.how == "helper":
                         add(node.base + w, value(node.expr, env, 0) + node.helper["c"] * w)
@@ -513,14 +630,18 @@ def expected(program, words):
                 for lid in range(L):
                     add(node.base + lid, helper_value(node.helper, v, lid, L))
             elif k == "if":
-                run(node.body if cond_true(node.cond, env, program) else node.orelse)
+                jump = run(node.body if cond_true(node.cond, env, program) else node.orelse)
+                if jump:
+                    return jump
             elif k == "loop":
                 n = bound_value(node.bound, program)
                 trips = n if node.loop in ("for", "while") else max(n, 1)
                 for i in range(trips):
                     env[node.var] = i
-                    run(node.body)
+                    if run(node.body) == "break":
+                        break
                 env.pop(node.var, None)
+        return None
 
     run(program.body)
     return out
@@ -555,9 +676,9 @@ def spec(program, words):
     return "\n".join(lines) + "\n"
 
 
-def generate(seed, dropped=()):
+def generate(seed, dropped=(), shapes=True):
     """(program, files): files maps a file name to its text."""
-    program = drop(Program(seed), dropped)
+    program = drop(Program(seed, shapes), dropped)
     kernel, header, tasks, words = render(program)
     files = {"smith.cl": kernel, "smith_task.cl": tasks, "smith.spec": spec(program, words)}
     if header:
