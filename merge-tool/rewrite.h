@@ -24,6 +24,8 @@ char *mt_padded(const char *indent, unsigned levels);
 
 /* rewrite_joins.c */
 int mt_is_loop(const mt_stmt *s);
+/* Whether a statement is or holds a `break` or `continue` of the loop around it. */
+int mt_holds_jump(const mt_stmt *s);
 void mt_join_statement(const mt_control *c, const mt_stmt *s);
 
 #endif

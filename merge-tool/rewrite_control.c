@@ -303,7 +303,10 @@ static void rewrite_block(const mt_control *c, layout *l, const mt_stmt *block)
             if (!run_first)
                 run_first = item;
             run_last = item;
-            run_barrier |= mt_holds_barrier(c->merge, c->file, item->cursor);
+            /* a join after a run that a jump leaves too: without one, after `if (c) continue;`
+             * first in a loop holding a fork point, PoCL's work-group compiler took the run's
+             * `if (get_local_id(0) == 0)` in every work-item (smith seed 117) */
+            run_barrier |= mt_holds_barrier(c->merge, c->file, item->cursor) || mt_holds_jump(item);
             continue;
         }
         if (item && item->empty && run_first)

@@ -200,7 +200,7 @@ static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
 }
 
 /* Whether a statement is or holds a `break` or `continue` of the loop around it. */
-static int holds_jump(const mt_stmt *s)
+int mt_holds_jump(const mt_stmt *s)
 {
     enum CXCursorKind kind = clang_getCursorKind(s->cursor);
     if (kind == CXCursor_BreakStmt || kind == CXCursor_ContinueStmt)
@@ -219,7 +219,7 @@ static int holds_jump(const mt_stmt *s)
  * join made its compiler fail an assertion (seed 147). */
 static void join_before_jump(const mt_control *c, const mt_stmt *s)
 {
-    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !holds_jump(s))
+    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_jump(s))
         return;
     const mt_stmt *loop = s->parent;
     while (loop && !mt_is_loop(loop)) {

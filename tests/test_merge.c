@@ -2283,10 +2283,12 @@ static Suite *merge_suite(void)
     tcase_add_test(skipped_barriers, helper_barrier_between_two_fork_points);
     tcase_add_test(skipped_barriers, work_stealing_rounds_under_chaos);
     tcase_add_test(skipped_barriers, if_around_helper_barriers_after_a_fork_point);
+    /* seedN.cl, and seedN_shapes.cl where the seed's program has the generator's later shapes */
     if (glob("tests/merge/smith/seed*[0-9].cl", 0, NULL, &smith_findings) != 0) {
         fprintf(stderr, "test_merge: no smith findings in tests/merge/smith/ (run from the repository root)\n");
         exit(1);
     }
+    glob("tests/merge/smith/seed*_shapes.cl", GLOB_APPEND, NULL, &smith_findings);
     tcase_add_loop_test(skipped_barriers, smith_findings_run_right, 0, (int)smith_findings.gl_pathc);
     suite_add_tcase(suite, skipped_barriers);
     TCase *watchdog = tu_tcase("watchdog", 300);

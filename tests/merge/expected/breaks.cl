@@ -28,6 +28,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             coop_pocl_join(); if (coop_transmit_.round == rounds)
                 break;
         }
+        coop_pocl_join();
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         coop_pocl_join();
     }
@@ -46,6 +47,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
             coop_pocl_join(); if (!more)
                 break;
         }
+        coop_pocl_join();
         coop_pocl_join();
     }
     if (!coop_skip_) {

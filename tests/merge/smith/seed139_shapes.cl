@@ -1,7 +1,10 @@
-/* smith finding: mismatch
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). After a `continue` in a loop
+ * holding an `if` around a resizing barrier, a branch on the ids added nothing (smith-run's chaos
+ * seed 974; this test's chaos seeds ran it right with the old coop-merge too); a join after the
+ * skipped run that holds the jump makes it right.
  * smith-run: megakernel, chaos seed 974: mismatch: smith out[0] = 0, expected 178 (4 of 8 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 139 --drop 1,5,8 --chaos 2
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed139_shapes.cl --task tests/merge/smith/open/seed139_shapes_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed139_shapes.cl --task tests/merge/smith/seed139_shapes_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 4
  *   buffer smith out 8

@@ -1,7 +1,9 @@
-/* smith finding: mismatch
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). PoCL 3.1 took the run's `if
+ * (get_local_id(0) == 0)` in every work-item after `if (n2 > 2u) continue;` first in a loop
+ * holding a fork point; a join after the skipped run that holds the jump makes it right.
  * smith-run: megakernel, chaos seed 820: mismatch: smith out[0] = 1408, expected 176 (1 of 1 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 117 --drop 0,1,3,5,8,10 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed117_shapes.cl --task tests/merge/smith/open/seed117_shapes_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed117_shapes.cl --task tests/merge/smith/seed117_shapes_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 2
  *   buffer smith out 1
