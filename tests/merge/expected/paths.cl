@@ -47,7 +47,6 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         coop_pocl_join();
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
     coop_pocl_join();
-    coop_pocl_join();
     for (; 1 & !coop_skip_;) {
         coop_pocl_join();
         coop_kill_at(ctx, &coop_skip_);

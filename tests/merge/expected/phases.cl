@@ -44,7 +44,6 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
         }
         coop_pocl_join();
     } while ((!coop_skip_ & (coop_transmit_.step < steps)));
-    coop_pocl_join();
     if (!coop_skip_) {
         if (coop_global_id(ctx, 0) == 0)
             data[n] = coop_transmit_.added;

@@ -1,7 +1,9 @@
-/* smith finding: mismatch
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). PoCL 3.1 lost the standalone
+ * form's `if (get_local_id(0) % 2u == 0u)` writes after a do-while holding global barriers while
+ * a join followed the loop; without it (the loop's body ends with one) it runs right.
  * smith-run: standalone: mismatch: smith out[43] = 0, expected 24 (4 of 67 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 118 --drop 1,4,5,6,10,11 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed118_shapes.cl --task tests/merge/smith/open/seed118_shapes_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed118_shapes.cl --task tests/merge/smith/seed118_shapes_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 3
  *   buffer smith out 67
