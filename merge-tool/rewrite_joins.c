@@ -68,20 +68,21 @@ static int barrier_follows(const mt_control *c, const mt_stmt *s)
     return 0;
 }
 
-/* Where PoCL got worse with a join than without one, so none goes there: after a loop that a
- * `break` or `continue` leaves or that is inside one (its compiler failed "Incoming edges to
- * non-entry block!" on a join between an inner loop and the `if (...) break;` of a `while (1)`
- * around it, smith seed 147; after such a loop, the standalone form lost a write before the
- * `break`, seed 228) unless a later statement of its block holds a barrier (without a join
- * between two such inner loops its compiler failed the same assertion, seed 23158), and inside an `if`'s branch within the same loop (a join after a loop in an
- * `else` crashed it, seed 223): the `if` itself is joined. An `if` in a loop that a jump leaves
- * is joined all the same: without a join, the code after the last workgroup barrier in its
- * branch, rejoining the path that skipped the branch, lost `if (get_local_id(0) == 0)` writes
- * there (seeds 50025, after an offer_kill, and 50046, after a helper's barriers). */
+/* Where PoCL got worse with a join than without one, so none goes there: after a loop inside a
+ * loop that a `break` or `continue` leaves (its compiler failed "Incoming edges to non-entry
+ * block!" on a join between an inner loop and the `if (...) break;` of a `while (1)` around it,
+ * smith seed 147) unless a later statement of its block holds a barrier (without a join between
+ * two such inner loops its compiler failed the same assertion, seed 23158), and inside an `if`'s
+ * branch within the same loop (a join after a loop in an `else` crashed it, seed 223): the `if`
+ * itself is joined. A loop that a jump leaves is joined after: that join once lost a write before
+ * the `break` (seed 228), which the joins last in a loop's body and before its jumps now keep
+ * right, and without it a branch on the local id after the loop ran wrong (seed 105 with the
+ * generator's later shapes). An `if` in a loop that a jump leaves is joined all the same: without
+ * a join, the code after the last workgroup barrier in its branch, rejoining the path that skipped
+ * the branch, lost `if (get_local_id(0) == 0)` writes there (seeds 50025, after an offer_kill, and
+ * 50046, after a helper's barriers). */
 static int no_join_here(const mt_control *c, const mt_stmt *s)
 {
-    if (mt_is_loop(s) && left_by_jump(s))
-        return 1;
     int loop_met = 0;
     for (const mt_stmt *up = s->parent; up; up = up->parent) {
         if (up->kind == MT_ST_IF && !loop_met)

@@ -59,6 +59,7 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
         coop_fork_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         coop_pocl_join();
     }
+    coop_pocl_join();
 }
 
 /* ---- benchmarks/sched/task.cl ---- */

@@ -49,6 +49,7 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
             coop_fetch_add(&done[unit], 1u);
         coop_pocl_join();
     }
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

@@ -32,6 +32,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         coop_pocl_join();
     }
+    coop_pocl_join();
     coop_at(ctx, 2), coop_global_barrier_unless(ctx, coop_skip_);
     coop_pocl_join();
     while (((coop_skip_ == 2) | (!coop_skip_ & !!(1)))) {
@@ -50,6 +51,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         coop_pocl_join();
         coop_pocl_join();
     }
+    coop_pocl_join();
     if (!coop_skip_) {
         if (coop_global_id(ctx, 0) == 0)
             data[n] = coop_transmit_.round;

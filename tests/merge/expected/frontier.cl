@@ -118,6 +118,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         coop_pocl_join();
         coop_pocl_join();
     }
+    coop_pocl_join();
 }
 
 /* ---- tests/merge/fill.cl ---- */

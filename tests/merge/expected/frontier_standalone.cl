@@ -106,6 +106,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
             break;
         coop_pocl_join();
     }
+    coop_pocl_join();
 }
 
 /* ---- entry ---- */

@@ -58,6 +58,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         coop_pocl_join();
         coop_pocl_join();
     }
+    coop_pocl_join();
     if (!coop_skip_) {
         data[0] = coop_transmit_.total;
     }

@@ -1,7 +1,9 @@
-/* smith finding: mismatch
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). In the standalone form lane 0
+ * took the `else if` of a branch on the local id after a `while (1)` left by `break`; a join after
+ * that loop makes it right.
  * smith-run: standalone: mismatch: smith out[16] = 1, expected 26 (1 of 32 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 105 --drop 0,2,4,5,8,9,10,11,12,13,15 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed105_shapes.cl --task tests/merge/smith/open/seed105_shapes_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed105_shapes.cl --task tests/merge/smith/seed105_shapes_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 4
  *   buffer smith out 32
