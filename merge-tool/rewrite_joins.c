@@ -68,6 +68,15 @@ static int barrier_follows(const mt_control *c, const mt_stmt *s)
     return 0;
 }
 
+/* Whether `s` is in a branch of an `if` with no loop in between. */
+static int in_branch(const mt_stmt *s)
+{
+    for (const mt_stmt *up = s->parent; up && !mt_is_loop(up); up = up->parent)
+        if (up->kind == MT_ST_IF)
+            return 1;
+    return 0;
+}
+
 /* Where PoCL got worse with a join than without one, so none goes there: after a loop inside a
  * loop that a `break` or `continue` leaves (its compiler failed "Incoming edges to non-entry
  * block!" on a join between an inner loop and the `if (...) break;` of a `while (1)` around it,
@@ -83,16 +92,13 @@ static int barrier_follows(const mt_control *c, const mt_stmt *s)
  * 50046, after a helper's barriers). */
 static int no_join_here(const mt_control *c, const mt_stmt *s)
 {
-    int loop_met = 0;
-    for (const mt_stmt *up = s->parent; up; up = up->parent) {
-        if (up->kind == MT_ST_IF && !loop_met)
+    if (in_branch(s))
+        return 1;
+    if (s->kind == MT_ST_IF || barrier_follows(c, s))
+        return 0;
+    for (const mt_stmt *up = s->parent; up; up = up->parent)
+        if (mt_is_loop(up) && left_by_jump(up))
             return 1;
-        if (mt_is_loop(up)) {
-            if (left_by_jump(up) && s->kind != MT_ST_IF && !barrier_follows(c, s))
-                return 1;
-            loop_met = 1;
-        }
-    }
     return 0;
 }
 
@@ -142,15 +148,6 @@ static void join_before(const mt_control *c, const mt_stmt *s, int holds)
     mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, text);
     free(text);
     free(indent);
-}
-
-/* Whether `s` is in a branch of an `if` with no loop in between. */
-static int in_branch(const mt_stmt *s)
-{
-    for (const mt_stmt *up = s->parent; up && !mt_is_loop(up); up = up->parent)
-        if (up->kind == MT_ST_IF)
-            return 1;
-    return 0;
 }
 
 /* A loop that holds a workgroup barrier gets coop_pocl_join() before it and first in its body:
