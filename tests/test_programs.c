@@ -143,6 +143,7 @@ static const struct {
     {"sched-bench", {"--chain-us", "100,1e3"}, "--chain-us length 2: '1e3' is not a whole number"},
     {"sched-bench", {"--chain-us", "1,2,3,4,5"}, "--chain-us '1,2,3,4,5': more than 4 launch lengths"},
     {"sched-bench", {"--chain-us", "100,100"}, "--chain-us '100,100': a launch length given twice"},
+    {"sched-bench", {"--in-flight", "5"}, "--in-flight: '5' is out of range; expected a whole number from 1 to 4"},
     /* the case that aborted inside PoCL's compiler */
     {"coop-chaos", {"--local-size", "1"}, "--local-size: '1' is out of range; expected a whole number from 3 to "
                                           "65536"},
@@ -395,6 +396,33 @@ START_TEST(sched_bench_queued_rows)
 }
 END_TEST
 
+/* sched-bench --in-flight 3 on PoCL: the gather figure is the periodic task's alone (at most its
+ * --tasks runs), beside two background tasks that ran at least once (they are due from a third
+ * and two thirds of the first period, long before the unit loop ends), every unit once. */
+START_TEST(sched_bench_tasks_in_flight)
+{
+    tu_process run = tu_run_program(BIN "sched-bench", "make", 2, "--quick", "--units-per-group", "50", "--period-ms",
+                                    "5", "--tasks", "4", "--chain-us", "250", "--in-flight", "3", NULL);
+    ck_assert_msg(run.status == 0, "sched-bench: exit status %d:\n%s", run.status, run.output);
+    const char *gather = strstr(run.output, "\ngather   "), *flight = strstr(run.output, "\n         in flight: ");
+    unsigned periodic = 0, background = 0, scale = 0, full = 0, counted = 0, k = 0;
+    ck_assert_msg(gather && sscanf(gather, "\ngather   %u tasks taking", &periodic) == 1, "%s", run.output);
+    ck_assert_msg(flight && sscanf(flight, "\n         in flight: 2 background tasks of %*u workgroups and %ux the "
+                                           "work ran %u times; %u of %u periodic runs were sent with %u runs",
+                                   &scale, &background, &full, &counted, &k) == 5, "%s", run.output);
+    ck_assert_uint_ge(periodic, 1);
+    ck_assert_uint_le(periodic, 4);
+    ck_assert_uint_eq(counted, periodic);
+    ck_assert_uint_le(full, periodic);
+    ck_assert_uint_eq(scale, 50);
+    ck_assert_uint_eq(k, 3);
+    ck_assert_uint_ge(background, 1);
+    ck_assert_msg(strstr(gather, "\n         sent     median ") != NULL, "%s", run.output);
+    ck_assert_msg(strstr(gather, "units not run exactly once: 0\n") != NULL, "%s", run.output);
+    free(run.output);
+}
+END_TEST
+
 /* The queued runs' check: a chain whose second launch's units never count themselves (queued.cl's
  * SCHED_TEST_LOSE_LAUNCH) is found, and sched-bench ends with exit status 2 once every row ran;
  * the one launch, which has no second, is not. */
@@ -578,6 +606,7 @@ static Suite *programs_suite(void)
     TCase *queued = tu_tcase("sched-bench queued", 600);
     tcase_add_test(queued, sched_bench_queued_rows);
     tcase_add_test(queued, sched_bench_queued_lost_units);
+    tcase_add_test(queued, sched_bench_tasks_in_flight);
     suite_add_tcase(suite, queued);
     TCase *readme = tu_tcase("readme", 600);
     tcase_add_test(readme, readme_is_short);

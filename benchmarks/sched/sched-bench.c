@@ -42,7 +42,7 @@ static const cli sched_bench_cli = {
     "sched-bench",
     "Usage: sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]\n"
     "                   [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]\n"
-    "                   [--chain-us LIST] [--options \"BUILD OPTIONS\"]\n"
+    "                   [--chain-us LIST] [--in-flight K] [--options \"BUILD OPTIONS\"]\n"
     "Measures what cooperation costs and how fast a high-priority task gets its groups.\n"
     "\n"
     "Four figures: the overhead of a unit loop (work-stealing style) as a cooperative megakernel\n"
@@ -72,6 +72,10 @@ static const cli sched_bench_cli = {
     "  --chain-us LIST      the chains' launch lengths in us, 1 to 4 of them, comma-separated, each\n"
     "                       1 to 1000000 (default 100,1000): each chain's launches hold the units the\n"
     "                       one launch alone did in that time\n"
+    "  --in-flight K        task runs in flight at once in the gather run, 1 to 4 (default 1): the\n"
+    "                       periodic task at the higher priority and K - 1 background tasks of the same\n"
+    "                       take and 50 times its work, sent again as soon as each ends; the figures are\n"
+    "                       the periodic task's, with how many runs were in flight when it was sent\n"
     "  --options \"...\"     extra kernel build options\n"
     "  -h, --help           print this help and exit\n"
     "  --version            print the version and exit\n"
@@ -105,6 +109,7 @@ typedef struct settings {
     coop_take take;
     unsigned take_count;
     unsigned chain_us[MAX_CHAINS], chains; /* the chains' launch lengths */
+    unsigned in_flight;        /* task runs in flight at once in the gather run (0: 1) */
     const char *options;       /* extra kernel build options */
 } settings;
 
@@ -254,42 +259,75 @@ static unsigned task_workgroups(const bench *b)
     }
 }
 
+/* The background tasks of --in-flight: each runs this many times the periodic task's work. */
+enum { BACKGROUND_SCALE = 50 };
+
 static int gather(bench *b)
 {
     coop_kernel *mega = NULL;
     coop_status status = make_kernel(b, UNITS_MEGA, &mega);
     if (status == COOP_OK)
         status = zero_next(b);
-    coop_task_plan plan = {.task = SCHED_UNITS_MEGA_TASK_task_short, .take = b->s.take, .take_count = b->s.take_count,
-                           .period_ms = b->s.period_ms, .repeats = b->s.tasks};
-    coop_mega_params params = {.launch = {.local_size = b->s.local_size}};
-    plan.workgroups = task_workgroups(b);
+    unsigned in_flight = b->s.in_flight ? b->s.in_flight : 1;
+    /* plan 0: the periodic task, measured; plans 1..K-1: background tasks, due again a quarter
+     * period after each was due, so that one is sent as soon as its slot is free, and with no
+     * deadline that counts */
+    coop_task_plan plans[COOP_TASKS_IN_FLIGHT_MAX];
+    for (unsigned p = 0; p < in_flight; p++) {
+        plans[p] = (coop_task_plan){.task = SCHED_UNITS_MEGA_TASK_task_short, .take = b->s.take,
+                                    .take_count = b->s.take_count, .workgroups = task_workgroups(b)};
+        if (p == 0) {
+            plans[p].period_ms = b->s.period_ms;
+            plans[p].repeats = b->s.tasks;
+            plans[p].priority = in_flight > 1;
+        } else {
+            plans[p].period_ms = b->s.period_ms / 4;
+            plans[p].start_ms = b->s.period_ms * p / in_flight;
+            plans[p].deadline_ms = 1e6;
+            plans[p].args[0] = BACKGROUND_SCALE;
+        }
+    }
+    coop_mega_params params = {.launch = {.local_size = b->s.local_size}, .tasks_in_flight = in_flight};
     coop_mega_report report = {0};
     if (status == COOP_OK)
-        status = coop_mega_run(mega, &params, &plan, 1, &report);
+        status = coop_mega_run(mega, &params, plans, in_flight, &report);
     if (status != COOP_OK) {
         coop_kernel_release(mega);
         return error_coop(sched_bench_cli.name, b->ctx, status, "gather run");
     }
     unsigned wrong = check_units(b);
-    size_t n = report.record_count;
-    double *values[3];
-    unsigned met = 0, taken = n ? report.records[0].groups : 0;
-    for (int i = 0; i < 3; i++)
-        values[i] = calloc(n ? n : 1, sizeof(double));
-    for (size_t i = 0; i < n; i++) {
-        values[0][i] = report.records[i].gather_us;
-        values[1][i] = report.records[i].exec_us;
-        values[2][i] = report.records[i].response_us;
-        met += (unsigned)report.records[i].deadline_met;
+    size_t n = 0, background = 0;
+    double *values[4];
+    unsigned met = 0, taken = 0, full = 0;
+    for (int i = 0; i < 4; i++)
+        values[i] = calloc(report.record_count ? report.record_count : 1, sizeof(double));
+    for (size_t i = 0; i < report.record_count; i++) {
+        const coop_task_record *r = &report.records[i];
+        if (r->plan != 0) {
+            background++;
+            continue;
+        }
+        taken = r->groups;
+        values[0][n] = r->gather_us;
+        values[1][n] = r->exec_us;
+        values[2][n] = r->response_us;
+        values[3][n] = (r->request_ms - r->due_ms) * 1e3;
+        met += (unsigned)r->deadline_met;
+        full += r->in_flight >= in_flight;
+        n++;
     }
     printf("gather   %zu tasks taking %u of %u members every %.2f ms (%s-timed); kills %u forks %u; "
            "mean members %.1f\n", n, taken, report.members_start, b->s.period_ms,
-           n && report.records[0].device_timed ? "device" : "host", report.kills, report.forks, report.mean_members);
-    const char *names[3] = {"gather", "exec", "response"};
-    for (int i = 0; i < 3; i++)
+           report.record_count && report.records[0].device_timed ? "device" : "host", report.kills, report.forks,
+           report.mean_members);
+    const char *names[4] = {"gather", "exec", "response", "sent"};
+    for (int i = 0; i < (in_flight > 1 ? 4 : 3); i++)
         printf("         %-8s median %9.2f us   p99 %9.2f us   max %9.2f us\n", names[i],
                stats_quantile(values[i], n, 0.5), stats_quantile(values[i], n, 0.99), stats_quantile(values[i], n, 1.0));
+    if (in_flight > 1)
+        printf("         in flight: %u background tasks of %u workgroups and %ux the work ran %zu times; "
+               "%u of %zu periodic runs were sent with %u runs in flight (\"sent\": due until sent)\n",
+               in_flight - 1, plans[0].workgroups, (unsigned)BACKGROUND_SCALE, background, full, n, in_flight);
     printf("         deadlines met %u of %zu; units not run exactly once: %u\n", met, n, wrong);
     /* Each member offers kill after each unit: the mean time between its offers is its share
      * of the run, time x mean members / units (tasks' groups included: a slight overestimate). */
@@ -298,7 +336,7 @@ static int gather(bench *b)
            units ? report.cooperative_ms * 1e3 * report.mean_members / (double)units : 0.0, units);
     /* the app's side of the trade, against the units figure's plain run (scripts/alternatives) */
     printf("         app run  %9.3f ms with the tasks\n", report.cooperative_ms);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         free(values[i]);
     coop_mega_report_free(&report);
     coop_kernel_release(mega);
@@ -752,12 +790,14 @@ static int parse_chains(const cli *c, const char *option, const char *value, set
  * status. */
 static int parse(int argc, char **argv, settings *s)
 {
-    static const char *const names[] = {"--repeat", "--iters", "--units-per-group", "--rounds", "--tasks",
-                                        "--local-size"};
-    static const unsigned most[] = {1000, 10000000, 1000000, 1000000, 1000000, CLI_MAX_LOCAL_SIZE};
+    static const char *const names[] = {"--repeat", "--iters",      "--units-per-group", "--rounds",
+                                        "--tasks",  "--local-size", "--in-flight"};
+    static const unsigned most[] = {1000, 10000000, 1000000, 1000000, 1000000, CLI_MAX_LOCAL_SIZE,
+                                    COOP_TASKS_IN_FLIGHT_MAX};
     const cli *c = &sched_bench_cli;
     *s = (settings){.take = COOP_TAKE_QUARTER};
-    unsigned *fields[] = {&s->repeat, &s->iters, &s->units_per_group, &s->rounds, &s->tasks, &s->local_size};
+    unsigned *fields[] = {&s->repeat, &s->iters,      &s->units_per_group, &s->rounds,
+                          &s->tasks,  &s->local_size, &s->in_flight};
     cli_seen seen = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *value = NULL;
@@ -768,9 +808,9 @@ static int parse(int argc, char **argv, settings *s)
             continue;
         }
         size_t f = 0;
-        while (f < 6 && strcmp(arg, names[f]))
+        while (f < 7 && strcmp(arg, names[f]))
             f++;
-        int known = f < 6 || !strcmp(arg, "--period-ms") || !strcmp(arg, "--take") || !strcmp(arg, "--options") ||
+        int known = f < 7 || !strcmp(arg, "--period-ms") || !strcmp(arg, "--take") || !strcmp(arg, "--options") ||
                     !strcmp(arg, "--chain-us");
         if (!known) {
             cli_fail(c, "unknown option '%s'", arg);
@@ -778,7 +818,7 @@ static int parse(int argc, char **argv, settings *s)
         }
         if (!(value = cli_value(c, argc, argv, &i, &seen)))
             return CLI_EXIT_ERROR;
-        if (f < 6) {
+        if (f < 7) {
             /* local sizes from 3: PoCL's compiler aborts on megakernels below (libcoop/src/launch.c) */
             if (cli_unsigned(c, arg, value, f == 5 ? 3 : 1, most[f], fields[f]) != 0)
                 return CLI_EXIT_ERROR;

@@ -69,7 +69,9 @@ void sched_units(coop_ctx *ctx, global uint *next, uint units, uint iters, globa
 void task_short(coop_ctx *ctx, uint task_iters, global uint *task_sink)
 {
     uint g = ((size_t)coop_group_id(ctx));
-    task_sink[SINK_SLOT(g)] = unit_work(g, task_iters);
+    /* the plan's argument 0 multiplies the work (sched-bench --in-flight's background tasks); 0: 1 */
+    uint scale = max(coop_task_arg(ctx, 0), 1u);
+    task_sink[SINK_SLOT(g)] = unit_work(g, task_iters * scale);
 }
 
 /* ---- entry ---- */
