@@ -144,6 +144,8 @@ static const struct {
     {"sched-bench", {"--chain-us", "1,2,3,4,5"}, "--chain-us '1,2,3,4,5': more than 4 launch lengths"},
     {"sched-bench", {"--chain-us", "100,100"}, "--chain-us '100,100': a launch length given twice"},
     {"sched-bench", {"--in-flight", "5"}, "--in-flight: '5' is out of range; expected a whole number from 1 to 4"},
+    {"sched-bench", {"--figures", "gather,units,gather"}, "--figures 'gather,units,gather': a figure named twice"},
+    {"sched-bench", {"--figures", "gather,"}, "--figures 'gather,': a name that is not units, rounds, gather or queued"},
     /* the case that aborted inside PoCL's compiler */
     {"coop-chaos", {"--local-size", "1"}, "--local-size: '1' is out of range; expected a whole number from 3 to "
                                           "65536"},

@@ -42,7 +42,7 @@ static const cli sched_bench_cli = {
     "sched-bench",
     "Usage: sched-bench [--quick] [--repeat R] [--local-size L] [--iters N] [--units-per-group U]\n"
     "                   [--rounds N] [--period-ms P] [--take one|quarter|half|all-but-one|K] [--tasks T]\n"
-    "                   [--chain-us LIST] [--in-flight K] [--options \"BUILD OPTIONS\"]\n"
+    "                   [--chain-us LIST] [--in-flight K] [--figures LIST] [--options \"BUILD OPTIONS\"]\n"
     "Measures what cooperation costs and how fast a high-priority task gets its groups.\n"
     "\n"
     "Four figures: the overhead of a unit loop (work-stealing style) as a cooperative megakernel\n"
@@ -76,6 +76,8 @@ static const cli sched_bench_cli = {
     "                       periodic task at the higher priority and K - 1 background tasks of the same\n"
     "                       take and 50 times its work, sent again as soon as each ends; the figures are\n"
     "                       the periodic task's, with how many runs were in flight when it was sent\n"
+    "  --figures LIST       the figures to measure, comma-separated, in their order: units, rounds,\n"
+    "                       gather, queued (default all four)\n"
     "  --options \"...\"     extra kernel build options\n"
     "  -h, --help           print this help and exit\n"
     "  --version            print the version and exit\n"
@@ -94,6 +96,10 @@ extern const char sched_units_mega_source[], sched_units_standalone_source[], sc
 /* The five programs, built once each: four from coop-merge, and the queued figure's kernels. */
 enum { UNITS_PLAIN, UNITS_MEGA, ROUNDS_PLAIN, ROUNDS_MEGA, QUEUED, PROGRAMS };
 
+/* The four figures, in the order they run, as --figures names them. */
+enum { FIGURE_UNITS, FIGURE_ROUNDS, FIGURE_GATHER, FIGURE_QUEUED, FIGURES };
+static const char *const figure_names[FIGURES] = {"units", "rounds", "gather", "queued"};
+
 /* The queued figure's chains: at most this many launch lengths, each at most this many launches
  * (a longer chain takes more units per launch: launching is not what it measures). */
 enum { MAX_CHAINS = 4, MAX_LAUNCHES = 100000 };
@@ -110,6 +116,7 @@ typedef struct settings {
     unsigned take_count;
     unsigned chain_us[MAX_CHAINS], chains; /* the chains' launch lengths */
     unsigned in_flight;        /* task runs in flight at once in the gather run (0: 1) */
+    unsigned figures;          /* the figures to measure, a bit per FIGURE_* (0: all) */
     const char *options;       /* extra kernel build options */
 } settings;
 
@@ -786,6 +793,31 @@ static int parse_chains(const cli *c, const char *option, const char *value, set
     }
 }
 
+/* --figures: each name once, of figure_names. */
+static int parse_figures(const cli *c, const char *option, const char *value, settings *s)
+{
+    s->figures = 0;
+    for (const char *item = value;; item++) {
+        size_t length = strcspn(item, ",");
+        char *text = strndup(item, length);
+        if (!text)
+            return cli_fail(c, "out of memory");
+        int figure = 0;
+        while (figure < FIGURES && strcmp(text, figure_names[figure]))
+            figure++;
+        int twice = figure < FIGURES && (s->figures & (1u << figure));
+        free(text);
+        if (figure == FIGURES)
+            return cli_bad_argument(c, option, value, "a name that is not units, rounds, gather or queued");
+        if (twice)
+            return cli_bad_argument(c, option, value, "a figure named twice");
+        s->figures |= 1u << figure;
+        item += length;
+        if (!*item)
+            return 0;
+    }
+}
+
 /* The options; 0 in a setting leaves the device's default (defaults()). -1 to go on, else the exit
  * status. */
 static int parse(int argc, char **argv, settings *s)
@@ -811,7 +843,7 @@ static int parse(int argc, char **argv, settings *s)
         while (f < 7 && strcmp(arg, names[f]))
             f++;
         int known = f < 7 || !strcmp(arg, "--period-ms") || !strcmp(arg, "--take") || !strcmp(arg, "--options") ||
-                    !strcmp(arg, "--chain-us");
+                    !strcmp(arg, "--chain-us") || !strcmp(arg, "--figures");
         if (!known) {
             cli_fail(c, "unknown option '%s'", arg);
             return CLI_EXIT_ERROR;
@@ -830,6 +862,9 @@ static int parse(int argc, char **argv, settings *s)
                 return CLI_EXIT_ERROR;
         } else if (!strcmp(arg, "--chain-us")) {
             if (parse_chains(c, arg, value, s) != 0)
+                return CLI_EXIT_ERROR;
+        } else if (!strcmp(arg, "--figures")) {
+            if (parse_figures(c, arg, value, s) != 0)
                 return CLI_EXIT_ERROR;
         } else {
             s->options = value;
@@ -898,12 +933,15 @@ int main(int argc, char **argv)
     printf("sched-bench on %s (%s), channel %s, local size %u, unit %u iterations, %u runs per figure%s%s\n",
            info->name, info->platform, coop_channel_name(coop_context_channel(b.ctx)), b.s.local_size, b.s.iters,
            b.s.repeat, b.s.options ? ", options " : "", b.s.options ? b.s.options : "");
-    rc = overhead(&b, 1);
-    if (!rc)
+    unsigned figures = b.s.figures ? b.s.figures : (1u << FIGURES) - 1u;
+    rc = 0;
+    if (figures & (1u << FIGURE_UNITS))
+        rc = overhead(&b, 1);
+    if (!rc && (figures & (1u << FIGURE_ROUNDS)))
         rc = overhead(&b, 0);
-    if (!rc)
+    if (!rc && (figures & (1u << FIGURE_GATHER)))
         rc = gather(&b);
-    if (!rc)
+    if (!rc && (figures & (1u << FIGURE_QUEUED)))
         rc = queued_figure(&b);
     const cl_mem buffers[] = {b.next, b.sink, b.task_sink, b.done};
     buffers_release(buffers, sizeof buffers / sizeof buffers[0]);
