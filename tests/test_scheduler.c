@@ -1032,6 +1032,49 @@ START_TEST(tasks_in_flight_run_together)
 }
 END_TEST
 
+/* P2: a plan's runs never overlap. Task 2 waits (4 << 20 polls: milliseconds on any device) for a
+ * flag no task sets, longer than its 1 ms period, with two slots: each run is sent only once the
+ * host saw the one before done, alone in flight (before P2 the second run went 1 ms after the
+ * first, beside it, both writing the plan's outputs). */
+START_TEST(a_plan_runs_one_at_a_time)
+{
+    const coop_task_plan plan = {.task = 2, .workgroups = 1, .take = COOP_TAKE_ONE, .args = {4}, .period_ms = 1,
+                                 .repeats = 3};
+    mega_env env = env_open(TASK_WORKERS, NULL);
+    tasks_run run;
+    tasks_open(&run, &env);
+    set_uint(&env, run.kernel, 5, 3);
+    clear(&env, run.counter, 1);
+    clear(&env, run.rounds_done, 1);
+    clear(&env, run.checks, CHK_WORDS);
+    clear(&env, run.flags, 2);
+    coop_mega_params params = {.launch = mega_launch(&env, TASK_LOCAL_SIZE, TASK_WORKERS), .watchdog_s = 20,
+                               .tasks_in_flight = 2};
+    coop_mega_report report;
+    TU_ASSERT_OK(env.ctx, coop_mega_run(run.kernel, &params, &plan, 1, &report));
+    assert_report_shape(&env, &report, TASK_WORKERS, "one plan, two slots");
+    cl_uint flags[2], checks[CHK_WORDS];
+    tu_read(env.ctx, run.flags, flags, 2);
+    tu_read(env.ctx, run.checks, checks, CHK_WORDS);
+    assert_rules_kept(checks, "one plan, two slots");
+    ck_assert_uint_eq(flags[1], 2); /* every run gave up waiting */
+    ck_assert_uint_eq(report.record_count, 3);
+    for (size_t i = 0; i < report.record_count; i++) {
+        const coop_task_record *r = &report.records[i];
+        ck_assert_uint_eq(r->in_flight, 1);
+        if (i > 0) {
+            const coop_task_record *before = &report.records[i - 1];
+            ck_assert_msg(r->request_ms * 1e3 >= before->request_ms * 1e3 + before->response_us,
+                          "run %zu sent at %.3f ms, before run %zu (sent at %.3f ms) was done %.1f us later", i + 1,
+                          r->request_ms, i, before->request_ms, before->response_us);
+        }
+    }
+    coop_mega_report_free(&report);
+    tasks_close(&run);
+    env_close(&env);
+}
+END_TEST
+
 /* Under chaos in a check build (T6-T8 in the headers, the kernel's own rules), three plans drawn
  * from the seed: tasks 0 and 1, one-off or periodic (1 to 3 ms, 1 to 4 runs), one or two groups,
  * priorities 0 to 3 and deadlines 0 or 5 to 20 ms, two to four in flight, either policy. Every
@@ -1491,6 +1534,7 @@ static Suite *scheduler_suite(void)
     tcase_add_test(tasks, edf_orders_by_deadline);
     tcase_add_test(tasks, low_priority_is_overtaken_at_most_the_limit);
     tcase_add_test(tasks, tasks_in_flight_run_together);
+    tcase_add_test(tasks, a_plan_runs_one_at_a_time);
     tcase_add_loop_test(tasks, tasks_in_flight_under_chaos, 0, 2);
     suite_add_tcase(suite, tasks);
 

@@ -315,8 +315,8 @@ typedef enum coop_policy {
  * dispatches on), run as `workgroups` workgroups on the groups it takes, as many rounds as
  * needed. Due once at `start_ms` after the megakernel started (discovery done), or every
  * `period_ms` from then on while the cooperative kernel runs (the first submission in any case;
- * at most `repeats` times if non-zero); sent when due, a task slot is free and the policy picks
- * it (coop_mega_params.policy). A run meets its deadline if it is done within `deadline_ms` of
+ * at most `repeats` times if non-zero); sent when due, its previous run is done, a task slot is
+ * free and the policy picks it (coop_mega_params.policy). A run meets its deadline if it is done within `deadline_ms` of
  * when it was due: by default a periodic task's next period, and no deadline for a one-off. */
 typedef struct coop_task_plan {
     unsigned task;                /* below the megakernel's task count where coop-merge wrote it

@@ -423,8 +423,18 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
     return COOP_OK;
 }
 
-/* Sends the most urgent due run (P1: a run overtaken overtake_limit times goes first), if a slot
- * is free and none gathers (T6). Sets *pending if a plan has runs still to come. */
+/* Whether a run of plan p is in flight: its next run waits for it (P2). */
+static int plan_in_flight(const mega *m, size_t p)
+{
+    for (unsigned slot = 0; slot < COOP_TASK_SLOTS; slot++)
+        if (m->slots[slot].used && m->slots[slot].plan == p)
+            return 1;
+    return 0;
+}
+
+/* Sends the most urgent due run (P1: a run overtaken overtake_limit times goes first) of a plan
+ * with no run in flight (P2), if a slot is free and none gathers (T6). Sets *pending if a plan has
+ * runs still to come. */
 static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *pending)
 {
     double *due = m->due;
@@ -435,8 +445,10 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
         if (due[p] < 0)
             continue;
         *pending = 1;
-        if (due[p] > now_ms)
+        if (due[p] > now_ms || plan_in_flight(m, p)) {
+            due[p] = -1; /* not sendable now: neither chosen nor overtaken */
             continue;
+        }
         if (!any || more_urgent(m, p, due[p], chosen, due[chosen]))
             chosen = p;
         any = 1;
