@@ -2104,7 +2104,7 @@ START_TEST(watchdog_fires_while_a_task_runs)
                            .period_ms = 1};
     coop_mega_report report;
     TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, &plan, 1, &report), COOP_ERR_TIMEOUT,
-                     "(no global barrier completed and no member finished)");
+                     "(no global barrier completed and no member finished; ");
     const char *message = coop_context_message(ctx);
     ck_assert_msg(strstr(message, "megakernel 'spin_mega'"), "message: %s", message);
     ck_assert_msg(strstr(message, " running (ids 0"), "message: %s", message);

@@ -1282,6 +1282,8 @@ START_TEST(watchdog_names_the_missing_group)
     const char *message = coop_context_message(env.ctx);
     ck_assert_msg(strstr(message, "group 1 never arrived"), "message: %s", message);
     ck_assert_msg(strstr(message, "'stall_mega'"), "message: %s", message);
+    /* a kernel that only works long between barriers is told the knob */
+    ck_assert_msg(strstr(message, "needs a larger watchdog_s or COOP_WATCHDOG_S)"), "message: %s", message);
     /* The quiet time it reports is the configured one (polls add a little); the whole call also
      * includes the launch, PoCL's compilation of the kernel and discovery, which take seconds on a
      * busy machine. */

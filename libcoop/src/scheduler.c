@@ -415,8 +415,10 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
         ctrl_load(m, COOP_CTRL_FORK_COUNT, &m->quiet_forks);
         ctrl_load(m, COOP_CTRL_TASKS_DONE, &m->quiet_tasks);
     } else if (now_us - m->progress_us > watchdog_s * 1e6) {
-        char what[128];
-        snprintf(what, sizeof what, "no progress for %.1f s (no global barrier completed and no member finished)",
+        char what[256];
+        snprintf(what, sizeof what,
+                 "no progress for %.1f s (no global barrier completed and no member finished; a kernel whose work "
+                 "between global barriers takes longer needs a larger watchdog_s or COOP_WATCHDOG_S)",
                  (now_us - m->progress_us) / 1e6);
         return diagnose(m, "watchdog", what);
     }
