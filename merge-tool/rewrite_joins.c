@@ -200,6 +200,33 @@ static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
     }
 }
 
+/* A loop that holds a workgroup barrier in an `if`'s branch, followed there by statements that
+ * hold none, gets coop_pocl_join() last in the branch. PoCL 3.1 ran a plain OpenCL kernel of
+ * that shape wrong, `if (n) { for (...) barrier(...); if (get_local_id(0) < 2u) { ... } else if
+ * (get_group_id(0) == 0) { ... } }`: the `if`-`else if` added nothing, or the group ran for ever
+ * (smith seed 14); a barrier last in the branch made it right, one right after the loop or after
+ * the `if` did not. */
+static void join_branch_tail(const mt_control *c, const mt_stmt *s, int holds)
+{
+    const mt_stmt *block = s->parent;
+    if (!holds || !mt_is_loop(s) || !block || block->kind != MT_ST_COMPOUND || !block->parent ||
+        block->parent->kind != MT_ST_IF || block->items[block->count - 1] == s || barrier_follows(c, s))
+        return;
+    /* on a line of its own before the branch's `}` where the `}` has one */
+    unsigned close = block->end - 1, line = close;
+    while (line > block->begin && (c->file->text[line - 1] == ' ' || c->file->text[line - 1] == '\t'))
+        line--;
+    if (line > block->begin && c->file->text[line - 1] == '\n') {
+        char *indent = mt_indent_at(c->file, s->begin);
+        char *text = mt_printf("%scoop_pocl_join();\n", indent);
+        mt_edit_add(c->file, line, line, MT_JOIN_RANK, text);
+        free(text);
+        free(indent);
+    } else {
+        mt_edit_add(c->file, close, close, MT_JOIN_RANK, " coop_pocl_join(); ");
+    }
+}
+
 /* Whether a statement is or holds a `break` or `continue` of the loop around it. */
 int mt_holds_jump(const mt_stmt *s)
 {
@@ -246,6 +273,7 @@ void mt_join_statement(const mt_control *c, const mt_stmt *s)
         join_before(c, s, holds);
     if (mt_is_loop(s))
         join_loop(c, s, holds);
+    join_branch_tail(c, s, holds);
     join_before_jump(c, s);
     if (s->kind == MT_ST_IF || mt_is_loop(s))
         join_after(c, s, holds);

@@ -90,6 +90,19 @@ START_TEST(build_options_reach_the_compiler)
 }
 END_TEST
 
+/* PoCL's global barriers need their sites (coop_device/barrier.h, COOP_BARRIER_POCL_SITE): a build
+ * that turns them off is refused, naming why, not run into a hang. */
+START_TEST(pocl_refuses_barriers_without_sites)
+{
+    coop_context *ctx = tu_context(2);
+    coop_program *program = NULL;
+    TU_ASSERT_STATUS(ctx, TU_QUIETLY(coop_program_create(ctx, two_kernels_source, "-DCOOP_SITES=0", &program)),
+                     COOP_ERR_BUILD, "COOP_SITES=0: PoCL needs the barrier sites");
+    ck_assert_ptr_null(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* COOP_BUILD_OPTIONS is appended to every build's options, the program's own included. */
 START_TEST(build_options_from_the_environment)
 {
@@ -661,6 +674,7 @@ static Suite *program_suite(void)
     tcase_add_test(build, build_error_gives_the_log_with_user_lines);
     tcase_add_test(build, bad_build_option);
     tcase_add_test(build, build_options_reach_the_compiler);
+    tcase_add_test(build, pocl_refuses_barriers_without_sites);
     tcase_add_test(build, build_options_from_the_environment);
     tcase_add_test(build, build_log_from_the_environment);
     tcase_add_test(build, build_dump_from_the_environment);

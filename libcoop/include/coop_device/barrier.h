@@ -80,6 +80,23 @@ inline void coop_barrier_leave(const coop_ctx *ctx)
 #define COOP_BARRIER_POCL_JOIN() ((void)0)
 #endif
 
+/* Right after a global barrier's first workgroup barrier, on PoCL, every work-item stores the
+ * barrier's site (coop_at) in its group's site word, before the leader's test. PoCL's work-group
+ * compiler ran the leader's arrival in every work-item at the first global barrier of an `else`
+ * when the `if` branch held one too and a branch on the group id followed the `else`'s last one,
+ * in a plain OpenCL kernel as well (tests/merge/smith/seed60212.cl): the next barrier, armed by 8
+ * arrivals a group, never completed. The fault needs the two branches' barriers to begin alike
+ * (a workgroup barrier first in both branches keeps it, one in a single branch avoids it); a
+ * store that differs per site between the workgroup barrier and the test avoids it. A relaxed
+ * store by every work-item of one value: for the watchdog, which reads the word only for a group
+ * that waits (watchdog.h). */
+#if defined(COOP_TARGET_POCL)
+#define COOP_BARRIER_POCL_SITE(ctx) \
+    coop_store_relaxed(&(ctx)->ctrl[COOP_CTRL_GROUP_SITE + (ctx)->physical], (ctx)->site)
+#else
+#define COOP_BARRIER_POCL_SITE(ctx) ((void)0)
+#endif
+
 /* Spins after which a waiting group records where it is, for the watchdog; a barrier that
  * completes sooner writes nothing but its arrival. */
 #define COOP_BARRIER_QUIET_SPINS 4096u
@@ -156,6 +173,7 @@ inline int coop_global_barrier_any_unless(coop_ctx *ctx, uint skip, int flag)
     if (flag && !skip)
         *vote = 1u;
     COOP_GROUP_SYNC();
+    COOP_BARRIER_POCL_SITE(ctx);
     if (coop_local_linear_id() == 0) {
         uint any = 0;
         if (!skip) {
@@ -187,6 +205,7 @@ inline void coop_global_barrier_unless(coop_ctx *ctx, uint skip)
 {
     uint number = ctx->epoch + (skip ? 0u : 1u);
     COOP_GROUP_SYNC();
+    COOP_BARRIER_POCL_SITE(ctx);
     if (coop_local_linear_id() == 0 && !skip) {
         COOP_TRACE_ARRIVAL(arrived);
         uint value = coop_barrier_arrive_wait(ctx, number, 0u);

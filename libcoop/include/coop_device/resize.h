@@ -191,6 +191,7 @@ inline int coop_resizing_barrier_vote_unless(coop_ctx *ctx, uint skip, uint resu
     if (COOP_RESIZE_PREFETCH && ctx->id == 0 && coop_local_linear_id() == 0 && !skip)
         mine = coop_resize_decide(ctx, number);
     COOP_GROUP_SYNC();
+    COOP_BARRIER_POCL_SITE(ctx);
     if (coop_local_linear_id() == 0) {
         uint outcome = 0;
         if (!skip) {

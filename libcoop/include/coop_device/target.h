@@ -68,5 +68,10 @@
 #define COOP_SITES 1
 #endif
 #endif
+/* PoCL's global barriers store their site to keep its work-group compiler right (barrier.h,
+ * COOP_BARRIER_POCL_SITE). */
+#if defined(COOP_TARGET_POCL) && !COOP_SITES
+#error "COOP_SITES=0: PoCL needs the barrier sites (coop_device/barrier.h, COOP_BARRIER_POCL_SITE)"
+#endif
 
 #endif

@@ -41,6 +41,7 @@ void if_join(coop_ctx *ctx, global uint *out, uint n, __local uint (*s)[1])
             }
             if (((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0)
                 atomic_add(&out[get_local_size(0)], 22u);
+            coop_pocl_join();
         }
         coop_pocl_join();
         coop_pocl_join();
