@@ -130,6 +130,11 @@ coop_status coop_channel_reset(coop_context *ctx);
 coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index);
 
 /* program.c */
+/* plans.c: the groups a run of `plan` takes of `limit` (at least 1, at most limit - 1). */
+unsigned coop_groups_to_take(const coop_task_plan *plan, unsigned limit);
+/* plans.c: every field of the plans that a megakernel run reads, named in the message when it is
+ * out of range (COOP_ERR_INVALID_ARGUMENT). */
+coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans, size_t count);
 coop_status coop_build(coop_context *ctx, const char *source, const char *options, cl_program *out);
 /* The kernel as built with COOP_TRACING=1, with the arguments the caller set: built (once per
  * program) and created (once per kernel) at the first traced run. */
