@@ -4,6 +4,9 @@
 #include <string.h>
 
 #define CHANNEL_BYTES (COOP_CHAN_WORDS * sizeof(uint32_t))
+/* fine-grained SVM also holds the other kernel blocks of a megakernel of several cooperative
+ * kernels (docs/DESIGN.md section 17), whose control blocks the host then reads and writes */
+#define SVM_CHANNEL_BYTES (COOP_MAX_KERNELS * CHANNEL_BYTES)
 #define COOP_MEM_LOCATION_HOST_NV (1 << 0) /* cl_nv_create_buffer */
 
 typedef cl_mem (*create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield, size_t, void *, cl_int *);
@@ -12,7 +15,7 @@ static coop_status open_svm(coop_context *ctx)
 {
     coop_channel *ch = &ctx->channel;
     ch->svm = clSVMAlloc(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-                         CHANNEL_BYTES, 0);
+                         SVM_CHANNEL_BYTES, 0);
     if (!ch->svm)
         return coop_fail(ctx, COOP_ERR_OPENCL, "clSVMAlloc of a fine-grained SVM channel failed");
     ch->host = ch->svm;
@@ -130,6 +133,20 @@ coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
         return COOP_OK;
     }
     return queue_transfer(ctx, slot, &value, 1);
+}
+
+coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels)
+{
+    coop_channel *ch = &ctx->channel;
+    if (ch->kind != COOP_CHANNEL_SVM)
+        return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED,
+                         "a megakernel of %u cooperative kernels needs channel 'svm' (fine-grained SVM "
+                         "buffers with atomics), not '%s': their control blocks have no agent yet",
+                         kernels, coop_channel_name(ch->kind));
+    for (unsigned slot = COOP_CHAN_WORDS; slot < kernels * COOP_CHAN_WORDS; slot++)
+        __atomic_store_n(&ch->host[slot], 0u, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return COOP_OK;
 }
 
 coop_status coop_channel_reset(coop_context *ctx)

@@ -1,6 +1,7 @@
 /* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
  * and watches for lack of progress (the device side is libcoop/include/coop_device/). */
 #include "internal.h"
+#include "share.h"
 #include "trace.h"
 
 #include <math.h>
@@ -29,6 +30,7 @@ enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 /* A task request in flight, in its slot (docs/DESIGN.md section 10). */
 typedef struct flight {
     int used;
+    unsigned block;             /* the kernel block it was sent to (several cooperative kernels) */
     size_t plan;
     uint32_t seq;
     unsigned want, overtaken, in_flight;
@@ -74,11 +76,24 @@ typedef struct mega {
     double progress_us;
     uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
     const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
+    coop_share *share;          /* several cooperative kernels (share.c); NULL: one */
 } mega;
 
 static coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
 {
     return coop_channel_load(m->ctx, COOP_CHAN_CTRL + slot, value);
+}
+
+/* A word of kernel block `block`'s control block (block 0: ctrl_load's; the others exist only
+ * with channel 'svm', share.c) */
+static coop_status block_load(mega *m, unsigned block, unsigned slot, uint32_t *value)
+{
+    return coop_channel_load(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
+}
+
+static coop_status block_store(mega *m, unsigned block, unsigned slot, uint32_t value)
+{
+    return coop_channel_store(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
 }
 
 static coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
@@ -138,9 +153,9 @@ static void coop_host_check_fail(volatile uint32_t *ctrl, unsigned rule, uint32_
 
 /* With the control block in the channel, the host applies its request itself, as the agent
  * does on the device (coop_apply_request, coop_request.h). */
-static void apply_direct(mega *m, uint32_t kind, unsigned slot)
+static void apply_direct(mega *m, uint32_t kind, unsigned slot, unsigned block)
 {
-    volatile uint32_t *ctrl = m->ctx->channel.host + COOP_CHAN_CTRL;
+    volatile uint32_t *ctrl = m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
     /* a traced task's time of request, on the trace clock (which the host reads too) */
     if (kind == COOP_REQ_TASK && m->tracing) {
         uint64_t now = coop_trace_host_ticks(&m->timeline);
@@ -154,15 +169,22 @@ static void apply_direct(mega *m, uint32_t kind, unsigned slot)
  * mailbox is free: the last request was applied, as the host saw it start (T6, A1). */
 static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan, unsigned slot)
 {
-    coop_status status = ctrl_store(m, COOP_CTRL_REQ_KIND, kind);
+    unsigned block = 0, limit = m->limit;
+    /* several cooperative kernels: the run goes to the block holding the most groups, and takes
+     * from those (docs/DESIGN.md section 17) */
+    if (plan && m->share) {
+        block = coop_share_task_block(m->share, &limit);
+        coop_share_before_task(m->share, block);
+    }
+    coop_status status = block_store(m, block, COOP_CTRL_REQ_KIND, kind);
     uint32_t want = 0;
     if (plan) {
-        want = coop_groups_to_take(plan, m->limit);
+        want = coop_groups_to_take(plan, limit ? limit : 1u);
         const uint32_t fields[4] = {slot, plan->task, want, plan->workgroups};
         for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
-            status = ctrl_store(m, COOP_CTRL_REQ_SLOT + i, fields[i]);
+            status = block_store(m, block, COOP_CTRL_REQ_SLOT + i, fields[i]);
         for (unsigned i = 0; i < COOP_TASK_ARGS && status == COOP_OK; i++)
-            status = ctrl_store(m, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
+            status = block_store(m, block, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
     }
     if (status != COOP_OK)
         return status;
@@ -171,21 +193,24 @@ static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *pl
         flight *f = &m->slots[slot];
         f->seq = m->seq;
         f->want = want;
+        f->block = block;
         f->request_us = coop_now_us();
         f->running_us = 0;
     }
     if (m->direct) {
-        apply_direct(m, kind, slot);
+        if (kind == COOP_REQ_SHUTDOWN && m->share)
+            coop_share_shutdown(m->share);
+        apply_direct(m, kind, slot, block);
         return COOP_OK;
     }
     return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);
 }
 
-static uint64_t load_time(mega *m, unsigned slot)
+static uint64_t load_time(mega *m, unsigned block, unsigned slot)
 {
     uint32_t low = 0, high = 0;
-    ctrl_load(m, slot, &low);
-    ctrl_load(m, slot + 1, &high);
+    block_load(m, block, slot, &low);
+    block_load(m, block, slot + 1, &high);
     return COOP_JOIN_HALVES(low, high);
 }
 
@@ -224,9 +249,9 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};
     if (m->device_clock) {
-        t->request_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
-        t->gathered_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
-        t->done_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
+        t->request_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
+        t->gathered_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
+        t->done_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
     }
     /* Timed by the device (fill_report converts, once the clock's rate is known), or by the host. */
     r->device_timed = t->request_tick > 0 && t->gathered_tick >= t->request_tick && t->done_tick >= t->gathered_tick;
@@ -335,9 +360,11 @@ static coop_status diagnose(mega *m, const char *cause, const char *what)
         return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
     uint32_t *sites = where + (groups ? groups : 1);
     load_group_states(m, where, sites);
-    char text[1024];
+    char text[2048];
     coop_describe_groups(where, sites, m->run.kernel->program->source, groups, 0, text, sizeof text);
     free(where);
+    if (m->share)
+        coop_share_describe(m->share, m->run.kernel->program->source, text, sizeof text);
     uint32_t state = 0, kills = 0, forks = 0, tasks = 0;
     ctrl_load(m, COOP_CTRL_STATE, &state);
     ctrl_load(m, COOP_CTRL_KILL_COUNT, &kills);
@@ -372,6 +399,8 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
             changed |= value != m->signature[watched];
         m->signature[watched++] = value;
     }
+    if (m->share)
+        changed |= coop_share_progress(m->share);
     if (changed || m->progress_us == 0) {
         m->progress_us = now_us;
         ctrl_load(m, COOP_CTRL_KILL_COUNT, &m->quiet_kills);
@@ -451,7 +480,7 @@ static coop_status follow_tasks(mega *m, double now_us)
     if (m->gathering >= 0) {
         flight *f = &m->slots[m->gathering];
         uint32_t task = 0;
-        if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
+        if ((status = block_load(m, f->block, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
             return status;
         if (task == COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING)) {
             if (f->running_us == 0)
@@ -464,7 +493,7 @@ static coop_status follow_tasks(mega *m, double now_us)
         uint32_t word = 0;
         if (!f->used)
             continue;
-        if ((status = ctrl_load(m, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &word)) != COOP_OK)
+        if ((status = block_load(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &word)) != COOP_OK)
             return status;
         uint32_t mine = COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), slot, 0u);
         if (COOP_TASK_STATUS_SET(word, 0u) != mine)
@@ -478,6 +507,22 @@ static coop_status follow_tasks(mega *m, double now_us)
             return status;
     }
     return COOP_OK;
+}
+
+/* Several cooperative kernels: share.c's pass, told the gathering request's block and how many
+ * groups it still needs. Returns 1 once every kernel has finished. */
+static int share_step(mega *m, double now_us)
+{
+    int block = -1;
+    unsigned need = 0;
+    if (m->gathering >= 0) {
+        const flight *f = &m->slots[m->gathering];
+        uint32_t joined = 0;
+        block = (int)f->block;
+        block_load(m, f->block, COOP_CTRL_SLOT((unsigned)m->gathering, COOP_SLOT_JOINED), &joined);
+        need = f->want > joined ? f->want - joined : 0;
+    }
+    return coop_share_step(m->share, now_us, block, need);
 }
 
 /* One pass of the host loop; sets *finished once the megakernel has been told to end. */
@@ -503,6 +548,8 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     m->sample_us = now_us;
     m->members = COOP_STATE_MEMBERS(state);
     int cooperative_done = m->members && COOP_STATE_FINISHED(state) == m->members;
+    if (m->share)
+        cooperative_done = share_step(m, now_us);
     if (cooperative_done && m->cooperative_done_us == 0)
         m->cooperative_done_us = now_us;
 
@@ -601,8 +648,9 @@ static coop_status trace_failed_run(mega *m, const coop_mega_report *report, coo
     return failure;
 }
 
-coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
-                          size_t plan_count, coop_mega_report *report)
+static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_kernel_share *kernels,
+                            size_t kernel_count, const coop_task_plan *plans, size_t plan_count,
+                            coop_mega_report *report, coop_kernel_report *kernel_reports)
 {
     if (!kernel)
         return COOP_ERR_INVALID_ARGUMENT;
@@ -646,11 +694,16 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
                            "events (0: %u)", params->trace_events, COOP_TRACE_MAX_EVENTS, COOP_TRACE_DEFAULT_EVENTS);
+    coop_share *share = NULL;
+    if (status == COOP_OK)
+        status = coop_share_open(ctx, kernel, kernels, kernel_count, trace_file != NULL, &share);
     /* before a traced run's build, which takes long */
     if (status == COOP_OK && kernel->persistent)
         status = coop_check_args_set(kernel);
-    if (status != COOP_OK)
+    if (status != COOP_OK) {
+        coop_share_free(share);
         return status;
+    }
     coop_start start = {
         .what = "coop_mega_run: params->launch.",
         .megakernel = 1,
@@ -662,7 +715,9 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
               .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
               .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
               .slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1, .policy = params->policy,
-              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4};
+              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4, .share = share};
+    start.kernels = coop_share_kernels(m.share);
+    start.weights = coop_share_weights(m.share);
     /* A traced run takes the kernel built with COOP_TRACING=1 and a trace area in the device area. */
     coop_kernel traced = *kernel;
     if (trace_file) {
@@ -672,6 +727,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
             status = coop_kernel_traced(kernel, &traced.cl);
         if (status != COOP_OK) {
             coop_trace_discard(&m.timeline);
+            coop_share_free(m.share);
             return status;
         }
         m.tracing = m.device_clock = 1;
@@ -685,6 +741,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         free(m.overtaken);
         free(m.due);
         coop_trace_discard(&m.timeline);
+        coop_share_free(m.share);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     }
     status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
@@ -706,6 +763,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         m.limit = m.run.groups - (start.agent ? 1u : 0u);
         unsigned members_start = start.members && start.members < m.limit ? start.members : m.limit;
         m.sample_us = m.run.discovered_us;
+        if (status == COOP_OK && m.share)
+            status = coop_share_start(m.share, m.run.groups, m.run.discovered_us);
         report->groups = m.run.groups;
         report->members_start = members_start;
         report->agent = start.agent;
@@ -726,6 +785,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     }
     if (status == COOP_OK)
         fill_report(&m, report);
+    if (status == COOP_OK && m.share && kernel_reports)
+        coop_share_report(m.share, kernel_reports);
     if (status == COOP_OK && m.tracing) {
         status = coop_trace_write(ctx, &m.timeline, &m.run, report, m.tasks, report->record_count, m.direct, NULL,
                                   &report->trace_events, &report->trace_dropped);
@@ -742,7 +803,28 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     free(m.sent);
     free(m.overtaken);
     free(m.due);
+    coop_share_free(m.share);
     return status;
+}
+
+coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
+                          size_t plan_count, coop_mega_report *report)
+{
+    return mega_run(kernel, params, NULL, 0, plans, plan_count, report, NULL);
+}
+
+coop_status coop_mega_run_shared(coop_kernel *kernel, const coop_mega_params *params,
+                                 const coop_kernel_share *kernels, size_t kernel_count, const coop_task_plan *plans,
+                                 size_t plan_count, coop_mega_report *report, coop_kernel_report *kernel_reports)
+{
+    if (kernel && kernel_count == 0) {
+        if (report)
+            memset(report, 0, sizeof *report);
+        return coop_fail(kernel->program->ctx, COOP_ERR_INVALID_ARGUMENT,
+                         "coop_mega_run_shared: kernel_count is 0 (a megakernel holds at least one cooperative "
+                         "kernel)");
+    }
+    return mega_run(kernel, params, kernels, kernel_count, plans, plan_count, report, kernel_reports);
 }
 
 void coop_mega_report_free(coop_mega_report *report)
