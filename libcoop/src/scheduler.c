@@ -360,11 +360,13 @@ static coop_status diagnose(mega *m, const char *cause, const char *what)
         return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
     uint32_t *sites = where + (groups ? groups : 1);
     load_group_states(m, where, sites);
-    char text[2048];
-    coop_describe_groups(where, sites, m->run.kernel->program->source, groups, 0, text, sizeof text);
-    free(where);
+    char text[2048] = "";
+    /* several cooperative kernels: each kernel's groups, its M and finished members (share.c) */
     if (m->share)
         coop_share_describe(m->share, m->run.kernel->program->source, text, sizeof text);
+    else
+        coop_describe_groups(where, sites, m->run.kernel->program->source, groups, 0, text, sizeof text);
+    free(where);
     uint32_t state = 0, kills = 0, forks = 0, tasks = 0;
     ctrl_load(m, COOP_CTRL_STATE, &state);
     ctrl_load(m, COOP_CTRL_KILL_COUNT, &kills);
@@ -375,6 +377,10 @@ static coop_status diagnose(mega *m, const char *cause, const char *what)
         snprintf(meanwhile, sizeof meanwhile, "; meanwhile its offers killed %u and forked %u groups and %u tasks ran",
                  kills - m->quiet_kills, forks - m->quiet_forks, tasks - m->quiet_tasks);
     m->ended = cause;
+    if (m->share)
+        return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
+                         "megakernel '%s': %s: %s%s; the kernel still runs and the process must exit", m->run.name,
+                         what, text, meanwhile);
     return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
                      "megakernel '%s': %s: %s (M = %u, %u finished)%s; the kernel still runs and the process must exit",
                      m->run.name, what, text, COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), meanwhile);

@@ -361,7 +361,8 @@ void coop_share_describe(const coop_share *s, const char *source, char *out, siz
         char text[512];
         coop_describe_groups(where, sites, source, count, 0, text, sizeof text);
         uint32_t state = load(&b->ctrl[COOP_CTRL_STATE]);
-        int written = snprintf(out + used, size - used, "; kernel %u ('%s', M = %u, %u finished): %s", k, b->name,
+        int written = snprintf(out + used, size - used, "%skernel %u ('%s', M = %u, %u finished): %s",
+                               used ? "; " : "", k, b->name,
                                COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), count ? text : "no groups");
         used += written > 0 ? (size_t)written : 0;
     }
