@@ -3,6 +3,7 @@
  * stealing with offers) merged with the task fill.cl (tests/merge/expected/two_kernels.cl, the
  * golden test_merge checks against coop-merge), run on PoCL against CPU references, with and
  * without chaos and a periodic task; each kernel block left at rest; the report's decisions. */
+#include "share.h"
 #include "testutil.h"
 
 #include "coop/kernels/ws_layout.h"
@@ -306,6 +307,34 @@ START_TEST(a_kernel_above_its_share_gives_groups_back)
 }
 END_TEST
 
+/* The host's shares (share.c, coop_share_targets), which its kills and moves steer toward. */
+START_TEST(shares_follow_the_weights)
+{
+    static const struct {
+        unsigned kernels, available, weights[4];
+        int done[4];
+        unsigned expected[4];
+    } cases[] = {
+        {2, 9, {2, 1}, {0, 0}, {6, 3}},           /* 2:1 */
+        {2, 4, {1, 3}, {0, 0}, {1, 3}},           /* test_share's start, weights 1:3 */
+        {2, 4, {1, 1}, {0, 0}, {2, 2}},
+        {2, 5, {1, 1}, {0, 0}, {3, 2}},           /* a tie: the lower index */
+        {2, 8, {1, 1000}, {0, 0}, {1, 7}},        /* at least one each */
+        {3, 10, {1, 2, 2}, {0, 1, 0}, {3, 0, 7}}, /* a finished kernel holds none */
+        {3, 2, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}},  /* fewer groups than kernels: one each */
+        {4, 12, {3, 1, 1, 1}, {0, 0, 0, 0}, {6, 2, 2, 2}},
+        {2, 7, {5, 5}, {1, 1}, {0, 0}},           /* all finished */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        unsigned target[4] = {0};
+        coop_share_targets(cases[c].weights, cases[c].done, cases[c].kernels, cases[c].available, target);
+        for (unsigned k = 0; k < cases[c].kernels; k++)
+            ck_assert_msg(target[k] == cases[c].expected[k], "case %zu: kernel %u's share is %u, expected %u", c, k,
+                          target[k], cases[c].expected[k]);
+    }
+}
+END_TEST
+
 /* What coop_mega_run_shared refuses, each with its field named. */
 START_TEST(shared_runs_refuse_what_they_cannot_run)
 {
@@ -390,6 +419,7 @@ int main(void)
     suite_add_tcase(suite, watchdog);
     TCase *refusals = tu_tcase("refusals", 300);
     tcase_add_test(refusals, shared_runs_refuse_what_they_cannot_run);
+    tcase_add_test(refusals, shares_follow_the_weights);
     suite_add_tcase(suite, refusals);
     return tu_run(suite);
 }

@@ -132,35 +132,42 @@ coop_status coop_share_start(coop_share *s, unsigned groups, double discovered_u
     return COOP_OK;
 }
 
-/* Each running kernel's share of `available` groups by weight, at least one each (largest
- * remainders go first, ties to the lower index); a finished kernel's is 0. */
-static void targets(const coop_share *s, unsigned available, unsigned *target)
+void coop_share_targets(const unsigned *weights, const int *done, unsigned kernels, unsigned available,
+                        unsigned *target)
 {
     unsigned total = 0, running = 0, given = 0;
-    for (unsigned k = 0; k < s->kernels; k++)
-        if (!s->blocks[k].done) {
-            total += s->blocks[k].weight;
+    for (unsigned k = 0; k < kernels; k++)
+        if (!done[k]) {
+            total += weights[k];
             running++;
         }
-    for (unsigned k = 0; k < s->kernels; k++) {
+    for (unsigned k = 0; k < kernels; k++) {
         target[k] = 0;
-        if (s->blocks[k].done || !total)
+        if (done[k] || !total)
             continue;
-        target[k] = available >= running
-                        ? 1u + (unsigned)((unsigned long)(available - running) * s->blocks[k].weight / total)
-                        : 1u;
+        target[k] = available >= running ? 1u + (unsigned)((unsigned long)(available - running) * weights[k] / total)
+                                         : 1u;
         given += target[k];
     }
+    /* the rest one at a time, each to the kernel with the most weight per group it would have
+     * (ties: the lowest index), as coop_kernels_open splits the start */
     while (running && given < available) {
-        unsigned best = s->kernels;
-        for (unsigned k = 0; k < s->kernels; k++)
-            if (!s->blocks[k].done &&
-                (best == s->kernels || (unsigned long)s->blocks[k].weight * (target[best] + 1u) >
-                                           (unsigned long)s->blocks[best].weight * (target[k] + 1u)))
+        unsigned best = kernels;
+        for (unsigned k = 0; k < kernels; k++)
+            if (!done[k] && (best == kernels || (unsigned long)weights[k] * (target[best] + 1u) >
+                                                     (unsigned long)weights[best] * (target[k] + 1u)))
                 best = k;
         target[best]++;
         given++;
     }
+}
+
+static void targets(const coop_share *s, unsigned available, unsigned *target)
+{
+    int done[COOP_MAX_KERNELS] = {0};
+    for (unsigned k = 0; k < s->kernels; k++)
+        done[k] = s->blocks[k].done;
+    coop_share_targets(s->weights, done, s->kernels, available, target);
 }
 
 /* Asks block `from` to move `count` idle groups to block `to`: MOVE_TO, then MOVE with release

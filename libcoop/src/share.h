@@ -18,6 +18,12 @@ void coop_share_free(coop_share *share);
 unsigned coop_share_kernels(const coop_share *share);
 const unsigned *coop_share_weights(const coop_share *share);
 
+/* The groups each of `kernels` kernels should hold of `available`: a finished one (done[k])
+ * none; the running ones their weight's share, at least one each while there are enough, the
+ * rest by largest remainder (ties to the lower index), all of `available` given out. */
+void coop_share_targets(const unsigned *weights, const int *done, unsigned kernels, unsigned available,
+                        unsigned *target);
+
 /* After discovery: each kernel's starting members. Fails when fewer groups than kernels came. */
 coop_status coop_share_start(coop_share *share, unsigned groups, double discovered_us);
 
