@@ -21,6 +21,7 @@ typedef struct block {
     int done;
     double group_us, finish_us;
     unsigned moves_asked, share_kills;
+    unsigned tokens_members;    /* M when its last share tokens were set (0: none since) */
     uint32_t signature[4];      /* BARRIERS, RESIZE_COUNT, F, TASKS_DONE */
 } block;
 
@@ -189,6 +190,7 @@ static void cancel_tokens(coop_share *s, unsigned k)
     uint64_t tokens = __atomic_load_n(word, __ATOMIC_ACQUIRE);
     if (COOP_KILLS_REQUEST(tokens) & SHARE_REQUEST)
         __atomic_compare_exchange_n(word, &tokens, 0u, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    s->blocks[k].tokens_members = 0;
 }
 
 /* Moves and tokens toward the targets. A task gathering in block g counts its need as that
@@ -238,16 +240,20 @@ static void balance(coop_share *s, int gathering, unsigned need)
         if (!excess) {
             cancel_tokens(s, k);
         } else if (!COOP_KILLS_TOKENS(tokens) && (!tokens || (COOP_KILLS_REQUEST(tokens) & SHARE_REQUEST)) &&
-                   to < s->kernels &&
+                   to < s->kernels && b->members != b->tokens_members &&
                    COOP_TASK_STATUS_OF(load(&b->ctrl[COOP_CTRL_TASK_STATUS])) != COOP_TASK_GATHERING) {
-            /* none left of the last share tokens (or none ever): new ones, under a new number, so
-             * that a late give-back of the last ones fails (K7's compare-and-swap) */
+            /* none left of the last share tokens (or none ever), and M has changed since they were
+             * set (a sweep that has taken them but not yet committed its kills would otherwise
+             * look like a kernel still above its share): new ones, under a new number, so that a
+             * late give-back of the last ones fails (K7's compare-and-swap) */
             uint64_t expected = tokens;
             s->share_seq = (s->share_seq + 1u) & ~SHARE_REQUEST;
             if (__atomic_compare_exchange_n((volatile uint64_t *)&b->ctrl[COOP_CTRL_KILLS], &expected,
                                             COOP_KILLS_WORD(SHARE_REQUEST | s->share_seq, excess), 0,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
                 b->share_kills += excess;
+                b->tokens_members = b->members;
+            }
         }
     }
 }
