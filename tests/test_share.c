@@ -209,6 +209,15 @@ START_TEST(two_kernels_under_chaos_with_a_task)
         char what[32];
         snprintf(what, sizeof what, "chaos seed %u", seed);
         ck_assert_msg(report.record_count >= 1, "%s: no task ran", what);
+        /* the report counts every kernel block's: tasks ran in whichever block held most groups */
+        unsigned kills_all = 0, forks_all = 0;
+        for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
+            kills_all += kernels[k].kills;
+            forks_all += kernels[k].forks;
+        }
+        ck_assert_msg(report.tasks == report.record_count && report.kills == kills_all && report.forks == forks_all,
+                      "%s: the report counts %u tasks of %zu runs, %u kills of %u, %u forks of %u", what, report.tasks,
+                      report.record_count, report.kills, kills_all, report.forks, forks_all);
         two_check(&t, what, 1, fill_seed);
         assert_blocks_at_rest(&t, &report, what);
         for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {

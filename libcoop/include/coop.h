@@ -384,8 +384,9 @@ typedef struct coop_mega_report {
     unsigned groups;              /* co-resident groups */
     unsigned members_start;       /* cooperative members at the start */
     int agent;                    /* a group served as the scheduler's agent */
-    unsigned kills, forks, resizes, tasks, barriers;
-    double mean_members;          /* time-weighted mean of M */
+    unsigned kills, forks, resizes, tasks, barriers; /* several cooperative kernels: summed over them */
+    double mean_members;          /* time-weighted mean of M (several kernels: kernel 0's; each one's
+                                     is in its coop_kernel_report) */
     double discovery_ms, run_ms;
     double compile_ms;            /* as coop_run_stats.compile_ms: not in run_ms */
     double cooperative_ms;        /* discovery done until the host saw every member finished */

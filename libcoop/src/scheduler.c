@@ -591,6 +591,12 @@ static void fill_report(mega *m, coop_mega_report *report)
         value = 0;
         ctrl_load(m, slots[i], &value);
         *fields[i] = value;
+        /* several cooperative kernels: the other blocks' counts too */
+        for (unsigned block = 1; block < coop_share_kernels(m->share); block++) {
+            value = 0;
+            block_load(m, block, slots[i], &value);
+            *fields[i] += value;
+        }
     }
     double run_us = coop_now_us() - m->run.start_us;
     double member_span_us = m->sample_us - m->run.discovered_us;
