@@ -28,12 +28,12 @@ typedef struct two {
     size_t queue_words;
 } two;
 
-static void two_open(two *t, cl_uint rounds, cl_uint ws_rounds)
+static void two_open_channel(two *t, cl_uint rounds, cl_uint ws_rounds, coop_channel_kind channel)
 {
     size_t size = 0;
     char *source = tu_read_file("tests/merge/expected/two_kernels.cl", &size);
     ck_assert_ptr_nonnull(source);
-    t->ctx = tu_context(WORKERS);
+    t->ctx = tu_context_channel(WORKERS, channel);
     t->kernel = tu_kernel(t->ctx, source, TU_CHECK_OPTIONS, ROUNDS_MEGA_NAME, &t->program);
     free(source);
     t->rounds = rounds;
@@ -55,6 +55,11 @@ static void two_open(two *t, cl_uint rounds, cl_uint ws_rounds)
     TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(k, ROUNDS_MEGA_ARG_ws_rounds_rounds, sizeof ws_rounds, &ws_rounds));
     TU_ASSERT_OK(t->ctx, coop_kernel_set_buffer(k, ROUNDS_MEGA_ARG_ws_rounds_seen, t->seen));
     TU_ASSERT_OK(t->ctx, coop_kernel_set_buffer(k, ROUNDS_MEGA_ARG_fill_out, t->out));
+}
+
+static void two_open(two *t, cl_uint rounds, cl_uint ws_rounds)
+{
+    two_open_channel(t, rounds, ws_rounds, COOP_CHANNEL_AUTO);
 }
 
 static void two_close(two *t)
@@ -120,8 +125,16 @@ static void assert_blocks_at_rest(two *t, const coop_mega_report *report, const 
     for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
         char block[128];
         snprintf(block, sizeof block, "%s, kernel block %u", what, k);
-        for (unsigned i = 0; i < COOP_CTRL_WORDS; i++)
-            ctrl[i] = __atomic_load_n(&ctx->channel.host[k * COOP_CHAN_WORDS + COOP_CHAN_CTRL + i], __ATOMIC_ACQUIRE);
+        if (ctx->channel.kind == COOP_CHANNEL_SVM) {
+            for (unsigned i = 0; i < COOP_CTRL_WORDS; i++)
+                ctrl[i] = __atomic_load_n(&ctx->channel.host[k * COOP_CHAN_WORDS + COOP_CHAN_CTRL + i], __ATOMIC_ACQUIRE);
+        } else {
+            /* with an agent, the control blocks are in the device area (its copies are partial) */
+            cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->dev_area, CL_TRUE,
+                                             ((size_t)k * COOP_DEV_WORDS + COOP_DEV_CTRL) * sizeof(uint32_t),
+                                             COOP_CTRL_WORDS * sizeof(uint32_t), ctrl, 0, NULL, NULL);
+            ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+        }
         tu_assert_checks_kept(ctrl, block);
         uint32_t state = ctrl[COOP_CTRL_STATE];
         TU_AT_REST(block, "F (finished members)", COOP_STATE_FINISHED(state), COOP_STATE_MEMBERS(state));
@@ -229,6 +242,42 @@ START_TEST(two_kernels_under_chaos_with_a_task)
     for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++)
         ck_assert_msg(kills[k] > 0 && forks[k] > 0, "kernel %u: chaos made %u kills and %u forks in %u seeds", k,
                       kills[k], forks[k], SEEDS);
+    two_close(&t);
+}
+END_TEST
+
+/* The queue channel's agent (section 11) serves every kernel block: requests (tasks, moves, share
+ * tokens) through each block's mailbox, each block's words copied out. Under chaos with a
+ * periodic task, every result the CPU's and every block at rest; rounds.cl ends first and its
+ * groups go to ws_rounds.cl through the agent's moves. */
+START_TEST(an_agent_serves_every_kernel_block)
+{
+    two t;
+    two_open_channel(&t, 2, 200, COOP_CHANNEL_QUEUE);
+    unsigned moved = 0;
+    for (unsigned seed = 0; seed <= 3; seed++) {
+        cl_uint fill_seed = 200 + seed;
+        two_prepare(&t, fill_seed);
+        coop_mega_params params = two_params(seed);
+        coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_ONE,
+                               .period_ms = 5};
+        coop_mega_report report;
+        coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+        TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, &plan, 1, &report,
+                                                 kernels));
+        char what[32];
+        snprintf(what, sizeof what, "agent, chaos seed %u", seed);
+        ck_assert_msg(report.agent && report.record_count >= 1, "%s: agent %d, %zu task runs", what, report.agent,
+                      report.record_count);
+        two_check(&t, what, 1, fill_seed);
+        assert_blocks_at_rest(&t, &report, what);
+        ck_assert_msg(kernels[0].members_start >= 1 && kernels[1].members_start >= 1,
+                      "%s: kernels started on %u and %u members", what, kernels[0].members_start,
+                      kernels[1].members_start);
+        moved += kernels[ROUNDS_MEGA_COOP_ws_rounds].moved_in;
+        coop_mega_report_free(&report);
+    }
+    ck_assert_msg(moved > 0, "no group moved to ws_rounds in 4 runs (rounds.cl runs 2 rounds, ws_rounds.cl 200)");
     two_close(&t);
 }
 END_TEST
@@ -363,19 +412,6 @@ START_TEST(shared_runs_refuse_what_they_cannot_run)
     TU_ASSERT_STATUS(t.ctx, coop_mega_run(t.kernel, &params, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT,
                      "holds 2 cooperative kernels, and a traced run of several is not supported");
     two_close(&t);
-    /* the queue channel has an agent, which serves one kernel block */
-    coop_context *ctx = tu_context_channel(WORKERS, COOP_CHANNEL_QUEUE);
-    size_t size = 0;
-    char *source = tu_read_file("tests/merge/expected/two_kernels.cl", &size);
-    coop_program *program = NULL;
-    coop_kernel *kernel = tu_kernel(ctx, source, NULL, ROUNDS_MEGA_NAME, &program);
-    free(source);
-    params = two_params(0);
-    TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, NULL, 0, &report), COOP_ERR_CHANNEL_UNSUPPORTED,
-                     "holds 2 cooperative kernels, which need channel 'svm'");
-    coop_kernel_release(kernel);
-    coop_program_release(program);
-    coop_context_release(ctx);
 }
 END_TEST
 
@@ -422,6 +458,7 @@ int main(void)
     suite_add_tcase(suite, runs);
     TCase *chaos = tu_tcase("chaos", 1800);
     tcase_add_test(chaos, two_kernels_under_chaos_with_a_task);
+    tcase_add_test(chaos, an_agent_serves_every_kernel_block);
     suite_add_tcase(suite, chaos);
     TCase *watchdog = tu_tcase("watchdog", 300);
     tcase_add_test(watchdog, watchdog_names_what_each_kernel_waits_for);

@@ -338,6 +338,12 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 
 #define COOP_REQ_TASK 1u
 #define COOP_REQ_SHUTDOWN 2u
+/* several cooperative kernels (docs/DESIGN.md section 17), applied to one kernel block: */
+#define COOP_REQ_MOVE 3u        /* MOVE_TO = REQ_SLOT, then MOVE = REQ_WANT (0: no more moves) */
+#define COOP_REQ_SHARE 4u       /* kill tokens for the block's share: REQ_WANT tokens for request
+                                   REQ_TASK (with COOP_SHARE_REQUEST) where none are left and the
+                                   last were a share's or none; REQ_WANT 0 cancels a share's */
+#define COOP_SHARE_REQUEST 0x80000000u /* in a share's token request number; no task's has it */
 #define COOP_TASK_GATHERING 1u
 #define COOP_TASK_RUNNING 2u
 #define COOP_TASK_DONE 3u

@@ -129,8 +129,7 @@ void coop_channel_close(coop_context *ctx);
 coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value);
 coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value);
 coop_status coop_channel_reset(coop_context *ctx);
-/* Zeroes the channel's kernel blocks 1 .. kernels-1 (fine-grained SVM only; another channel is
- * COOP_ERR_CHANNEL_UNSUPPORTED). */
+/* Zeroes the channel's kernel blocks 1 .. kernels-1 (several cooperative kernels). */
 coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels);
 coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index);
 

@@ -32,7 +32,8 @@ typedef struct flight {
     int used;
     unsigned block;             /* the kernel block it was sent to (several cooperative kernels) */
     size_t plan;
-    uint32_t seq;
+    uint32_t seq;               /* its request's number in the mailbox */
+    uint32_t number;            /* its number among the task runs sent (= seq with one kernel) */
     unsigned want, overtaken, in_flight;
     double due_ms;              /* when its plan wanted it */
     double deadline_ms;         /* due_ms + the plan's deadline; INFINITY: none */
@@ -48,6 +49,8 @@ typedef struct mega {
     int direct;                 /* the control block is in the channel: the host applies requests */
     unsigned limit;             /* most members: every group but the agent */
     uint32_t seq;               /* requests sent */
+    uint32_t runs;              /* task runs sent */
+    uint32_t block_seq[COOP_MAX_KERNELS]; /* several kernels: the last request sent to each block */
     /* the tasks in flight: one per slot; the one gathering (-1: none, T6) */
     flight slots[COOP_TASK_SLOTS];
     unsigned in_flight, slot_limit;
@@ -125,6 +128,17 @@ static inline uint64_t coop_exchange64(volatile uint64_t *pair, uint64_t value)
     return __atomic_exchange_n(pair, value, __ATOMIC_ACQ_REL);
 }
 
+static inline uint64_t coop_load_relaxed64(volatile uint64_t *pair)
+{
+    return __atomic_load_n(pair, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t coop_cas64(volatile uint64_t *pair, uint64_t expected, uint64_t desired)
+{
+    __atomic_compare_exchange_n(pair, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return expected;
+}
+
 static inline uint64_t coop_device_time(volatile uint32_t *slot)
 {
     (void)slot;
@@ -165,18 +179,60 @@ static void apply_direct(mega *m, uint32_t kind, unsigned slot, unsigned block)
     coop_apply_request(ctrl, m->seq);
 }
 
+/* Several cooperative kernels with an agent: the block's mailbox is free once the agent has applied
+ * the last request sent there (its REPORT_SEQ copy, A1); share requests (share.c) go between task
+ * requests. With one kernel T6 keeps the mailbox free, and the host applies its own with SVM. */
+static coop_status mailbox_free(mega *m, unsigned block)
+{
+    uint32_t applied = 0;
+    double asked_us = coop_now_us();
+    if (!m->share || m->direct)
+        return COOP_OK;
+    for (;;) {
+        coop_status status = block_load(m, block, COOP_CTRL_REPORT_SEQ, &applied);
+        if (status != COOP_OK || applied == m->block_seq[block])
+            return status;
+        if (coop_now_us() - asked_us > 5e6)
+            return coop_fail(m->ctx, COOP_ERR_TIMEOUT, "megakernel '%s': the agent did not apply request %u of "
+                             "kernel block %u within 5 s", m->run.name, m->block_seq[block], block);
+        coop_poll_pause(m->ctx, 0, 20);
+    }
+}
+
+/* share.c's request to one block: a move, share kill tokens, or the shutdown of block 1 .. K-1. */
+static coop_status share_send(void *run, unsigned block, uint32_t kind, uint32_t slot, uint32_t task, uint32_t want)
+{
+    mega *m = run;
+    const uint32_t fields[4] = {kind, slot, task, want};
+    coop_status status = mailbox_free(m, block);
+    for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+        status = block_store(m, block, COOP_CTRL_REQ_KIND + i, fields[i]);
+    if (status != COOP_OK)
+        return status;
+    m->block_seq[block] = ++m->seq;
+    if (m->direct) {
+        coop_apply_request(m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL, m->seq);
+        return COOP_OK;
+    }
+    return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
+}
+
 /* Sends a request: a task run of `plan` into task slot `slot`, or the shutdown (plan NULL). The
  * mailbox is free: the last request was applied, as the host saw it start (T6, A1). */
 static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan, unsigned slot)
 {
     unsigned block = 0, limit = m->limit;
     /* several cooperative kernels: the run goes to the block holding the most groups, and takes
-     * from those (docs/DESIGN.md section 17) */
+     * from those (docs/DESIGN.md section 17); the shutdown ends blocks 1 .. K-1 first */
     if (plan && m->share) {
         block = coop_share_task_block(m->share, &limit);
         coop_share_before_task(m->share, block);
+    } else if (m->share) {
+        coop_share_shutdown(m->share);
     }
-    coop_status status = block_store(m, block, COOP_CTRL_REQ_KIND, kind);
+    coop_status status = mailbox_free(m, block);
+    if (status == COOP_OK)
+        status = block_store(m, block, COOP_CTRL_REQ_KIND, kind);
     uint32_t want = 0;
     if (plan) {
         want = coop_groups_to_take(plan, limit ? limit : 1u);
@@ -188,22 +244,21 @@ static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *pl
     }
     if (status != COOP_OK)
         return status;
-    m->seq++;
+    m->block_seq[block] = ++m->seq;
     if (plan) {
         flight *f = &m->slots[slot];
         f->seq = m->seq;
+        f->number = ++m->runs;
         f->want = want;
         f->block = block;
         f->request_us = coop_now_us();
         f->running_us = 0;
     }
     if (m->direct) {
-        if (kind == COOP_REQ_SHUTDOWN && m->share)
-            coop_share_shutdown(m->share);
         apply_direct(m, kind, slot, block);
         return COOP_OK;
     }
-    return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);
+    return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
 }
 
 static uint64_t load_time(mega *m, unsigned block, unsigned slot)
@@ -236,7 +291,7 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     memset(r, 0, sizeof *r);
     r->plan = (unsigned)f->plan;
     r->groups = f->want;
-    r->request = f->seq;
+    r->request = f->number;
     r->due_ms = f->due_ms;
     r->deadline_ms = isfinite(f->deadline_ms) ? f->deadline_ms : 0.0;
     r->overtaken = f->overtaken;
@@ -244,7 +299,7 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     r->request_ms = (f->request_us - m->run.discovered_us) / 1e3;
     r->response_us = done_us - f->request_us;
     r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
-    *t = (coop_trace_task){.request = f->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
+    *t = (coop_trace_task){.request = f->number, .plan = r->plan, .task = plan->task, .groups = r->groups,
                            .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};
@@ -728,6 +783,8 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
               .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
               .slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1, .policy = params->policy,
               .overtake_limit = params->overtake_limit ? params->overtake_limit : 4, .share = share};
+    if (m.share)
+        coop_share_attach(m.share, share_send, &m);
     start.kernels = coop_share_kernels(m.share);
     start.weights = coop_share_weights(m.share);
     /* A traced run takes the kernel built with COOP_TRACING=1 and a trace area in the device area. */

@@ -1,19 +1,15 @@
 /* Host side of several cooperative kernels in one megakernel (docs/DESIGN.md section 17): each
  * kernel's block of scheduler words, their weighted shares of the groups, and the moves and kill
- * tokens the host sets to keep them. The control blocks are in the channel (fine-grained SVM):
- * block k's at channel word k * COOP_CHAN_WORDS + COOP_CHAN_CTRL. */
+ * tokens the host asks for to keep them. Block k's control block, or with an agent its copy, is
+ * at channel word k * COOP_CHAN_WORDS + COOP_CHAN_CTRL; the host changes it only by requests
+ * (COOP_REQ_MOVE, COOP_REQ_SHARE, COOP_REQ_SHUTDOWN), which scheduler.c sends or applies. */
 #include "share.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Share kill tokens carry this bit in their request number, which no task request has (task
- * requests are numbered from 1 by the host, and wrap far later: section 7, K7). */
-#define SHARE_REQUEST 0x80000000u
-
 typedef struct block {
-    volatile uint32_t *ctrl;
     char name[64];              /* the kernel's name, from the program's comment */
     unsigned weight;
     unsigned members_start, members_max;
@@ -22,6 +18,7 @@ typedef struct block {
     double group_us, finish_us;
     unsigned moves_asked, share_kills;
     unsigned tokens_members;    /* M when its last share tokens were set (0: none since) */
+    unsigned move_to;           /* where the last move asked of it goes */
     uint32_t signature[4];      /* BARRIERS, RESIZE_COUNT, F, TASKS_DONE */
 } block;
 
@@ -33,11 +30,16 @@ struct coop_share {
     unsigned groups;
     double discovered_us, sample_us;
     uint32_t share_seq;
+    coop_share_send send;       /* scheduler.c's request to one block */
+    void *run;
 };
 
-static uint32_t load(volatile uint32_t *word)
+/* Word `slot` of block k's control block as the host sees it (acquire: coop_channel_load). */
+static uint32_t word(const coop_share *s, unsigned k, unsigned slot)
 {
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    uint32_t value = 0;
+    coop_channel_load(s->ctx, k * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, &value);
+    return value;
 }
 
 /* The kernels' names, in order, from coop-merge's "cooperative kernel 'NAME' from" lines. */
@@ -80,11 +82,6 @@ coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const 
                          "coop_mega_run: megakernel '%s' holds %u cooperative kernels, and a traced run of "
                          "several is not supported (unset params->trace_file and COOP_TRACE_FILE)",
                          kernel->name, have);
-    if (ctx->channel.kind != COOP_CHANNEL_SVM)
-        return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED,
-                         "coop_mega_run: megakernel '%s' holds %u cooperative kernels, which need channel 'svm' "
-                         "(the host serves their control blocks itself), not '%s'",
-                         kernel->name, have, coop_channel_name(ctx->channel.kind));
     coop_share *s = calloc(1, sizeof *s);
     if (!s)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
@@ -94,11 +91,16 @@ coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const 
         block *b = &s->blocks[k];
         s->weights[k] = kernels && kernels[k].weight ? kernels[k].weight : 1u;
         b->weight = s->weights[k];
-        b->ctrl = ctx->channel.host + (size_t)k * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
     }
     read_names(s, kernel->program->source);
     *out = s;
     return COOP_OK;
+}
+
+void coop_share_attach(coop_share *share, coop_share_send send, void *run)
+{
+    share->send = send;
+    share->run = run;
 }
 
 void coop_share_free(coop_share *share)
@@ -122,9 +124,13 @@ coop_status coop_share_start(coop_share *s, unsigned groups, double discovered_u
     s->discovered_us = s->sample_us = discovered_us;
     for (unsigned k = 0; k < s->kernels; k++) {
         block *b = &s->blocks[k];
-        uint32_t state = load(&b->ctrl[COOP_CTRL_STATE]);
+        uint32_t state = word(s, k, COOP_CTRL_STATE);
         b->members = COOP_STATE_MEMBERS(state);
-        b->members_start = b->members_max = load(&b->ctrl[COOP_CTRL_MEMBERS_START]);
+        /* with an agent, the block's copy appears once the agent has served it */
+        double asked_us = coop_now_us();
+        while (!(b->members_start = word(s, k, COOP_CTRL_MEMBERS_START)) && coop_now_us() - asked_us < 5e6)
+            coop_poll_pause(s->ctx, 10, 100);
+        b->members_max = b->members_start;
         if (!b->members_start)
             return coop_fail(s->ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                              "megakernel of %u cooperative kernels: only %u groups are co-resident, and kernel %u "
@@ -171,25 +177,22 @@ static void targets(const coop_share *s, unsigned available, unsigned *target)
     coop_share_targets(s->weights, done, s->kernels, available, target);
 }
 
-/* Asks block `from` to move `count` idle groups to block `to`: MOVE_TO, then MOVE with release
- * (the movers' acquire of MOVE pairs with it; coop_move_if_asked). MOVE was 0. */
+/* Asks block `from` to move `count` idle groups to block `to` (COOP_REQ_MOVE; MOVE was 0). */
 static void ask_move(coop_share *s, unsigned from, unsigned to, unsigned count)
 {
-    volatile uint32_t *ctrl = s->blocks[from].ctrl;
-    __atomic_store_n(&ctrl[COOP_CTRL_MOVE_TO], to, __ATOMIC_RELAXED);
-    __atomic_store_n(&ctrl[COOP_CTRL_MOVE], count, __ATOMIC_RELEASE);
-    s->blocks[from].moves_asked += count;
+    if (s->send(s->run, from, COOP_REQ_MOVE, to, 0, count) == COOP_OK) {
+        s->blocks[from].moves_asked += count;
+        s->blocks[from].move_to = to;
+    }
 }
 
-/* Cancels block k's share kill tokens, if it holds any: a compare-and-swap that expects them, so
- * that a task's tokens are never touched; a taker's give-back then fails, its tokens dropped
- * (section 7, K7). */
+/* Cancels block k's share kill tokens, if it holds any (COOP_REQ_SHARE of none: a
+ * compare-and-swap that expects share tokens, so that a task's are never touched; a taker's
+ * give-back then fails, its tokens dropped, section 7's K7). */
 static void cancel_tokens(coop_share *s, unsigned k)
 {
-    volatile uint64_t *word = (volatile uint64_t *)&s->blocks[k].ctrl[COOP_CTRL_KILLS];
-    uint64_t tokens = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-    if (COOP_KILLS_REQUEST(tokens) & SHARE_REQUEST)
-        __atomic_compare_exchange_n(word, &tokens, 0u, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    if (word(s, k, COOP_CTRL_KILLS_REQUEST) & COOP_SHARE_REQUEST)
+        s->send(s->run, k, COOP_REQ_SHARE, 0, 0, 0);
     s->blocks[k].tokens_members = 0;
 }
 
@@ -203,9 +206,9 @@ static void balance(coop_share *s, int gathering, unsigned need)
     for (unsigned k = 0; k < s->kernels; k++) {
         const block *b = &s->blocks[k];
         available += b->members - b->finished + b->idle;
-        uint32_t move = load(&b->ctrl[COOP_CTRL_MOVE]);
+        uint32_t move = word(s, k, COOP_CTRL_MOVE);
         if (move)
-            pending[load(&b->ctrl[COOP_CTRL_MOVE_TO]) % s->kernels] += move;
+            pending[b->move_to % s->kernels] += move;
     }
     targets(s, available, target);
     for (unsigned k = 0; k < s->kernels; k++) {
@@ -226,31 +229,29 @@ static void balance(coop_share *s, int gathering, unsigned need)
                 to = j;
         if ((int)k == gathering)
             continue;
-        if (spare && to < s->kernels && !load(&b->ctrl[COOP_CTRL_MOVE])) {
+        if (spare && to < s->kernels && !word(s, k, COOP_CTRL_MOVE)) {
             unsigned count = spare < deficit[to] ? spare : (unsigned)deficit[to];
             ask_move(s, k, to, count);
             deficit[to] -= count;
         }
         /* a running kernel above its share gives back through its own offers; the groups it
          * loses go idle in its block, which moves them on */
-        uint64_t tokens = __atomic_load_n((volatile uint64_t *)&b->ctrl[COOP_CTRL_KILLS], __ATOMIC_ACQUIRE);
+        uint32_t tokens = word(s, k, COOP_CTRL_KILLS), request = word(s, k, COOP_CTRL_KILLS_REQUEST);
         unsigned excess = !b->done && running > target[k] ? running - target[k] : 0;
         if (excess > running - 1)
             excess = running - 1;
         if (!excess) {
             cancel_tokens(s, k);
-        } else if (!COOP_KILLS_TOKENS(tokens) && (!tokens || (COOP_KILLS_REQUEST(tokens) & SHARE_REQUEST)) &&
-                   to < s->kernels && b->members != b->tokens_members &&
-                   COOP_TASK_STATUS_OF(load(&b->ctrl[COOP_CTRL_TASK_STATUS])) != COOP_TASK_GATHERING) {
+        } else if (!tokens && (!request || (request & COOP_SHARE_REQUEST)) && to < s->kernels &&
+                   b->members != b->tokens_members &&
+                   COOP_TASK_STATUS_OF(word(s, k, COOP_CTRL_TASK_STATUS)) != COOP_TASK_GATHERING) {
             /* none left of the last share tokens (or none ever), and M has changed since they were
              * set (a sweep that has taken them but not yet committed its kills would otherwise
              * look like a kernel still above its share): new ones, under a new number, so that a
-             * late give-back of the last ones fails (K7's compare-and-swap) */
-            uint64_t expected = tokens;
-            s->share_seq = (s->share_seq + 1u) & ~SHARE_REQUEST;
-            if (__atomic_compare_exchange_n((volatile uint64_t *)&b->ctrl[COOP_CTRL_KILLS], &expected,
-                                            COOP_KILLS_WORD(SHARE_REQUEST | s->share_seq, excess), 0,
-                                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+             * late give-back of the last ones fails (K7's compare-and-swap; the request sets them
+             * only where the word still holds none, coop_apply_share_request) */
+            s->share_seq = (s->share_seq + 1u) & ~COOP_SHARE_REQUEST;
+            if (s->send(s->run, k, COOP_REQ_SHARE, 0, COOP_SHARE_REQUEST | s->share_seq, excess) == COOP_OK) {
                 b->share_kills += excess;
                 b->tokens_members = b->members;
             }
@@ -264,10 +265,10 @@ int coop_share_step(coop_share *s, double now_us, int gathering_block, unsigned 
     for (unsigned k = 0; k < s->kernels; k++) {
         block *b = &s->blocks[k];
         b->group_us += (double)(b->members - b->finished) * (now_us - s->sample_us);
-        uint32_t state = load(&b->ctrl[COOP_CTRL_STATE]);
+        uint32_t state = word(s, k, COOP_CTRL_STATE);
         b->members = COOP_STATE_MEMBERS(state);
         b->finished = COOP_STATE_FINISHED(state);
-        b->idle = load(&b->ctrl[COOP_CTRL_IDLE]);
+        b->idle = word(s, k, COOP_CTRL_IDLE);
         if (b->members - b->finished > b->members_max && !b->finished)
             b->members_max = b->members - b->finished;
         if (!b->done && b->members && b->finished == b->members) {
@@ -288,7 +289,7 @@ int coop_share_progress(coop_share *s)
     int changed = 0;
     for (unsigned k = 0; k < s->kernels; k++)
         for (unsigned i = 0; i < 4; i++) {
-            uint32_t value = load(&s->blocks[k].ctrl[words[i]]);
+            uint32_t value = word(s, k, words[i]);
             if (words[i] == COOP_CTRL_STATE)
                 value = COOP_STATE_FINISHED(value);
             changed |= value != s->blocks[k].signature[i];
@@ -315,7 +316,8 @@ unsigned coop_share_task_block(const coop_share *s, unsigned *groups)
 void coop_share_before_task(coop_share *s, unsigned k)
 {
     cancel_tokens(s, k);
-    __atomic_store_n(&s->blocks[k].ctrl[COOP_CTRL_MOVE], 0u, __ATOMIC_RELEASE);
+    if (word(s, k, COOP_CTRL_MOVE))
+        s->send(s->run, k, COOP_REQ_MOVE, s->blocks[k].move_to, 0, 0);
 }
 
 void coop_share_shutdown(coop_share *s)
@@ -323,11 +325,11 @@ void coop_share_shutdown(coop_share *s)
     /* no move or share token outlives the run (S4 at rest); then the idle groups of blocks 1 ..
      * K-1 leave as block 0's do */
     for (unsigned k = 0; k < s->kernels; k++) {
-        __atomic_store_n(&s->blocks[k].ctrl[COOP_CTRL_MOVE], 0u, __ATOMIC_RELEASE);
+        s->send(s->run, k, COOP_REQ_MOVE, s->blocks[k].move_to, 0, 0);
         cancel_tokens(s, k);
     }
     for (unsigned k = 1; k < s->kernels; k++)
-        __atomic_store_n(&s->blocks[k].ctrl[COOP_CTRL_EXIT], 1u, __ATOMIC_RELEASE);
+        s->send(s->run, k, COOP_REQ_SHUTDOWN, 0, 0, 0);
 }
 
 void coop_share_report(const coop_share *s, coop_kernel_report *reports)
@@ -341,15 +343,28 @@ void coop_share_report(const coop_share *s, coop_kernel_report *reports)
         r->group_ms = b->group_us / 1e3;
         r->finish_ms = ((b->done ? b->finish_us : s->sample_us) - s->discovered_us) / 1e3;
         r->mean_members = r->finish_ms > 0 ? r->group_ms / r->finish_ms : b->members_start;
-        r->kills = load(&b->ctrl[COOP_CTRL_KILL_COUNT]);
-        r->forks = load(&b->ctrl[COOP_CTRL_FORK_COUNT]);
-        r->resizes = load(&b->ctrl[COOP_CTRL_RESIZE_COUNT]);
-        r->barriers = load(&b->ctrl[COOP_CTRL_BARRIERS]);
-        r->moved_in = load(&b->ctrl[COOP_CTRL_MOVED_IN]);
-        r->moved_out = load(&b->ctrl[COOP_CTRL_MOVED_OUT]);
+        r->kills = word(s, k, COOP_CTRL_KILL_COUNT);
+        r->forks = word(s, k, COOP_CTRL_FORK_COUNT);
+        r->resizes = word(s, k, COOP_CTRL_RESIZE_COUNT);
+        r->barriers = word(s, k, COOP_CTRL_BARRIERS);
+        r->moved_in = word(s, k, COOP_CTRL_MOVED_IN);
+        r->moved_out = word(s, k, COOP_CTRL_MOVED_OUT);
         r->moves_asked = b->moves_asked;
         r->share_kills = b->share_kills;
     }
+}
+
+/* With an agent, block k's group states reach the channel only when the host asks for a dump
+ * (section 11, step 3): asks, and waits for it up to a second. */
+static void dump_block(const coop_share *s, unsigned k)
+{
+    if (s->ctx->channel.kind == COOP_CHANNEL_SVM)
+        return;
+    uint32_t dump = word(s, k, COOP_CTRL_DUMP), dumped = 0;
+    coop_channel_store(s->ctx, k * COOP_CHAN_WORDS + COOP_CHAN_CTRL + COOP_CTRL_DUMP, dump + 1);
+    double asked_us = coop_now_us();
+    while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
+        dumped = word(s, k, COOP_CTRL_DUMPED);
 }
 
 void coop_share_describe(const coop_share *s, const char *source, char *out, size_t size)
@@ -364,16 +379,17 @@ void coop_share_describe(const coop_share *s, const char *source, char *out, siz
         const block *b = &s->blocks[k];
         /* the groups whose latest state is in this block: not 0 (never here) nor moved away */
         unsigned count = 0;
+        dump_block(s, k);
         for (unsigned g = 0; g < groups; g++) {
-            uint32_t word = load(&b->ctrl[COOP_CTRL_GROUP_STATE + g]);
-            if (COOP_WHERE_OF(word) == 0 || COOP_WHERE_OF(word) == COOP_WHERE_MOVED)
+            uint32_t state = word(s, k, COOP_CTRL_GROUP_STATE + g);
+            if (COOP_WHERE_OF(state) == 0 || COOP_WHERE_OF(state) == COOP_WHERE_MOVED)
                 continue;
-            where[count] = word;
-            sites[count++] = load(&b->ctrl[COOP_CTRL_GROUP_SITE + g]);
+            where[count] = state;
+            sites[count++] = word(s, k, COOP_CTRL_GROUP_SITE + g);
         }
         char text[512];
         coop_describe_groups(where, sites, source, count, 0, text, sizeof text);
-        uint32_t state = load(&b->ctrl[COOP_CTRL_STATE]);
+        uint32_t state = word(s, k, COOP_CTRL_STATE);
         int written = snprintf(out + used, size - used, "%skernel %u ('%s', M = %u, %u finished): %s",
                                used ? "; " : "", k, b->name,
                                COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), count ? text : "no groups");

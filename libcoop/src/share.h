@@ -8,11 +8,20 @@
 
 typedef struct coop_share coop_share;
 
+/* scheduler.c's request `kind` (COOP_REQ_*) to kernel block `block`, with REQ_SLOT, REQ_TASK and
+ * REQ_WANT: applied at once with channel 'svm', else written to the block's mailbox for the agent
+ * once the last request there was applied. */
+typedef coop_status (*coop_share_send)(void *run, unsigned block, uint32_t kind, uint32_t slot, uint32_t task,
+                                       uint32_t want);
+
 /* Checks kernel_count and the weights against the megakernel (its coop-kernels line) and makes the
  * run's state (*out NULL for a megakernel of one cooperative kernel). */
 coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const coop_kernel_share *kernels,
                             size_t kernel_count, int traced, coop_share **out);
 void coop_share_free(coop_share *share);
+
+/* The run's way to send requests (before coop_share_start). */
+void coop_share_attach(coop_share *share, coop_share_send send, void *run);
 
 /* The kernel blocks the run needs and their weights (coop_start.kernels, .weights). */
 unsigned coop_share_kernels(const coop_share *share);

@@ -126,7 +126,11 @@ inline uint coop_schedule(coop_ctx *ctx)
         uint role = coop_next_role(cold);
         if (role == COOP_ROLE_AGENT) {
             coop_set_where(cold, COOP_WHERE_AGENT, 0u);
+#if COOP_KERNELS > 1
+            coop_agent_kernels(cold);
+#else
             coop_agent(cold);
+#endif
             role = 0;
         }
         COOP_COLD_BACK(ctx);
