@@ -171,6 +171,18 @@ static coop_mega_params two_params(unsigned chaos_seed)
     return params;
 }
 
+/* One shared run of the two kernels (weights `shares`, NULL: 1:1; plan: a periodic fill task or
+ * none), its results against the CPU and every block at rest; `what` names it in failures. */
+static void run_two(two *t, const coop_mega_params *params, const coop_kernel_share *shares,
+                    const coop_task_plan *plan, cl_uint fill_seed, const char *what, coop_mega_report *report,
+                    coop_kernel_report *kernels)
+{
+    TU_ASSERT_OK(t->ctx, coop_mega_run_shared(t->kernel, params, shares, ROUNDS_MEGA_COOP_COUNT, plan, plan ? 1 : 0,
+                                              report, kernels));
+    two_check(t, what, plan != NULL, fill_seed);
+    assert_blocks_at_rest(t, report, what);
+}
+
 /* Two kernels of different shapes in one megakernel, equal weights, no task, no chaos: both
  * results are the CPU's, each kernel started on its half of the groups and finished, and every
  * block is at rest. */
@@ -183,10 +195,7 @@ START_TEST(two_kernels_match_the_cpu)
     tu_pin_groups(&params.launch, t.ctx, WORKERS);
     coop_mega_report report;
     coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
-    TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, NULL, 0, &report,
-                                             kernels));
-    two_check(&t, "no chaos", 0, 0);
-    assert_blocks_at_rest(&t, &report, "no chaos");
+    run_two(&t, &params, NULL, NULL, 0, "no chaos", &report, kernels);
     ck_assert_uint_eq(report.groups, WORKERS);
     for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
         ck_assert_msg(kernels[k].members_start == WORKERS / 2, "kernel %u started on %u members, expected %u", k,
@@ -217,10 +226,9 @@ START_TEST(two_kernels_under_chaos_with_a_task)
                                .period_ms = 2};
         coop_mega_report report;
         coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
-        TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, &plan, 1, &report,
-                                                 kernels));
         char what[32];
         snprintf(what, sizeof what, "chaos seed %u", seed);
+        run_two(&t, &params, NULL, &plan, fill_seed, what, &report, kernels);
         ck_assert_msg(report.record_count >= 1, "%s: no task ran", what);
         /* the report counts every kernel block's: tasks ran in whichever block held most groups */
         unsigned kills_all = 0, forks_all = 0;
@@ -231,8 +239,6 @@ START_TEST(two_kernels_under_chaos_with_a_task)
         ck_assert_msg(report.tasks == report.record_count && report.kills == kills_all && report.forks == forks_all,
                       "%s: the report counts %u tasks of %zu runs, %u kills of %u, %u forks of %u", what, report.tasks,
                       report.record_count, report.kills, kills_all, report.forks, forks_all);
-        two_check(&t, what, 1, fill_seed);
-        assert_blocks_at_rest(&t, &report, what);
         for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
             kills[k] += kernels[k].kills;
             forks[k] += kernels[k].forks;
@@ -263,14 +269,11 @@ START_TEST(an_agent_serves_every_kernel_block)
                                .period_ms = 5};
         coop_mega_report report;
         coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
-        TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, &plan, 1, &report,
-                                                 kernels));
         char what[32];
         snprintf(what, sizeof what, "agent, chaos seed %u", seed);
+        run_two(&t, &params, NULL, &plan, fill_seed, what, &report, kernels);
         ck_assert_msg(report.agent && report.record_count >= 1, "%s: agent %d, %zu task runs", what, report.agent,
                       report.record_count);
-        two_check(&t, what, 1, fill_seed);
-        assert_blocks_at_rest(&t, &report, what);
         ck_assert_msg(kernels[0].members_start >= 1 && kernels[1].members_start >= 1,
                       "%s: kernels started on %u and %u members", what, kernels[0].members_start,
                       kernels[1].members_start);
@@ -294,10 +297,7 @@ START_TEST(a_finished_kernel_gives_its_groups_to_the_other)
     tu_pin_groups(&params.launch, t.ctx, WORKERS);
     coop_mega_report report;
     coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
-    TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, NULL, 0, &report,
-                                             kernels));
-    two_check(&t, "finish first", 0, 0);
-    assert_blocks_at_rest(&t, &report, "finish first");
+    run_two(&t, &params, NULL, NULL, 0, "finish first", &report, kernels);
     const coop_kernel_report *rounds = &kernels[ROUNDS_MEGA_COOP_rounds], *ws = &kernels[ROUNDS_MEGA_COOP_ws_rounds];
     ck_assert_msg(rounds->finish_ms < ws->finish_ms, "rounds finished at %.3f ms, ws_rounds at %.3f", rounds->finish_ms,
                   ws->finish_ms);
@@ -325,10 +325,7 @@ START_TEST(weights_split_the_groups)
     coop_kernel_share shares[ROUNDS_MEGA_COOP_COUNT] = {{.weight = 1}, {.weight = 3}};
     coop_mega_report report;
     coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
-    TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, shares, ROUNDS_MEGA_COOP_COUNT, NULL, 0, &report,
-                                             kernels));
-    two_check(&t, "weights 1:3", 0, 0);
-    assert_blocks_at_rest(&t, &report, "weights 1:3");
+    run_two(&t, &params, shares, NULL, 0, "weights 1:3", &report, kernels);
     ck_assert_msg(kernels[0].members_start == 1 && kernels[1].members_start == 3,
                   "weights 1:3 started kernels on %u and %u members, expected 1 and 3", kernels[0].members_start,
                   kernels[1].members_start);
@@ -351,10 +348,7 @@ START_TEST(a_kernel_above_its_share_gives_groups_back)
     tu_pin_groups(&params.launch, t.ctx, WORKERS);
     coop_mega_report report;
     coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
-    TU_ASSERT_OK(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, NULL, 0, &report,
-                                             kernels));
-    two_check(&t, "members 2", 0, 0);
-    assert_blocks_at_rest(&t, &report, "members 2");
+    run_two(&t, &params, NULL, NULL, 0, "members 2", &report, kernels);
     ck_assert_msg(kernels[0].members_start == 1 && kernels[1].members_start == 1,
                   "started on %u and %u members, expected 1 and 1", kernels[0].members_start, kernels[1].members_start);
     ck_assert_msg(kernels[1].moved_in >= 1 && kernels[1].forks >= 1,
