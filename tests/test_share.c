@@ -434,7 +434,7 @@ START_TEST(watchdog_names_what_each_kernel_waits_for)
     TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, NULL, 0, &report), COOP_ERR_TIMEOUT,
                      "kernel 1 ('stall', M = 2, 0 finished): 1 group waiting at global barrier #2 "
                      "(tests/merge/stall.cl:9:5: global_barrier()), group 1 never arrived");
-    ck_assert_msg(strstr(coop_context_message(ctx), "no member finished): kernel 0 ('rounds', M = 2, 2 finished): "
+    ck_assert_msg(strstr(coop_context_message(ctx), "COOP_WATCHDOG_S): kernel 0 ('rounds', M = 2, 2 finished): "
                                                     "no groups; kernel 1"), "%s", coop_context_message(ctx));
     /* the kernel still runs: the test leaves with _exit(), as test_merge's stall tests do */
     _exit(0);
