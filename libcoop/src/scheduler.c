@@ -50,7 +50,6 @@ typedef struct mega {
     unsigned limit;             /* most members: every group but the agent */
     uint32_t seq;               /* requests sent */
     uint32_t runs;              /* task runs sent */
-    uint32_t block_seq[COOP_MAX_KERNELS]; /* several kernels: the last request sent to each block */
     /* the tasks in flight: one per slot; the one gathering (-1: none, T6) */
     flight slots[COOP_TASK_SLOTS];
     unsigned in_flight, slot_limit;
@@ -179,37 +178,17 @@ static void apply_direct(mega *m, uint32_t kind, unsigned slot, unsigned block)
     coop_apply_request(ctrl, m->seq);
 }
 
-/* Several cooperative kernels with an agent: the block's mailbox is free once the agent has applied
- * the last request sent there (its REPORT_SEQ copy, A1); share requests (share.c) go between task
- * requests. With one kernel T6 keeps the mailbox free, and the host applies its own with SVM. */
-static coop_status mailbox_free(mega *m, unsigned block)
-{
-    uint32_t applied = 0;
-    double asked_us = coop_now_us();
-    if (!m->share || m->direct)
-        return COOP_OK;
-    for (;;) {
-        coop_status status = block_load(m, block, COOP_CTRL_REPORT_SEQ, &applied);
-        if (status != COOP_OK || applied == m->block_seq[block])
-            return status;
-        if (coop_now_us() - asked_us > 5e6)
-            return coop_fail(m->ctx, COOP_ERR_TIMEOUT, "megakernel '%s': the agent did not apply request %u of "
-                             "kernel block %u within 5 s", m->run.name, m->block_seq[block], block);
-        coop_poll_pause(m->ctx, 0, 20);
-    }
-}
-
 /* share.c's request to one block: a move, share kill tokens, or the shutdown of block 1 .. K-1. */
 static coop_status share_send(void *run, unsigned block, uint32_t kind, uint32_t slot, uint32_t task, uint32_t want)
 {
     mega *m = run;
     const uint32_t fields[4] = {kind, slot, task, want};
-    coop_status status = mailbox_free(m, block);
+    coop_status status = coop_share_mailbox_free(m->share, block);
     for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
         status = block_store(m, block, COOP_CTRL_REQ_KIND + i, fields[i]);
     if (status != COOP_OK)
         return status;
-    m->block_seq[block] = ++m->seq;
+    coop_share_sent(m->share, block, ++m->seq);
     if (m->direct) {
         coop_apply_request(m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL, m->seq);
         return COOP_OK;
@@ -230,7 +209,7 @@ static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *pl
     } else if (m->share) {
         coop_share_shutdown(m->share);
     }
-    coop_status status = mailbox_free(m, block);
+    coop_status status = coop_share_mailbox_free(m->share, block);
     if (status == COOP_OK)
         status = block_store(m, block, COOP_CTRL_REQ_KIND, kind);
     uint32_t want = 0;
@@ -244,7 +223,7 @@ static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *pl
     }
     if (status != COOP_OK)
         return status;
-    m->block_seq[block] = ++m->seq;
+    coop_share_sent(m->share, block, ++m->seq);
     if (plan) {
         flight *f = &m->slots[slot];
         f->seq = m->seq;

@@ -32,6 +32,8 @@ struct coop_share {
     uint32_t share_seq;
     coop_share_send send;       /* scheduler.c's request to one block */
     void *run;
+    const char *name;           /* the megakernel's, in messages */
+    uint32_t sent[COOP_MAX_KERNELS]; /* the last request sent to each block */
 };
 
 /* Word `slot` of block k's control block as the host sees it (acquire: coop_channel_load). */
@@ -87,6 +89,7 @@ coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const 
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     s->ctx = ctx;
     s->kernels = have;
+    s->name = kernel->name;
     for (unsigned k = 0; k < have; k++) {
         block *b = &s->blocks[k];
         s->weights[k] = kernels && kernels[k].weight ? kernels[k].weight : 1u;
@@ -101,6 +104,26 @@ void coop_share_attach(coop_share *share, coop_share_send send, void *run)
 {
     share->send = send;
     share->run = run;
+}
+
+coop_status coop_share_mailbox_free(coop_share *s, unsigned block)
+{
+    double asked_us = coop_now_us();
+    if (!s || s->ctx->channel.kind == COOP_CHANNEL_SVM)
+        return COOP_OK;
+    while (word(s, block, COOP_CTRL_REPORT_SEQ) != s->sent[block]) {
+        if (coop_now_us() - asked_us > 5e6)
+            return coop_fail(s->ctx, COOP_ERR_TIMEOUT, "megakernel '%s': the agent did not apply request %u of "
+                             "kernel block %u within 5 s", s->name, s->sent[block], block);
+        coop_poll_pause(s->ctx, 0, 20);
+    }
+    return COOP_OK;
+}
+
+void coop_share_sent(coop_share *s, unsigned block, uint32_t seq)
+{
+    if (s)
+        s->sent[block] = seq;
 }
 
 void coop_share_free(coop_share *share)

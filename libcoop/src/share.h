@@ -20,6 +20,13 @@ coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const 
                             size_t kernel_count, int traced, coop_share **out);
 void coop_share_free(coop_share *share);
 
+/* Several kernels with an agent: whether block `block`'s mailbox is free, the agent's copy of its
+ * REPORT_SEQ showing the last request sent there applied (A1 per block); waits up to 5 s
+ * (COOP_ERR_TIMEOUT). COOP_OK at once with SVM (the host applies its own) and for one kernel
+ * (share NULL: T6 keeps the one mailbox free). coop_share_sent records each request sent. */
+coop_status coop_share_mailbox_free(coop_share *share, unsigned block);
+void coop_share_sent(coop_share *share, unsigned block, uint32_t seq);
+
 /* The run's way to send requests (before coop_share_start). */
 void coop_share_attach(coop_share *share, coop_share_send send, void *run);
 
