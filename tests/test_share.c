@@ -111,7 +111,7 @@ static void two_check(two *t, const char *what, int task_ran, cl_uint fill_seed)
     free(values);
 }
 
-/* Every kernel block at rest (testutil.h's tu_assert_mega_at_rest, per block; section 17's S4):
+/* Every kernel block at rest (testutil.h's tu_assert_mega_at_rest, per block; section 17's C4):
  * each kernel's members all finished, no fork slot, parked member, kill token or move left, the
  * check build's rules kept, every block's barrier counters back at rest, and the pool whole
  * across the blocks: the IDLE words sum to every group but the agent, and every group that moved

@@ -87,10 +87,10 @@ enum coop_check_rule {
                                       not done: the request, the slot, the slot's status */
     COOP_CHECK_JOINED_SLOT = 9,    /* T8: a joined group found its slot holding another status once
                                       the task started: the status it joined, the slot's, 0 */
-    COOP_CHECK_MOVE = 10,          /* S3 (several cooperative kernels): a group moved to its own
+    COOP_CHECK_MOVE = 10,          /* C3 (several cooperative kernels): a group moved to its own
                                       block or to one beyond the kernels: the target, its block, MOVE
                                       as it took its place */
-    COOP_CHECK_BLOCK_ID = 11,      /* S1: a member started in a block beyond the kernels, or with an
+    COOP_CHECK_BLOCK_ID = 11,      /* C1: a member started in a block beyond the kernels, or with an
                                       id at or above its kernel's M: the block, the id, M */
     COOP_CHECK_RULES = 12
 };

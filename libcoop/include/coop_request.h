@@ -50,7 +50,7 @@ COOP_SHARED_FN void coop_apply_share_request(COOP_CTRL_WORD *ctrl, COOP_U32 kind
         coop_store_release(&ctrl[COOP_CTRL_MOVE], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
     } else if (kind == COOP_REQ_SHARE) {
         /* one compare-and-swap of the tokens' word, so that a task's tokens are never touched
-         * and a give-back of the last share tokens fails once the word changed (K7, S5) */
+         * and a give-back of the last share tokens fails once the word changed (K7, C5) */
         COOP_U32 want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
         COOP_U64 word = coop_load_relaxed64(coop_kill_tokens(ctrl));
         int shares = (COOP_KILLS_REQUEST(word) & COOP_SHARE_REQUEST) != 0u;

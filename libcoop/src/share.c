@@ -345,7 +345,7 @@ void coop_share_before_task(coop_share *s, unsigned k)
 
 void coop_share_shutdown(coop_share *s)
 {
-    /* no move or share token outlives the run (S4 at rest); then the idle groups of blocks 1 ..
+    /* no move or share token outlives the run (C4 at rest); then the idle groups of blocks 1 ..
      * K-1 leave as block 0's do */
     for (unsigned k = 0; k < s->kernels; k++) {
         s->send(s->run, k, COOP_REQ_MOVE, s->blocks[k].move_to, 0, 0);

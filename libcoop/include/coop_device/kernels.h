@@ -1,8 +1,8 @@
 /* coop_device/kernels.h: several cooperative kernels in one megakernel: each kernel's block of
  * scheduler words, a group's block, the starting split and the moves of idle groups between
  * blocks.
- * Invariants: docs/DESIGN.md section 17: S1 one block per group, S2 each kernel's own protocol,
- * S3 moves take idle groups only, S4 conservation across blocks. Part of the kernel header
+ * Invariants: docs/DESIGN.md section 17: C1 one block per group, C2 each kernel's own protocol,
+ * C3 moves take idle groups only, C4 conservation across blocks. Part of the kernel header
  * (coop_kernel.h includes these files in order); it uses only the files before it.
  *
  * A program coop-merge made of K > 1 cooperative kernels is built with COOP_KERNELS=K (libcoop's
@@ -25,7 +25,7 @@ COOP_LAYOUT_ASSERT(COOP_KERNELS <= COOP_MAX_KERNELS, kernels_fit_their_blocks);
  * and k * COOP_DEV_WORDS into the device area (the host makes both that long), its control block
  * where block 0's is (COOP_CTRL_IN_CHAN). Block 0 also holds discovery's words. Every protocol
  * step of sections 5-12 reads ctx->chan, ctx->dev and ctx->ctrl, so pointing them at the group's
- * block runs that kernel's protocol, unchanged, on its own words (S2). */
+ * block runs that kernel's protocol, unchanged, on its own words (C2). */
 inline void coop_kernel_switch(coop_ctx *ctx, uint block)
 {
     ctx->block = block;
@@ -111,7 +111,7 @@ inline void coop_kernels_hand_over(coop_ctx *ctx, uint order)
  * group out of this block's IDLE (never a group a fork reserved, nor one a gathering task counts
  * on: both took theirs from IDLE already), then one of MOVE's places; none left, it gives IDLE
  * back. Moved, it counts itself idle in block MOVE_TO and returns 1 (the caller waits there).
- * S3, S4 (docs/DESIGN.md section 17). */
+ * C3, C4 (docs/DESIGN.md section 17). */
 COOP_COLD int coop_move_if_asked(coop_ctx *ctx)
 {
     global uint *ctrl = ctx->ctrl;

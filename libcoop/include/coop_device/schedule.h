@@ -136,7 +136,7 @@ inline uint coop_schedule(coop_ctx *ctx)
         COOP_COLD_BACK(ctx);
 #if COOP_KERNELS > 1
         coop_kernel_switch(ctx, ctx->scratch[COOP_COLD_KERNEL]);
-        /* S1: a member runs in its kernel's block, with an id below that kernel's M */
+        /* C1: a member runs in its kernel's block, with an id below that kernel's M */
         COOP_CHECK(ctx->ctrl, role != COOP_ROLE_COOP || (ctx->block < COOP_KERNELS &&
                    ctx->id < COOP_STATE_MEMBERS(coop_load_relaxed(&ctx->ctrl[COOP_CTRL_STATE]))),
                    COOP_CHECK_BLOCK_ID, ctx->block, ctx->id, coop_load_relaxed(&ctx->ctrl[COOP_CTRL_STATE]));
