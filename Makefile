@@ -141,7 +141,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/libcoop/src/%.o: libcoop/src/%.c $(LIB_HEADERS) libcoop/src/internal.h libcoop/src/discovery.h \
-    libcoop/src/json_text.h libcoop/src/strict.h libcoop/src/trace.h libcoop/src/outfile.h
+    libcoop/src/json_text.h libcoop/src/strict.h libcoop/src/trace.h libcoop/src/outfile.h libcoop/src/share.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -Ilibcoop/src -c $< -o $@
 

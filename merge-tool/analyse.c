@@ -9,15 +9,30 @@ void mt_analyse(mt_merge *merge)
 {
     if (!mt_analyse_functions(merge))
         return;
-    mt_analyse_control(merge);
-    if (!merge->options.standalone)
-        mt_analyse_flow(merge);
+    /* each cooperative kernel in turn: the steps work on funcs[coop] and leave its statements in
+     * control */
+    merge->controls = mt_alloc(merge->coop_count * sizeof *merge->controls);
+    for (size_t k = 0; k < merge->coop_count; k++) {
+        merge->coop = merge->coops[k];
+        merge->control = NULL;
+        mt_analyse_control(merge);
+        merge->controls[k] = merge->control;
+        if (!merge->options.standalone)
+            mt_analyse_flow(merge);
+    }
+    if (merge->coop_count) {
+        merge->coop = merge->coops[0];
+        merge->control = merge->controls[0];
+    }
 }
 
 void mt_analysis_free(mt_merge *merge)
 {
-    if (merge->control)
-        mt_control_free(merge->control);
+    for (size_t k = 0; merge->controls && k < merge->coop_count; k++)
+        if (merge->controls[k])
+            mt_control_free(merge->controls[k]);
+    free(merge->controls);
+    merge->controls = NULL;
     merge->control = NULL;
     free(merge->findings);
     merge->findings = NULL;

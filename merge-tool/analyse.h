@@ -166,6 +166,7 @@ typedef struct mt_finding {
     int backward;                 /* a read before the offer (after it otherwise) */
     const char *read;             /* the id call read ("get_num_groups()"), or NULL: */
     const mt_func *callee;        /* the helper called that reads it */
+    const mt_func *coop;          /* the cooperative kernel it is about */
 } mt_finding;
 
 void mt_analyse_flow(mt_merge *merge);

@@ -233,7 +233,8 @@ static void find_group_read(lint *l, CXCursor call, const state *s, int backward
         if (l->found[i] == at)
             return;
     MT_PUSH(l->found, l->found_count, l->found_capacity, at);
-    mt_finding finding = {.kind = MT_FINDING_GROUP_READ, .at = call, .offer = s->where, .backward = backward};
+    mt_finding finding = {.kind = MT_FINDING_GROUP_READ, .at = call, .offer = s->where, .backward = backward,
+                          .coop = &l->merge->funcs[l->merge->coop]};
     reads_groups(l, call, &finding.read, &finding.callee);
     mt_merge *merge = l->merge;
     MT_PUSH(merge->findings, merge->finding_count, merge->finding_capacity, finding);
@@ -688,7 +689,8 @@ static void find_untransmitted(lint *l)
             if (has_finding[v] || !l->live_after[p][v] || l->rebuilt[v] || !in_scope(l, l->vars[v], l->points[p]))
                 continue;
             has_finding[v] = 1;
-            mt_finding finding = {.kind = MT_FINDING_UNTRANSMITTED, .at = l->vars[v], .offer = l->points[p]};
+            mt_finding finding = {.kind = MT_FINDING_UNTRANSMITTED, .at = l->vars[v], .offer = l->points[p],
+                                  .coop = l->func};
             MT_PUSH(merge->findings, merge->finding_count, merge->finding_capacity, finding);
         }
     free(has_finding);

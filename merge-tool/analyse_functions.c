@@ -389,23 +389,31 @@ static void close_over_calls(mt_merge *merge)
 }
 
 
-/* The cooperative kernel is the first kernel of its file; every kernel of a task file is a task. */
+/* A cooperative kernel is the first kernel of its file; every kernel of a task file is a task.
+ * has_coop: every cooperative kernel's file has one. */
 static void find_kernels(mt_merge *merge)
 {
-    mt_file *coop_file = &merge->files[0];
+    size_t files = 0;
+    while (files < merge->input_count && merge->files[files].is_coop)
+        files++;
+    for (size_t f = 0; f < files; f++)
+        for (size_t i = 0; i < merge->func_count; i++) {
+            mt_func *func = &merge->funcs[i];
+            if (func->is_kernel && func->in_user_file && func->file->owner == f) {
+                func->is_coop = 1;
+                MT_PUSH(merge->coops, merge->coop_count, merge->coop_capacity, i);
+                break;
+            }
+        }
     for (size_t i = 0; i < merge->func_count; i++) {
         mt_func *func = &merge->funcs[i];
-        if (!func->is_kernel || !func->in_user_file)
-            continue;
-        if (&merge->files[func->file->owner] != coop_file) {
+        if (func->is_kernel && func->in_user_file && !merge->files[func->file->owner].is_coop) {
             func->task = (unsigned)merge->task_count;
             MT_PUSH(merge->tasks, merge->task_count, merge->task_capacity, i);
-        } else if (!merge->has_coop) {
-            merge->has_coop = 1;
-            merge->coop = i;
-            func->is_coop = 1;
         }
     }
+    merge->has_coop = merge->coop_count == files;
+    merge->coop = merge->coop_count ? merge->coops[0] : 0;
 }
 
 /* ---- The places the rewrites change -------------------------------------------------------- */

@@ -145,8 +145,12 @@ int mt_compile_check(mt_merge *merge, const char *text)
     const char *name = o->out_path && strcmp(o->out_path, "-") ? o->out_path : "<stdout>";
     const char **dirs = mt_alloc(merge->file_count * sizeof *dirs);
     mt_options check = *o;
-    check.defines = NULL;
-    check.define_count = 0;
+    /* libcoop builds a program of several cooperative kernels with COOP_KERNELS (program.c,
+     * from its coop-kernels line) */
+    char *kernels = merge->coop_count > 1 ? mt_printf("COOP_KERNELS=%zu", merge->coop_count) : NULL;
+    const char *kernels_define[1] = {kernels};
+    check.defines = kernels ? kernels_define : NULL;
+    check.define_count = kernels ? 1 : 0;
     check.includes = mt_alloc((o->include_count + merge->file_count + 1) * sizeof *check.includes);
     for (size_t i = 0; i < o->include_count; i++)
         check.includes[i] = o->includes[i];
@@ -160,5 +164,6 @@ int mt_compile_check(mt_merge *merge, const char *text)
         free((char *)dirs[i]);
     free(dirs);
     free(check.includes);
+    free(kernels);
     return errors ? -1 : 0;
 }

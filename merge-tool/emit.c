@@ -32,6 +32,18 @@ static char *unique(names *used, const char *base)
     return name;
 }
 
+/* The entry's kernels: the cooperative ones, then the tasks (the standalone form: the one
+ * cooperative kernel). */
+static size_t entry_kernels(const mt_merge *merge)
+{
+    return merge->options.standalone ? 1 : merge->coop_count + merge->task_count;
+}
+
+static mt_func *entry_kernel(const mt_merge *merge, size_t k)
+{
+    return &merge->funcs[k < merge->coop_count ? merge->coops[k] : merge->tasks[k - merge->coop_count]];
+}
+
 /* Names the entry and its parameters: a parameter keeps its name unless another kernel's
  * parameter, a function or the entry's own variables already use it; then it is
  * <kernel>_<name>. */
@@ -42,19 +54,19 @@ static void name_entry(mt_merge *merge, names *used)
         MT_PUSH(used->items, used->count, used->capacity, reserved[i]);
     for (size_t i = 0; i < merge->func_count; i++)
         MT_PUSH(used->items, used->count, used->capacity, merge->funcs[i].name);
-    const mt_func *coop = &merge->funcs[merge->coop];
+    const mt_func *coop = &merge->funcs[merge->coops[0]];
     char *base = mt_printf("%s_%s", coop->name, merge->options.standalone ? "standalone" : "mega");
     merge->entry_name = unique(used, base);
     free(base);
     MT_PUSH(used->items, used->count, used->capacity, merge->entry_name);
-    size_t kernels = 1 + merge->task_count;
+    size_t kernels = merge->coop_count + merge->task_count;
     for (size_t k = 0; k < kernels; k++) {
-        mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        mt_func *func = entry_kernel(merge, k);
         for (size_t i = 0; i < func->local_count; i++)
             MT_PUSH(used->items, used->count, used->capacity, func->locals[i].entry_name);
     }
     for (size_t k = 0; k < kernels; k++) {
-        mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        mt_func *func = entry_kernel(merge, k);
         for (size_t i = 0; i < func->param_count; i++) {
             mt_param *param = &func->params[i];
             if (!taken(used, param->name)) {
@@ -96,20 +108,20 @@ static void add_call(mt_buf *out, const mt_func *func)
 
 static void emit_entry(mt_merge *merge, mt_buf *out)
 {
-    size_t kernels = merge->options.standalone ? 1 : 1 + merge->task_count;
+    size_t kernels = entry_kernels(merge);
     mt_buf_printf(out, "kernel void %s(COOP_PARAMS", merge->entry_name);
     for (size_t k = 0; k < kernels; k++) {
-        const mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        const mt_func *func = entry_kernel(merge, k);
         for (size_t i = 0; i < func->param_count; i++)
             add_entry_parameter(out, &func->params[i]);
     }
     mt_buf_add(out, ")\n{\n    COOP_ENTER(ctx);\n");
     for (size_t k = 0; k < kernels; k++) {
-        const mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        const mt_func *func = entry_kernel(merge, k);
         for (size_t i = 0; i < func->local_count; i++)
             mt_buf_printf(out, "    %s;\n", func->locals[i].entry_decl);
     }
-    const mt_func *coop = &merge->funcs[merge->coop];
+    const mt_func *coop = &merge->funcs[merge->coops[0]];
     /* The standalone form ends with a join: with COOP_ENTER's early return for the groups that
      * are not co-resident, PoCL's work-group compiler made a loop of `if`s after the kernel's
      * last barrier spin for ever when no workgroup barrier followed it before the kernel's end
@@ -129,7 +141,21 @@ static void emit_entry(mt_merge *merge, mt_buf *out)
      * one. */
     mt_buf_add(out, "    for (;;) {\n        uint role = coop_schedule(&ctx);\n        if (!role)\n            break;\n");
     mt_buf_add(out, "        if (role == COOP_ROLE_COOP) {\n            COOP_GROUP_SYNC();\n            ");
-    add_call(out, coop);
+    if (merge->coop_count == 1) {
+        add_call(out, coop);
+    } else {
+        /* several cooperative kernels: the group's kernel block says which it is a member of
+         * (docs/DESIGN.md section 17); every work-item reads the same index */
+        for (size_t k = 0; k < merge->coop_count; k++) {
+            if (k + 1 < merge->coop_count)
+                mt_buf_printf(out, "%sif (coop_kernel_index(&ctx) == %zu)\n                ", k ? "else " : "", k);
+            else
+                mt_buf_add(out, "else\n                ");
+            add_call(out, &merge->funcs[merge->coops[k]]);
+            if (k + 1 < merge->coop_count)
+                mt_buf_add(out, "            ");
+        }
+    }
     mt_buf_add(out, "        }");
     for (size_t t = 0; t < merge->task_count; t++) {
         const mt_func *task = &merge->funcs[merge->tasks[t]];
@@ -161,13 +187,15 @@ static void emit_header(mt_merge *merge, mt_buf *out)
                   P, P);
     if (!o->standalone)
         mt_buf_printf(out, ";\n * %s_TASK_<kernel>: task indices for coop_task_plan.task", P);
+    if (merge->coop_count > 1)
+        mt_buf_printf(out, ";\n * %s_COOP_<kernel>: cooperative kernel indices for coop_mega_run_shared()", P);
     mt_buf_add(out, ". */\n");
     mt_buf_printf(out, "#ifndef COOP_MERGE_%s_H\n#define COOP_MERGE_%s_H\n\n", P, P);
     mt_buf_printf(out, "#define %s_NAME \"%s\"\n\n", P, merge->entry_name);
-    size_t kernels = o->standalone ? 1 : 1 + merge->task_count;
+    size_t kernels = entry_kernels(merge);
     unsigned index = 0;
     for (size_t k = 0; k < kernels; k++) {
-        const mt_func *func = &merge->funcs[k == 0 ? merge->coop : merge->tasks[k - 1]];
+        const mt_func *func = entry_kernel(merge, k);
         for (size_t i = 0; i < func->param_count; i++)
             mt_buf_printf(out, "#define %s_ARG_%s_%s %u\n", P, func->name, func->params[i].name, index++);
     }
@@ -176,6 +204,11 @@ static void emit_header(mt_merge *merge, mt_buf *out)
         for (size_t t = 0; t < merge->task_count; t++)
             mt_buf_printf(out, "#define %s_TASK_%s %zu\n", P, merge->funcs[merge->tasks[t]].name, t);
         mt_buf_printf(out, "#define %s_TASK_COUNT %zu\n\n", P, merge->task_count);
+    }
+    if (merge->coop_count > 1) {
+        for (size_t k = 0; k < merge->coop_count; k++)
+            mt_buf_printf(out, "#define %s_COOP_%s %zu\n", P, merge->funcs[merge->coops[k]].name, k);
+        mt_buf_printf(out, "#define %s_COOP_COUNT %zu\n\n", P, merge->coop_count);
     }
     mt_buf_printf(out, "#endif\n");
     mt_buf_free(&prefix);
@@ -229,10 +262,13 @@ int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
     name_entry(merge, &used);
     free(used.items);
     const mt_options *o = &merge->options;
-    const mt_func *coop = &merge->funcs[merge->coop];
+    const mt_func *coop = &merge->funcs[merge->coops[0]];
     mt_buf_printf(program, "/* Generated by coop-merge. Do not edit.\n *   cooperative kernel '%s' from %s\n",
                   coop->name, o->coop_path);
-    for (size_t i = 1; i < merge->input_count; i++) {
+    for (size_t k = 1; k < merge->coop_count; k++)
+        mt_buf_printf(program, " *   cooperative kernel '%s' from %s\n", merge->funcs[merge->coops[k]].name,
+                      merge->files[merge->funcs[merge->coops[k]].file->owner].path);
+    for (size_t i = merge->coop_count; i < merge->input_count; i++) {
         size_t count = 0;
         for (size_t t = 0; t < merge->task_count; t++)
             count += merge->funcs[merge->tasks[t]].file->owner == i;
@@ -251,6 +287,9 @@ int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
     else
         mt_buf_printf(program, " * Megakernel %s, coop-tasks: %zu (libcoop refuses a plan for a task above them).\n",
                       merge->entry_name, merge->task_count);
+    if (merge->coop_count > 1)
+        mt_buf_printf(program, " * coop-kernels: %zu (libcoop shares the groups between them: docs/DESIGN.md section 17).\n",
+                      merge->coop_count);
     mt_buf_add(program, " * libcoop prepends its kernel header when it builds this program. */\n");
     emit_defines(o, program);
     unsigned char *emitted = mt_alloc(merge->file_count);

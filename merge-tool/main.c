@@ -27,9 +27,10 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: coop-merge COOP.cl [--task TASK.cl]... [-o OUT.cl] [--host-header OUT.h] [--prefix P]\n"
-    "                  [--standalone] [-Werror] [-I DIR]... [-D NAME[=VAL]]...\n"
-    "  COOP.cl           the cooperative kernel (exactly one kernel) and its helpers\n"
+    "usage: coop-merge COOP.cl [COOP.cl]... [--task TASK.cl]... [-o OUT.cl] [--host-header OUT.h]\n"
+    "                  [--prefix P] [--standalone] [-Werror] [-I DIR]... [-D NAME[=VAL]]...\n"
+    "  COOP.cl           a cooperative kernel (exactly one kernel a file) and its helpers; several\n"
+    "                    share the megakernel's groups, each kernel index in the order given\n"
     "  --task TASK.cl    ordinary kernels, each a task (indices in order of appearance)\n"
     "  -o OUT.cl         the megakernel's source (default, or '-': standard output)\n"
     "  --host-header H   a header with the megakernel's name, argument and task indices\n"
@@ -43,8 +44,9 @@ static const char usage[] =
     "  --version         print the version and exit\n";
 
 typedef struct lists {
-    const char **tasks, **includes, **defines;
-    size_t task_count, task_capacity, include_count, include_capacity, define_count, define_capacity;
+    const char **coops, **tasks, **includes, **defines;
+    size_t coop_count, coop_capacity, task_count, task_capacity, include_count, include_capacity, define_count,
+        define_capacity;
     char *kernel_library; /* searched after every -I */
 } lists;
 
@@ -140,16 +142,24 @@ static int parse_command_line(int argc, char **argv, mt_options *o, lists *l)
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "coop-merge: unknown option %s\n%s", arg, usage);
             return 1;
-        } else if (o->coop_path) {
-            fprintf(stderr, "coop-merge: one cooperative kernel file only (%s and %s); tasks go after --task\n%s",
-                    o->coop_path, arg, usage);
+        } else if (l->coop_count == COOP_MERGE_MAX_KERNELS) {
+            fprintf(stderr, "coop-merge: at most %d cooperative kernel files (%s is one more); tasks go after "
+                            "--task\n%s", COOP_MERGE_MAX_KERNELS, arg, usage);
             return 1;
         } else {
-            o->coop_path = arg;
+            MT_PUSH(l->coops, l->coop_count, l->coop_capacity, arg);
         }
     }
-    if (!o->coop_path) {
+    if (!l->coop_count) {
         fprintf(stderr, "coop-merge: no cooperative kernel file\n%s", usage);
+        return 1;
+    }
+    o->coop_path = l->coops[0];
+    o->coop_paths = l->coops;
+    o->coop_count = l->coop_count;
+    if (o->standalone && o->coop_count > 1) {
+        fprintf(stderr, "coop-merge: --standalone makes one cooperative kernel a plain persistent kernel: give "
+                        "one file, not %zu\n", o->coop_count);
         return 1;
     }
     if (o->prefix) {
@@ -273,6 +283,7 @@ static void free_funcs(mt_merge *merge)
         free(func->usr);
     }
     free(merge->funcs);
+    free(merge->coops);
     free(merge->tasks);
     free(merge->entry_name);
     free(merge->spans.items);
@@ -336,6 +347,7 @@ int main(int argc, char **argv)
     mt_analysis_free(&merge);
     free_funcs(&merge);
     mt_unload(&merge);
+    free(l.coops);
     free(l.tasks);
     free(l.includes);
     free(l.defines);

@@ -164,8 +164,14 @@ typedef struct mt_func {
 
 /* ---- A run ------------------------------------------------------------------------------- */
 
+/* Cooperative kernels one megakernel holds: coop_layout.h's COOP_MAX_KERNELS, libcoop's kernel
+ * blocks (docs/DESIGN.md section 17). */
+#define COOP_MERGE_MAX_KERNELS 4
+
 typedef struct mt_options {
-    const char *coop_path;
+    const char *coop_path;        /* the first cooperative kernel's file */
+    const char **coop_paths;      /* every cooperative kernel's file, in order (coop_count) */
+    size_t coop_count;
     const char **task_paths;
     size_t task_count;
     const char *out_path;         /* NULL or "-": standard output */
@@ -182,17 +188,22 @@ typedef struct mt_options {
 typedef struct mt_merge {
     mt_options options;
     CXIndex index;
-    mt_file *files;               /* files[0] is the cooperative kernel's, then the tasks', then headers */
+    mt_file *files;               /* files[0 .. coop_count) are the cooperative kernels', then the
+                                     tasks', then headers */
     size_t file_count;            /* all of them */
     size_t input_count;           /* the input files among them */
     mt_func *funcs;
     size_t func_count, func_capacity;
     int has_coop;                 /* the cooperative kernel's file holds a kernel */
-    size_t coop;                  /* index of the cooperative kernel (its first) in funcs */
+    size_t coop;                  /* index of the cooperative kernel in funcs that the coop-specific
+                                     steps (control flow, data flow, their checks) work on now */
+    size_t *coops;                /* every cooperative kernel, in file order (coops[0] == the first) */
+    size_t coop_count, coop_capacity;
     size_t *tasks;                /* task kernels, in task order */
     size_t task_count, task_capacity;
     char *entry_name;
-    struct mt_control *control;   /* the cooperative kernel's statements (analyse.h) */
+    struct mt_control *control;   /* the statements of funcs[coop] (analyse.h) */
+    struct mt_control **controls; /* each cooperative kernel's, as coops */
     struct mt_finding *findings;  /* what the data flow over them found (analyse.h) */
     size_t finding_count, finding_capacity;
     int errors;

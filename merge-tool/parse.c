@@ -262,17 +262,18 @@ mt_file *mt_file_of(mt_merge *merge, const mt_file *unit, CXCursor cursor)
     return NULL;
 }
 
-/* Makes room for the input files (files[0] the cooperative kernel's, then the tasks'). */
+/* Makes room for the input files (the cooperative kernels' first, then the tasks'). */
 void mt_open(mt_merge *merge)
 {
     const mt_options *o = &merge->options;
-    merge->file_count = merge->input_count = 1 + (o->standalone ? 0 : o->task_count);
+    size_t coops = o->coop_count ? o->coop_count : 1;
+    merge->file_count = merge->input_count = coops + (o->standalone ? 0 : o->task_count);
     merge->files = mt_alloc(merge->file_count * sizeof *merge->files);
     merge->index = clang_createIndex(0, 0);
     for (size_t i = 0; i < merge->file_count; i++) {
         mt_file *file = &merge->files[i];
-        file->path = i == 0 ? o->coop_path : o->task_paths[i - 1];
-        file->is_coop = i == 0;
+        file->path = i < coops ? (o->coop_count ? o->coop_paths[i] : o->coop_path) : o->task_paths[i - coops];
+        file->is_coop = i < coops;
         file->owner = i;
     }
 }

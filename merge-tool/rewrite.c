@@ -6,5 +6,13 @@
 void mt_rewrite(mt_merge *merge)
 {
     mt_rewrite_functions(merge);
-    mt_rewrite_cooperative(merge);
+    for (size_t k = 0; merge->controls && k < merge->coop_count; k++) {
+        merge->coop = merge->coops[k];
+        merge->control = merge->controls[k];
+        mt_rewrite_cooperative(merge);
+    }
+    if (merge->coop_count) {
+        merge->coop = merge->coops[0];
+        merge->control = merge->controls[0];
+    }
 }

@@ -126,23 +126,35 @@ static enum CXChildVisitResult check_top(CXCursor cursor, CXCursor parent, CXCli
     return CXChildVisit_Continue;
 }
 
-/* Exactly one kernel in the cooperative kernel's file, at least one in each task file. */
+/* Exactly one kernel in each cooperative kernel's file, at least one in each task file, and no
+ * two cooperative kernels of one name (the host tells them apart by index, the program by name). */
 static void check_kernels(mt_merge *merge)
 {
-    mt_file *coop_file = &merge->files[0];
+    size_t coop_files = 0;
+    while (coop_files < merge->input_count && merge->files[coop_files].is_coop)
+        coop_files++;
     for (size_t i = 0; i < merge->func_count; i++) {
         const mt_func *func = &merge->funcs[i];
-        if (func->is_kernel && func->in_user_file && &merge->files[func->file->owner] == coop_file &&
-            i != merge->coop)
-            reject_at(merge, coop_file, func->def,
-                      "put the other kernels in a task file (--task FILE)",
-                      "second kernel '%s' in the cooperative kernel's file: it must hold exactly one kernel "
-                      "(the first is '%s')", func->name, merge->funcs[merge->coop].name);
+        if (!func->is_kernel || !func->in_user_file || func->is_coop || func->file->owner >= coop_files)
+            continue;
+        mt_file *coop_file = &merge->files[func->file->owner];
+        const char *first = "";
+        for (size_t k = 0; k < merge->coop_count; k++)
+            if (merge->funcs[merge->coops[k]].file->owner == func->file->owner)
+                first = merge->funcs[merge->coops[k]].name;
+        reject_at(merge, coop_file, func->def, "put the other kernels in a task file (--task FILE)",
+                  "second kernel '%s' in the cooperative kernel's file: it must hold exactly one kernel "
+                  "(the first is '%s')", func->name, first);
     }
-    if (!merge->has_coop)
-        reject(merge, coop_file, 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
-               "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
-    for (size_t f = 1; f < merge->input_count; f++) {
+    for (size_t f = 0; f < coop_files; f++) {
+        int any = 0;
+        for (size_t k = 0; k < merge->coop_count; k++)
+            any |= merge->funcs[merge->coops[k]].file->owner == f;
+        if (!any)
+            reject(merge, &merge->files[f], 0, "declare the cooperative kernel as 'kernel void NAME(...)'",
+                   "no kernel function in the cooperative kernel's file: it must hold exactly one kernel");
+    }
+    for (size_t f = coop_files; f < merge->input_count; f++) {
         int any = 0;
         for (size_t t = 0; t < merge->task_count; t++)
             any |= merge->funcs[merge->tasks[t]].file->owner == f;
@@ -380,7 +392,7 @@ static void check_names(mt_merge *merge)
 
 static void warn_finding(mt_merge *merge, const mt_finding *finding)
 {
-    const mt_file *file = merge->funcs[merge->coop].file;
+    const mt_file *file = finding->coop->file;
     unsigned line, column;
     mt_line_column(file, mt_offset(file, clang_getCursorLocation(finding->offer), NULL), &line, &column);
     if (finding->kind == MT_FINDING_UNTRANSMITTED) {
@@ -775,6 +787,21 @@ static void check_cooperative_rewrites(const mt_control *c)
 
 /* ---- The pass ---------------------------------------------------------------------------------- */
 
+/* The rules on one cooperative kernel's statements. */
+static void check_cooperative(mt_merge *merge, const mt_control *c)
+{
+    check_for_headers(c, c->body);
+    clang_visitChildren(c->body->cursor, check_statement_calls, (CXClientData)c);
+    if (c->has_goto && c->points && !c->standalone)
+        reject_at(merge, c->file, c->func->def, "use structured control flow (loops, if, break, continue)",
+                  "goto or label in a cooperative kernel with fork points: coop-merge cannot resume through "
+                  "them");
+    if (!c->standalone)
+        check_tree(c, c->body);
+    if (!merge->errors)
+        check_cooperative_rewrites(c);
+}
+
 int mt_validate(mt_merge *merge)
 {
     for (size_t f = 0; f < merge->input_count; f++) {
@@ -794,19 +821,17 @@ int mt_validate(mt_merge *merge)
     for (size_t i = 0; i < merge->finding_count; i++)
         warn_finding(merge, &merge->findings[i]);
     check_sites(merge);
-    const mt_control *c = merge->control;
-    if (merge->errors || !c)
-        return merge->errors ? -1 : 0;
-    check_for_headers(c, c->body);
-    clang_visitChildren(c->body->cursor, check_statement_calls, (CXClientData)c);
-    if (c->has_goto && c->points && !c->standalone)
-        reject_at(merge, c->file, c->func->def, "use structured control flow (loops, if, break, continue)",
-                  "goto or label in a cooperative kernel with fork points: coop-merge cannot resume through "
-                  "them");
-    if (!c->standalone)
-        check_tree(c, c->body);
     if (merge->errors)
         return -1;
-    check_cooperative_rewrites(c);
+    for (size_t k = 0; k < merge->coop_count; k++)
+        if (merge->controls && merge->controls[k]) {
+            merge->coop = merge->coops[k];
+            merge->control = merge->controls[k];
+            check_cooperative(merge, merge->controls[k]);
+        }
+    if (merge->coop_count) {
+        merge->coop = merge->coops[0];
+        merge->control = merge->controls ? merge->controls[0] : NULL;
+    }
     return merge->errors ? -1 : 0;
 }

@@ -199,6 +199,8 @@ static const golden_case goldens[] = {
     {"frontier_standalone", {"tests/merge/frontier.cl", "--standalone", NULL}},
     {"two_forks", {"tests/merge/two_forks.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"ws_rounds", {"tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"two_kernels", {"tests/merge/rounds.cl", "tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"stall_beside", {"tests/merge/rounds.cl", "tests/merge/stall.cl", "--prefix", "STALL_BESIDE", NULL}},
     {"if_join", {"tests/merge/if_join.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"spin", {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"stall", {"tests/merge/stall.cl", NULL}},
@@ -364,7 +366,16 @@ static const rejection rejections[] = {
     {{"tests/merge/rounds.cl", "--task"}, "coop-merge: --task needs an argument", NULL},
     {{"tests/merge/rounds.cl", "--prefix", "A", "--prefix", "B"},
      "coop-merge: --prefix given twice ('A', then 'B'); give it once", NULL},
-    {{"tests/merge/rounds.cl", "tests/merge/types.cl"}, "coop-merge: one cooperative kernel file only", NULL},
+    /* several cooperative kernels */
+    {{"tests/merge/rounds.cl", REJECT "same_name.cl"},
+     REJECT "same_name.cl:3:13: error: 'rounds' is also defined in tests/merge/rounds.cl", "rename one of them"},
+    {{"tests/merge/rounds.cl", REJECT "calls_coop.cl"},
+     REJECT "calls_coop.cl:7:5: error: 'caller' calls kernel 'rounds'", "helper function"},
+    {{"tests/merge/rounds.cl", "tests/merge/votes.cl", "tests/merge/sweep.cl", "tests/merge/paths.cl",
+      "tests/merge/phases.cl"},
+     "coop-merge: at most 4 cooperative kernel files (tests/merge/phases.cl is one more)", NULL},
+    {{"tests/merge/rounds.cl", "tests/merge/votes.cl", "--standalone"},
+     "coop-merge: --standalone makes one cooperative kernel a plain persistent kernel: give one file, not 2", NULL},
     {{"--standalone"}, "coop-merge: no cooperative kernel file", NULL},
 };
 

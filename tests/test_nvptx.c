@@ -183,6 +183,10 @@ START_TEST(programs_with_options_compile)
         {"tests/kernels/scheduler.cl", "-DCOOP_TEST_SWEEP_HOLDS_TOKENS=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1"},
         {"tests/kernels/scheduler.cl", "-DCOOP_CHECKS=1 -DCOOP_TRACING=1"},
+        /* several cooperative kernels (docs/DESIGN.md section 17), as program.c builds them */
+        {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2"},
+        {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2 -DCOOP_CHECKS=1"},
+        {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2 -DCOOP_NV_INLINE=1"},
     };
     failures f = {0};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)

@@ -231,6 +231,8 @@ static inline void tu_assert_checks_kept(const uint32_t *ctrl, const char *what)
         "T6: a task request applied while another gathered (request, TASK_STATUS, -)",
         "T7: a task request applied to a slot whose task was not done (request, slot, its status)",
         "T8: a joined group's slot held another status once the task started (joined, slot's, -)",
+        "C3: a group moved to its own kernel block or beyond the kernels (target, block, MOVE)",
+        "C1: a member started outside the kernel blocks or at an id >= its kernel's M (block, id, STATE)",
     };
     char broken[2048] = "";
     for (unsigned rule = 0; rule < COOP_CHECK_RULES; rule++) {

@@ -384,8 +384,9 @@ typedef struct coop_mega_report {
     unsigned groups;              /* co-resident groups */
     unsigned members_start;       /* cooperative members at the start */
     int agent;                    /* a group served as the scheduler's agent */
-    unsigned kills, forks, resizes, tasks, barriers;
-    double mean_members;          /* time-weighted mean of M */
+    unsigned kills, forks, resizes, tasks, barriers; /* several cooperative kernels: summed over them */
+    double mean_members;          /* time-weighted mean of M (several kernels: kernel 0's; each one's
+                                     is in its coop_kernel_report) */
     double discovery_ms, run_ms;
     double compile_ms;            /* as coop_run_stats.compile_ms: not in run_ms */
     double cooperative_ms;        /* discovery done until the host saw every member finished */
@@ -414,6 +415,46 @@ COOP_API coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *
                           size_t plan_count, coop_mega_report *report);
 
 COOP_API void coop_mega_report_free(coop_mega_report *report);
+
+/* ---- Several cooperative kernels in one megakernel ------------------------------------------ */
+
+#define COOP_KERNELS_MAX 4u           /* cooperative kernels one megakernel holds (coop_layout.h) */
+#define COOP_WEIGHT_MAX 1000u
+
+/* One cooperative kernel of a megakernel coop-merge made of several (`coop-merge A.cl B.cl ...`;
+ * P_COOP_<kernel> is its index). Zero fields take the defaults. */
+typedef struct coop_kernel_share {
+    unsigned weight;              /* its share of the groups against the other running kernels' (0:
+                                     1; at most COOP_WEIGHT_MAX) */
+} coop_kernel_share;
+
+/* What one cooperative kernel of a shared run did (docs/DESIGN.md section 17). */
+typedef struct coop_kernel_report {
+    unsigned members_start;       /* its members when discovery closed (its weight's share) */
+    unsigned members_max;         /* the most members the host saw it run on at once */
+    double group_ms;              /* group-time: its running members (M - F) over the run, as the
+                                     host sampled them, in group-milliseconds */
+    double mean_members;          /* group_ms over the time until it finished */
+    double finish_ms;             /* discovery done until the host saw every member finished */
+    unsigned kills, forks, resizes, barriers; /* as coop_mega_report's, its own */
+    unsigned moved_in, moved_out; /* idle groups that moved into and out of its block */
+    unsigned moves_asked;         /* idle groups the host asked to move out of its block */
+    unsigned share_kills;         /* kill tokens the host set on it for the others' shares */
+} coop_kernel_report;
+
+/* As coop_mega_run(), for a megakernel of kernel_count cooperative kernels, each with its weight
+ * in kernels[k] (NULL: all 1). The groups are split by weight at the start; the host then keeps
+ * each running kernel near its weight's share of the groups no task holds, through the kernels'
+ * own offers: kill tokens where a kernel has more, idle groups moved to one with less, which its
+ * offer_fork takes; a finished kernel's groups go to the others. kernel_count must be the
+ * megakernel's count (coop-merge's P_COOP_COUNT; 1 for a megakernel of one, which then runs as
+ * coop_mega_run does); kernel_reports, NULL or kernel_count entries, receives each kernel's
+ * figures. A traced run of more than one is COOP_ERR_INVALID_ARGUMENT. coop_mega_run() runs a
+ * megakernel of several with every weight 1. */
+COOP_API coop_status coop_mega_run_shared(coop_kernel *kernel, const coop_mega_params *params,
+                                          const coop_kernel_share *kernels, size_t kernel_count,
+                                          const coop_task_plan *plans, size_t plan_count, coop_mega_report *report,
+                                          coop_kernel_report *kernel_reports);
 
 /* ---- Self-measurement ------------------------------------------------------------------ */
 

@@ -72,6 +72,7 @@
 #include "coop_device/context.h"
 #include "coop_device/watchdog.h"
 #include "coop_device/barrier.h"
+#include "coop_device/kernels.h"
 #include "coop_device/start.h"
 #include "coop_device/discovery.h"
 #include "coop_device/ids.h"

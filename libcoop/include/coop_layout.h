@@ -35,6 +35,8 @@ enum coop_dev_slot {
     COOP_DEV_MEMBERS = 3,      /* host -> kernel: groups that start the cooperative kernel (0: all) */
     COOP_DEV_AGENT = 4,        /* host -> kernel: 1 if the last group is the scheduler's agent */
     COOP_DEV_CHAOS = 6,        /* host -> kernel: chaos seed, 0 for none */
+    COOP_DEV_WEIGHT = 7,       /* host -> kernel, several cooperative kernels: this kernel block's
+                                  weight (docs/DESIGN.md section 17; 0 is taken as 1) */
     COOP_DEV_BAR_COUNT = 32,   /* four barrier counters: two 64-bit words, 32 words (128 bytes) apart */
     COOP_DEV_CTRL = 128        /* the control block, unless the channel holds it (the build says
                                   which: COOP_CTRL_IN_CHAN, libcoop/src/program.c) */
@@ -57,6 +59,8 @@ enum coop_dev_slot {
 #define COOP_MAX_GROUPS 4095u
 #define COOP_RESIZE_SLOTS 3u    /* resize decisions in flight: barrier b uses slot b % 3 */
 #define COOP_TASK_SLOTS 4u      /* task requests in flight at most (docs/DESIGN.md section 10) */
+#define COOP_MAX_KERNELS 4u     /* cooperative kernels in one megakernel: its kernel blocks (docs/DESIGN.md
+                                   section 17) */
 
 /* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
  * (coop_device/checks.h; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
@@ -83,7 +87,12 @@ enum coop_check_rule {
                                       not done: the request, the slot, the slot's status */
     COOP_CHECK_JOINED_SLOT = 9,    /* T8: a joined group found its slot holding another status once
                                       the task started: the status it joined, the slot's, 0 */
-    COOP_CHECK_RULES = 10
+    COOP_CHECK_MOVE = 10,          /* C3 (several cooperative kernels): a group moved to its own
+                                      block or to one beyond the kernels: the target, its block, MOVE
+                                      as it took its place */
+    COOP_CHECK_BLOCK_ID = 11,      /* C1: a member started in a block beyond the kernels, or with an
+                                      id at or above its kernel's M: the block, the id, M */
+    COOP_CHECK_RULES = 12
 };
 #define COOP_CHECK_WORDS (4u * COOP_CHECK_RULES)
 
@@ -148,6 +157,13 @@ enum coop_check_rule {
                                               changes (the one report word not copied out) */            \
     X(DUMPED, 203, 1, NO, "", 0)           /* agent -> host: the last dump request served */             \
     X(REPORT_END, 204, 0, NO, "", 0)                                                                     \
+    /* several cooperative kernels (docs/DESIGN.md section 17): moves of idle groups between the     \
+       kernel blocks */                                                                              \
+    X(MOVE, 208, 1, NO, "", 0)             /* host -> kernel: idle groups to move out of this block */   \
+    X(MOVE_TO, 209, 1, NO, "", 0)          /* host -> kernel: the kernel block they move to */           \
+    X(MOVED_IN, 210, 1, NO, "", 0)         /* groups that moved into this block */                       \
+    X(MOVED_OUT, 211, 1, NO, "", 0)        /* groups that moved out of it */                             \
+    X(MEMBERS_START, 212, 1, NO, "", 0)    /* its kernel's members at the start (the weighted split) */  \
     X(PARKED_COUNT, 224, 1, NO, "", 0)     /* members parked at an offer (a hint for the largest one) */ \
     X(GROUP_STATE, 256, COOP_MAX_GROUPS + 1u, NO, "", 0) /* one word per group: where it is              \
                                               (COOP_WHERE_WORD), for the watchdog */                     \
@@ -322,6 +338,12 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 
 #define COOP_REQ_TASK 1u
 #define COOP_REQ_SHUTDOWN 2u
+/* several cooperative kernels (docs/DESIGN.md section 17), applied to one kernel block: */
+#define COOP_REQ_MOVE 3u        /* MOVE_TO = REQ_SLOT, then MOVE = REQ_WANT (0: no more moves) */
+#define COOP_REQ_SHARE 4u       /* kill tokens for the block's share: REQ_WANT tokens for request
+                                   REQ_TASK (with COOP_SHARE_REQUEST) where none are left and the
+                                   last were a share's or none; REQ_WANT 0 cancels a share's */
+#define COOP_SHARE_REQUEST 0x80000000u /* in a share's token request number; no task's has it */
 #define COOP_TASK_GATHERING 1u
 #define COOP_TASK_RUNNING 2u
 #define COOP_TASK_DONE 3u
@@ -333,6 +355,8 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_WHERE_TASK 4u         /* detail: task workgroup, or COOP_WHERE_TASK_WAITING */
 #define COOP_WHERE_TASK_WAITING 0xfffffffu /* joined, waiting for the task to start */
 #define COOP_WHERE_AGENT 5u
+#define COOP_WHERE_MOVED 6u        /* several cooperative kernels: the group left this kernel block;
+                                      detail: the block it moved to */
 #define COOP_WHERE_EXITED 7u
 
 /* ---- Packed words ----------------------------------------------------------------------------

@@ -38,6 +38,29 @@ COOP_SHARED_FN COOP_CTRL_PAIR *coop_kill_tokens(COOP_CTRL_WORD *ctrl)
     return (COOP_CTRL_PAIR *)&ctrl[COOP_CTRL_KILLS];
 }
 
+#if !(defined(COOP_KERNELS) && COOP_KERNELS == 1)
+/* Several cooperative kernels (docs/DESIGN.md section 17, steps 3 and 4): a move, or share kill
+ * tokens set or cancelled, in the block whose control block this is. Compiled for the host and
+ * for an agent of several blocks, not for one kernel's. */
+COOP_SHARED_FN void coop_apply_share_request(COOP_CTRL_WORD *ctrl, COOP_U32 kind)
+{
+    if (kind == COOP_REQ_MOVE) {
+        /* MOVE_TO first; MOVE's release pairs with the movers' acquire (coop_move_if_asked) */
+        coop_store_relaxed(&ctrl[COOP_CTRL_MOVE_TO], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_SLOT]));
+        coop_store_release(&ctrl[COOP_CTRL_MOVE], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
+    } else if (kind == COOP_REQ_SHARE) {
+        /* one compare-and-swap of the tokens' word, so that a task's tokens are never touched
+         * and a give-back of the last share tokens fails once the word changed (K7, C5) */
+        COOP_U32 want = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]);
+        COOP_U64 word = coop_load_relaxed64(coop_kill_tokens(ctrl));
+        int shares = (COOP_KILLS_REQUEST(word) & COOP_SHARE_REQUEST) != 0u;
+        if (want ? !COOP_KILLS_TOKENS(word) && (!word || shares) : shares)
+            coop_cas64(coop_kill_tokens(ctrl), word,
+                       want ? COOP_KILLS_WORD(coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]), want) : 0u);
+    }
+}
+#endif
+
 /* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_SLOT, REQ_TASK, REQ_WANT,
  * REQ_RANGE, REQ_ARGS) are in the control block already: a task request is copied into its slot,
  * which then gathers (docs/DESIGN.md section 10). Returns a task request's time (its slot's
@@ -79,6 +102,11 @@ COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
     } else if (kind == COOP_REQ_SHUTDOWN) {
         coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
     }
+#if !(defined(COOP_KERNELS) && COOP_KERNELS == 1)
+    else {
+        coop_apply_share_request(ctrl, kind);
+    }
+#endif
     coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
     return requested;
 }

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #define CHANNEL_BYTES (COOP_CHAN_WORDS * sizeof(uint32_t))
+/* the channel also holds the other kernel blocks of a megakernel of several cooperative kernels
+ * (docs/DESIGN.md section 17): their control blocks, or the agent's copies of them */
+#define BLOCKS_BYTES (COOP_MAX_KERNELS * CHANNEL_BYTES)
 #define COOP_MEM_LOCATION_HOST_NV (1 << 0) /* cl_nv_create_buffer */
 
 typedef cl_mem (*create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield, size_t, void *, cl_int *);
@@ -12,7 +15,7 @@ static coop_status open_svm(coop_context *ctx)
 {
     coop_channel *ch = &ctx->channel;
     ch->svm = clSVMAlloc(ctx->cl, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
-                         CHANNEL_BYTES, 0);
+                         BLOCKS_BYTES, 0);
     if (!ch->svm)
         return coop_fail(ctx, COOP_ERR_OPENCL, "clSVMAlloc of a fine-grained SVM channel failed");
     ch->host = ch->svm;
@@ -28,11 +31,11 @@ static coop_status open_nvhost(coop_context *ctx)
         return coop_fail(ctx, COOP_ERR_CHANNEL_UNSUPPORTED, "clCreateBufferNV is not exported by platform '%s'",
                          ctx->info.platform);
     cl_int err = CL_SUCCESS;
-    ch->buffer = create(ctx->cl, CL_MEM_READ_WRITE, COOP_MEM_LOCATION_HOST_NV, CHANNEL_BYTES, NULL, &err);
+    ch->buffer = create(ctx->cl, CL_MEM_READ_WRITE, COOP_MEM_LOCATION_HOST_NV, BLOCKS_BYTES, NULL, &err);
     if (err != CL_SUCCESS)
         return coop_fail_cl(ctx, err, "clCreateBufferNV(CL_MEM_LOCATION_HOST_NV)");
     void *mapped = clEnqueueMapBuffer(ctx->side_queue, ch->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                      CHANNEL_BYTES, 0, NULL, NULL, &err);
+                                      BLOCKS_BYTES, 0, NULL, NULL, &err);
     if (err != CL_SUCCESS)
         return coop_fail_cl(ctx, err, "clEnqueueMapBuffer of the host channel");
     ch->host = mapped;
@@ -42,7 +45,7 @@ static coop_status open_nvhost(coop_context *ctx)
 static coop_status open_queue(coop_context *ctx)
 {
     cl_int err = CL_SUCCESS;
-    ctx->channel.buffer = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, CHANNEL_BYTES, NULL, &err);
+    ctx->channel.buffer = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, BLOCKS_BYTES, NULL, &err);
     return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "clCreateBuffer for the channel");
 }
 
@@ -130,6 +133,23 @@ coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
         return COOP_OK;
     }
     return queue_transfer(ctx, slot, &value, 1);
+}
+
+coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels)
+{
+    coop_channel *ch = &ctx->channel;
+    if (ch->host) {
+        for (unsigned slot = COOP_CHAN_WORDS; slot < kernels * COOP_CHAN_WORDS; slot++)
+            __atomic_store_n(&ch->host[slot], 0u, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return COOP_OK;
+    }
+    uint32_t zero = 0;
+    cl_int err = clEnqueueFillBuffer(ctx->side_queue, ch->buffer, &zero, sizeof zero, CHANNEL_BYTES,
+                                     (kernels - 1) * CHANNEL_BYTES, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(ctx->side_queue);
+    return err == CL_SUCCESS ? COOP_OK : coop_fail_cl(ctx, err, "clearing the channel's kernel blocks");
 }
 
 coop_status coop_channel_reset(coop_context *ctx)

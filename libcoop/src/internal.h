@@ -66,6 +66,8 @@ typedef struct coop_start {
     int agent;                 /* reserve the last group as the scheduler's agent */
     unsigned chaos_seed;       /* 0: no chaos */
     unsigned trace_capacity;   /* a traced run: events per group's buffer (0: no trace area) */
+    unsigned kernels;          /* cooperative kernels, each a kernel block (0 or 1: one) */
+    const unsigned *weights;   /* kernels > 1: each one's weight */
 } coop_start;
 
 /* A persistent kernel launched and discovered, still running. */
@@ -127,9 +129,19 @@ void coop_channel_close(coop_context *ctx);
 coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value);
 coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value);
 coop_status coop_channel_reset(coop_context *ctx);
+/* Zeroes the channel's kernel blocks 1 .. kernels-1 (several cooperative kernels). */
+coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels);
 coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index);
 
 /* program.c */
+/* plans.c: the groups a run of `plan` takes of `limit` (at least 1, at most limit - 1). */
+unsigned coop_groups_to_take(const coop_task_plan *plan, unsigned limit);
+/* plans.c: every field of the plans that a megakernel run reads, named in the message when it is
+ * out of range (COOP_ERR_INVALID_ARGUMENT). */
+coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans, size_t count);
+/* program.c: the cooperative kernels a program coop-merge made holds (its coop-kernels line), 1 if
+ * it says nothing. */
+unsigned coop_source_kernels(const char *source);
 coop_status coop_build(coop_context *ctx, const char *source, const char *options, cl_program *out);
 /* The kernel as built with COOP_TRACING=1, with the arguments the caller set: built (once per
  * program) and created (once per kernel) at the first traced run. */

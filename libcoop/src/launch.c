@@ -15,9 +15,10 @@ size_t coop_trace_area_words(unsigned groups, unsigned capacity)
  * no initialising, only its first COOP_TRACE_EVENTS words. */
 static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, const coop_start *start)
 {
-    const size_t size = COOP_DEV_WORDS + (start->trace_capacity
-                                              ? coop_trace_area_words(max_groups, start->trace_capacity) : 0);
-    const size_t words = COOP_DEV_WORDS + (start->trace_capacity ? COOP_TRACE_EVENTS : 0);
+    const unsigned blocks = start->kernels > 1 ? start->kernels : 1;
+    const size_t size = blocks * COOP_DEV_WORDS + (start->trace_capacity
+                                                       ? coop_trace_area_words(max_groups, start->trace_capacity) : 0);
+    const size_t words = blocks * COOP_DEV_WORDS + (start->trace_capacity ? COOP_TRACE_EVENTS : 0);
     cl_int err = CL_SUCCESS;
     if (ctx->dev_area && ctx->dev_area_words < size) {
         clReleaseMemObject(ctx->dev_area);
@@ -44,9 +45,14 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     image[COOP_DEV_CHAOS] = start->chaos_seed;
     if (start->trace_capacity)
         image[COOP_DEV_TRACE + COOP_TRACE_CAPACITY] = start->trace_capacity;
-    for (unsigned pair = 0; pair < 2; pair++) /* four barrier counters, two 64-bit words */
-        image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE] = image[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE + 1] =
-            COOP_BAR_IDLE;
+    for (unsigned k = 0; k < blocks; k++) { /* each kernel block's four barrier counters, two 64-bit words */
+        uint32_t *block = image + (size_t)k * COOP_DEV_WORDS;
+        for (unsigned pair = 0; pair < 2; pair++)
+            block[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE] = block[COOP_DEV_BAR_COUNT + pair * COOP_BAR_STRIDE + 1] =
+                COOP_BAR_IDLE;
+        if (blocks > 1)
+            block[COOP_DEV_WEIGHT] = start->weights[k];
+    }
     err = clEnqueueWriteBuffer(ctx->queue, ctx->dev_area, CL_TRUE, 0, words * sizeof(uint32_t), image, 0, NULL,
                                NULL);
     free(image);
@@ -249,6 +255,8 @@ coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, co
     status = prepare_dev_area(ctx, limit, start);
     if (status == COOP_OK)
         status = coop_channel_reset(ctx);
+    if (status == COOP_OK && start->kernels > 1)
+        status = coop_channel_reset_kernels(ctx, start->kernels);
     if (status == COOP_OK)
         status = coop_channel_set_arg(ctx, kernel->cl, 0);
     if (status != COOP_OK)

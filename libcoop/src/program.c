@@ -93,6 +93,13 @@ static coop_status dump_binary(coop_context *ctx, cl_program program, const char
     return COOP_OK;
 }
 
+unsigned coop_source_kernels(const char *source)
+{
+    const char *at = source ? strstr(source, "coop-kernels: ") : NULL;
+    long kernels = at ? strtol(at + strlen("coop-kernels: "), NULL, 10) : 1;
+    return kernels >= 1 && kernels <= (long)COOP_MAX_KERNELS ? (unsigned)kernels : 1u;
+}
+
 /* Builds `source`, named `name` in diagnostics (a #line directive keeps the user's line
  * numbers exact despite the prepended header). */
 static coop_status build_named(coop_context *ctx, const char *source, const char *name, const char *options,
@@ -109,11 +116,14 @@ static coop_status build_named(coop_context *ctx, const char *source, const char
     cl_program program = clCreateProgramWithSource(ctx->cl, 3, parts, NULL, &err);
     if (err != CL_SUCCESS)
         return coop_fail_cl(ctx, err, "clCreateProgramWithSource");
-    char base[160];
+    char base[192];
     target_options(&ctx->info, base, sizeof base);
     /* where the kernels find the control block, fixed for the context's life */
     snprintf(base + strlen(base), sizeof base - strlen(base), " -DCOOP_CTRL_IN_CHAN=%d",
              ctx->channel.kind == COOP_CHANNEL_SVM);
+    /* a megakernel of several cooperative kernels (docs/DESIGN.md section 17) */
+    if (coop_source_kernels(source) > 1)
+        snprintf(base + strlen(base), sizeof base - strlen(base), " -DCOOP_KERNELS=%u", coop_source_kernels(source));
     const char *extra = coop_env_text(COOP_ENV_BUILD_OPTIONS);
     extra = extra ? extra : "";
     options = options ? options : "";

@@ -1,7 +1,7 @@
 /* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
  * and watches for lack of progress (the device side is libcoop/include/coop_device/). */
 #include "internal.h"
-#include "strict.h"
+#include "share.h"
 #include "trace.h"
 
 #include <math.h>
@@ -30,8 +30,10 @@ enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 /* A task request in flight, in its slot (docs/DESIGN.md section 10). */
 typedef struct flight {
     int used;
+    unsigned block;             /* the kernel block it was sent to (several cooperative kernels) */
     size_t plan;
-    uint32_t seq;
+    uint32_t seq;               /* its request's number in the mailbox */
+    uint32_t number;            /* its number among the task runs sent (= seq with one kernel) */
     unsigned want, overtaken, in_flight;
     double due_ms;              /* when its plan wanted it */
     double deadline_ms;         /* due_ms + the plan's deadline; INFINITY: none */
@@ -47,6 +49,7 @@ typedef struct mega {
     int direct;                 /* the control block is in the channel: the host applies requests */
     unsigned limit;             /* most members: every group but the agent */
     uint32_t seq;               /* requests sent */
+    uint32_t runs;              /* task runs sent */
     /* the tasks in flight: one per slot; the one gathering (-1: none, T6) */
     flight slots[COOP_TASK_SLOTS];
     unsigned in_flight, slot_limit;
@@ -75,47 +78,24 @@ typedef struct mega {
     double progress_us;
     uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
     const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
+    coop_share *share;          /* several cooperative kernels (share.c); NULL: one */
 } mega;
-
-int coop_take_parse(const char *text, coop_take *take, unsigned *count)
-{
-    static const char *const names[] = {"one", "quarter", "half", "all-but-one"};
-    static const coop_take takes[] = {COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF, COOP_TAKE_ALL_BUT_ONE};
-    size_t index = 0;
-    uint64_t value = 0;
-    if (!text || !take || !count)
-        return -1;
-    if (coop_parse_choice(NULL, text, names, 4, &index, NULL, 0) == 0) {
-        *take = takes[index];
-        *count = 0;
-        return 0;
-    }
-    if (coop_parse_unsigned(NULL, text, 1, COOP_MAX_GROUPS, &value, NULL, 0) != 0)
-        return -1;
-    *take = COOP_TAKE_COUNT;
-    *count = (unsigned)value;
-    return 0;
-}
-
-static unsigned groups_to_take(const coop_task_plan *plan, unsigned limit)
-{
-    unsigned most = limit > 1 ? limit - 1 : 1;
-    unsigned want;
-    switch (plan->take) {
-    case COOP_TAKE_ONE: want = 1; break;
-    case COOP_TAKE_QUARTER: want = limit / 4; break;
-    case COOP_TAKE_HALF: want = limit / 2; break;
-    case COOP_TAKE_ALL_BUT_ONE: want = most; break;
-    default: want = plan->take_count; break;
-    }
-    if (want < 1)
-        want = 1;
-    return want < most ? want : most;
-}
 
 static coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
 {
     return coop_channel_load(m->ctx, COOP_CHAN_CTRL + slot, value);
+}
+
+/* A word of kernel block `block`'s control block (block 0: ctrl_load's; the others exist only
+ * with channel 'svm', share.c) */
+static coop_status block_load(mega *m, unsigned block, unsigned slot, uint32_t *value)
+{
+    return coop_channel_load(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
+}
+
+static coop_status block_store(mega *m, unsigned block, unsigned slot, uint32_t value)
+{
+    return coop_channel_store(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
 }
 
 static coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
@@ -147,6 +127,17 @@ static inline uint64_t coop_exchange64(volatile uint64_t *pair, uint64_t value)
     return __atomic_exchange_n(pair, value, __ATOMIC_ACQ_REL);
 }
 
+static inline uint64_t coop_load_relaxed64(volatile uint64_t *pair)
+{
+    return __atomic_load_n(pair, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t coop_cas64(volatile uint64_t *pair, uint64_t expected, uint64_t desired)
+{
+    __atomic_compare_exchange_n(pair, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return expected;
+}
+
 static inline uint64_t coop_device_time(volatile uint32_t *slot)
 {
     (void)slot;
@@ -175,9 +166,9 @@ static void coop_host_check_fail(volatile uint32_t *ctrl, unsigned rule, uint32_
 
 /* With the control block in the channel, the host applies its request itself, as the agent
  * does on the device (coop_apply_request, coop_request.h). */
-static void apply_direct(mega *m, uint32_t kind, unsigned slot)
+static void apply_direct(mega *m, uint32_t kind, unsigned slot, unsigned block)
 {
-    volatile uint32_t *ctrl = m->ctx->channel.host + COOP_CHAN_CTRL;
+    volatile uint32_t *ctrl = m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
     /* a traced task's time of request, on the trace clock (which the host reads too) */
     if (kind == COOP_REQ_TASK && m->tracing) {
         uint64_t now = coop_trace_host_ticks(&m->timeline);
@@ -187,42 +178,73 @@ static void apply_direct(mega *m, uint32_t kind, unsigned slot)
     coop_apply_request(ctrl, m->seq);
 }
 
+/* share.c's request to one block: a move, share kill tokens, or the shutdown of block 1 .. K-1. */
+static coop_status share_send(void *run, unsigned block, uint32_t kind, uint32_t slot, uint32_t task, uint32_t want)
+{
+    mega *m = run;
+    const uint32_t fields[4] = {kind, slot, task, want};
+    coop_status status = coop_share_mailbox_free(m->share, block);
+    for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+        status = block_store(m, block, COOP_CTRL_REQ_KIND + i, fields[i]);
+    if (status != COOP_OK)
+        return status;
+    coop_share_sent(m->share, block, ++m->seq);
+    if (m->direct) {
+        coop_apply_request(m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL, m->seq);
+        return COOP_OK;
+    }
+    return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
+}
+
 /* Sends a request: a task run of `plan` into task slot `slot`, or the shutdown (plan NULL). The
  * mailbox is free: the last request was applied, as the host saw it start (T6, A1). */
 static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan, unsigned slot)
 {
-    coop_status status = ctrl_store(m, COOP_CTRL_REQ_KIND, kind);
+    unsigned block = 0, limit = m->limit;
+    /* several cooperative kernels: the run goes to the block holding the most groups, and takes
+     * from those (docs/DESIGN.md section 17); the shutdown ends blocks 1 .. K-1 first */
+    if (plan && m->share) {
+        block = coop_share_task_block(m->share, &limit);
+        coop_share_before_task(m->share, block);
+    } else if (m->share) {
+        coop_share_shutdown(m->share);
+    }
+    coop_status status = coop_share_mailbox_free(m->share, block);
+    if (status == COOP_OK)
+        status = block_store(m, block, COOP_CTRL_REQ_KIND, kind);
     uint32_t want = 0;
     if (plan) {
-        want = groups_to_take(plan, m->limit);
+        want = coop_groups_to_take(plan, limit ? limit : 1u);
         const uint32_t fields[4] = {slot, plan->task, want, plan->workgroups};
         for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
-            status = ctrl_store(m, COOP_CTRL_REQ_SLOT + i, fields[i]);
+            status = block_store(m, block, COOP_CTRL_REQ_SLOT + i, fields[i]);
         for (unsigned i = 0; i < COOP_TASK_ARGS && status == COOP_OK; i++)
-            status = ctrl_store(m, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
+            status = block_store(m, block, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
     }
     if (status != COOP_OK)
         return status;
-    m->seq++;
+    coop_share_sent(m->share, block, ++m->seq);
     if (plan) {
         flight *f = &m->slots[slot];
         f->seq = m->seq;
+        f->number = ++m->runs;
         f->want = want;
+        f->block = block;
         f->request_us = coop_now_us();
         f->running_us = 0;
     }
     if (m->direct) {
-        apply_direct(m, kind, slot);
+        apply_direct(m, kind, slot, block);
         return COOP_OK;
     }
-    return ctrl_store(m, COOP_CTRL_REQ_SEQ, m->seq);
+    return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
 }
 
-static uint64_t load_time(mega *m, unsigned slot)
+static uint64_t load_time(mega *m, unsigned block, unsigned slot)
 {
     uint32_t low = 0, high = 0;
-    ctrl_load(m, slot, &low);
-    ctrl_load(m, slot + 1, &high);
+    block_load(m, block, slot, &low);
+    block_load(m, block, slot + 1, &high);
     return COOP_JOIN_HALVES(low, high);
 }
 
@@ -248,7 +270,7 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     memset(r, 0, sizeof *r);
     r->plan = (unsigned)f->plan;
     r->groups = f->want;
-    r->request = f->seq;
+    r->request = f->number;
     r->due_ms = f->due_ms;
     r->deadline_ms = isfinite(f->deadline_ms) ? f->deadline_ms : 0.0;
     r->overtaken = f->overtaken;
@@ -256,14 +278,14 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     r->request_ms = (f->request_us - m->run.discovered_us) / 1e3;
     r->response_us = done_us - f->request_us;
     r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
-    *t = (coop_trace_task){.request = f->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
+    *t = (coop_trace_task){.request = f->number, .plan = r->plan, .task = plan->task, .groups = r->groups,
                            .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};
     if (m->device_clock) {
-        t->request_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
-        t->gathered_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
-        t->done_tick = load_time(m, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
+        t->request_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
+        t->gathered_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
+        t->done_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
     }
     /* Timed by the device (fill_report converts, once the clock's rate is known), or by the host. */
     r->device_timed = t->request_tick > 0 && t->gathered_tick >= t->request_tick && t->done_tick >= t->gathered_tick;
@@ -372,8 +394,12 @@ static coop_status diagnose(mega *m, const char *cause, const char *what)
         return coop_fail(m->ctx, COOP_ERR_NO_MEMORY, "out of memory in the watchdog");
     uint32_t *sites = where + (groups ? groups : 1);
     load_group_states(m, where, sites);
-    char text[1024];
-    coop_describe_groups(where, sites, m->run.kernel->program->source, groups, 0, text, sizeof text);
+    char text[2048] = "";
+    /* several cooperative kernels: each kernel's groups, its M and finished members (share.c) */
+    if (m->share)
+        coop_share_describe(m->share, m->run.kernel->program->source, text, sizeof text);
+    else
+        coop_describe_groups(where, sites, m->run.kernel->program->source, groups, 0, text, sizeof text);
     free(where);
     uint32_t state = 0, kills = 0, forks = 0, tasks = 0;
     ctrl_load(m, COOP_CTRL_STATE, &state);
@@ -385,6 +411,10 @@ static coop_status diagnose(mega *m, const char *cause, const char *what)
         snprintf(meanwhile, sizeof meanwhile, "; meanwhile its offers killed %u and forked %u groups and %u tasks ran",
                  kills - m->quiet_kills, forks - m->quiet_forks, tasks - m->quiet_tasks);
     m->ended = cause;
+    if (m->share)
+        return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
+                         "megakernel '%s': %s: %s%s; the kernel still runs and the process must exit", m->run.name,
+                         what, text, meanwhile);
     return coop_fail(m->ctx, COOP_ERR_TIMEOUT,
                      "megakernel '%s': %s: %s (M = %u, %u finished)%s; the kernel still runs and the process must exit",
                      m->run.name, what, text, COOP_STATE_MEMBERS(state), COOP_STATE_FINISHED(state), meanwhile);
@@ -409,6 +439,8 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
             changed |= value != m->signature[watched];
         m->signature[watched++] = value;
     }
+    if (m->share)
+        changed |= coop_share_progress(m->share);
     if (changed || m->progress_us == 0) {
         m->progress_us = now_us;
         ctrl_load(m, COOP_CTRL_KILL_COUNT, &m->quiet_kills);
@@ -488,7 +520,7 @@ static coop_status follow_tasks(mega *m, double now_us)
     if (m->gathering >= 0) {
         flight *f = &m->slots[m->gathering];
         uint32_t task = 0;
-        if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
+        if ((status = block_load(m, f->block, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
             return status;
         if (task == COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING)) {
             if (f->running_us == 0)
@@ -501,7 +533,7 @@ static coop_status follow_tasks(mega *m, double now_us)
         uint32_t word = 0;
         if (!f->used)
             continue;
-        if ((status = ctrl_load(m, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &word)) != COOP_OK)
+        if ((status = block_load(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &word)) != COOP_OK)
             return status;
         uint32_t mine = COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), slot, 0u);
         if (COOP_TASK_STATUS_SET(word, 0u) != mine)
@@ -515,6 +547,22 @@ static coop_status follow_tasks(mega *m, double now_us)
             return status;
     }
     return COOP_OK;
+}
+
+/* Several cooperative kernels: share.c's pass, told the gathering request's block and how many
+ * groups it still needs. Returns 1 once every kernel has finished. */
+static int share_step(mega *m, double now_us)
+{
+    int block = -1;
+    unsigned need = 0;
+    if (m->gathering >= 0) {
+        const flight *f = &m->slots[m->gathering];
+        uint32_t joined = 0;
+        block = (int)f->block;
+        block_load(m, f->block, COOP_CTRL_SLOT((unsigned)m->gathering, COOP_SLOT_JOINED), &joined);
+        need = f->want > joined ? f->want - joined : 0;
+    }
+    return coop_share_step(m->share, now_us, block, need);
 }
 
 /* One pass of the host loop; sets *finished once the megakernel has been told to end. */
@@ -540,6 +588,8 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     m->sample_us = now_us;
     m->members = COOP_STATE_MEMBERS(state);
     int cooperative_done = m->members && COOP_STATE_FINISHED(state) == m->members;
+    if (m->share)
+        cooperative_done = share_step(m, now_us);
     if (cooperative_done && m->cooperative_done_us == 0)
         m->cooperative_done_us = now_us;
 
@@ -575,6 +625,12 @@ static void fill_report(mega *m, coop_mega_report *report)
         value = 0;
         ctrl_load(m, slots[i], &value);
         *fields[i] = value;
+        /* several cooperative kernels: the other blocks' counts too */
+        for (unsigned block = 1; block < coop_share_kernels(m->share); block++) {
+            value = 0;
+            block_load(m, block, slots[i], &value);
+            *fields[i] += value;
+        }
     }
     double run_us = coop_now_us() - m->run.start_us;
     double member_span_us = m->sample_us - m->run.discovered_us;
@@ -638,75 +694,9 @@ static coop_status trace_failed_run(mega *m, const coop_mega_report *report, coo
     return failure;
 }
 
-/* The task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1 where it
- * wrote none (a megakernel written by hand). */
-static long program_tasks(const coop_kernel *kernel)
-{
-    const char *source = kernel->program->source, *at = source ? strstr(source, "coop-tasks: ") : NULL;
-    return at ? strtol(at + strlen("coop-tasks: "), NULL, 10) : -1;
-}
-
-/* Every field of the plans that the run reads, named in the message when it is out of range. */
-static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans,
-                               size_t count)
-{
-    long tasks = program_tasks(kernel);
-    for (size_t p = 0; p < count; p++) {
-        const coop_task_plan *plan = &plans[p];
-        char field[64];
-        if (tasks >= 0 && plan->task >= (unsigned long)tasks) {
-            char range[48] = "";
-            if (tasks == 1)
-                snprintf(range, sizeof range, " (task 0 only)");
-            else if (tasks > 1)
-                snprintf(range, sizeof range, " (0 to %ld)", tasks - 1);
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].task = %u: megakernel '%s' has %ld task%s%s", p, plan->task,
-                             kernel->name, tasks, tasks == 1 ? "" : "s", range);
-        }
-        if (plan->workgroups == 0)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].workgroups = 0: a task runs at least one workgroup", p);
-        static const char *const take_names[] = {"COOP_TAKE_COUNT", "COOP_TAKE_ONE", "COOP_TAKE_QUARTER",
-                                                 "COOP_TAKE_HALF", "COOP_TAKE_ALL_BUT_ONE"};
-        if ((unsigned)plan->take > COOP_TAKE_ALL_BUT_ONE)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].take = %d is not a coop_take (COOP_TAKE_COUNT, "
-                             "COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
-                             p, (int)plan->take);
-        /* a count beside another take is a plan that says two things: which one was meant? */
-        if (plan->take != COOP_TAKE_COUNT && plan->take_count)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].take_count = %u: only COOP_TAKE_COUNT reads it (take is %s)",
-                             p, plan->take_count, take_names[plan->take]);
-        if (plan->take == COOP_TAKE_COUNT && (plan->take_count == 0 || plan->take_count > COOP_MAX_GROUPS))
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].take_count = %u: COOP_TAKE_COUNT takes from 1 to %u groups",
-                             p, plan->take_count, COOP_MAX_GROUPS);
-        coop_status status;
-        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].start_ms", p);
-        if ((status = coop_check_time(ctx, field, plan->start_ms)) != COOP_OK)
-            return status;
-        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].period_ms", p);
-        if ((status = coop_check_time(ctx, field, plan->period_ms)) != COOP_OK)
-            return status;
-        if (plan->period_ms == 0 && plan->repeats > 1)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].repeats = %u: a one-off task (period_ms = 0) runs once", p,
-                             plan->repeats);
-        if (plan->priority > COOP_PRIORITY_MAX)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].priority = %u: a priority is from 0 to %u", p, plan->priority,
-                             COOP_PRIORITY_MAX);
-        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].deadline_ms", p);
-        if ((status = coop_check_time(ctx, field, plan->deadline_ms)) != COOP_OK)
-            return status;
-    }
-    return COOP_OK;
-}
-
-coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
-                          size_t plan_count, coop_mega_report *report)
+static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_kernel_share *kernels,
+                            size_t kernel_count, const coop_task_plan *plans, size_t plan_count,
+                            coop_mega_report *report, coop_kernel_report *kernel_reports)
 {
     if (!kernel)
         return COOP_ERR_INVALID_ARGUMENT;
@@ -720,7 +710,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     coop_mega_params defaults = {0};
     if (!params)
         params = &defaults;
-    coop_status status = check_plans(ctx, kernel, plans, plan_count);
+    coop_status status = coop_check_plans(ctx, kernel, plans, plan_count);
     if (status == COOP_OK)
         status = coop_check_time(ctx, "coop_mega_run: params->watchdog_s", params->watchdog_s);
     double chaos = 0.0, trace = 0.0, watchdog_s = params->watchdog_s;
@@ -750,11 +740,16 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
                            "events (0: %u)", params->trace_events, COOP_TRACE_MAX_EVENTS, COOP_TRACE_DEFAULT_EVENTS);
+    coop_share *share = NULL;
+    if (status == COOP_OK)
+        status = coop_share_open(ctx, kernel, kernels, kernel_count, trace_file != NULL, &share);
     /* before a traced run's build, which takes long */
     if (status == COOP_OK && kernel->persistent)
         status = coop_check_args_set(kernel);
-    if (status != COOP_OK)
+    if (status != COOP_OK) {
+        coop_share_free(share);
         return status;
+    }
     coop_start start = {
         .what = "coop_mega_run: params->launch.",
         .megakernel = 1,
@@ -766,7 +761,11 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
               .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
               .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
               .slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1, .policy = params->policy,
-              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4};
+              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4, .share = share};
+    if (m.share)
+        coop_share_attach(m.share, share_send, &m);
+    start.kernels = coop_share_kernels(m.share);
+    start.weights = coop_share_weights(m.share);
     /* A traced run takes the kernel built with COOP_TRACING=1 and a trace area in the device area. */
     coop_kernel traced = *kernel;
     if (trace_file) {
@@ -776,6 +775,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
             status = coop_kernel_traced(kernel, &traced.cl);
         if (status != COOP_OK) {
             coop_trace_discard(&m.timeline);
+            coop_share_free(m.share);
             return status;
         }
         m.tracing = m.device_clock = 1;
@@ -789,6 +789,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         free(m.overtaken);
         free(m.due);
         coop_trace_discard(&m.timeline);
+        coop_share_free(m.share);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     }
     status = coop_launch_begin(kernel, &params->launch, &start, &m.run);
@@ -810,6 +811,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         m.limit = m.run.groups - (start.agent ? 1u : 0u);
         unsigned members_start = start.members && start.members < m.limit ? start.members : m.limit;
         m.sample_us = m.run.discovered_us;
+        if (status == COOP_OK && m.share)
+            status = coop_share_start(m.share, m.run.groups, m.run.discovered_us);
         report->groups = m.run.groups;
         report->members_start = members_start;
         report->agent = start.agent;
@@ -830,6 +833,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     }
     if (status == COOP_OK)
         fill_report(&m, report);
+    if (status == COOP_OK && m.share && kernel_reports)
+        coop_share_report(m.share, kernel_reports);
     if (status == COOP_OK && m.tracing) {
         status = coop_trace_write(ctx, &m.timeline, &m.run, report, m.tasks, report->record_count, m.direct, NULL,
                                   &report->trace_events, &report->trace_dropped);
@@ -846,7 +851,28 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     free(m.sent);
     free(m.overtaken);
     free(m.due);
+    coop_share_free(m.share);
     return status;
+}
+
+coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
+                          size_t plan_count, coop_mega_report *report)
+{
+    return mega_run(kernel, params, NULL, 0, plans, plan_count, report, NULL);
+}
+
+coop_status coop_mega_run_shared(coop_kernel *kernel, const coop_mega_params *params,
+                                 const coop_kernel_share *kernels, size_t kernel_count, const coop_task_plan *plans,
+                                 size_t plan_count, coop_mega_report *report, coop_kernel_report *kernel_reports)
+{
+    if (kernel && kernel_count == 0) {
+        if (report)
+            memset(report, 0, sizeof *report);
+        return coop_fail(kernel->program->ctx, COOP_ERR_INVALID_ARGUMENT,
+                         "coop_mega_run_shared: kernel_count is 0 (a megakernel holds at least one cooperative "
+                         "kernel)");
+    }
+    return mega_run(kernel, params, kernels, kernel_count, plans, plan_count, report, kernel_reports);
 }
 
 void coop_mega_report_free(coop_mega_report *report)

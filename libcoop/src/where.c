@@ -14,6 +14,7 @@ static const char *where_name(uint32_t where)
     case COOP_WHERE_RUNNING: return "running";
     case COOP_WHERE_TASK: return "running a task";
     case COOP_WHERE_AGENT: return "serving as agent";
+    case COOP_WHERE_MOVED: return "moved to another kernel's block";
     case COOP_WHERE_EXITED: return "exited";
     default: return "not started";
     }

@@ -156,4 +156,92 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
     }
 }
 
+#if COOP_KERNELS > 1
+/* Several cooperative kernels (docs/DESIGN.md section 17): the words of a kernel block the host
+ * reads beyond coop_agent_slot's, for its shares (share.c). */
+#define COOP_AGENT_SHARE_WORDS 5u
+#define COOP_AGENT_KERNEL_MIRRORED (COOP_AGENT_MIRRORED + COOP_AGENT_SHARE_WORDS)
+COOP_LAYOUT_ASSERT((COOP_KERNELS + 1u) * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES) <= COOP_SWEEP_WIDTH,
+                   agent_kernel_copies_fit_in_scratch);
+
+inline uint coop_agent_kernel_slot(uint i)
+{
+    switch (i - COOP_AGENT_MIRRORED) {
+    case 0: return COOP_CTRL_KILLS_REQUEST;
+    case 1: return COOP_CTRL_MOVE;
+    case 2: return COOP_CTRL_MOVED_IN;
+    case 3: return COOP_CTRL_MOVED_OUT;
+    case 4: return COOP_CTRL_MEMBERS_START;
+    default: return coop_agent_slot(i);
+    }
+}
+
+/* The agent of several kernel blocks: coop_agent's steps for each block in turn, each with its
+ * own mailbox, copies and dump, until block 0's EXIT (the host sets the other blocks' first). */
+COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
+{
+    local uint *now = ctx->scratch + COOP_SCRATCH_SWEEP;
+    local uint *statuses_now = now + COOP_AGENT_KERNEL_MIRRORED;
+    local uint *kept = statuses_now + COOP_AGENT_STATUSES; /* each block's last copies */
+    uint applied[COOP_KERNELS], dumped[COOP_KERNELS];
+    for (uint k = 0; k < COOP_KERNELS; k++) {
+        applied[k] = dumped[k] = 0;
+        for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES; i++)
+            kept[k * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES) + i] = 0xffffffffu;
+    }
+    for (;;) {
+        for (uint k = 0; k < COOP_KERNELS; k++) {
+            global uint *ctrl = ctx->dev0 + k * COOP_DEV_WORDS + COOP_DEV_CTRL;
+            global uint *host = ctx->chan0 + k * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
+            local uint *shadow = kept + k * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES);
+            local uint *statuses = shadow + COOP_AGENT_KERNEL_MIRRORED;
+            uint dump = coop_host_load_relaxed(&host[COOP_CTRL_DUMP]);
+            /* acquire: pairs with the host's release of REQ_SEQ after the request's words (A1) */
+            uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
+            if (seq != applied[k]) {
+                coop_agent_copy_request(ctrl, host);
+                coop_apply_request(ctrl, seq);
+                applied[k] = seq;
+            }
+            /* as coop_agent: status words acquired first and copied out last with release (A2) */
+            for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
+                statuses_now[i] = coop_load_acquire(&ctrl[coop_agent_status(i)]);
+            for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED; i++)
+                now[i] = ((volatile global uint *)ctrl)[coop_agent_kernel_slot(i)];
+            for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED; i++) {
+                if (now[i] != shadow[i]) {
+                    coop_host_store_relaxed(&host[coop_agent_kernel_slot(i)], now[i]);
+                    shadow[i] = now[i];
+                }
+            }
+            for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
+                if (statuses_now[i] != statuses[i]) {
+                    for (uint t = 0; i && t < COOP_AGENT_TIME_WORDS; t++) {
+                        uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_T_REQUEST + t);
+                        coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
+                    }
+                    coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
+                    statuses[i] = statuses_now[i];
+                }
+            }
+            coop_store_relaxed(&ctrl[COOP_CTRL_WANT_SEEN], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
+            if (dump != dumped[k]) {
+                for (uint g = 0; g < ctx->physical_groups; g++) {
+                    coop_host_store_relaxed(&host[COOP_CTRL_GROUP_STATE + g],
+                                            coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_STATE + g]));
+                    coop_host_store_relaxed(&host[COOP_CTRL_GROUP_SITE + g],
+                                            coop_load_relaxed(&ctrl[COOP_CTRL_GROUP_SITE + g]));
+                }
+                coop_host_store(&host[COOP_CTRL_DUMPED], dump);
+                dumped[k] = dump;
+            }
+        }
+        if (coop_load_relaxed(&ctx->dev0[COOP_DEV_CTRL + COOP_CTRL_EXIT]))
+            return;
+        for (uint k = 0; k < COOP_AGENT_PAUSES; k++)
+            coop_pause();
+    }
+}
+#endif
+
 #endif

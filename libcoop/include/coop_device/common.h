@@ -36,6 +36,12 @@ inline coop_ctx coop_cold_view(const coop_ctx *ctx)
     c.task = s[COOP_COLD_TASK];
     c.task_groups = s[COOP_COLD_TASK_GROUPS];
     c.started = s[COOP_COLD_STARTED];
+#if COOP_KERNELS > 1
+    c.chan0 = ctx->chan0;
+    c.dev0 = ctx->dev0;
+    c.block = ctx->block;
+    c.chan = ctx->chan; /* the group's block's, not block 0's (COOP_COLD_CHAN) */
+#endif
     return c;
 }
 inline void coop_cold_return(coop_ctx *ctx, const coop_ctx *c)

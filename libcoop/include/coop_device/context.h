@@ -60,7 +60,15 @@
 /* the group's vote at a coop_global_barrier_any (any work-item's flag), and the outcome */
 #define COOP_SCRATCH_VOTE (COOP_SCRATCH_COLD + 6)
 #define COOP_SCRATCH_VOTED (COOP_SCRATCH_COLD + 7)
+#if defined(COOP_KERNELS) && COOP_KERNELS > 1
+/* several cooperative kernels (coop_device/kernels.h): the group's kernel block, and (at the
+ * start) the first place in the virtual order of its kernel's members */
+#define COOP_COLD_KERNEL (COOP_SCRATCH_COLD + 8)
+#define COOP_COLD_KERNEL_BASE (COOP_SCRATCH_COLD + 9)
+#define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 10)
+#else
 #define COOP_SCRATCH_WORDS (COOP_SCRATCH_COLD + 8)
+#endif
 COOP_LAYOUT_ASSERT(COOP_SCRATCH_BROADCAST + 1 < COOP_SCRATCH_ROLE && COOP_SCRATCH_SWEEP_GAP < COOP_SCRATCH_TRANSMIT,
                    scratch_hand_overs_below_transmit);
 
@@ -87,6 +95,11 @@ typedef struct coop_ctx {
 #if COOP_SITES
     uint site;             /* the barrier about to be reached, as coop-merge numbered it in the
                               program's coop-site lines (coop_at); 0: not known */
+#endif
+#if defined(COOP_KERNELS) && COOP_KERNELS > 1
+    global uint *chan0;    /* several cooperative kernels: kernel block 0's channel and device */
+    global uint *dev0;     /* area (discovery's words); chan, dev, ctrl are the group's block's */
+    uint block;           /* the group's kernel block (coop_kernel_switch) */
 #endif
 } coop_ctx;
 

@@ -31,6 +31,11 @@ inline int coop_enter(coop_ctx *ctx, global uint *chan, global uint *dev, local 
 #endif
     ctx->scratch = scratch;
     ctx->epoch = 0;
+#if COOP_KERNELS > 1
+    ctx->chan0 = chan;
+    ctx->dev0 = dev;
+    ctx->block = 0;
+#endif
 #if COOP_SITES
     ctx->site = 0;
 #endif

@@ -25,6 +25,9 @@ COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
     uint take = 0;
     for (;;) {
         uint need = coop_task_need(ctrl);
+#if COOP_KERNELS > 1
+        need += coop_kernels_reserved(ctrl);
+#endif
         uint spare = idle > need ? idle - need : 0u;
         take = min(wanted, spare);
         if (!take)

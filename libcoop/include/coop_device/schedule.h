@@ -67,6 +67,13 @@ COOP_COLD uint coop_idle_wait(coop_ctx *ctx)
             coop_set_where(ctx, COOP_WHERE_IDLE, 0u);
             COOP_TRACE_NOW(ctx, COOP_EV_IDLE, 0u, 0u);
         }
+#if COOP_KERNELS > 1
+        /* another kernel's block wants this group (docs/DESIGN.md section 17): wait there */
+        if (coop_move_if_asked(ctx)) {
+            ctrl = ctx->ctrl;
+            continue;
+        }
+#endif
         if (coop_load_acquire(&ctrl[COOP_CTRL_EXIT]))
             return 0;
         coop_pause();
@@ -119,10 +126,21 @@ inline uint coop_schedule(coop_ctx *ctx)
         uint role = coop_next_role(cold);
         if (role == COOP_ROLE_AGENT) {
             coop_set_where(cold, COOP_WHERE_AGENT, 0u);
+#if COOP_KERNELS > 1
+            coop_agent_kernels(cold);
+#else
             coop_agent(cold);
+#endif
             role = 0;
         }
         COOP_COLD_BACK(ctx);
+#if COOP_KERNELS > 1
+        coop_kernel_switch(ctx, ctx->scratch[COOP_COLD_KERNEL]);
+        /* C1: a member runs in its kernel's block, with an id below that kernel's M */
+        COOP_CHECK(ctx->ctrl, role != COOP_ROLE_COOP || (ctx->block < COOP_KERNELS &&
+                   ctx->id < COOP_STATE_MEMBERS(coop_load_relaxed(&ctx->ctrl[COOP_CTRL_STATE]))),
+                   COOP_CHECK_BLOCK_ID, ctx->block, ctx->id, coop_load_relaxed(&ctx->ctrl[COOP_CTRL_STATE]));
+#endif
         if (role == COOP_ROLE_COOP)
             coop_set_where(ctx, COOP_WHERE_RUNNING, ctx->id);
         else if (role == COOP_ROLE_TASK)
@@ -152,6 +170,10 @@ inline uint coop_schedule(coop_ctx *ctx)
     ctx->rng = ctx->scratch[COOP_SCRATCH_RNG];
     ctx->known_groups = 0;
     ctx->started = 1;
+#if COOP_KERNELS > 1
+    /* the block local id 0 left the group in (a move in coop_idle_wait) */
+    coop_kernel_switch(ctx, ctx->scratch[COOP_COLD_KERNEL]);
+#endif
     COOP_GROUP_SYNC();
     return ctx->role;
 }

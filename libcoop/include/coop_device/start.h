@@ -5,7 +5,7 @@
 #ifndef COOP_DEVICE_START_H
 #define COOP_DEVICE_START_H
 
-#include "barrier.h"
+#include "kernels.h"
 
 /* The context's scheduler fields, before discovery. */
 inline void coop_scheduler_reset(coop_ctx *ctx)
@@ -28,10 +28,14 @@ inline void coop_scheduler_open(coop_ctx *ctx, uint groups)
     uint agent = groups > 1 && coop_load_relaxed(&dev[COOP_DEV_AGENT]) ? 1u : 0u;
     uint wanted = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
     uint members = wanted && wanted < groups - agent ? wanted : groups - agent;
+#if COOP_KERNELS > 1
+    coop_kernels_open(ctx, groups, agent, members);
+#else
     global uint *ctrl = ctx->ctrl;
     coop_store_relaxed(&ctrl[COOP_CTRL_STATE], members);
     coop_store_relaxed(&ctrl[COOP_CTRL_IDLE], groups - agent - members);
     coop_barrier_arm_first(dev, members);
+#endif
 #if COOP_TRACING
     /* the trace's time zero and its count of running members, published with the groups */
     ulong t0 = coop_trace_clock();
@@ -40,7 +44,9 @@ inline void coop_scheduler_open(coop_ctx *ctx, uint groups)
     coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
     coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
 #endif
+#if COOP_KERNELS == 1
     coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);
+#endif
     coop_store_relaxed(&dev[COOP_DEV_AGENT], agent);
 }
 
@@ -60,6 +66,12 @@ inline void coop_scheduler_hand_over(coop_ctx *ctx)
     s[COOP_SCRATCH_MEMBERS] = coop_load_relaxed(&dev[COOP_DEV_MEMBERS]);
     s[COOP_SCRATCH_AGENT] = coop_load_relaxed(&dev[COOP_DEV_AGENT]);
     s[COOP_SCRATCH_CHAOS] = coop_load_relaxed(&dev[COOP_DEV_CHAOS]);
+#if COOP_KERNELS > 1
+    uint ticket = s[COOP_SCRATCH_TICKET];
+    s[COOP_COLD_KERNEL] = s[COOP_COLD_KERNEL_BASE] = 0;
+    if (ticket != COOP_NO_GROUP)
+        coop_kernels_hand_over(ctx, COOP_ID_OF_TICKET(ticket, s[COOP_SCRATCH_GROUPS], s[COOP_SCRATCH_AGENT]));
+#endif
 }
 
 /* Every work-item, after discovery's group barrier: the group's first role and id, from its
@@ -82,6 +94,11 @@ inline void coop_scheduler_enter(coop_ctx *ctx)
      * them; with 32 the gather took 45-49 us. */
     uint agent = s[COOP_SCRATCH_AGENT];
     uint order = COOP_ID_OF_TICKET(ticket, groups, agent);
+#if COOP_KERNELS > 1
+    /* ids count from the first of the group's kernel's places (coop_kernels_hand_over) */
+    order -= s[COOP_COLD_KERNEL_BASE];
+    coop_kernel_switch(ctx, s[COOP_COLD_KERNEL]);
+#endif
     ctx->id = order;
     ctx->role = agent && ticket == 0 ? COOP_ROLE_AGENT
                 : order < s[COOP_SCRATCH_MEMBERS] ? COOP_ROLE_COOP

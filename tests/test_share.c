@@ -1,0 +1,465 @@
+/* Several cooperative kernels in one megakernel (libcoop/src/share.c, coop_device/kernels.h;
+ * docs/DESIGN.md section 17): tests/merge/rounds.cl (resizing barriers) and ws_rounds.cl (work
+ * stealing with offers) merged with the task fill.cl (tests/merge/expected/two_kernels.cl, the
+ * golden test_merge checks against coop-merge), run on PoCL against CPU references, with and
+ * without chaos and a periodic task; each kernel block left at rest; the report's decisions. */
+#include "share.h"
+#include "testutil.h"
+
+#include "coop/kernels/ws_layout.h"
+#include "merge/expected/stall_beside.h"
+#include "merge/expected/two_kernels.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { WORKERS = 4, LOCAL = 16, FILL_GROUPS = 6, N = 3000, WS_LIMIT = 600, WS_DEQUE = 8, SEEDS = 12 };
+
+#define COMPILE_TIMEOUT_S 1200.0
+
+typedef struct two {
+    coop_context *ctx;
+    coop_program *program;
+    coop_kernel *kernel;
+    cl_mem data, queue, seen, out;
+    cl_uint rounds, ws_rounds, groups;
+    size_t queue_words;
+} two;
+
+static void two_open_channel(two *t, cl_uint rounds, cl_uint ws_rounds, coop_channel_kind channel)
+{
+    size_t size = 0;
+    char *source = tu_read_file("tests/merge/expected/two_kernels.cl", &size);
+    ck_assert_ptr_nonnull(source);
+    t->ctx = tu_context_channel(WORKERS, channel);
+    t->kernel = tu_kernel(t->ctx, source, TU_CHECK_OPTIONS, ROUNDS_MEGA_NAME, &t->program);
+    free(source);
+    t->rounds = rounds;
+    t->ws_rounds = ws_rounds;
+    t->groups = coop_launch_groups(t->ctx, LOCAL);
+    t->queue_words = WS_QUEUE_WORDS((size_t)t->groups, WS_DEQUE, WS_LIMIT);
+    t->data = tu_buffer(t->ctx, N);
+    t->queue = tu_buffer(t->ctx, t->queue_words);
+    t->seen = tu_buffer(t->ctx, (size_t)ws_rounds * WS_LIMIT);
+    t->out = tu_buffer(t->ctx, FILL_GROUPS * LOCAL);
+    cl_uint n = N, limit = WS_LIMIT;
+    coop_kernel *k = t->kernel;
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_buffer(k, ROUNDS_MEGA_ARG_rounds_data, t->data));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(k, ROUNDS_MEGA_ARG_rounds_n, sizeof n, &n));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(k, ROUNDS_MEGA_ARG_rounds_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_buffer(k, ROUNDS_MEGA_ARG_ws_rounds_queue_words, t->queue));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(k, ROUNDS_MEGA_ARG_ws_rounds_queue_groups, sizeof t->groups, &t->groups));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(k, ROUNDS_MEGA_ARG_ws_rounds_limit, sizeof limit, &limit));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(k, ROUNDS_MEGA_ARG_ws_rounds_rounds, sizeof ws_rounds, &ws_rounds));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_buffer(k, ROUNDS_MEGA_ARG_ws_rounds_seen, t->seen));
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_buffer(k, ROUNDS_MEGA_ARG_fill_out, t->out));
+}
+
+static void two_open(two *t, cl_uint rounds, cl_uint ws_rounds)
+{
+    two_open_channel(t, rounds, ws_rounds, COOP_CHANNEL_AUTO);
+}
+
+static void two_close(two *t)
+{
+    cl_mem buffers[] = {t->data, t->queue, t->seen, t->out};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        clReleaseMemObject(buffers[i]);
+    coop_kernel_release(t->kernel);
+    coop_program_release(t->program);
+    coop_context_release(t->ctx);
+}
+
+/* Fresh inputs for one run; the task's seed makes each run's fill output its own. */
+static void two_prepare(two *t, cl_uint fill_seed)
+{
+    size_t words = t->queue_words > N ? t->queue_words : N;
+    if (words < (size_t)t->ws_rounds * WS_LIMIT)
+        words = (size_t)t->ws_rounds * WS_LIMIT;
+    cl_uint *zero = calloc(words, sizeof *zero);
+    ck_assert_ptr_nonnull(zero);
+    tu_write(t->ctx, t->data, zero, N);
+    tu_write(t->ctx, t->queue, zero, t->queue_words);
+    tu_write(t->ctx, t->seen, zero, (size_t)t->ws_rounds * WS_LIMIT);
+    tu_write(t->ctx, t->out, zero, FILL_GROUPS * LOCAL);
+    free(zero);
+    TU_ASSERT_OK(t->ctx, coop_kernel_set_arg(t->kernel, ROUNDS_MEGA_ARG_fill_seed, sizeof fill_seed, &fill_seed));
+}
+
+/* The CPU's results: rounds.cl adds 1 to every element each round; ws_rounds.cl runs every task
+ * of its tree once a round; each fill workgroup g writes g * 7 + l + seed. */
+static void two_check(two *t, const char *what, int task_ran, cl_uint fill_seed)
+{
+    cl_uint *values = malloc((N > WS_LIMIT * t->ws_rounds ? N : WS_LIMIT * t->ws_rounds) * sizeof *values);
+    ck_assert_ptr_nonnull(values);
+    tu_read(t->ctx, t->data, values, N);
+    for (unsigned i = 0; i < N; i++)
+        ck_assert_msg(values[i] == t->rounds, "%s: rounds data[%u] = %u, expected %u", what, i, values[i], t->rounds);
+    tu_read(t->ctx, t->seen, values, (size_t)t->ws_rounds * WS_LIMIT);
+    for (unsigned i = 0; i < t->ws_rounds * WS_LIMIT; i++)
+        ck_assert_msg(values[i] == 1, "%s: ws_rounds seen[%u] (round %u, task %u) = %u, expected 1", what, i,
+                      i / WS_LIMIT, i % WS_LIMIT, values[i]);
+    if (task_ran) {
+        tu_read(t->ctx, t->out, values, FILL_GROUPS * LOCAL);
+        for (unsigned g = 0; g < FILL_GROUPS; g++)
+            for (unsigned l = 0; l < LOCAL; l++)
+                ck_assert_msg(values[g * LOCAL + l] == g * 7u + l + fill_seed, "%s: fill out[%u] = %u, expected %u",
+                              what, g * LOCAL + l, values[g * LOCAL + l], g * 7u + l + fill_seed);
+    }
+    free(values);
+}
+
+/* Every kernel block at rest (testutil.h's tu_assert_mega_at_rest, per block; section 17's C4):
+ * each kernel's members all finished, no fork slot, parked member, kill token or move left, the
+ * check build's rules kept, every block's barrier counters back at rest, and the pool whole
+ * across the blocks: the IDLE words sum to every group but the agent, and every group that moved
+ * out of a block moved into another. */
+static void assert_blocks_at_rest(two *t, const coop_mega_report *report, const char *what)
+{
+    coop_context *ctx = t->ctx;
+    uint32_t idle = 0, moved_in = 0, moved_out = 0;
+    uint32_t *ctrl = malloc(COOP_CTRL_WORDS * sizeof *ctrl);
+    ck_assert_ptr_nonnull(ctrl);
+    for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
+        char block[128];
+        snprintf(block, sizeof block, "%s, kernel block %u", what, k);
+        if (ctx->channel.kind == COOP_CHANNEL_SVM) {
+            for (unsigned i = 0; i < COOP_CTRL_WORDS; i++)
+                ctrl[i] = __atomic_load_n(&ctx->channel.host[k * COOP_CHAN_WORDS + COOP_CHAN_CTRL + i], __ATOMIC_ACQUIRE);
+        } else {
+            /* with an agent, the control blocks are in the device area (its copies are partial) */
+            cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->dev_area, CL_TRUE,
+                                             ((size_t)k * COOP_DEV_WORDS + COOP_DEV_CTRL) * sizeof(uint32_t),
+                                             COOP_CTRL_WORDS * sizeof(uint32_t), ctrl, 0, NULL, NULL);
+            ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+        }
+        tu_assert_checks_kept(ctrl, block);
+        uint32_t state = ctrl[COOP_CTRL_STATE];
+        TU_AT_REST(block, "F (finished members)", COOP_STATE_FINISHED(state), COOP_STATE_MEMBERS(state));
+        TU_AT_REST(block, "FORK_LEFT", ctrl[COOP_CTRL_FORK_LEFT], 0u);
+        TU_AT_REST(block, "FORK_SIZE", ctrl[COOP_CTRL_FORK_SIZE], 0u);
+        TU_AT_REST(block, "PARKED_COUNT", ctrl[COOP_CTRL_PARKED_COUNT], 0u);
+        TU_AT_REST(block, "KILLS", ctrl[COOP_CTRL_KILLS], 0u);
+        TU_AT_REST(block, "KILLS_REQUEST", ctrl[COOP_CTRL_KILLS_REQUEST], 0u);
+        TU_AT_REST(block, "MOVE", ctrl[COOP_CTRL_MOVE], 0u);
+        idle += ctrl[COOP_CTRL_IDLE];
+        moved_in += ctrl[COOP_CTRL_MOVED_IN];
+        moved_out += ctrl[COOP_CTRL_MOVED_OUT];
+        uint32_t counters[COOP_BAR_STRIDE + 2];
+        cl_int err = clEnqueueReadBuffer(ctx->queue, ctx->dev_area, CL_TRUE,
+                                         ((size_t)k * COOP_DEV_WORDS + COOP_DEV_BAR_COUNT) * sizeof(uint32_t),
+                                         sizeof counters, counters, 0, NULL, NULL);
+        ck_assert_msg(err == CL_SUCCESS, "clEnqueueReadBuffer: %s", coop_cl_error_name(err));
+        for (unsigned b = 0; b < 4; b++) {
+            char name[64];
+            snprintf(name, sizeof name, "barrier counter %u (flags masked)", b);
+            uint32_t counter = counters[(b % 2u) * COOP_BAR_STRIDE + (b % 4u) / 2u];
+            TU_AT_REST(block, name, counter & ~(COOP_BAR_FLAG | COOP_BAR_VOTE), COOP_BAR_IDLE);
+        }
+    }
+    free(ctrl);
+    TU_AT_REST(what, "IDLE summed over the blocks", idle, report->groups - (report->agent ? 1u : 0u));
+    TU_AT_REST(what, "MOVED_IN summed over the blocks", moved_in, moved_out);
+}
+
+static coop_mega_params two_params(unsigned chaos_seed)
+{
+    coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
+                               .chaos_seed = chaos_seed, .watchdog_s = 60};
+    return params;
+}
+
+/* One shared run of the two kernels (weights `shares`, NULL: 1:1; plan: a periodic fill task or
+ * none), its results against the CPU and every block at rest; `what` names it in failures. */
+static void run_two(two *t, const coop_mega_params *params, const coop_kernel_share *shares,
+                    const coop_task_plan *plan, cl_uint fill_seed, const char *what, coop_mega_report *report,
+                    coop_kernel_report *kernels)
+{
+    TU_ASSERT_OK(t->ctx, coop_mega_run_shared(t->kernel, params, shares, ROUNDS_MEGA_COOP_COUNT, plan, plan ? 1 : 0,
+                                              report, kernels));
+    two_check(t, what, plan != NULL, fill_seed);
+    assert_blocks_at_rest(t, report, what);
+}
+
+/* Two kernels of different shapes in one megakernel, equal weights, no task, no chaos: both
+ * results are the CPU's, each kernel started on its half of the groups and finished, and every
+ * block is at rest. */
+START_TEST(two_kernels_match_the_cpu)
+{
+    two t;
+    two_open(&t, 6, 3);
+    two_prepare(&t, 0);
+    coop_mega_params params = two_params(0);
+    tu_pin_groups(&params.launch, t.ctx, WORKERS);
+    coop_mega_report report;
+    coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+    run_two(&t, &params, NULL, NULL, 0, "no chaos", &report, kernels);
+    ck_assert_uint_eq(report.groups, WORKERS);
+    for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
+        ck_assert_msg(kernels[k].members_start == WORKERS / 2, "kernel %u started on %u members, expected %u", k,
+                      kernels[k].members_start, WORKERS / 2);
+        ck_assert_msg(kernels[k].finish_ms > 0 && kernels[k].group_ms > 0, "kernel %u: finish %.3f ms, %.3f group-ms",
+                      k, kernels[k].finish_ms, kernels[k].group_ms);
+    }
+    ck_assert_msg(kernels[0].barriers >= t.rounds && kernels[1].barriers >= 2 * t.ws_rounds,
+                  "barriers: rounds %u (expected at least %u), ws_rounds %u (expected at least %u)",
+                  kernels[0].barriers, t.rounds, kernels[1].barriers, 2 * t.ws_rounds);
+    coop_mega_report_free(&report);
+    two_close(&t);
+}
+END_TEST
+
+/* The same under chaos, with a periodic task, seed after seed: every result the CPU's, every
+ * block at rest, and chaos killed and forked groups of each kernel (summed over the seeds). */
+START_TEST(two_kernels_under_chaos_with_a_task)
+{
+    two t;
+    two_open(&t, 8, 3);
+    unsigned kills[ROUNDS_MEGA_COOP_COUNT] = {0}, forks[ROUNDS_MEGA_COOP_COUNT] = {0};
+    for (unsigned seed = 1; seed <= SEEDS; seed++) {
+        cl_uint fill_seed = 100 + seed;
+        two_prepare(&t, fill_seed);
+        coop_mega_params params = two_params(seed);
+        coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                               .period_ms = 2};
+        coop_mega_report report;
+        coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+        char what[32];
+        snprintf(what, sizeof what, "chaos seed %u", seed);
+        run_two(&t, &params, NULL, &plan, fill_seed, what, &report, kernels);
+        ck_assert_msg(report.record_count >= 1, "%s: no task ran", what);
+        /* the report counts every kernel block's: tasks ran in whichever block held most groups */
+        unsigned kills_all = 0, forks_all = 0;
+        for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
+            kills_all += kernels[k].kills;
+            forks_all += kernels[k].forks;
+        }
+        ck_assert_msg(report.tasks == report.record_count && report.kills == kills_all && report.forks == forks_all,
+                      "%s: the report counts %u tasks of %zu runs, %u kills of %u, %u forks of %u", what, report.tasks,
+                      report.record_count, report.kills, kills_all, report.forks, forks_all);
+        for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
+            kills[k] += kernels[k].kills;
+            forks[k] += kernels[k].forks;
+        }
+        coop_mega_report_free(&report);
+    }
+    for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++)
+        ck_assert_msg(kills[k] > 0 && forks[k] > 0, "kernel %u: chaos made %u kills and %u forks in %u seeds", k,
+                      kills[k], forks[k], SEEDS);
+    two_close(&t);
+}
+END_TEST
+
+/* The queue channel's agent (section 11) serves every kernel block: requests (tasks, moves, share
+ * tokens) through each block's mailbox, each block's words copied out. Under chaos with a
+ * periodic task, every result the CPU's and every block at rest; rounds.cl ends first and its
+ * groups go to ws_rounds.cl through the agent's moves. */
+START_TEST(an_agent_serves_every_kernel_block)
+{
+    two t;
+    two_open_channel(&t, 2, 200, COOP_CHANNEL_QUEUE);
+    unsigned moved = 0;
+    for (unsigned seed = 0; seed <= 3; seed++) {
+        cl_uint fill_seed = 200 + seed;
+        two_prepare(&t, fill_seed);
+        coop_mega_params params = two_params(seed);
+        coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_ONE,
+                               .period_ms = 5};
+        coop_mega_report report;
+        coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+        char what[32];
+        snprintf(what, sizeof what, "agent, chaos seed %u", seed);
+        run_two(&t, &params, NULL, &plan, fill_seed, what, &report, kernels);
+        ck_assert_msg(report.agent && report.record_count >= 1, "%s: agent %d, %zu task runs", what, report.agent,
+                      report.record_count);
+        ck_assert_msg(kernels[0].members_start >= 1 && kernels[1].members_start >= 1,
+                      "%s: kernels started on %u and %u members", what, kernels[0].members_start,
+                      kernels[1].members_start);
+        moved += kernels[ROUNDS_MEGA_COOP_ws_rounds].moved_in;
+        coop_mega_report_free(&report);
+    }
+    ck_assert_msg(moved > 0, "no group moved to ws_rounds in 4 runs (rounds.cl runs 2 rounds, ws_rounds.cl 200)");
+    two_close(&t);
+}
+END_TEST
+
+/* rounds.cl ends long before ws_rounds.cl: its groups move to ws_rounds's block, where its
+ * offers fork them. The decisions, from the report: the host asked rounds's block to move
+ * groups, they moved in, ws_rounds forked and ran on more members than it started with. */
+START_TEST(a_finished_kernel_gives_its_groups_to_the_other)
+{
+    two t;
+    two_open(&t, 1, 1000);
+    two_prepare(&t, 0);
+    coop_mega_params params = two_params(0);
+    tu_pin_groups(&params.launch, t.ctx, WORKERS);
+    coop_mega_report report;
+    coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+    run_two(&t, &params, NULL, NULL, 0, "finish first", &report, kernels);
+    const coop_kernel_report *rounds = &kernels[ROUNDS_MEGA_COOP_rounds], *ws = &kernels[ROUNDS_MEGA_COOP_ws_rounds];
+    ck_assert_msg(rounds->finish_ms < ws->finish_ms, "rounds finished at %.3f ms, ws_rounds at %.3f", rounds->finish_ms,
+                  ws->finish_ms);
+    ck_assert_msg(rounds->moves_asked >= rounds->members_start && rounds->moved_out == rounds->members_start &&
+                      ws->moved_in == rounds->members_start,
+                  "rounds's %u groups: %u moves asked, %u moved out, %u moved into ws_rounds", rounds->members_start,
+                  rounds->moves_asked, rounds->moved_out, ws->moved_in);
+    ck_assert_msg(ws->forks >= ws->moved_in && ws->members_max == WORKERS,
+                  "ws_rounds forked %u groups, ran on %u members at most (started on %u of %u)", ws->forks,
+                  ws->members_max, ws->members_start, WORKERS);
+    coop_mega_report_free(&report);
+    two_close(&t);
+}
+END_TEST
+
+/* Weights 3:1 split four groups 3:1 at the start (the heavier kernel holds more groups from the
+ * first barrier on), and rounds.cl's longer run is no reason to move any while both run. */
+START_TEST(weights_split_the_groups)
+{
+    two t;
+    two_open(&t, 4, 2);
+    two_prepare(&t, 0);
+    coop_mega_params params = two_params(0);
+    tu_pin_groups(&params.launch, t.ctx, WORKERS);
+    coop_kernel_share shares[ROUNDS_MEGA_COOP_COUNT] = {{.weight = 1}, {.weight = 3}};
+    coop_mega_report report;
+    coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+    run_two(&t, &params, shares, NULL, 0, "weights 1:3", &report, kernels);
+    ck_assert_msg(kernels[0].members_start == 1 && kernels[1].members_start == 3,
+                  "weights 1:3 started kernels on %u and %u members, expected 1 and 3", kernels[0].members_start,
+                  kernels[1].members_start);
+    coop_mega_report_free(&report);
+    two_close(&t);
+}
+END_TEST
+
+/* One member each at the start (params.members = 2): the other groups start idle in block 0,
+ * where rounds.cl's offers may fork them, so rounds holds more than its share; the host gives
+ * ws_rounds its half back, through rounds's kill tokens and moves, or by moving idle groups
+ * before rounds forks them. Either way groups moved into ws_rounds's block. */
+START_TEST(a_kernel_above_its_share_gives_groups_back)
+{
+    two t;
+    two_open(&t, 3000, 600);
+    two_prepare(&t, 0);
+    coop_mega_params params = two_params(0);
+    params.members = 2;
+    tu_pin_groups(&params.launch, t.ctx, WORKERS);
+    coop_mega_report report;
+    coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+    run_two(&t, &params, NULL, NULL, 0, "members 2", &report, kernels);
+    ck_assert_msg(kernels[0].members_start == 1 && kernels[1].members_start == 1,
+                  "started on %u and %u members, expected 1 and 1", kernels[0].members_start, kernels[1].members_start);
+    ck_assert_msg(kernels[1].moved_in >= 1 && kernels[1].forks >= 1,
+                  "ws_rounds: %u groups moved in, %u forked (rounds: %u share kills, %u kills, %u forks)",
+                  kernels[1].moved_in, kernels[1].forks, kernels[0].share_kills, kernels[0].kills, kernels[0].forks);
+    coop_mega_report_free(&report);
+    two_close(&t);
+}
+END_TEST
+
+/* The host's shares (share.c, coop_share_targets), which its kills and moves steer toward. */
+START_TEST(shares_follow_the_weights)
+{
+    static const struct {
+        unsigned kernels, available, weights[4];
+        int done[4];
+        unsigned expected[4];
+    } cases[] = {
+        {2, 9, {2, 1}, {0, 0}, {6, 3}},           /* 2:1 */
+        {2, 4, {1, 3}, {0, 0}, {1, 3}},           /* test_share's start, weights 1:3 */
+        {2, 4, {1, 1}, {0, 0}, {2, 2}},
+        {2, 5, {1, 1}, {0, 0}, {3, 2}},           /* a tie: the lower index */
+        {2, 8, {1, 1000}, {0, 0}, {1, 7}},        /* at least one each */
+        {3, 10, {1, 2, 2}, {0, 1, 0}, {3, 0, 7}}, /* a finished kernel holds none */
+        {3, 2, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}},  /* fewer groups than kernels: one each */
+        {4, 12, {3, 1, 1, 1}, {0, 0, 0, 0}, {6, 2, 2, 2}},
+        {2, 7, {5, 5}, {1, 1}, {0, 0}},           /* all finished */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        unsigned target[4] = {0};
+        coop_share_targets(cases[c].weights, cases[c].done, cases[c].kernels, cases[c].available, target);
+        for (unsigned k = 0; k < cases[c].kernels; k++)
+            ck_assert_msg(target[k] == cases[c].expected[k], "case %zu: kernel %u's share is %u, expected %u", c, k,
+                          target[k], cases[c].expected[k]);
+    }
+}
+END_TEST
+
+/* What coop_mega_run_shared refuses, each with its field named. */
+START_TEST(shared_runs_refuse_what_they_cannot_run)
+{
+    two t;
+    two_open(&t, 1, 1);
+    coop_mega_params params = two_params(0);
+    coop_mega_report report;
+    TU_ASSERT_STATUS(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, 3, NULL, 0, &report, NULL),
+                     COOP_ERR_INVALID_ARGUMENT,
+                     "coop_mega_run_shared: kernel_count = 3, but megakernel 'rounds_mega' holds 2 cooperative kernels");
+    TU_ASSERT_STATUS(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, 0, NULL, 0, &report, NULL),
+                     COOP_ERR_INVALID_ARGUMENT, "coop_mega_run_shared: kernel_count is 0");
+    coop_kernel_share heavy[ROUNDS_MEGA_COOP_COUNT] = {{.weight = 1}, {.weight = COOP_WEIGHT_MAX + 1}};
+    TU_ASSERT_STATUS(t.ctx, coop_mega_run_shared(t.kernel, &params, heavy, 2, NULL, 0, &report, NULL),
+                     COOP_ERR_INVALID_ARGUMENT, "coop_mega_run_shared: kernels[1].weight = 1001: a weight is from 1 to 1000");
+    params.trace_file = "/tmp/never-written.json";
+    TU_ASSERT_STATUS(t.ctx, coop_mega_run(t.kernel, &params, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT,
+                     "holds 2 cooperative kernels, and a traced run of several is not supported");
+    two_close(&t);
+}
+END_TEST
+
+/* rounds.cl beside stall.cl, whose group 1 never reaches its second barrier: once rounds has
+ * finished (its groups then wait idle in stall's block: stall has no offers) nothing progresses, and the watchdog's account names each kernel and what it waits
+ * for: stall's groups at its barrier (by its line) with group 1 missing, rounds finished. */
+START_TEST(watchdog_names_what_each_kernel_waits_for)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    size_t size = 0;
+    char *source = tu_read_file("tests/merge/expected/stall_beside.cl", &size);
+    ck_assert_ptr_nonnull(source);
+    coop_program *program = NULL;
+    coop_kernel *kernel = tu_kernel(ctx, source, NULL, STALL_BESIDE_NAME, &program);
+    free(source);
+    cl_mem data = tu_buffer(ctx, N), flag = tu_buffer(ctx, 1);
+    cl_uint zero[1] = {0}, n = N, rounds = 3;
+    tu_write(ctx, flag, zero, 1);
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, STALL_BESIDE_ARG_rounds_data, data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, STALL_BESIDE_ARG_rounds_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, STALL_BESIDE_ARG_rounds_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, STALL_BESIDE_ARG_stall_flag, flag));
+    coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S}, .watchdog_s = 1};
+    tu_pin_groups(&params.launch, ctx, WORKERS);
+    coop_mega_report report;
+    TU_ASSERT_STATUS(ctx, coop_mega_run(kernel, &params, NULL, 0, &report), COOP_ERR_TIMEOUT,
+                     "kernel 1 ('stall', M = 2, 0 finished): 1 group waiting at global barrier #2 "
+                     "(tests/merge/stall.cl:9:5: global_barrier()), group 1 never arrived");
+    ck_assert_msg(strstr(coop_context_message(ctx), "COOP_WATCHDOG_S): kernel 0 ('rounds', M = 2, 2 finished): "
+                                                    "no groups; kernel 1"), "%s", coop_context_message(ctx));
+    /* the kernel still runs: the test leaves with _exit(), as test_merge's stall tests do */
+    _exit(0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *suite = suite_create("share");
+    TCase *runs = tu_tcase("runs", 1800);
+    tcase_add_test(runs, two_kernels_match_the_cpu);
+    tcase_add_test(runs, weights_split_the_groups);
+    tcase_add_test(runs, a_finished_kernel_gives_its_groups_to_the_other);
+    tcase_add_test(runs, a_kernel_above_its_share_gives_groups_back);
+    suite_add_tcase(suite, runs);
+    TCase *chaos = tu_tcase("chaos", 1800);
+    tcase_add_test(chaos, two_kernels_under_chaos_with_a_task);
+    tcase_add_test(chaos, an_agent_serves_every_kernel_block);
+    suite_add_tcase(suite, chaos);
+    TCase *watchdog = tu_tcase("watchdog", 300);
+    tcase_add_test(watchdog, watchdog_names_what_each_kernel_waits_for);
+    suite_add_tcase(suite, watchdog);
+    TCase *refusals = tu_tcase("refusals", 300);
+    tcase_add_test(refusals, shared_runs_refuse_what_they_cannot_run);
+    tcase_add_test(refusals, shares_follow_the_weights);
+    suite_add_tcase(suite, refusals);
+    return tu_run(suite);
+}
