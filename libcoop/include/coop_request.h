@@ -39,7 +39,7 @@ COOP_SHARED_FN COOP_CTRL_PAIR *coop_kill_tokens(COOP_CTRL_WORD *ctrl)
 }
 
 /* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_SLOT, REQ_TASK, REQ_WANT,
- * REQ_RANGE, REQ_ARGS) are in the control block already: a task request is copied into its slot,
+ * REQ_RANGE, REQ_DEPTH, REQ_ARGS) are in the control block already: a task request is copied into its slot,
  * which then gathers (docs/DESIGN.md section 10). Returns a task request's time (its slot's
  * T_REQUEST; 0 for other requests or without a clock). */
 COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
@@ -60,6 +60,7 @@ COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
         coop_store_relaxed(&words[COOP_SLOT_TASK], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]));
         coop_store_relaxed(&words[COOP_SLOT_WANT], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
         coop_store_relaxed(&words[COOP_SLOT_RANGE], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_RANGE]));
+        coop_store_relaxed(&words[COOP_SLOT_DEPTH], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_DEPTH]));
         for (COOP_U32 i = 0; i < COOP_TASK_ARGS; i++)
             coop_store_relaxed(&words[COOP_SLOT_ARGS + i], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_ARGS + i]));
         coop_store_relaxed(&words[COOP_SLOT_JOINED], 0u);

@@ -1,15 +1,12 @@
 /* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
  * and watches for lack of progress (the device side is libcoop/include/coop_device/). */
-#include "internal.h"
+#include "mega.h"
 #include "strict.h"
-#include "trace.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-_Static_assert(COOP_TASKS_IN_FLIGHT_MAX == COOP_TASK_SLOTS, "coop.h's task runs in flight = the device's slots");
 
 /* The control block's slots (coop_layout.h's table): the name the COOP_TRACE=1 line gives each
  * ("": not shown there), and whose progress a change of it is for the watchdog (WATCH_*). */
@@ -23,59 +20,10 @@ typedef struct ctrl_slot {
 static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
 #undef CTRL_SLOT_ROW
 #define CTRL_SLOT_ROWS (sizeof ctrl_slots / sizeof ctrl_slots[0])
-#define WATCHED_ROW(name, word, words, agent, label, watch) + ((watch) != 0)
-#define WATCHED_SLOTS (0 COOP_CTRL_SLOTS(WATCHED_ROW))
-enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 
-/* A task request in flight, in its slot (docs/DESIGN.md section 10). */
-typedef struct flight {
-    int used;
-    size_t plan;
-    uint32_t seq;
-    unsigned want, overtaken, in_flight;
-    double due_ms;              /* when its plan wanted it */
-    double deadline_ms;         /* due_ms + the plan's deadline; INFINITY: none */
-    double request_us, running_us;
-} flight;
-
-typedef struct mega {
-    coop_context *ctx;
-    coop_running run;
-    const coop_mega_params *params;
-    const coop_task_plan *plans;
-    size_t plan_count;
-    int direct;                 /* the control block is in the channel: the host applies requests */
-    unsigned limit;             /* most members: every group but the agent */
-    uint32_t seq;               /* requests sent */
-    /* the tasks in flight: one per slot; the one gathering (-1: none, T6) */
-    flight slots[COOP_TASK_SLOTS];
-    unsigned in_flight, slot_limit;
-    int gathering;
-    coop_policy policy;
-    unsigned overtake_limit;
-    /* per plan: submissions made, how often its due run was overtaken (P1), its next due time */
-    unsigned *sent;
-    unsigned *overtaken;
-    double *due;
-    coop_task_record *records;
-    coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
-    size_t record_count, record_capacity;
-    int device_clock;           /* the kernel writes its clock's time in the T_* slots */
-    double us_per_tick;         /* that clock's rate (a trace's: known once the run ended) */
-    int tracing;
-    coop_trace timeline;
-    /* mean members */
-    double member_time_us, sample_us;
-    unsigned members;
-    double cooperative_done_us; /* when the host first saw every member finished */
-    int trace;                  /* COOP_TRACE set */
-    double traced_us;
-    /* watchdog */
-    uint32_t signature[WATCHED_SLOTS]; /* the watched slots' last values */
-    double progress_us;
-    uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
-    const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
-} mega;
+_Static_assert(COOP_CTRL_REQ_DEPTH == COOP_CTRL_REQ_SLOT + 4 && COOP_CTRL_REQ_TASK == COOP_CTRL_REQ_SLOT + 1,
+               "a request's slot, task, want, range and depth are five words in a row");
+_Static_assert(COOP_TASKS_IN_FLIGHT_MAX == COOP_TASK_SLOTS, "coop.h's task runs in flight = the device's slots");
 
 int coop_take_parse(const char *text, coop_take *take, unsigned *count)
 {
@@ -187,27 +135,36 @@ static void apply_direct(mega *m, uint32_t kind, unsigned slot)
     coop_apply_request(ctrl, m->seq);
 }
 
-/* Sends a request: a task run of `plan` into task slot `slot`, or the shutdown (plan NULL). The
+/* What a task request asks for: a plan's due run, or a run spawned on the device. */
+typedef struct run_spec {
+    unsigned task, workgroups, want, depth;
+    const unsigned *args;
+    size_t plan;                /* the plan, or the chain's (plan_count: the cooperative kernel's) */
+} run_spec;
+
+/* Sends a request: the task run `run` into task slot `slot`, or the shutdown (run NULL). The
  * mailbox is free: the last request was applied, as the host saw it start (T6, A1). */
-static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan, unsigned slot)
+static coop_status send_request(mega *m, uint32_t kind, const run_spec *run, unsigned slot)
 {
     coop_status status = ctrl_store(m, COOP_CTRL_REQ_KIND, kind);
-    uint32_t want = 0;
-    if (plan) {
-        want = groups_to_take(plan, m->limit);
-        const uint32_t fields[4] = {slot, plan->task, want, plan->workgroups};
-        for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+    if (run) {
+        const uint32_t fields[5] = {slot, run->task, run->want, run->workgroups, run->depth};
+        for (unsigned i = 0; i < 5 && status == COOP_OK; i++)
             status = ctrl_store(m, COOP_CTRL_REQ_SLOT + i, fields[i]);
         for (unsigned i = 0; i < COOP_TASK_ARGS && status == COOP_OK; i++)
-            status = ctrl_store(m, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
+            status = ctrl_store(m, COOP_CTRL_REQ_ARGS + i, run->args[i]);
     }
+    if (status == COOP_OK && run)
+        status = coop_spawns_note(m, m->seq + 1, run->plan);
     if (status != COOP_OK)
         return status;
     m->seq++;
-    if (plan) {
+    if (run) {
         flight *f = &m->slots[slot];
         f->seq = m->seq;
-        f->want = want;
+        f->task = run->task;
+        f->want = run->want;
+        f->depth = run->depth;
         f->request_us = coop_now_us();
         f->running_us = 0;
     }
@@ -242,11 +199,14 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
         m->tasks = more;
         m->record_capacity = capacity;
     }
-    const coop_task_plan *plan = &m->plans[f->plan];
     coop_trace_task *t = &m->tasks[m->record_count];
     coop_task_record *r = &m->records[m->record_count++];
     memset(r, 0, sizeof *r);
-    r->plan = (unsigned)f->plan;
+    r->plan = f->plan < m->plan_count ? (unsigned)f->plan : COOP_PLAN_KERNEL;
+    r->task = f->task;
+    r->spawned = f->spawned;
+    r->spawned_by = f->spawned_by;
+    r->depth = f->depth;
     r->groups = f->want;
     r->request = f->seq;
     r->due_ms = f->due_ms;
@@ -256,7 +216,7 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     r->request_ms = (f->request_us - m->run.discovered_us) / 1e3;
     r->response_us = done_us - f->request_us;
     r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
-    *t = (coop_trace_task){.request = f->seq, .plan = r->plan, .task = plan->task, .groups = r->groups,
+    *t = (coop_trace_task){.request = f->seq, .plan = r->plan, .task = f->task, .groups = r->groups,
                            .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};
@@ -272,6 +232,13 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
         r->gather_us = running_us - f->request_us;
         r->exec_us = done_us - running_us;
     }
+    /* a spawned run's wait in the queue: by the device's clock from the spawn to the request
+     * (converted with the rest, fill_report), else by the host's from when it took it */
+    t->spawn_tick = f->spawned && r->device_timed && f->spawn_tick && f->spawn_tick <= t->request_tick
+                        ? f->spawn_tick
+                        : 0;
+    if (f->spawned && !t->spawn_tick)
+        r->spawn_wait_us = f->request_us - f->spawn_seen_us;
     f->used = 0;
     m->in_flight--;
     return COOP_OK;
@@ -291,17 +258,43 @@ static double deadline_of(const coop_task_plan *plan, double due_ms)
     return relative > 0 ? due_ms + relative : INFINITY;
 }
 
-/* Whether plan a's due run is more urgent than plan b's under the policy (section 10.1). */
-static int more_urgent(const mega *m, size_t a, double due_a, size_t b, double due_b)
+/* Whether due run a is more urgent than due run b under the policy (section 10.1). */
+static int more_urgent(const mega *m, const due_run *a, const due_run *b)
 {
     if (m->policy == COOP_POLICY_EDF) {
-        double deadline_a = deadline_of(&m->plans[a], due_a), deadline_b = deadline_of(&m->plans[b], due_b);
-        if (deadline_a != deadline_b)
-            return deadline_a < deadline_b;
-    } else if (m->plans[a].priority != m->plans[b].priority) {
-        return m->plans[a].priority > m->plans[b].priority;
+        if (a->deadline_ms != b->deadline_ms)
+            return a->deadline_ms < b->deadline_ms;
+    } else if (a->priority != b->priority) {
+        return a->priority > b->priority;
     }
-    return due_before(due_a, a, due_b, b);
+    return due_before(a->due_ms, a->key, b->due_ms, b->key);
+}
+
+/* A spawned run as a due run (section 10.2): its chain's plan's priority and deadline (from
+ * when the host took it), or the cooperative kernel's spawn_priority and spawn_deadline_ms. */
+static due_run spawned_due(mega *m, unsigned index)
+{
+    spawn_run *run = &m->spawns[index];
+    due_run due = {.due_ms = run->due_ms, .deadline_ms = INFINITY, .key = m->plan_count + run->order,
+                   .overtaken = &run->overtaken, .spawn = index + 1, .plan = run->plan};
+    if (run->plan < m->plan_count) {
+        due.priority = m->plans[run->plan].priority;
+        due.deadline_ms = deadline_of(&m->plans[run->plan], run->due_ms);
+    } else {
+        due.priority = m->params->spawn_priority;
+        if (m->params->spawn_deadline_ms > 0)
+            due.deadline_ms = run->due_ms + m->params->spawn_deadline_ms;
+    }
+    return due;
+}
+
+/* The groups a spawned run takes: its workgroups, at most what its chain's plan takes (a
+ * quarter of the members for the cooperative kernel's chains). */
+static unsigned spawned_want(const mega *m, const spawn_run *run)
+{
+    const coop_task_plan quarter = {.take = COOP_TAKE_QUARTER};
+    unsigned most = groups_to_take(run->plan < m->plan_count ? &m->plans[run->plan] : &quarter, m->limit);
+    return run->workgroups < most ? run->workgroups : most;
 }
 
 /* The due time of plan p's next submission in ms since launch, or -1 if it has no more. */
@@ -423,47 +416,80 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
     return COOP_OK;
 }
 
-/* Sends the most urgent due run (P1: a run overtaken overtake_limit times goes first), if a slot
- * is free and none gathers (T6). Sets *pending if a plan has runs still to come. */
+/* Sends the most urgent due run, planned or spawned (P1: a run overtaken overtake_limit times
+ * goes first), if a slot is free and none gathers (T6). Sets *pending if a plan has runs still
+ * to come or a spawned run waits. */
 static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *pending)
 {
-    double *due = m->due;
-    size_t chosen = 0, starved = 0;
-    int any = 0, any_starved = 0;
+    due_run *due = m->candidates;
+    size_t count = 0;
     for (size_t p = 0; p < m->plan_count; p++) {
-        due[p] = next_due_ms(m, p, cooperative_done);
-        if (due[p] < 0)
+        double at = next_due_ms(m, p, cooperative_done);
+        if (at < 0)
             continue;
         *pending = 1;
-        if (due[p] > now_ms)
-            continue;
-        if (!any || more_urgent(m, p, due[p], chosen, due[chosen]))
-            chosen = p;
-        any = 1;
-        if (m->overtaken[p] >= m->overtake_limit && (!any_starved || due_before(due[p], p, due[starved], starved))) {
-            starved = p;
-            any_starved = 1;
-        }
+        if (at <= now_ms)
+            due[count++] = (due_run){.due_ms = at, .deadline_ms = deadline_of(&m->plans[p], at),
+                                     .priority = m->plans[p].priority, .key = p, .overtaken = &m->overtaken[p],
+                                     .plan = p};
     }
-    if (any_starved)
+    for (unsigned i = 0; i < m->spawn_count; i++)
+        due[count++] = spawned_due(m, i);
+    *pending |= m->spawn_count > 0;
+    if (!count || m->gathering >= 0 || m->in_flight >= m->slot_limit)
+        return COOP_OK;
+    size_t chosen = 0, starved = count;
+    for (size_t k = 0; k < count; k++) {
+        if (more_urgent(m, &due[k], &due[chosen]))
+            chosen = k;
+        if (*due[k].overtaken >= m->overtake_limit &&
+            (starved == count || due_before(due[k].due_ms, due[k].key, due[starved].due_ms, due[starved].key)))
+            starved = k;
+    }
+    if (starved < count)
         chosen = starved;
-    if (any && m->gathering < 0 && m->in_flight < m->slot_limit) {
-        unsigned slot = 0;
-        while (m->slots[slot].used)
-            slot++;
-        for (size_t p = 0; p < m->plan_count; p++)
-            if (p != chosen && due[p] >= 0 && due[p] <= now_ms && due_before(due[p], p, due[chosen], chosen))
-                m->overtaken[p]++;
-        flight *f = &m->slots[slot];
-        *f = (flight){.used = 1, .plan = chosen, .overtaken = m->overtaken[chosen], .in_flight = m->in_flight + 1,
-                      .due_ms = due[chosen], .deadline_ms = deadline_of(&m->plans[chosen], due[chosen])};
-        m->overtaken[chosen] = 0;
-        m->sent[chosen]++;
-        m->in_flight++;
-        m->gathering = (int)slot;
-        return send_request(m, COOP_REQ_TASK, &m->plans[chosen], slot);
+    unsigned slot = 0;
+    while (m->slots[slot].used)
+        slot++;
+    for (size_t k = 0; k < count; k++)
+        if (k != chosen && due_before(due[k].due_ms, due[k].key, due[chosen].due_ms, due[chosen].key))
+            (*due[k].overtaken)++;
+    const due_run *c = &due[chosen];
+    flight *f = &m->slots[slot];
+    *f = (flight){.used = 1, .plan = c->plan, .overtaken = *c->overtaken, .in_flight = m->in_flight + 1,
+                  .due_ms = c->due_ms, .deadline_ms = c->deadline_ms};
+    run_spec run = {.plan = c->plan};
+    if (!c->spawn) {
+        const coop_task_plan *plan = &m->plans[c->plan];
+        run.task = plan->task;
+        run.workgroups = plan->workgroups;
+        run.want = groups_to_take(plan, m->limit);
+        run.args = plan->args;
+        m->overtaken[c->plan] = 0;
+        m->sent[c->plan]++;
+    } else {
+        spawn_run taken = m->spawns[c->spawn - 1];
+        /* the list keeps the order the host took the runs in */
+        for (unsigned i = c->spawn; i < m->spawn_count; i++)
+            m->spawns[i - 1] = m->spawns[i];
+        m->spawn_count--;
+        if (m->task_count >= 0 && taken.task >= (unsigned long)m->task_count)
+            return coop_fail(m->ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "megakernel '%s': a run spawned task %u, and it has %ld tasks; the kernel still "
+                             "runs and the process must exit", m->run.name, taken.task, m->task_count);
+        f->spawned = 1;
+        f->spawned_by = taken.spawner;
+        f->spawn_tick = taken.spawn_tick;
+        f->spawn_seen_us = taken.seen_us;
+        run.task = taken.task;
+        run.workgroups = taken.workgroups;
+        run.want = spawned_want(m, &taken);
+        run.depth = taken.depth;
+        run.args = taken.args;
     }
-    return COOP_OK;
+    m->in_flight++;
+    m->gathering = (int)slot;
+    return send_request(m, COOP_REQ_TASK, &run, slot);
 }
 
 /* Follows the requests in flight: the gather of the last one sent (over once TASK_STATUS shows it
@@ -535,13 +561,22 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     }
     if (m->in_flight && (status = follow_tasks(m, now_us)) != COOP_OK)
         return status;
+    /* after follow_tasks: a run spawned by a task the host saw done is in the queue already */
+    if ((status = coop_spawns_take(m, now_us)) != COOP_OK)
+        return status;
     int pending = 0;
     uint32_t sent = m->seq;
     if ((status = send_next(m, (now_us - m->run.discovered_us) / 1e3, cooperative_done, &pending)) != COOP_OK)
         return status;
     if (m->seq != sent)
         return COOP_OK;
-    if (cooperative_done && !pending && !m->in_flight) {
+    uint32_t spawn_head = m->spawn_tail;
+    if (cooperative_done && !pending && !m->in_flight &&
+        (status = ctrl_load(m, COOP_CTRL_SPAWN_HEAD, &spawn_head)) != COOP_OK)
+        return status;
+    /* every ticket reserved before the members finished and the tasks ended has been taken: the
+     * head is read after STATE and the slots' statuses (acquire) that showed them (section 10.2) */
+    if (cooperative_done && !pending && !m->in_flight && spawn_head == m->spawn_tail) {
         *finished = 1;
         return send_request(m, COOP_REQ_SHUTDOWN, NULL, 0);
     }
@@ -589,6 +624,8 @@ static void fill_report(mega *m, coop_mega_report *report)
             r->gather_us = (double)(t->gathered_tick - t->request_tick) * m->us_per_tick;
             r->exec_us = (double)(t->done_tick - t->gathered_tick) * m->us_per_tick;
         }
+        if (t->spawn_tick)
+            r->spawn_wait_us = (double)(t->request_tick - t->spawn_tick) * m->us_per_tick;
     }
     report->records = m->records;
     report->record_count = m->record_count;
@@ -732,6 +769,12 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->overtake_limit = %u: a due run is overtaken from 1 to %u times "
                            "(0: 4)", params->overtake_limit, COOP_OVERTAKE_MAX);
+    if (status == COOP_OK && params->spawn_priority > COOP_PRIORITY_MAX)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->spawn_priority = %u: a priority is from 0 to %u",
+                           params->spawn_priority, COOP_PRIORITY_MAX);
+    if (status == COOP_OK)
+        status = coop_check_time(ctx, "coop_mega_run: params->spawn_deadline_ms", params->spawn_deadline_ms);
     if (status == COOP_OK && params->trace_events > COOP_TRACE_MAX_EVENTS)
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
@@ -769,11 +812,12 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     }
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     m.overtaken = calloc(plan_count ? plan_count : 1, sizeof *m.overtaken);
-    m.due = calloc(plan_count ? plan_count : 1, sizeof *m.due);
-    if (!m.sent || !m.overtaken || !m.due) {
+    m.candidates = calloc(plan_count + COOP_SPAWN_QUEUE, sizeof *m.candidates);
+    m.task_count = program_tasks(kernel);
+    if (!m.sent || !m.overtaken || !m.candidates) {
         free(m.sent);
         free(m.overtaken);
-        free(m.due);
+        free(m.candidates);
         coop_trace_discard(&m.timeline);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
     }
@@ -831,7 +875,8 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     free(m.tasks);
     free(m.sent);
     free(m.overtaken);
-    free(m.due);
+    free(m.candidates);
+    free(m.chain_plan);
     return status;
 }
 

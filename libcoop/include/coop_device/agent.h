@@ -1,12 +1,13 @@
 /* coop_device/agent.h: the agent group: copies the host's requests in and the reports out when
- * the control block is in device memory.
+ * the control block is in device memory, and the spawn queue's entries out.
  * Invariants: docs/DESIGN.md section 11: A1 requests once each in order, A2 times before DONE,
- * A3 the agent never takes a member role. Part of the kernel header (coop_kernel.h includes
- * these files in order); it uses only the files before it. */
+ * A3 the agent never takes a member role; section 10.2's S1 and S4 for the spawn queue's copy.
+ * Part of the kernel header (coop_kernel.h includes these files in order); it uses only the
+ * files before it. */
 #ifndef COOP_DEVICE_AGENT_H
 #define COOP_DEVICE_AGENT_H
 
-#include "task.h"
+#include "spawn.h"
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
@@ -28,6 +29,8 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_TIME_WORDS 6u  /* a slot's T_REQUEST, T_GATHERED, T_DONE, in a row */
 #define COOP_AGENT_STATUSES (1u + COOP_TASK_SLOTS) /* TASK_STATUS and each slot's status */
 COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 6u, agent_one_case_per_named_slot);
+/* the spawn queue's head is copied before STATE, which coop_agent copies with release */
+COOP_LAYOUT_ASSERT(COOP_AGENT_SLOT_0 == COOP_CTRL_STATE, agent_state_first);
 COOP_LAYOUT_ASSERT(COOP_SLOT_T_GATHERED == COOP_SLOT_T_REQUEST + 2 && COOP_SLOT_T_DONE == COOP_SLOT_T_REQUEST + 4,
                    agent_slot_times_in_a_row);
 /* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
@@ -69,6 +72,42 @@ inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
     }
 }
 
+/* Copies the spawn queue's complete entries out to the host's copy of the queue, in ticket order
+ * from `copied`, then its head (the tickets reserved so far), and brings the host's tail in once
+ * it moved; returns the next ticket to copy. `*freed` is the last tail brought in. Called after
+ * the pass's acquire loads of the status words and of STATE, so that the head it copies counts
+ * every spawn made before the task ends and member finishes those show (the host's shutdown
+ * waits for its tail to reach that head). A queue nobody spawned into costs one relaxed load. */
+inline uint coop_agent_spawns(global uint *ctrl, global uint *host, uint copied, uint *freed)
+{
+    uint head = coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]);
+    if (copied == head && copied == *freed)
+        return copied;
+    for (uint ticket = copied; ticket != head; ticket++) {
+        global uint *entry = &ctrl[COOP_CTRL_SPAWN_ENTRY(ticket, 0u)];
+        /* acquire: pairs with the spawner's release of READY, after the entry's words */
+        if (coop_load_acquire(&entry[COOP_SPAWN_READY]) != ticket + 1u)
+            break;
+        for (uint w = 1; w < COOP_SPAWN_WORDS; w++)
+            coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_ENTRY(ticket, w)], coop_load_relaxed(&entry[w]));
+        /* release: the copied words before READY; pairs with the host's acquire of READY. The
+         * host's copy of this entry is free: the host took ticket - COOP_SPAWN_QUEUE before its
+         * tail let a spawner reserve this ticket (S1) */
+        coop_host_store(&host[COOP_CTRL_SPAWN_ENTRY(ticket, COOP_SPAWN_READY)], ticket + 1u);
+        copied = ticket + 1u;
+    }
+    /* relaxed: the release of STATE's copy after it orders it (coop_agent) */
+    coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_HEAD], head);
+    /* acquire, system scope: pairs with the host's release of its tail, after it read the
+     * entries below it; release: pairs with the spawners' acquire of the tail (S1) */
+    uint tail = coop_host_load(&host[COOP_CTRL_SPAWN_TAIL]);
+    if (tail != *freed) {
+        coop_store_release(&ctrl[COOP_CTRL_SPAWN_TAIL], tail);
+        *freed = tail;
+    }
+    return copied;
+}
+
 /* 200 ns pauses the agent takes between passes (see coop_agent); a build may set them. They
  * bound how soon the host sees the members finished: on the H200 a run of bfs on a 2x2 grid took
  * 16-17 us cooperative with 8 or none, as standalone, and 26-27 us with 64. */
@@ -88,7 +127,7 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
     local uint *now = shadow + COOP_AGENT_MIRRORED;
     local uint *statuses = now + COOP_AGENT_MIRRORED;                 /* last copied */
     local uint *statuses_now = statuses + COOP_AGENT_STATUSES;
-    uint applied = 0, dumped = 0;
+    uint applied = 0, dumped = 0, spawns_copied = 0, spawns_freed = 0;
     for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
         shadow[i] = 0xffffffffu;
     for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
@@ -118,9 +157,16 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
             statuses_now[i] = coop_load_acquire(&ctrl[coop_agent_status(i)]);
         for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
             now[i] = ((volatile global uint *)ctrl)[coop_agent_slot(i)];
+        /* STATE (slot 0) with acquire: pairs with the members' finishing increments, after their
+         * spawns; the spawn queue's head is read after it and copied before it (release below) */
+        now[0] = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+        spawns_copied = coop_agent_spawns(ctrl, host, spawns_copied, &spawns_freed);
         for (uint i = 0; i < COOP_AGENT_MIRRORED; i++) {
             if (now[i] != shadow[i]) {
-                coop_host_store_relaxed(&host[coop_agent_slot(i)], now[i]);
+                if (i == 0)
+                    coop_host_store(&host[coop_agent_slot(i)], now[i]);
+                else
+                    coop_host_store_relaxed(&host[coop_agent_slot(i)], now[i]);
                 shadow[i] = now[i];
             }
         }
