@@ -98,6 +98,13 @@ typedef struct mega {
     const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
 } mega;
 
+/* plans.c: the task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1
+ * where it wrote none (a megakernel written by hand). */
+long coop_program_tasks(const coop_kernel *kernel);
+/* plans.c: COOP_ERR_INVALID_ARGUMENT naming the first plan field out of range; else COOP_OK. */
+coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans,
+                             size_t count);
+
 /* spawn.c: takes the complete entries of the device's spawn queue (at most as many as the
  * host's list has room for) and frees them on the device. */
 coop_status coop_spawns_take(mega *m, double now_us);

@@ -661,73 +661,6 @@ static coop_status trace_failed_run(mega *m, const coop_mega_report *report, coo
     return failure;
 }
 
-/* The task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1 where it
- * wrote none (a megakernel written by hand). */
-static long program_tasks(const coop_kernel *kernel)
-{
-    const char *source = kernel->program->source, *at = source ? strstr(source, "coop-tasks: ") : NULL;
-    return at ? strtol(at + strlen("coop-tasks: "), NULL, 10) : -1;
-}
-
-/* Every field of the plans that the run reads, named in the message when it is out of range. */
-static coop_status check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans,
-                               size_t count)
-{
-    long tasks = program_tasks(kernel);
-    for (size_t p = 0; p < count; p++) {
-        const coop_task_plan *plan = &plans[p];
-        char field[64];
-        if (tasks >= 0 && plan->task >= (unsigned long)tasks) {
-            char range[48] = "";
-            if (tasks == 1)
-                snprintf(range, sizeof range, " (task 0 only)");
-            else if (tasks > 1)
-                snprintf(range, sizeof range, " (0 to %ld)", tasks - 1);
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].task = %u: megakernel '%s' has %ld task%s%s", p, plan->task,
-                             kernel->name, tasks, tasks == 1 ? "" : "s", range);
-        }
-        if (plan->workgroups == 0)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].workgroups = 0: a task runs at least one workgroup", p);
-        static const char *const take_names[] = {"COOP_TAKE_COUNT", "COOP_TAKE_ONE", "COOP_TAKE_QUARTER",
-                                                 "COOP_TAKE_HALF", "COOP_TAKE_ALL_BUT_ONE"};
-        if ((unsigned)plan->take > COOP_TAKE_ALL_BUT_ONE)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].take = %d is not a coop_take (COOP_TAKE_COUNT, "
-                             "COOP_TAKE_ONE, COOP_TAKE_QUARTER, COOP_TAKE_HALF or COOP_TAKE_ALL_BUT_ONE)",
-                             p, (int)plan->take);
-        /* a count beside another take is a plan that says two things: which one was meant? */
-        if (plan->take != COOP_TAKE_COUNT && plan->take_count)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].take_count = %u: only COOP_TAKE_COUNT reads it (take is %s)",
-                             p, plan->take_count, take_names[plan->take]);
-        if (plan->take == COOP_TAKE_COUNT && (plan->take_count == 0 || plan->take_count > COOP_MAX_GROUPS))
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].take_count = %u: COOP_TAKE_COUNT takes from 1 to %u groups",
-                             p, plan->take_count, COOP_MAX_GROUPS);
-        coop_status status;
-        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].start_ms", p);
-        if ((status = coop_check_time(ctx, field, plan->start_ms)) != COOP_OK)
-            return status;
-        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].period_ms", p);
-        if ((status = coop_check_time(ctx, field, plan->period_ms)) != COOP_OK)
-            return status;
-        if (plan->period_ms == 0 && plan->repeats > 1)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].repeats = %u: a one-off task (period_ms = 0) runs once", p,
-                             plan->repeats);
-        if (plan->priority > COOP_PRIORITY_MAX)
-            return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                             "coop_mega_run: plans[%zu].priority = %u: a priority is from 0 to %u", p, plan->priority,
-                             COOP_PRIORITY_MAX);
-        snprintf(field, sizeof field, "coop_mega_run: plans[%zu].deadline_ms", p);
-        if ((status = coop_check_time(ctx, field, plan->deadline_ms)) != COOP_OK)
-            return status;
-    }
-    return COOP_OK;
-}
-
 coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, const coop_task_plan *plans,
                           size_t plan_count, coop_mega_report *report)
 {
@@ -743,7 +676,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     coop_mega_params defaults = {0};
     if (!params)
         params = &defaults;
-    coop_status status = check_plans(ctx, kernel, plans, plan_count);
+    coop_status status = coop_check_plans(ctx, kernel, plans, plan_count);
     if (status == COOP_OK)
         status = coop_check_time(ctx, "coop_mega_run: params->watchdog_s", params->watchdog_s);
     double chaos = 0.0, trace = 0.0, watchdog_s = params->watchdog_s;
@@ -813,7 +746,7 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     m.overtaken = calloc(plan_count ? plan_count : 1, sizeof *m.overtaken);
     m.candidates = calloc(plan_count + COOP_SPAWN_QUEUE, sizeof *m.candidates);
-    m.task_count = program_tasks(kernel);
+    m.task_count = coop_program_tasks(kernel);
     if (!m.sent || !m.overtaken || !m.candidates) {
         free(m.sent);
         free(m.overtaken);
