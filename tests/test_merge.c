@@ -1055,7 +1055,7 @@ typedef struct spawn_run_result {
     coop_mega_report report;
 } spawn_run_result;
 
-enum { SPAWN_N = 3000, SPAWN_PIECE = 200, SPAWN_LOCAL = 16, SPAWN_FLOOD = 64, SPAWN_ROUNDS = 40,
+enum { SPAWN_N = 3000, SPAWN_PIECE = 200, SPAWN_LOCAL = 16, SPAWN_FLOOD = 64, SPAWN_ROUNDS = 400,
        SPAWN_STATUSES = SPAWN_N / SPAWN_PIECE + 2 + SPAWN_FLOOD + 2 };
 
 /* `members`: the groups that start the kernel (0: all) */
@@ -1095,9 +1095,10 @@ static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, un
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_count_total, b_total));
     coop_mega_params params = {.launch = {.local_size = SPAWN_LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
                                .chaos_seed = seed, .watchdog_s = 30, .tasks_in_flight = 2, .members = members};
-    /* with one member, every group the workers hold: the others wait idle for the spawned runs */
-    if (members)
-        tu_pin_groups(&params.launch, ctx, WORKERS + 1);
+    /* every group the workers hold: with one member, the others wait idle for the spawned runs;
+     * with an agent, two members or more for chaos to kill and fork */
+    if (members || coop_context_channel(ctx) != COOP_CHANNEL_SVM)
+        tu_pin_groups(&params.launch, ctx, coop_context_device(ctx)->compute_units);
     TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, NULL, 0, &out->report));
     char what[64];
     snprintf(what, sizeof what, "spawns, seed %u", seed);
@@ -1157,6 +1158,11 @@ static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, un
                       rec->depth);
         ck_assert_msg((rec->depth == 1) == (rec->spawned_by == 0), "%s: record %zu depth %u spawned by request %u",
                       what, r, rec->depth, rec->spawned_by);
+        /* with an agent and task slots left to it, the agent applied every spawned run itself:
+         * its request numbers are its own (section 10.2) */
+        ck_assert_msg(!(rec->request & COOP_SPAWN_SEQ_BIT) == !out->report.agent,
+                      "%s: record %zu: request %#x, %s agent", what, r, rec->request,
+                      out->report.agent ? "an" : "no");
         ck_assert_msg(rec->spawned_by < rec->request && rec->spawn_wait_us >= 0,
                       "%s: record %zu (request %u) spawned by %u, waited %g us", what, r, rec->request,
                       rec->spawned_by, rec->spawn_wait_us);
@@ -1171,10 +1177,12 @@ static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, un
 
 /* A kernel hands out work whose size it learned, and a task spawns itself to the stated depth,
  * with the runs checked against the CPU: without chaos and under it (kills and forks around the
- * spawns, spawned runs gathering from killed groups). */
+ * spawns, spawned runs gathering from killed groups); with the host serving the queue (SVM) and
+ * with the agent serving it (the queue channel). */
 START_TEST(spawned_tasks_process_what_the_kernel_learned)
 {
-    coop_context *ctx = tu_context(WORKERS);
+    static const coop_channel_kind channels[] = {COOP_CHANNEL_SVM, COOP_CHANNEL_QUEUE};
+    coop_context *ctx = tu_context_channel(WORKERS + 2 * (unsigned)_i, channels[_i]);
     coop_program *program = NULL;
     const char *args[] = {"tests/merge/spawn.cl", "--task", "tests/merge/spawn_tasks.cl", NULL};
     char *source = merge_source(args);
@@ -2488,7 +2496,7 @@ static Suite *merge_suite(void)
     tcase_add_test(watchdog, time_limit_names_the_barrier_line);
     suite_add_tcase(suite, watchdog);
     TCase *spawn = tu_tcase("spawn", 1800);
-    tcase_add_test(spawn, spawned_tasks_process_what_the_kernel_learned);
+    tcase_add_loop_test(spawn, spawned_tasks_process_what_the_kernel_learned, 0, 2);
     tcase_add_loop_test(spawn, full_spawn_queue_is_a_status, 0, 2);
     suite_add_tcase(suite, spawn);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);

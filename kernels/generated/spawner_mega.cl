@@ -2,6 +2,7 @@
  *   cooperative kernel 'spawner' from benchmarks/spawn/spawner.cl
  *   task 'spawned' from benchmarks/spawn/spawned.cl
  * Megakernel spawner_mega, coop-tasks: 1 (libcoop refuses a plan for a task above them).
+ * It spawns tasks (spawn_task), coop-spawns: 1: an agent serves the queue where it can.
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- benchmarks/spawn/spawner.cl ---- */

@@ -350,7 +350,10 @@ typedef struct coop_task_record {
     double response_us;           /* request until done */
     int deadline_met;             /* done by `deadline_ms` (1 for a run without a deadline) */
     int device_timed;             /* gather and execution timed by the device clock */
-    unsigned request;             /* its number in the order the runs were sent, from 1 */
+    unsigned request;             /* its number in the order the runs were sent, from 1; a spawned
+                                     run the agent applied itself: 2^27 (coop_layout.h's
+                                     COOP_SPAWN_SEQ_BIT) and up, in the order it applied them
+                                     (docs/DESIGN.md section 10.2) */
     double due_ms;                /* when its plan wanted it, since the megakernel started */
     double deadline_ms;           /* due_ms + the plan's deadline; 0: none */
     unsigned overtaken;           /* runs sent ahead of it while it was due, though due after it */
@@ -388,9 +391,11 @@ typedef struct coop_mega_params {
     coop_policy policy;           /* which due run goes next (0: COOP_POLICY_PRIORITY) */
     unsigned overtake_limit;      /* a due run is overtaken by at most this many runs due after
                                      it (0: 4; at most COOP_OVERTAKE_MAX) */
-    unsigned spawn_priority;      /* the priority of runs the cooperative kernel spawns, and of the
-                                     runs those spawn (0 to COOP_PRIORITY_MAX); a run spawned in a
-                                     planned run's chain has that plan's priority */
+    unsigned spawn_priority;      /* where the host serves the spawn queue (no agent group, or
+                                     tasks_in_flight 4): the priority of runs the cooperative kernel
+                                     spawns, and of the runs those spawn (0 to COOP_PRIORITY_MAX); a
+                                     run spawned in a planned run's chain has that plan's priority.
+                                     An agent serving the queue applies spawned runs in order */
     double spawn_deadline_ms;     /* their deadline, from when the host takes them from the queue
                                      (0: none); a planned run's chain: the plan's deadline */
 } coop_mega_params;

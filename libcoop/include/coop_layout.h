@@ -35,6 +35,8 @@ enum coop_dev_slot {
     COOP_DEV_MEMBERS = 3,      /* host -> kernel: groups that start the cooperative kernel (0: all) */
     COOP_DEV_AGENT = 4,        /* host -> kernel: 1 if the last group is the scheduler's agent */
     COOP_DEV_CHAOS = 6,        /* host -> kernel: chaos seed, 0 for none */
+    COOP_DEV_SPAWN_SLOT = 7,   /* host -> kernel: with an agent, the first task slot the agent gives
+                                  spawned runs itself (section 10.2); 0: the host serves the queue */
     COOP_DEV_BAR_COUNT = 32,   /* four barrier counters: two 64-bit words, 32 words (128 bytes) apart */
     COOP_DEV_CTRL = 128        /* the control block, unless the channel holds it (the build says
                                   which: COOP_CTRL_IN_CHAN, libcoop/src/program.c) */
@@ -65,6 +67,19 @@ enum coop_dev_slot {
 #define COOP_SPAWN_FULL 1       /* the queue holds COOP_SPAWN_QUEUE runs: nothing queued */
 #define COOP_SPAWN_TOO_DEEP 2   /* the spawner's depth is COOP_SPAWN_DEPTH_MAX: nothing queued */
 #define COOP_SPAWN_NO_WORK 3    /* 0 workgroups, or a task the megakernel lacks: nothing queued */
+/* The groups a spawned run takes: its workgroups, at most its spawner's groups (`cap`; 0: the
+ * cooperative kernel's, a quarter of the `members` a megakernel may have, at least 1), and at
+ * most all members but one: the same rule for the host and an agent serving the queue. */
+#define COOP_SPAWN_WANT_OF(range, cap, members)                                                     \
+    ((range) < COOP_SPAWN_CAP_(cap, members) ? (range) : COOP_SPAWN_CAP_(cap, members))
+#define COOP_SPAWN_MOST_(members) ((members) > 1u ? (members) - 1u : 1u)
+#define COOP_SPAWN_WISH_(cap, members) ((cap) ? (cap) : (members) / 4u > 1u ? (members) / 4u : 1u)
+#define COOP_SPAWN_CAP_(cap, members)                                                               \
+    (COOP_SPAWN_WISH_(cap, members) < COOP_SPAWN_MOST_(members) ? COOP_SPAWN_WISH_(cap, members)    \
+                                                                : COOP_SPAWN_MOST_(members))
+/* The request numbers of the spawned runs an agent applies itself: this bit above the agent's
+ * count (the host's own numbers stay below it; a status word keeps 28 bits). */
+#define COOP_SPAWN_SEQ_BIT 0x08000000u
 
 /* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
  * (coop_device/checks.h; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
@@ -127,6 +142,10 @@ enum coop_check_rule {
     X(REQ_DEPTH, 6, 1, NO, "", 0)          /* its spawn depth: 0 for a planned run (section 10.2) */     \
     X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
+    X(SPAWN_ACK, 24, COOP_TASK_SLOTS, NO, "", 0) /* host -> agent: per task slot, the agent-served      \
+                                              spawned run the host has recorded (its status's seq) */    \
+    X(SPAWN_BUSY, 28, 1, NO, "", 0)        /* agent -> host: 1 while a spawn waits or an agent-served    \
+                                              run is not done and recorded (section 10.2) */             \
     /* scheduler state (kernel) */                                                                       \
     X(STATE, 32, 1, OUT(0), "state", 1)    /* members M and finished F: COOP_STATE_* */                  \
     X(KILLS, 34, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants (the low half \
@@ -193,6 +212,8 @@ enum coop_slot_word {
     COOP_SLOT_T_REQUEST = 36,
     COOP_SLOT_T_GATHERED = 38,
     COOP_SLOT_T_DONE = 40,
+    COOP_SLOT_T_SPAWN = 42,    /* an agent-served spawned run's spawn (64-bit, device clock) */
+    COOP_SLOT_SPAWNER = 44,    /* ... and its spawner's request number (0: the cooperative kernel) */
     COOP_SLOT_ARGS = 48,       /* COOP_TASK_ARGS argument words */
     COOP_SLOT_WORDS = 64
 };
@@ -207,6 +228,7 @@ enum coop_spawn_word {
     COOP_SPAWN_DEPTH = 3,      /* the spawned run's depth: the spawner's + 1 */
     COOP_SPAWN_SPAWNER = 4,    /* the spawning run's request number (its low 28 bits); 0: the
                                   cooperative kernel */
+    COOP_SPAWN_WANT = 5,       /* the spawner's groups, the most the run takes (0: the kernel's) */
     COOP_SPAWN_T_SPAWN = 6,    /* 64-bit: the device's clock at the spawn (0: none) */
     COOP_SPAWN_ARGS = 16,      /* COOP_TASK_ARGS argument words */
     COOP_SPAWN_WORDS = 32

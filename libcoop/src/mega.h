@@ -14,6 +14,7 @@ enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 /* A run spawned on the device, taken from the queue, waiting to be sent (docs/DESIGN.md 10.2). */
 typedef struct spawn_run {
     unsigned task, workgroups, depth;
+    unsigned cap;               /* its spawner's groups, the most it takes (0: the kernel's) */
     uint32_t spawner;           /* the spawning run's request number (low 28 bits); 0: the kernel */
     uint32_t args[COOP_TASK_ARGS];
     uint64_t spawn_tick;
@@ -77,6 +78,10 @@ typedef struct mega {
                                    the cooperative kernel) */
     size_t chain_capacity;
     due_run *candidates;        /* plan_count + COOP_SPAWN_QUEUE: send_next's due runs */
+    unsigned spawn_slot;        /* the agent serves the spawn queue from this task slot on (0: the
+                                   host does) */
+    uint32_t acked[COOP_TASK_SLOTS]; /* the agent-served run each such slot last had recorded */
+    double seen_us[COOP_TASK_SLOTS];  /* ... when the host first saw its current one (0: not yet) */
     long task_count;            /* the megakernel's tasks as coop-merge wrote them (-1: unknown) */
     coop_task_record *records;
     coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
@@ -110,5 +115,14 @@ coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const
 coop_status coop_spawns_take(mega *m, double now_us);
 /* spawn.c: records the chain plan of request `seq` (for the runs it spawns). */
 coop_status coop_spawns_note(mega *m, uint32_t seq, size_t plan);
+/* spawn.c: where the agent serves the queue, records each of its runs once done, and tells the
+ * agent so (SPAWN_ACK). */
+coop_status coop_spawns_follow(mega *m, double now_us);
+/* scheduler.c: the run in flight in task slot `slot` is done: its record, and the slot is free. */
+coop_status coop_mega_record(mega *m, unsigned slot, double done_us);
+
+/* A record's plan while the chain of an agent-served run is not known yet (fill_report resolves
+ * it from the spawner's record). */
+#define COOP_PLAN_PENDING (COOP_PLAN_KERNEL - 1u)
 
 #endif

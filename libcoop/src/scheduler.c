@@ -183,8 +183,7 @@ static uint64_t load_time(mega *m, unsigned slot)
     return COOP_JOIN_HALVES(low, high);
 }
 
-/* The task in `slot` is done: its record, and the slot is free again. */
-static coop_status add_record(mega *m, unsigned slot, double done_us)
+coop_status coop_mega_record(mega *m, unsigned slot, double done_us)
 {
     flight *f = &m->slots[slot];
     if (m->record_count == m->record_capacity) {
@@ -202,7 +201,7 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     coop_trace_task *t = &m->tasks[m->record_count];
     coop_task_record *r = &m->records[m->record_count++];
     memset(r, 0, sizeof *r);
-    r->plan = f->plan < m->plan_count ? (unsigned)f->plan : COOP_PLAN_KERNEL;
+    r->plan = f->plan < m->plan_count || f->plan == COOP_PLAN_PENDING ? (unsigned)f->plan : COOP_PLAN_KERNEL;
     r->task = f->task;
     r->spawned = f->spawned;
     r->spawned_by = f->spawned_by;
@@ -286,15 +285,6 @@ static due_run spawned_due(mega *m, unsigned index)
             due.deadline_ms = run->due_ms + m->params->spawn_deadline_ms;
     }
     return due;
-}
-
-/* The groups a spawned run takes: its workgroups, at most what its chain's plan takes (a
- * quarter of the members for the cooperative kernel's chains). */
-static unsigned spawned_want(const mega *m, const spawn_run *run)
-{
-    const coop_task_plan quarter = {.take = COOP_TAKE_QUARTER};
-    unsigned most = groups_to_take(run->plan < m->plan_count ? &m->plans[run->plan] : &quarter, m->limit);
-    return run->workgroups < most ? run->workgroups : most;
 }
 
 /* The due time of plan p's next submission in ms since launch, or -1 if it has no more. */
@@ -483,7 +473,7 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
         f->spawn_seen_us = taken.seen_us;
         run.task = taken.task;
         run.workgroups = taken.workgroups;
-        run.want = spawned_want(m, &taken);
+        run.want = COOP_SPAWN_WANT_OF(taken.workgroups, taken.cap, m->limit);
         run.depth = taken.depth;
         run.args = taken.args;
     }
@@ -502,7 +492,13 @@ static coop_status follow_tasks(mega *m, double now_us)
         uint32_t task = 0;
         if ((status = ctrl_load(m, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
             return status;
-        if (task == COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING)) {
+        uint32_t word = COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING);
+        /* where the agent also applies spawned runs, TASK_STATUS may name one already: the slot
+         * says the gather is over too (the agent holds a request back while another gathers) */
+        if (task != word && m->spawn_slot &&
+            (status = ctrl_load(m, COOP_CTRL_SLOT(m->gathering, COOP_SLOT_STATUS), &task)) != COOP_OK)
+            return status;
+        if (task == word || (m->spawn_slot && task == COOP_TASK_STATUS_SET(word, COOP_TASK_DONE))) {
             if (f->running_us == 0)
                 f->running_us = now_us;
             m->gathering = -1;
@@ -523,7 +519,7 @@ static coop_status follow_tasks(mega *m, double now_us)
         /* the slot is free once done, but the gather counts as over only by TASK_STATUS: its
          * starter may store RUNNING there after the task's groups have finished */
         if (COOP_TASK_STATUS_OF(word) == COOP_TASK_DONE && (int)slot != m->gathering &&
-            (status = add_record(m, slot, now_us)) != COOP_OK)
+            (status = coop_mega_record(m, slot, now_us)) != COOP_OK)
             return status;
     }
     return COOP_OK;
@@ -562,7 +558,8 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     if (m->in_flight && (status = follow_tasks(m, now_us)) != COOP_OK)
         return status;
     /* after follow_tasks: a run spawned by a task the host saw done is in the queue already */
-    if ((status = coop_spawns_take(m, now_us)) != COOP_OK)
+    status = m->spawn_slot ? coop_spawns_follow(m, now_us) : coop_spawns_take(m, now_us);
+    if (status != COOP_OK)
         return status;
     int pending = 0;
     uint32_t sent = m->seq;
@@ -570,13 +567,17 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
         return status;
     if (m->seq != sent)
         return COOP_OK;
-    uint32_t spawn_head = m->spawn_tail;
-    if (cooperative_done && !pending && !m->in_flight &&
-        (status = ctrl_load(m, COOP_CTRL_SPAWN_HEAD, &spawn_head)) != COOP_OK)
-        return status;
     /* every ticket reserved before the members finished and the tasks ended has been taken: the
-     * head is read after STATE and the slots' statuses (acquire) that showed them (section 10.2) */
-    if (cooperative_done && !pending && !m->in_flight && spawn_head == m->spawn_tail) {
+     * head is read after STATE and the slots' statuses (acquire) that showed them; where the
+     * agent serves the queue, its busy word says so, and that its runs are done and recorded
+     * (section 10.2) */
+    uint32_t spawn_head = m->spawn_tail, busy = 0;
+    if (cooperative_done && !pending && !m->in_flight)
+        status = m->spawn_slot ? ctrl_load(m, COOP_CTRL_SPAWN_BUSY, &busy)
+                               : ctrl_load(m, COOP_CTRL_SPAWN_HEAD, &spawn_head);
+    if (status != COOP_OK)
+        return status;
+    if (cooperative_done && !pending && !m->in_flight && spawn_head == m->spawn_tail && !busy) {
         *finished = 1;
         return send_request(m, COOP_REQ_SHUTDOWN, NULL, 0);
     }
@@ -617,9 +618,22 @@ static void fill_report(mega *m, coop_mega_report *report)
         m->records[j] = r;
         m->tasks[j] = t;
     }
+    /* an agent-served run's chain, from its spawner's record (spawners come first in request
+     * order, but for agent-served ones, which may end before their spawner does) */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t k = 0; k < m->record_count; k++)
+            for (size_t j = 0; m->records[k].plan == COOP_PLAN_PENDING && j < m->record_count; j++)
+                if (m->records[j].request == m->records[k].spawned_by && m->records[j].plan != COOP_PLAN_PENDING) {
+                    m->records[k].plan = m->tasks[k].plan = m->records[j].plan;
+                    changed = 1;
+                }
+    }
     for (size_t k = 0; k < m->record_count; k++) {
         coop_task_record *r = &m->records[k];
         const coop_trace_task *t = &m->tasks[k];
+        if (r->plan == COOP_PLAN_PENDING)
+            r->plan = COOP_PLAN_KERNEL;
         if (r->device_timed) {
             r->gather_us = (double)(t->gathered_tick - t->request_tick) * m->us_per_tick;
             r->exec_us = (double)(t->done_tick - t->gathered_tick) * m->us_per_tick;
@@ -724,10 +738,17 @@ coop_status coop_mega_run(coop_kernel *kernel, const coop_mega_params *params, c
         .agent = ctx->channel.kind != COOP_CHANNEL_SVM,
         .chaos_seed = params->chaos_seed ? params->chaos_seed : (unsigned)chaos,
     };
-    mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
+    unsigned slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1;
+    /* with an agent, the task slots the host leaves free are the agent's for a program's spawned
+     * runs (coop-merge marks a program that spawns) */
+    const char *source = kernel->program->source;
+    start.spawn_slot = start.agent && slot_limit < COOP_TASK_SLOTS && source && strstr(source, "coop-spawns: 1")
+                           ? slot_limit
+                           : 0;
+    mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count, .spawn_slot = start.spawn_slot,
               .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
               .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
-              .slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1, .policy = params->policy,
+              .slot_limit = slot_limit, .policy = params->policy,
               .overtake_limit = params->overtake_limit ? params->overtake_limit : 4};
     /* A traced run takes the kernel built with COOP_TRACING=1 and a trace area in the device area. */
     coop_kernel traced = *kernel;

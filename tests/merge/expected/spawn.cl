@@ -2,6 +2,7 @@
  *   cooperative kernel 'learn' from tests/merge/spawn.cl
  *   tasks 'square', 'chain', 'count' from tests/merge/spawn_tasks.cl
  * Megakernel learn_mega, coop-tasks: 3 (libcoop refuses a plan for a task above them).
+ * It spawns tasks (spawn_task), coop-spawns: 1: an agent serves the queue where it can.
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- tests/merge/spawn.cl ---- */
