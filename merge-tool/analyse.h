@@ -34,6 +34,9 @@ int mt_is_group_barrier(CXCursor call);
 int mt_holds_barrier(mt_merge *merge, const mt_file *file, CXCursor statement);
 int mt_plain_call(const mt_file *file, CXCursor call, unsigned *begin, unsigned *end);
 int mt_constant_argument(CXCursor call, long long *value);
+/* spawn_task("NAME", ...): the task it names, as a malloc'ed NAME in *name (NULL: the first
+ * argument is no string literal); returns its task index, or -1 for no such task. */
+long mt_spawned_task(const mt_merge *merge, CXCursor call, char **name);
 int mt_ctx_parameter_token(const mt_file *file, CXCursor decl, size_t *name_token);
 
 /* A cursor's children, without attributes and type references. */

@@ -303,7 +303,8 @@ static enum CXChildVisitResult find_effects(CXCursor cursor, CXCursor parent, CX
         break;
     }
     case CXCursor_CallExpr:
-        if (!mt_id_call_of(cursor)) {
+        /* spawn_task() writes the spawn queue: an effect, unlike the other id calls */
+        if (!mt_id_call_of(cursor) || mt_id_call_of(cursor) == MT_ID_SPAWN_TASK) {
             CXCursor callee = clang_getCursorReferenced(cursor);
             char *name = mt_spelling(callee);
             /* libcoop's device library, declared in the prelude, is atomics and barriers */

@@ -56,6 +56,7 @@ enum mt_id_call mt_id_call_of(CXCursor call)
     if (mt_in_prelude(callee)) {
         enum mt_id_call own = !strcmp(name, "get_task_arg")        ? MT_ID_TASK_ARG
                               : !strcmp(name, "shared_num_groups") ? MT_ID_SHARED_NUM_GROUPS
+                              : !strcmp(name, "spawn_task")        ? MT_ID_SPAWN_TASK
                                                                    : MT_ID_NONE;
         free(name);
         return own;
@@ -433,6 +434,42 @@ int mt_constant_argument(CXCursor call, long long *value)
     if (result)
         clang_EvalResult_dispose(result);
     return constant;
+}
+
+static enum CXChildVisitResult find_string_literal(CXCursor cursor, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(cursor) == CXCursor_StringLiteral) {
+        *(CXCursor *)data = cursor;
+        return CXChildVisit_Break;
+    }
+    /* through the implicit conversions around the literal only */
+    return clang_getCursorKind(cursor) == CXCursor_UnexposedExpr ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+long mt_spawned_task(const mt_merge *merge, CXCursor call, char **name)
+{
+    *name = NULL;
+    CXCursor argument = clang_Cursor_getArgument(call, 0), literal = clang_getNullCursor();
+    if (clang_getCursorKind(argument) == CXCursor_StringLiteral)
+        literal = argument;
+    else if (clang_getCursorKind(argument) == CXCursor_UnexposedExpr)
+        clang_visitChildren(argument, find_string_literal, &literal);
+    if (clang_Cursor_isNull(literal))
+        return -1;
+    char *text = mt_spelling(literal);
+    size_t length = strlen(text);
+    if (length < 2 || text[0] != '"' || text[length - 1] != '"') {
+        free(text);
+        return -1;
+    }
+    text[length - 1] = '\0';
+    *name = mt_strdup(text + 1);
+    free(text);
+    for (size_t t = 0; t < merge->task_count; t++)
+        if (!strcmp(merge->funcs[merge->tasks[t]].name, *name))
+            return (long)t;
+    return -1;
 }
 
 /* Whether a function's declaration is written as `name(` in the file (its name's token). */

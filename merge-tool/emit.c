@@ -255,6 +255,17 @@ static int emit_file(mt_merge *merge, size_t index, unsigned char *emitted, mt_b
     return 0;
 }
 
+/* Whether a function of the program calls spawn_task() (libcoop then has the agent serve the
+ * spawn queue where there is one: docs/DESIGN.md section 10.2). */
+static int spawns(const mt_merge *merge)
+{
+    for (size_t i = 0; i < merge->func_count; i++)
+        for (size_t s = 0; s < merge->funcs[i].site_count; s++)
+            if (merge->funcs[i].sites[s].kind == MT_SITE_ID && merge->funcs[i].sites[s].id == MT_ID_SPAWN_TASK)
+                return 1;
+    return 0;
+}
+
 /* Builds the merged program and the host header. Returns 0 on success. */
 int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
 {
@@ -290,6 +301,9 @@ int mt_emit(mt_merge *merge, mt_buf *program, mt_buf *header)
     if (merge->coop_count > 1)
         mt_buf_printf(program, " * coop-kernels: %zu (libcoop shares the groups between them: docs/DESIGN.md section 17).\n",
                       merge->coop_count);
+    if (!o->standalone && spawns(merge))
+        mt_buf_add(program,
+                   " * It spawns tasks (spawn_task), coop-spawns: 1: an agent serves the queue where it can.\n");
     mt_buf_add(program, " * libcoop prepends its kernel header when it builds this program. */\n");
     emit_defines(o, program);
     unsigned char *emitted = mt_alloc(merge->file_count);

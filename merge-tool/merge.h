@@ -95,7 +95,8 @@ enum mt_id_call {
     MT_ID_GLOBAL_ID,              /* get_global_id */
     MT_ID_GLOBAL_SIZE,            /* get_global_size */
     MT_ID_TASK_ARG,               /* get_task_arg, the language's: a task's plan argument */
-    MT_ID_SHARED_NUM_GROUPS       /* shared_num_groups, the language's: M read once per group */
+    MT_ID_SHARED_NUM_GROUPS,      /* shared_num_groups, the language's: M read once per group */
+    MT_ID_SPAWN_TASK              /* spawn_task, the language's: a task run asked for on the device */
 };
 
 /* A place in a function's body that the rewrites change, in the order the body is walked. */

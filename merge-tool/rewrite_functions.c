@@ -6,6 +6,7 @@
 #include "rewrite.h"
 
 #include "edit.h"
+#include "coop_layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,33 @@ static void add_ctx_parameter(mt_file *file, CXCursor decl)
 
 /* ---- Function bodies --------------------------------------------------------------------- */
 
+/* spawn_task("NAME", workgroups, words...) becomes coop_spawn(ctx, INDEX, workgroups, words...,
+ * 0u...): coop_device/spawn.h's call takes every one of the COOP_TASK_ARGS words. */
+static void rewrite_spawn(const mt_merge *merge, mt_file *file, CXCursor call)
+{
+    unsigned begin, end, name_begin, name_end;
+    mt_plain_call(file, call, &begin, &end);
+    mt_extent(file, clang_Cursor_getArgument(call, 0), &name_begin, &name_end);
+    char *name = NULL;
+    char *text = mt_printf("coop_spawn(ctx, %ldu", mt_spawned_task(merge, call, &name));
+    free(name);
+    mt_edit_add(file, begin, name_end, MT_RANK_REPLACE, text);
+    free(text);
+    mt_buf zeros = {0};
+    for (int words = clang_Cursor_getNumArguments(call) - 2; words < (int)COOP_TASK_ARGS; words++)
+        mt_buf_add(&zeros, ", 0u");
+    const mt_token *close = &file->tokens[mt_token_at(file, end) - 1];
+    if (zeros.data)
+        mt_edit_add(file, close->begin, close->begin, MT_RANK_CLOSE, zeros.data);
+    mt_buf_free(&zeros);
+}
+
 static void rewrite_id_call(const mt_merge *merge, mt_file *file, CXCursor call, enum mt_id_call id)
 {
+    if (id == MT_ID_SPAWN_TASK) {
+        rewrite_spawn(merge, file, call);
+        return;
+    }
     static const char *const names[] = {
         [MT_ID_GROUP_ID] = "coop_group_id",
         [MT_ID_NUM_GROUPS] = "coop_num_groups",

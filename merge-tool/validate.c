@@ -465,6 +465,31 @@ static void check_dimension(mt_merge *merge, const mt_file *file, CXCursor call,
     free(what);
 }
 
+/* spawn_task("NAME", workgroups, words...): a task kernel of the megakernel, named by a string
+ * literal; at most COOP_TASK_ARGS words; only where a scheduler runs what it asks for. */
+static void check_spawn(mt_merge *merge, const mt_file *file, CXCursor call)
+{
+    int words = clang_Cursor_getNumArguments(call) - 2;
+    char *name = NULL;
+    long task = mt_spawned_task(merge, call, &name);
+    if (merge->options.standalone)
+        reject_at(merge, file, call, "merge it without --standalone: a megakernel's scheduler runs spawned tasks",
+                  "spawn_task() in a standalone kernel: it has no tasks to run");
+    else if (!name)
+        reject_at(merge, file, clang_Cursor_getArgument(call, 0),
+                  "write the task kernel's name in quotes: spawn_task(\"NAME\", workgroups, ...)",
+                  "spawn_task()'s first argument is not a string literal");
+    else if (task < 0)
+        reject_at(merge, file, clang_Cursor_getArgument(call, 0),
+                  "a task is a kernel of a file given with --task",
+                  "spawn_task(\"%s\"): the megakernel has no task kernel '%s'", name, name);
+    else if (words > (int)COOP_TASK_ARGS)
+        reject_at(merge, file, clang_Cursor_getArgument(call, 2 + COOP_TASK_ARGS),
+                  "a task run has COOP_TASK_ARGS (16) argument words: pass more through a buffer",
+                  "spawn_task(\"%s\") with %d argument words: at most 16", name, words);
+    free(name);
+}
+
 static void check_id_call(mt_merge *merge, const mt_file *file, CXCursor call, enum mt_id_call id)
 {
     unsigned begin, end;
@@ -473,6 +498,10 @@ static void check_id_call(mt_merge *merge, const mt_file *file, CXCursor call, e
         reject_at(merge, file, call, "call it directly in the kernel's text",
                   "%s() inside a macro: coop-merge rewrites calls only where they are written", name);
         free(name);
+        return;
+    }
+    if (id == MT_ID_SPAWN_TASK) {
+        check_spawn(merge, file, call);
         return;
     }
     long long value;

@@ -45,6 +45,7 @@
 #include "merge/expected/spin.h"
 #include "merge/expected/stall.h"
 #include "merge/expected/stall_standalone.h"
+#include "merge/expected/spawn.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -205,6 +206,7 @@ static const golden_case goldens[] = {
     {"spin", {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"stall", {"tests/merge/stall.cl", NULL}},
     {"stall_standalone", {"tests/merge/stall.cl", "--standalone", NULL}},
+    {"spawn", {"tests/merge/spawn.cl", "--task", "tests/merge/spawn_tasks.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -332,6 +334,17 @@ static const rejection rejections[] = {
             "plan arguments", "kernel argument"},
     {{"tests/merge/rounds.cl", "--task", REJECT "task_arg_range.cl"},
      REJECT "task_arg_range.cl:4:29: error: get_task_arg(16): no such task argument", "0 .. 15"},
+    {{REJECT "spawn_unknown.cl", "--task", "tests/merge/spawn_tasks.cl"},
+     REJECT "spawn_unknown.cl:4:43: error: spawn_task(\"cube\"): the megakernel has no task kernel 'cube'", "--task"},
+    {{REJECT "spawn_unknown.cl"},
+     REJECT "spawn_unknown.cl:4:43: error: spawn_task(\"cube\"): the megakernel has no task kernel 'cube'", "--task"},
+    {{REJECT "spawn_not_literal.cl", "--task", "tests/merge/spawn_tasks.cl"},
+     REJECT "spawn_not_literal.cl:4:43: error: spawn_task()'s first argument is not a string literal", "in quotes"},
+    {{REJECT "spawn_too_many.cl", "--task", "tests/merge/spawn_tasks.cl"},
+     REJECT "spawn_too_many.cl:4:112: error: spawn_task(\"count\") with 17 argument words: at most 16", "buffer"},
+    {{REJECT "spawn_standalone.cl", "--standalone"},
+     REJECT "spawn_standalone.cl:4:32: error: spawn_task() in a standalone kernel: it has no tasks to run",
+     "without --standalone"},
     {{"tests/merge/malformed/nul_bytes.cl"}, "tests/merge/malformed/nul_bytes.cl:2:1: error: NUL byte in the file",
      "remove the byte"},
     {{"tests/merge/rounds.cl", "--prefix", "9x"}, "coop-merge: --prefix 9x: not a C identifier", NULL},
@@ -1039,6 +1052,191 @@ START_TEST(nested_megakernel_under_chaos)
     clReleaseMemObject(data);
     clReleaseMemObject(last_round);
     clReleaseMemObject(out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* spawn.cl + spawn_tasks.cl (docs/DESIGN.md section 10.2): the kernel learns how many of its
+ * inputs are multiples of 3 and spawns `square` runs over the list it made, and `chain`, which
+ * spawns itself to the depth limit; with `flood`, spawns of `count` until the queue is full. */
+typedef struct spawn_run_result {
+    unsigned found, pieces, oks, fulls, count_total;
+    coop_mega_report report;
+} spawn_run_result;
+
+enum { SPAWN_N = 3000, SPAWN_PIECE = 200, SPAWN_LOCAL = 16, SPAWN_FLOOD = 64, SPAWN_ROUNDS = 400,
+       SPAWN_STATUSES = SPAWN_N / SPAWN_PIECE + 2 + SPAWN_FLOOD + 2 };
+
+/* `members`: the groups that start the kernel (0: all) */
+static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, unsigned flood, unsigned members,
+                       spawn_run_result *out)
+{
+    static cl_uint in[SPAWN_N], list[SPAWN_N], squares[SPAWN_N], statuses[SPAWN_STATUSES];
+    cl_uint zero[SPAWN_STATUSES] = {0}, depths[COOP_SPAWN_DEPTH_MAX + 2], chain_statuses[COOP_SPAWN_DEPTH_MAX + 2];
+    cl_mem b_in = tu_buffer(ctx, SPAWN_N), b_found = tu_buffer(ctx, 1), b_list = tu_buffer(ctx, SPAWN_N),
+           b_squares = tu_buffer(ctx, SPAWN_N), b_statuses = tu_buffer(ctx, SPAWN_STATUSES),
+           b_depths = tu_buffer(ctx, COOP_SPAWN_DEPTH_MAX + 2), b_chain = tu_buffer(ctx, COOP_SPAWN_DEPTH_MAX + 2),
+           b_total = tu_buffer(ctx, 1);
+    unsigned expected_found = 0;
+    for (unsigned i = 0; i < SPAWN_N; i++) {
+        in[i] = (i * 7919u + seed * 104729u) % 100003u;
+        expected_found += in[i] % 3u == 0;
+    }
+    tu_write(ctx, b_in, in, SPAWN_N);
+    tu_write(ctx, b_found, zero, 1);
+    tu_write(ctx, b_statuses, zero, SPAWN_STATUSES);
+    tu_write(ctx, b_depths, zero, COOP_SPAWN_DEPTH_MAX + 2);
+    tu_write(ctx, b_chain, zero, COOP_SPAWN_DEPTH_MAX + 2);
+    tu_write(ctx, b_total, zero, 1);
+    cl_uint n = SPAWN_N, piece = SPAWN_PIECE, flood_words = flood, rounds = SPAWN_ROUNDS;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_learn_in, b_in));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_learn_found, b_found));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_learn_list, b_list));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_learn_statuses, b_statuses));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_piece, sizeof piece, &piece));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_flood, sizeof flood_words, &flood_words));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_square_list, b_list));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_square_squares, b_squares));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_chain_depths, b_depths));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_chain_chain_statuses, b_chain));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_count_total, b_total));
+    coop_mega_params params = {.launch = {.local_size = SPAWN_LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
+                               .chaos_seed = seed, .watchdog_s = 30, .tasks_in_flight = 2, .members = members};
+    /* every group the workers hold: with one member, the others wait idle for the spawned runs;
+     * with an agent, two members or more for chaos to kill and fork */
+    if (members || coop_context_channel(ctx) != COOP_CHANNEL_SVM)
+        tu_pin_groups(&params.launch, ctx, coop_context_device(ctx)->compute_units);
+    TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, NULL, 0, &out->report));
+    char what[64];
+    snprintf(what, sizeof what, "spawns, seed %u", seed);
+    tu_assert_mega_at_rest(ctx, &out->report, what);
+    cl_uint found = 0;
+    tu_read(ctx, b_found, &found, 1);
+    ck_assert_msg(found == expected_found, "%s: found %u multiples of 3, the CPU %u", what, found, expected_found);
+    tu_read(ctx, b_list, list, SPAWN_N);
+    tu_read(ctx, b_squares, squares, SPAWN_N);
+    for (unsigned i = 0; i < found; i++)
+        ck_assert_msg(list[i] % 3u == 0 && squares[i] == list[i] * list[i],
+                      "%s: list[%u] = %u, its square %u (no spawned run wrote it, or one twice)", what, i, list[i],
+                      squares[i]);
+    /* the chain ran once at each depth 1 .. deepest, each spawning the next; the deepest one's
+     * spawn was refused: too deep at COOP_SPAWN_DEPTH_MAX, or (only beside a flood) the queue full */
+    tu_read(ctx, b_depths, depths, COOP_SPAWN_DEPTH_MAX + 2);
+    tu_read(ctx, b_chain, chain_statuses, COOP_SPAWN_DEPTH_MAX + 2);
+    unsigned deepest = 0;
+    while (deepest <= COOP_SPAWN_DEPTH_MAX && depths[deepest + 1] == 1)
+        deepest++;
+    ck_assert_msg(deepest == COOP_SPAWN_DEPTH_MAX || (flood && deepest >= 1), "%s: the chain ended at depth %u",
+                  what, deepest);
+    for (unsigned d = 0; d < COOP_SPAWN_DEPTH_MAX + 2; d++) {
+        unsigned runs = d >= 1 && d <= deepest;
+        ck_assert_msg(depths[d] == runs, "%s: chain ran %u times at depth %u, expected %u", what, depths[d], d, runs);
+        unsigned status = !runs ? 0
+                          : d < deepest ? 1 + COOP_SPAWN_OK
+                          : d == COOP_SPAWN_DEPTH_MAX ? 1 + COOP_SPAWN_TOO_DEEP
+                                                      : 1 + COOP_SPAWN_FULL;
+        ck_assert_msg(chain_statuses[d] == status, "%s: chain at depth %u: spawn status %u, expected %u", what, d,
+                      chain_statuses[d] - 1, status - 1);
+    }
+    tu_read(ctx, b_statuses, statuses, SPAWN_STATUSES);
+    out->found = found;
+    out->pieces = (found + SPAWN_PIECE - 1) / SPAWN_PIECE;
+    out->oks = 0;
+    unsigned k = 0, expected_total = 0;
+    for (; k < SPAWN_STATUSES && statuses[k] != 0xffffffffu; k++) {
+        /* a flood spawn that found the queue full 10^7 times in a row stays refused */
+        ck_assert_msg(statuses[k] == COOP_SPAWN_OK || (k > out->pieces && statuses[k] == COOP_SPAWN_FULL),
+                      "%s: spawn %u returned %u", what, k, statuses[k]);
+        out->oks += statuses[k] == COOP_SPAWN_OK;
+        if (k > out->pieces && statuses[k] == COOP_SPAWN_OK)
+            expected_total += k - out->pieces;
+    }
+    ck_assert_msg(k + 1 < SPAWN_STATUSES, "%s: the kernel did not go on after its spawns", what);
+    out->fulls = statuses[k + 1];
+    tu_read(ctx, b_total, &out->count_total, 1);
+    ck_assert_msg(out->count_total == expected_total, "%s: the count runs added %u, the spawns that went in %u", what,
+                  out->count_total, expected_total);
+    /* a record per spawned run: the kernel's spawns, then the chain's */
+    unsigned spawned = 0;
+    for (size_t r = 0; r < out->report.record_count; r++) {
+        const coop_task_record *rec = &out->report.records[r];
+        ck_assert_msg(rec->spawned && rec->plan == COOP_PLAN_KERNEL, "%s: record %zu not a spawned run", what, r);
+        ck_assert_msg(rec->depth >= 1 && rec->depth <= COOP_SPAWN_DEPTH_MAX, "%s: record %zu depth %u", what, r,
+                      rec->depth);
+        ck_assert_msg((rec->depth == 1) == (rec->spawned_by == 0), "%s: record %zu depth %u spawned by request %u",
+                      what, r, rec->depth, rec->spawned_by);
+        /* with an agent and task slots left to it, the agent applied every spawned run itself:
+         * its request numbers are its own (section 10.2) */
+        ck_assert_msg(!(rec->request & COOP_SPAWN_SEQ_BIT) == !out->report.agent,
+                      "%s: record %zu: request %#x, %s agent", what, r, rec->request,
+                      out->report.agent ? "an" : "no");
+        ck_assert_msg(rec->spawned_by < rec->request && rec->spawn_wait_us >= 0,
+                      "%s: record %zu (request %u) spawned by %u, waited %g us", what, r, rec->request,
+                      rec->spawned_by, rec->spawn_wait_us);
+        spawned++;
+    }
+    ck_assert_msg(spawned == out->oks + deepest - 1, "%s: %u records, %u spawns went in", what, spawned,
+                  out->oks + deepest - 1);
+    cl_mem buffers[] = {b_in, b_found, b_list, b_squares, b_statuses, b_depths, b_chain, b_total};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        clReleaseMemObject(buffers[i]);
+}
+
+/* A kernel hands out work whose size it learned, and a task spawns itself to the stated depth,
+ * with the runs checked against the CPU: without chaos and under it (kills and forks around the
+ * spawns, spawned runs gathering from killed groups); with the host serving the queue (SVM) and
+ * with the agent serving it (the queue channel). */
+START_TEST(spawned_tasks_process_what_the_kernel_learned)
+{
+    static const coop_channel_kind channels[] = {COOP_CHANNEL_SVM, COOP_CHANNEL_QUEUE};
+    coop_context *ctx = tu_context_channel(WORKERS + 2 * (unsigned)_i, channels[_i]);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/spawn.cl", "--task", "tests/merge/spawn_tasks.cl", NULL};
+    char *source = merge_source(args);
+    coop_kernel *kernel = tu_kernel(ctx, source, TU_CHECK_OPTIONS, LEARN_MEGA_NAME, &program);
+    free(source);
+    unsigned kills = 0, forks = 0;
+    for (unsigned seed = 0; more_seeds(seed, CHAOS_SEEDS, kills, forks); seed++) {
+        spawn_run_result result;
+        run_spawns(ctx, kernel, seed, 0, 0, &result);
+        ck_assert_uint_eq(result.oks, result.pieces + 1);
+        ck_assert_uint_eq(result.fulls, 0);
+        kills += result.report.kills;
+        forks += result.report.forks;
+        coop_mega_report_free(&result.report);
+    }
+    ck_assert_msg(kills > 0 && forks > 0, "chaos made no kills (%u) or forks (%u)", kills, forks);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* Spawning faster than the queue is taken returns SPAWN_FULL, the kernel goes on and spawns
+ * again once the host took some, and every spawn that went in ran exactly once (the count runs'
+ * total); with the host taking the queue (SVM) and with the agent copying it out (the queue
+ * channel). */
+START_TEST(full_spawn_queue_is_a_status)
+{
+    static const coop_channel_kind channels[] = {COOP_CHANNEL_SVM, COOP_CHANNEL_QUEUE};
+    coop_context *ctx = tu_context_channel(WORKERS + 1, channels[_i]);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/spawn.cl", "--task", "tests/merge/spawn_tasks.cl", NULL};
+    char *source = merge_source(args);
+    coop_kernel *kernel = tu_kernel(ctx, source, TU_CHECK_OPTIONS, LEARN_MEGA_NAME, &program);
+    free(source);
+    spawn_run_result result;
+    /* one member: the other groups are idle, so the host can run queued tasks while the member
+     * tries again */
+    run_spawns(ctx, kernel, 0, SPAWN_FLOOD, 1, &result);
+    ck_assert_msg(result.fulls > 0, "no spawn returned SPAWN_FULL (%u went in)", result.oks);
+    /* a queue's worth went in before the first refusal, more as the host took them */
+    ck_assert_uint_ge(result.oks, COOP_SPAWN_QUEUE);
+    coop_mega_report_free(&result.report);
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
@@ -2308,6 +2506,10 @@ static Suite *merge_suite(void)
     tcase_add_test(watchdog, watchdog_names_the_barrier_line);
     tcase_add_test(watchdog, time_limit_names_the_barrier_line);
     suite_add_tcase(suite, watchdog);
+    TCase *spawn = tu_tcase("spawn", 1800);
+    tcase_add_loop_test(spawn, spawned_tasks_process_what_the_kernel_learned, 0, 2);
+    tcase_add_loop_test(spawn, full_spawn_queue_is_a_status, 0, 2);
+    suite_add_tcase(suite, spawn);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);
     tcase_add_test(end_to_end, rounds_megakernel_under_chaos);
     tcase_add_test(end_to_end, vote_ends_the_loop_of_forked_groups_under_chaos);

@@ -14,7 +14,7 @@
 
 /* Every program `make` builds (gridsync-bench and preempt-bench only with make CUDA=1: tested where they were). */
 static const char *const programs[] = {"coop-info", "coop-litmus", "barrier-bench", "sched-bench",
-                                       "coop-chaos", "coop-bench", "coop-demo", "coop-ws"};
+                                       "coop-chaos", "coop-bench", "coop-demo", "coop-ws", "spawn-bench"};
 enum { PROGRAMS = sizeof programs / sizeof programs[0] };
 
 /* Runs build/bin/NAME with the arguments up to a NULL (at most 8), in this process's environment. */
@@ -128,6 +128,9 @@ static const struct {
     {"barrier-bench", {"--barriers", "2x"}, "--barriers: '2x' is not a whole number; expected a whole number from 1 "
                                             "to 10000000"},
     {"barrier-bench", {"--barriers", "0"}, "--barriers: '0' is out of range"},
+    {"spawn-bench", {"--runs", "0"}, "--runs: '0' is out of range; expected a whole number from 1 to 100000"},
+    {"spawn-bench", {"--workgroups", "4096"}, "--workgroups: '4096' is out of range; expected a whole number from 1 "
+                                              "to 4095"},
     {"sched-bench", {"--repeat", "0"}, "--repeat: '0' is out of range; expected a whole number from 1 to 1000"},
     {"sched-bench", {"--period-ms", "-5"}, "--period-ms: '-5' is negative; expected a number greater than 0 and at "
                                            "most 1e+06"},
@@ -358,6 +361,22 @@ static unsigned queued_units(const char *output)
     free(alone);
     return units;
 }
+
+/* spawn-bench on PoCL: every spawned run has its record (exit status 0), and the three lines of
+ * medians and 99th percentiles are there, the wait marked as the host's (PoCL has no device clock
+ * outside a traced run). 3 workers: one member and the idle groups its runs start on. */
+START_TEST(spawn_bench_times_every_run)
+{
+    tu_process run = tu_run_program(BIN "spawn-bench", "make", 3, "--runs", "20", "--local-size", "16", NULL);
+    ck_assert_msg(run.status == 0, "spawn-bench: exit status %d:\n%s", run.status, run.output);
+    static const char *const lines[] = {"20 runs of 1 workgroup\n", "\nspawn to start ", "\n  spawn to request ",
+                                        "\n  gather ", "(timed by the host for 20 runs"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        ck_assert_msg(strstr(run.output, lines[i]) != NULL, "spawn-bench printed no \"%s\":\n%s", lines[i],
+                      run.output);
+    free(run.output);
+}
+END_TEST
 
 /* sched-bench --quick's queued figure on PoCL: the unit loop as one launch and as two chains (their
  * names from --chain-us), beside the task on a second queue. Each row splits the units into whole
@@ -610,6 +629,9 @@ static Suite *programs_suite(void)
     tcase_add_test(queued, sched_bench_queued_lost_units);
     tcase_add_test(queued, sched_bench_tasks_in_flight);
     suite_add_tcase(suite, queued);
+    TCase *spawn = tu_tcase("spawn-bench", 600);
+    tcase_add_test(spawn, spawn_bench_times_every_run);
+    suite_add_tcase(suite, spawn);
     TCase *readme = tu_tcase("readme", 600);
     tcase_add_test(readme, readme_is_short);
     tcase_add_test(readme, readme_commands_run);

@@ -233,6 +233,7 @@ static inline void tu_assert_checks_kept(const uint32_t *ctrl, const char *what)
         "T8: a joined group's slot held another status once the task started (joined, slot's, -)",
         "C3: a group moved to its own kernel block or beyond the kernels (target, block, MOVE)",
         "C1: a member started outside the kernel blocks or at an id >= its kernel's M (block, id, STATE)",
+        "S1: a spawn queue entry rewritten before its consumer took it (ticket, READY, tail)",
     };
     char broken[2048] = "";
     for (unsigned rule = 0; rule < COOP_CHECK_RULES; rule++) {
@@ -262,6 +263,9 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
     TU_AT_REST(what, "PARKED_COUNT", ctrl[COOP_CTRL_PARKED_COUNT], 0u);
     TU_AT_REST(what, "KILLS (kill tokens)", ctrl[COOP_CTRL_KILLS], 0u);
     TU_AT_REST(what, "KILLS_REQUEST (the kill tokens' request)", ctrl[COOP_CTRL_KILLS_REQUEST], 0u);
+    /* every spawn reserved was taken (section 10.2): the host served the queue before the end */
+    TU_AT_REST(what, "SPAWN_TAIL (spawns taken, against SPAWN_HEAD)", ctrl[COOP_CTRL_SPAWN_TAIL],
+               ctrl[COOP_CTRL_SPAWN_HEAD]);
     for (unsigned id = 0; id < pool; id++) {
         char name[32];
         snprintf(name, sizeof name, "PARKED[%u]", id);

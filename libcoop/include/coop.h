@@ -334,10 +334,15 @@ typedef struct coop_task_plan {
                                      for a one-off; else positive and finite */
 } coop_task_plan;
 
+/* coop_task_record.plan of a run spawned from the cooperative kernel (or by such a run). */
+#define COOP_PLAN_KERNEL 0xffffffffu
+
 /* One task run, as measured. Times in microseconds from the request. The report's records are in
- * the order the runs were requested (`request`). */
+ * the order the runs were requested (`request`). A run spawned on the device (spawn_task, docs/
+ * TUTORIAL.md) has a record too, `spawned` set. */
 typedef struct coop_task_record {
-    unsigned plan;                /* index into the plans */
+    unsigned plan;                /* index into the plans; a spawned run: the plan of the planned run
+                                     its chain of spawns began from, or COOP_PLAN_KERNEL */
     unsigned groups;              /* groups taken */
     double request_ms;            /* when it was requested, since the megakernel started */
     double gather_us;             /* request until its groups were ready */
@@ -345,11 +350,23 @@ typedef struct coop_task_record {
     double response_us;           /* request until done */
     int deadline_met;             /* done by `deadline_ms` (1 for a run without a deadline) */
     int device_timed;             /* gather and execution timed by the device clock */
-    unsigned request;             /* its number in the order the runs were sent, from 1 */
+    unsigned request;             /* its number in the order the runs were sent, from 1; a spawned
+                                     run the agent applied itself: 2^27 (coop_layout.h's
+                                     COOP_SPAWN_SEQ_BIT) and up, in the order it applied them
+                                     (docs/DESIGN.md section 10.2) */
     double due_ms;                /* when its plan wanted it, since the megakernel started */
     double deadline_ms;           /* due_ms + the plan's deadline; 0: none */
     unsigned overtaken;           /* runs sent ahead of it while it was due, though due after it */
     unsigned in_flight;           /* task runs in flight once it was sent, itself included */
+    unsigned task;                /* the megakernel's task it ran */
+    int spawned;                  /* 1: spawned on the device, not planned */
+    unsigned spawned_by;          /* a spawned run: the request number of the run that spawned it
+                                     (0: the cooperative kernel) */
+    unsigned depth;               /* 0: planned; a spawned run: its spawner's depth + 1 (the
+                                     cooperative kernel's is 0) */
+    double spawn_wait_us;         /* a spawned run: from its spawn until its request (the device
+                                     clock's where device_timed, else from when the host took it
+                                     from the queue); due_ms is when the host took it */
 } coop_task_record;
 
 /* How to run a megakernel. Zero fields take the defaults. */
@@ -374,6 +391,13 @@ typedef struct coop_mega_params {
     coop_policy policy;           /* which due run goes next (0: COOP_POLICY_PRIORITY) */
     unsigned overtake_limit;      /* a due run is overtaken by at most this many runs due after
                                      it (0: 4; at most COOP_OVERTAKE_MAX) */
+    unsigned spawn_priority;      /* where the host serves the spawn queue (no agent group, or
+                                     tasks_in_flight 4): the priority of runs the cooperative kernel
+                                     spawns, and of the runs those spawn (0 to COOP_PRIORITY_MAX); a
+                                     run spawned in a planned run's chain has that plan's priority.
+                                     An agent serving the queue applies spawned runs in order */
+    double spawn_deadline_ms;     /* their deadline, from when the host takes them from the queue
+                                     (0: none); a planned run's chain: the plan's deadline */
 } coop_mega_params;
 
 #define COOP_TRACE_DEFAULT_EVENTS 4096u

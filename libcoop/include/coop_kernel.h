@@ -82,6 +82,7 @@
 #include "coop_device/resize.h"
 #include "coop_device/generated.h"
 #include "coop_device/task.h"
+#include "coop_device/spawn.h"
 #include "coop_device/agent.h"
 #include "coop_device/schedule.h"
 
@@ -89,5 +90,11 @@
  * fork needs in C; coop-merge supplies it from `transmit` declarations). */
 #define global_barrier() coop_global_barrier(&ctx)
 #define offer_kill() coop_offer_kill(&ctx)
+
+/* What the language's spawn_task() returns (coop-merge turns the call into coop_spawn). */
+#define SPAWN_OK COOP_SPAWN_OK
+#define SPAWN_FULL COOP_SPAWN_FULL
+#define SPAWN_TOO_DEEP COOP_SPAWN_TOO_DEEP
+#define SPAWN_NO_WORK COOP_SPAWN_NO_WORK
 
 #endif

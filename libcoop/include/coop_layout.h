@@ -37,6 +37,8 @@ enum coop_dev_slot {
     COOP_DEV_CHAOS = 6,        /* host -> kernel: chaos seed, 0 for none */
     COOP_DEV_WEIGHT = 7,       /* host -> kernel, several cooperative kernels: this kernel block's
                                   weight (docs/DESIGN.md section 17; 0 is taken as 1) */
+    COOP_DEV_SPAWN_SLOT = 8,   /* host -> kernel: with an agent, the first task slot the agent gives
+                                  spawned runs itself (section 10.2); 0: the host serves the queue */
     COOP_DEV_BAR_COUNT = 32,   /* four barrier counters: two 64-bit words, 32 words (128 bytes) apart */
     COOP_DEV_CTRL = 128        /* the control block, unless the channel holds it (the build says
                                   which: COOP_CTRL_IN_CHAN, libcoop/src/program.c) */
@@ -61,6 +63,27 @@ enum coop_dev_slot {
 #define COOP_TASK_SLOTS 4u      /* task requests in flight at most (docs/DESIGN.md section 10) */
 #define COOP_MAX_KERNELS 4u     /* cooperative kernels in one megakernel: its kernel blocks (docs/DESIGN.md
                                    section 17) */
+#define COOP_SPAWN_QUEUE 16u    /* spawned runs waiting for the consumer at most (section 10.2) */
+#define COOP_SPAWN_DEPTH_MAX 8u /* a spawned run's depth at most: a chain of spawns is that long */
+
+/* What spawn_task() returns (coop_device/spawn.h; the language's SPAWN_* names). */
+#define COOP_SPAWN_OK 0         /* queued: the run will be requested */
+#define COOP_SPAWN_FULL 1       /* the queue holds COOP_SPAWN_QUEUE runs: nothing queued */
+#define COOP_SPAWN_TOO_DEEP 2   /* the spawner's depth is COOP_SPAWN_DEPTH_MAX: nothing queued */
+#define COOP_SPAWN_NO_WORK 3    /* 0 workgroups, or a task the megakernel lacks: nothing queued */
+/* The groups a spawned run takes: its workgroups, at most its spawner's groups (`cap`; 0: the
+ * cooperative kernel's, a quarter of the `members` a megakernel may have, at least 1), and at
+ * most all members but one: the same rule for the host and an agent serving the queue. */
+#define COOP_SPAWN_WANT_OF(range, cap, members)                                                     \
+    ((range) < COOP_SPAWN_CAP_(cap, members) ? (range) : COOP_SPAWN_CAP_(cap, members))
+#define COOP_SPAWN_MOST_(members) ((members) > 1u ? (members) - 1u : 1u)
+#define COOP_SPAWN_WISH_(cap, members) ((cap) ? (cap) : (members) / 4u > 1u ? (members) / 4u : 1u)
+#define COOP_SPAWN_CAP_(cap, members)                                                               \
+    (COOP_SPAWN_WISH_(cap, members) < COOP_SPAWN_MOST_(members) ? COOP_SPAWN_WISH_(cap, members)    \
+                                                                : COOP_SPAWN_MOST_(members))
+/* The request numbers of the spawned runs an agent applies itself: this bit above the agent's
+ * count (the host's own numbers stay below it; a status word keeps 28 bits). */
+#define COOP_SPAWN_SEQ_BIT 0x08000000u
 
 /* Rules a check build (kernels built with COOP_CHECKS=1: the tests) verifies where they must hold
  * (coop_device/checks.h; docs/DESIGN.md section 14). Rule r's words in COOP_CTRL_CHECKS
@@ -92,7 +115,10 @@ enum coop_check_rule {
                                       as it took its place */
     COOP_CHECK_BLOCK_ID = 11,      /* C1: a member started in a block beyond the kernels, or with an
                                       id at or above its kernel's M: the block, the id, M */
-    COOP_CHECK_RULES = 12
+    COOP_CHECK_SPAWN_ENTRY = 12,   /* S1: a spawn found the queue entry it reserved not yet consumed
+                                      (or a consumer found a ticket out of order): the ticket, the
+                                      entry's READY word, the queue's tail */
+    COOP_CHECK_RULES = 13
 };
 #define COOP_CHECK_WORDS (4u * COOP_CHECK_RULES)
 
@@ -122,8 +148,13 @@ enum coop_check_rule {
     X(REQ_TASK, 3, 1, NO, "", 0)           /* task index in the megakernel */                            \
     X(REQ_WANT, 4, 1, NO, "", 0)           /* groups to take for it */                                   \
     X(REQ_RANGE, 5, 1, NO, "", 0)          /* its number of workgroups */                                \
+    X(REQ_DEPTH, 6, 1, NO, "", 0)          /* its spawn depth: 0 for a planned run (section 10.2) */     \
     X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
+    X(SPAWN_ACK, 24, COOP_TASK_SLOTS, NO, "", 0) /* host -> agent: per task slot, the agent-served      \
+                                              spawned run the host has recorded (its status's seq) */    \
+    X(SPAWN_BUSY, 28, 1, NO, "", 0)        /* agent -> host: 1 while a spawn waits or an agent-served    \
+                                              run is not done and recorded (section 10.2) */             \
     /* scheduler state (kernel) */                                                                       \
     X(STATE, 32, 1, OUT(0), "state", 1)    /* members M and finished F: COOP_STATE_* */                  \
     X(KILLS, 34, 1, OUT(1), "kills", 0)    /* kill tokens: kills the scheduler still wants (the low half \
@@ -174,7 +205,12 @@ enum coop_check_rule {
                                               COOP_CTRL_SLOT(slot, COOP_SLOT_*) */                       \
     X(CHECKS, 256 + 3 * 4096 + 256, COOP_CHECK_WORDS, NO, "", 0) /* a check build's violations (enum     \
                                               coop_check_rule) */                                        \
-    X(WORDS, 256 + 3 * 4096 + 256 + 64, 0, NO, "", 0)
+    /* the spawn queue (docs/DESIGN.md section 10.2): device -> whoever applies requests */          \
+    X(SPAWN_HEAD, 256 + 3 * 4096 + 256 + 64, 1, NO, "", 0) /* tickets reserved by spawns (own line) */   \
+    X(SPAWN_TAIL, 256 + 3 * 4096 + 256 + 96, 1, NO, "", 0) /* tickets the consumer took (own line) */    \
+    X(SPAWN_RING, 256 + 3 * 4096 + 256 + 128, COOP_SPAWN_QUEUE * COOP_SPAWN_WORDS, NO, "", 0) /* the       \
+                                              entries: COOP_CTRL_SPAWN_ENTRY(ticket, COOP_SPAWN_*) */    \
+    X(WORDS, 256 + 3 * 4096 + 256 + 128 + COOP_SPAWN_QUEUE * COOP_SPAWN_WORDS, 0, NO, "", 0)
 
 /* A task slot's words (docs/DESIGN.md section 10), from COOP_CTRL_TASKS + slot * COOP_SLOT_WORDS:
  * the gather's and the run's counters on one cache line, then what the request copied in and the
@@ -188,13 +224,33 @@ enum coop_slot_word {
     COOP_SLOT_TASK = 32,       /* task index in the megakernel */
     COOP_SLOT_WANT = 33,       /* groups to take */
     COOP_SLOT_RANGE = 34,      /* workgroups */
+    COOP_SLOT_DEPTH = 35,      /* spawn depth of the run (0: planned by the host) */
     COOP_SLOT_T_REQUEST = 36,
     COOP_SLOT_T_GATHERED = 38,
     COOP_SLOT_T_DONE = 40,
+    COOP_SLOT_T_SPAWN = 42,    /* an agent-served spawned run's spawn (64-bit, device clock) */
+    COOP_SLOT_SPAWNER = 44,    /* ... and its spawner's request number (0: the cooperative kernel) */
     COOP_SLOT_ARGS = 48,       /* COOP_TASK_ARGS argument words */
     COOP_SLOT_WORDS = 64
 };
 #define COOP_CTRL_SLOT(slot, word) (COOP_CTRL_TASKS + (slot) * COOP_SLOT_WORDS + (word))
+
+/* A spawn queue entry's words (docs/DESIGN.md section 10.2), from COOP_CTRL_SPAWN_RING + (ticket %
+ * COOP_SPAWN_QUEUE) * COOP_SPAWN_WORDS: written by the spawning work-item, READY last (release). */
+enum coop_spawn_word {
+    COOP_SPAWN_READY = 0,      /* ticket + 1 once the entry is complete (0: never written) */
+    COOP_SPAWN_TASK = 1,       /* task index in the megakernel */
+    COOP_SPAWN_RANGE = 2,      /* workgroups */
+    COOP_SPAWN_DEPTH = 3,      /* the spawned run's depth: the spawner's + 1 */
+    COOP_SPAWN_SPAWNER = 4,    /* the spawning run's request number (its low 28 bits); 0: the
+                                  cooperative kernel */
+    COOP_SPAWN_WANT = 5,       /* the spawner's groups, the most the run takes (0: the kernel's) */
+    COOP_SPAWN_T_SPAWN = 6,    /* 64-bit: the device's clock at the spawn (0: none) */
+    COOP_SPAWN_ARGS = 16,      /* COOP_TASK_ARGS argument words */
+    COOP_SPAWN_WORDS = 32
+};
+#define COOP_CTRL_SPAWN_ENTRY(ticket, word) \
+    (COOP_CTRL_SPAWN_RING + ((ticket) % COOP_SPAWN_QUEUE) * COOP_SPAWN_WORDS + (word))
 
 /* FORK_SIZE doubles as the lock of the fork record (the FORK_* words but FORK_LEFT, and
  * TRANSMIT): 0 when the record is free. A member that would fork (coop_try_fork at an offer,
@@ -244,6 +300,10 @@ COOP_LAYOUT_ASSERT(COOP_CTRL_TASKS % 2 == 0 && COOP_SLOT_T_REQUEST % 2 == 0 && C
                    ctrl_task_slot_words);
 /* the agent copies the report range out but one word, the host's dump request */
 COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CTRL_REPORT_END, ctrl_dump_in_report);
+/* the spawn entries' times are aligned, and their words fit */
+COOP_LAYOUT_ASSERT(COOP_CTRL_SPAWN_RING % 2 == 0 && COOP_SPAWN_T_SPAWN % 2 == 0 &&
+                       COOP_SPAWN_ARGS + COOP_TASK_ARGS <= COOP_SPAWN_WORDS && COOP_CHECK_WORDS <= 64,
+                   ctrl_spawn_entry_words);
 
 /* A member among the top ones a kill request wants, offering kill while not yet the largest,
  * parks: it waits at its offer until the members above it are gone; the member that then kills

@@ -61,51 +61,62 @@ COOP_SHARED_FN void coop_apply_share_request(COOP_CTRL_WORD *ctrl, COOP_U32 kind
 }
 #endif
 
+/* Applies task request `seq` into task slot `slot`: its task, groups, workgroups, spawn depth and
+ * the COOP_TASK_ARGS words at `args`; the slot then gathers (docs/DESIGN.md section 10). Returns
+ * its time (the slot's T_REQUEST; 0 without a clock). */
+COOP_SHARED_FN COOP_U64 coop_apply_task(COOP_CTRL_WORD *ctrl, COOP_U32 seq, COOP_U32 slot, COOP_U32 task,
+                                        COOP_U32 want, COOP_U32 range, COOP_U32 depth, COOP_CTRL_WORD *args)
+{
+    COOP_CTRL_WORD *words = &ctrl[COOP_CTRL_SLOT(slot, 0)];
+    COOP_U32 status = COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(seq), slot, COOP_TASK_GATHERING);
+    /* T6: the last request has started; T7: the slot's last task is done, so no group reads
+     * the words rewritten below */
+    COOP_CHECK(ctrl, COOP_TASK_STATUS_OF(coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS])) != COOP_TASK_GATHERING,
+               COOP_CHECK_ONE_GATHER, seq, coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]), 0u);
+    COOP_CHECK(ctrl, coop_load_relaxed(&words[COOP_SLOT_STATUS]) == 0u ||
+                         COOP_TASK_STATUS_OF(coop_load_relaxed(&words[COOP_SLOT_STATUS])) == COOP_TASK_DONE,
+               COOP_CHECK_SLOT_REUSE, seq, slot, coop_load_relaxed(&words[COOP_SLOT_STATUS]));
+    coop_store_relaxed(&words[COOP_SLOT_TASK], task);
+    coop_store_relaxed(&words[COOP_SLOT_WANT], want);
+    coop_store_relaxed(&words[COOP_SLOT_RANGE], range);
+    coop_store_relaxed(&words[COOP_SLOT_DEPTH], depth);
+    for (COOP_U32 i = 0; i < COOP_TASK_ARGS; i++)
+        coop_store_relaxed(&words[COOP_SLOT_ARGS + i], coop_load_relaxed(&args[i]));
+    coop_store_relaxed(&words[COOP_SLOT_JOINED], 0u);
+    coop_store_relaxed(&words[COOP_SLOT_NEXT], 0u);
+    coop_store_relaxed(&words[COOP_SLOT_FINISHED], 0u);
+    COOP_U64 requested = coop_device_time(&words[COOP_SLOT_T_REQUEST]);
+    coop_store_relaxed(&words[COOP_SLOT_STATUS], status);
+    /* release: the slot's words and the reset counts before GATHERING; pairs with the idle
+     * groups' acquire of the status (coop_join_task, coop_task_need) */
+    coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], status);
+    /* the task's kill tokens, for this request; the word held none (K7: the last task's start
+     * cancelled its tokens, and none came back after). Acquire-release: the takers'
+     * compare-and-swap (coop_take_tokens) that reads it synchronises with it */
+    COOP_U64 left = coop_exchange64(coop_kill_tokens(ctrl), COOP_KILLS_WORD(seq, want));
+    COOP_CHECK(ctrl, left == 0u, COOP_CHECK_REQUEST_TOKENS, seq, COOP_KILLS_TOKENS(left), COOP_KILLS_REQUEST(left));
+    return requested;
+}
+
 /* Applies request `seq`, whose words (REQ_KIND, and for a task REQ_SLOT, REQ_TASK, REQ_WANT,
- * REQ_RANGE, REQ_ARGS) are in the control block already: a task request is copied into its slot,
- * which then gathers (docs/DESIGN.md section 10). Returns a task request's time (its slot's
- * T_REQUEST; 0 for other requests or without a clock). */
+ * REQ_RANGE, REQ_DEPTH, REQ_ARGS) are in the control block already: a task request is copied into
+ * its slot (coop_apply_task). Returns a task request's time (its slot's T_REQUEST; 0 for other
+ * requests or without a clock). */
 COOP_SHARED_FN COOP_U64 coop_apply_request(COOP_CTRL_WORD *ctrl, COOP_U32 seq)
 {
     COOP_U32 kind = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_KIND]);
     COOP_U64 requested = 0;
-    if (kind == COOP_REQ_TASK) {
-        COOP_U32 slot = coop_load_relaxed(&ctrl[COOP_CTRL_REQ_SLOT]);
-        COOP_CTRL_WORD *words = &ctrl[COOP_CTRL_SLOT(slot, 0)];
-        COOP_U32 status = COOP_TASK_STATUS_WORD(seq, slot, COOP_TASK_GATHERING);
-        /* T6: the last request has started; T7: the slot's last task is done, so no group reads
-         * the words rewritten below */
-        COOP_CHECK(ctrl, COOP_TASK_STATUS_OF(coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS])) != COOP_TASK_GATHERING,
-                   COOP_CHECK_ONE_GATHER, seq, coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS]), 0u);
-        COOP_CHECK(ctrl, coop_load_relaxed(&words[COOP_SLOT_STATUS]) == 0u ||
-                             COOP_TASK_STATUS_OF(coop_load_relaxed(&words[COOP_SLOT_STATUS])) == COOP_TASK_DONE,
-                   COOP_CHECK_SLOT_REUSE, seq, slot, coop_load_relaxed(&words[COOP_SLOT_STATUS]));
-        coop_store_relaxed(&words[COOP_SLOT_TASK], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]));
-        coop_store_relaxed(&words[COOP_SLOT_WANT], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]));
-        coop_store_relaxed(&words[COOP_SLOT_RANGE], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_RANGE]));
-        for (COOP_U32 i = 0; i < COOP_TASK_ARGS; i++)
-            coop_store_relaxed(&words[COOP_SLOT_ARGS + i], coop_load_relaxed(&ctrl[COOP_CTRL_REQ_ARGS + i]));
-        coop_store_relaxed(&words[COOP_SLOT_JOINED], 0u);
-        coop_store_relaxed(&words[COOP_SLOT_NEXT], 0u);
-        coop_store_relaxed(&words[COOP_SLOT_FINISHED], 0u);
-        requested = coop_device_time(&words[COOP_SLOT_T_REQUEST]);
-        coop_store_relaxed(&words[COOP_SLOT_STATUS], status);
-        /* release: the slot's words and the reset counts before GATHERING; pairs with the idle
-         * groups' acquire of the status (coop_join_task, coop_task_need) */
-        coop_store_release(&ctrl[COOP_CTRL_TASK_STATUS], status);
-        /* the task's kill tokens, for this request; the word held none (K7: the last task's start
-         * cancelled its tokens, and none came back after). Acquire-release: the takers'
-         * compare-and-swap (coop_take_tokens) that reads it synchronises with it */
-        COOP_U64 left = coop_exchange64(coop_kill_tokens(ctrl),
-                                        COOP_KILLS_WORD(seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT])));
-        COOP_CHECK(ctrl, left == 0u, COOP_CHECK_REQUEST_TOKENS, seq, COOP_KILLS_TOKENS(left), COOP_KILLS_REQUEST(left));
-    } else if (kind == COOP_REQ_SHUTDOWN) {
+    if (kind == COOP_REQ_TASK)
+        requested = coop_apply_task(ctrl, seq, coop_load_relaxed(&ctrl[COOP_CTRL_REQ_SLOT]),
+                                    coop_load_relaxed(&ctrl[COOP_CTRL_REQ_TASK]),
+                                    coop_load_relaxed(&ctrl[COOP_CTRL_REQ_WANT]),
+                                    coop_load_relaxed(&ctrl[COOP_CTRL_REQ_RANGE]),
+                                    coop_load_relaxed(&ctrl[COOP_CTRL_REQ_DEPTH]), &ctrl[COOP_CTRL_REQ_ARGS]);
+    else if (kind == COOP_REQ_SHUTDOWN)
         coop_store_release(&ctrl[COOP_CTRL_EXIT], 1u);
-    }
 #if !(defined(COOP_KERNELS) && COOP_KERNELS == 1)
-    else {
+    else
         coop_apply_share_request(ctrl, kind);
-    }
 #endif
     coop_store_relaxed(&ctrl[COOP_CTRL_REPORT_SEQ], seq);
     return requested;

@@ -65,6 +65,8 @@ typedef struct coop_start {
     unsigned members;          /* groups that start the cooperative kernel (0: all) */
     int agent;                 /* reserve the last group as the scheduler's agent */
     unsigned chaos_seed;       /* 0: no chaos */
+    unsigned spawn_slot;       /* with an agent: the first task slot it gives spawned runs itself
+                                  (COOP_DEV_SPAWN_SLOT; 0: the host serves the spawn queue) */
     unsigned trace_capacity;   /* a traced run: events per group's buffer (0: no trace area) */
     unsigned kernels;          /* cooperative kernels, each a kernel block (0 or 1: one) */
     const unsigned *weights;   /* kernels > 1: each one's weight */

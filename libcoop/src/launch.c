@@ -43,6 +43,7 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     image[COOP_DEV_MEMBERS] = start->members;
     image[COOP_DEV_AGENT] = (uint32_t)start->agent;
     image[COOP_DEV_CHAOS] = start->chaos_seed;
+    image[COOP_DEV_SPAWN_SLOT] = start->spawn_slot;
     if (start->trace_capacity)
         image[COOP_DEV_TRACE + COOP_TRACE_CAPACITY] = start->trace_capacity;
     for (unsigned k = 0; k < blocks; k++) { /* each kernel block's four barrier counters, two 64-bit words */

@@ -1,6 +1,7 @@
 /* A megakernel's task plans: the groups a plan's run takes, and every field the run reads,
- * checked before a run (coop_mega_run, scheduler.c). */
-#include "internal.h"
+ * checked before a run (coop_mega_run, scheduler.c), named in the message when it is out of
+ * range. */
+#include "mega.h"
 #include "strict.h"
 
 #include <stdio.h>
@@ -45,7 +46,7 @@ unsigned coop_groups_to_take(const coop_task_plan *plan, unsigned limit)
 
 /* The task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1 where it
  * wrote none (a megakernel written by hand). */
-static long program_tasks(const coop_kernel *kernel)
+long coop_program_tasks(const coop_kernel *kernel)
 {
     const char *source = kernel->program->source, *at = source ? strstr(source, "coop-tasks: ") : NULL;
     return at ? strtol(at + strlen("coop-tasks: "), NULL, 10) : -1;
@@ -55,7 +56,7 @@ static long program_tasks(const coop_kernel *kernel)
 coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans,
                              size_t count)
 {
-    long tasks = program_tasks(kernel);
+    long tasks = coop_program_tasks(kernel);
     for (size_t p = 0; p < count; p++) {
         const coop_task_plan *plan = &plans[p];
         char field[64];

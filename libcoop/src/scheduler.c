@@ -1,15 +1,13 @@
 /* Host side of the scheduler: runs a megakernel, submits high-priority tasks, measures them,
  * and watches for lack of progress (the device side is libcoop/include/coop_device/). */
-#include "internal.h"
+#include "mega.h"
 #include "share.h"
-#include "trace.h"
+#include "strict.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-_Static_assert(COOP_TASKS_IN_FLIGHT_MAX == COOP_TASK_SLOTS, "coop.h's task runs in flight = the device's slots");
 
 /* The control block's slots (coop_layout.h's table): the name the COOP_TRACE=1 line gives each
  * ("": not shown there), and whose progress a change of it is for the watchdog (WATCH_*). */
@@ -23,63 +21,10 @@ typedef struct ctrl_slot {
 static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
 #undef CTRL_SLOT_ROW
 #define CTRL_SLOT_ROWS (sizeof ctrl_slots / sizeof ctrl_slots[0])
-#define WATCHED_ROW(name, word, words, agent, label, watch) + ((watch) != 0)
-#define WATCHED_SLOTS (0 COOP_CTRL_SLOTS(WATCHED_ROW))
-enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 
-/* A task request in flight, in its slot (docs/DESIGN.md section 10). */
-typedef struct flight {
-    int used;
-    unsigned block;             /* the kernel block it was sent to (several cooperative kernels) */
-    size_t plan;
-    uint32_t seq;               /* its request's number in the mailbox */
-    uint32_t number;            /* its number among the task runs sent (= seq with one kernel) */
-    unsigned want, overtaken, in_flight;
-    double due_ms;              /* when its plan wanted it */
-    double deadline_ms;         /* due_ms + the plan's deadline; INFINITY: none */
-    double request_us, running_us;
-} flight;
-
-typedef struct mega {
-    coop_context *ctx;
-    coop_running run;
-    const coop_mega_params *params;
-    const coop_task_plan *plans;
-    size_t plan_count;
-    int direct;                 /* the control block is in the channel: the host applies requests */
-    unsigned limit;             /* most members: every group but the agent */
-    uint32_t seq;               /* requests sent */
-    uint32_t runs;              /* task runs sent */
-    /* the tasks in flight: one per slot; the one gathering (-1: none, T6) */
-    flight slots[COOP_TASK_SLOTS];
-    unsigned in_flight, slot_limit;
-    int gathering;
-    coop_policy policy;
-    unsigned overtake_limit;
-    /* per plan: submissions made, how often its due run was overtaken (P1), its next due time */
-    unsigned *sent;
-    unsigned *overtaken;
-    double *due;
-    coop_task_record *records;
-    coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
-    size_t record_count, record_capacity;
-    int device_clock;           /* the kernel writes its clock's time in the T_* slots */
-    double us_per_tick;         /* that clock's rate (a trace's: known once the run ended) */
-    int tracing;
-    coop_trace timeline;
-    /* mean members */
-    double member_time_us, sample_us;
-    unsigned members;
-    double cooperative_done_us; /* when the host first saw every member finished */
-    int trace;                  /* COOP_TRACE set */
-    double traced_us;
-    /* watchdog */
-    uint32_t signature[WATCHED_SLOTS]; /* the watched slots' last values */
-    double progress_us;
-    uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
-    const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
-    coop_share *share;          /* several cooperative kernels (share.c); NULL: one */
-} mega;
+_Static_assert(COOP_CTRL_REQ_DEPTH == COOP_CTRL_REQ_SLOT + 4 && COOP_CTRL_REQ_TASK == COOP_CTRL_REQ_SLOT + 1,
+               "a request's slot, task, want, range and depth are five words in a row");
+_Static_assert(COOP_TASKS_IN_FLIGHT_MAX == COOP_TASK_SLOTS, "coop.h's task runs in flight = the device's slots");
 
 static coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
 {
@@ -196,40 +141,53 @@ static coop_status share_send(void *run, unsigned block, uint32_t kind, uint32_t
     return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
 }
 
-/* Sends a request: a task run of `plan` into task slot `slot`, or the shutdown (plan NULL). The
+
+/* What a task request asks for: a plan's due run, or a run spawned on the device. */
+typedef struct run_spec {
+    unsigned task, workgroups, want, depth;
+    const unsigned *args;
+    size_t plan;                /* the plan, or the chain's (plan_count: the cooperative kernel's) */
+} run_spec;
+
+/* Sends a request: the task run `run` into task slot `slot`, or the shutdown (run NULL). The
  * mailbox is free: the last request was applied, as the host saw it start (T6, A1). */
-static coop_status send_request(mega *m, uint32_t kind, const coop_task_plan *plan, unsigned slot)
+static coop_status send_request(mega *m, uint32_t kind, const run_spec *run, unsigned slot)
 {
     unsigned block = 0, limit = m->limit;
+    uint32_t want = run ? run->want : 0;
     /* several cooperative kernels: the run goes to the block holding the most groups, and takes
      * from those (docs/DESIGN.md section 17); the shutdown ends blocks 1 .. K-1 first */
-    if (plan && m->share) {
+    if (run && m->share) {
         block = coop_share_task_block(m->share, &limit);
         coop_share_before_task(m->share, block);
+        if (run->plan < m->plan_count)
+            want = coop_groups_to_take(&m->plans[run->plan], limit ? limit : 1u);
     } else if (m->share) {
         coop_share_shutdown(m->share);
     }
     coop_status status = coop_share_mailbox_free(m->share, block);
     if (status == COOP_OK)
         status = block_store(m, block, COOP_CTRL_REQ_KIND, kind);
-    uint32_t want = 0;
-    if (plan) {
-        want = coop_groups_to_take(plan, limit ? limit : 1u);
-        const uint32_t fields[4] = {slot, plan->task, want, plan->workgroups};
-        for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+    if (run) {
+        const uint32_t fields[5] = {slot, run->task, want, run->workgroups, run->depth};
+        for (unsigned i = 0; i < 5 && status == COOP_OK; i++)
             status = block_store(m, block, COOP_CTRL_REQ_SLOT + i, fields[i]);
         for (unsigned i = 0; i < COOP_TASK_ARGS && status == COOP_OK; i++)
-            status = block_store(m, block, COOP_CTRL_REQ_ARGS + i, plan->args[i]);
+            status = block_store(m, block, COOP_CTRL_REQ_ARGS + i, run->args[i]);
     }
+    if (status == COOP_OK && run)
+        status = coop_spawns_note(m, m->seq + 1, run->plan);
     if (status != COOP_OK)
         return status;
     coop_share_sent(m->share, block, ++m->seq);
-    if (plan) {
+    if (run) {
         flight *f = &m->slots[slot];
         f->seq = m->seq;
         f->number = ++m->runs;
+        f->task = run->task;
         f->want = want;
         f->block = block;
+        f->depth = run->depth;
         f->request_us = coop_now_us();
         f->running_us = 0;
     }
@@ -248,8 +206,7 @@ static uint64_t load_time(mega *m, unsigned block, unsigned slot)
     return COOP_JOIN_HALVES(low, high);
 }
 
-/* The task in `slot` is done: its record, and the slot is free again. */
-static coop_status add_record(mega *m, unsigned slot, double done_us)
+coop_status coop_mega_record(mega *m, unsigned slot, double done_us)
 {
     flight *f = &m->slots[slot];
     if (m->record_count == m->record_capacity) {
@@ -264,11 +221,14 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
         m->tasks = more;
         m->record_capacity = capacity;
     }
-    const coop_task_plan *plan = &m->plans[f->plan];
     coop_trace_task *t = &m->tasks[m->record_count];
     coop_task_record *r = &m->records[m->record_count++];
     memset(r, 0, sizeof *r);
-    r->plan = (unsigned)f->plan;
+    r->plan = f->plan < m->plan_count || f->plan == COOP_PLAN_PENDING ? (unsigned)f->plan : COOP_PLAN_KERNEL;
+    r->task = f->task;
+    r->spawned = f->spawned;
+    r->spawned_by = f->spawned_by;
+    r->depth = f->depth;
     r->groups = f->want;
     r->request = f->number;
     r->due_ms = f->due_ms;
@@ -278,7 +238,7 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
     r->request_ms = (f->request_us - m->run.discovered_us) / 1e3;
     r->response_us = done_us - f->request_us;
     r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
-    *t = (coop_trace_task){.request = f->number, .plan = r->plan, .task = plan->task, .groups = r->groups,
+    *t = (coop_trace_task){.request = f->number, .plan = r->plan, .task = f->task, .groups = r->groups,
                            .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};
@@ -294,6 +254,13 @@ static coop_status add_record(mega *m, unsigned slot, double done_us)
         r->gather_us = running_us - f->request_us;
         r->exec_us = done_us - running_us;
     }
+    /* a spawned run's wait in the queue: by the device's clock from the spawn to the request
+     * (converted with the rest, fill_report), else by the host's from when it took it */
+    t->spawn_tick = f->spawned && r->device_timed && f->spawn_tick && f->spawn_tick <= t->request_tick
+                        ? f->spawn_tick
+                        : 0;
+    if (f->spawned && !t->spawn_tick)
+        r->spawn_wait_us = f->request_us - f->spawn_seen_us;
     f->used = 0;
     m->in_flight--;
     return COOP_OK;
@@ -313,17 +280,34 @@ static double deadline_of(const coop_task_plan *plan, double due_ms)
     return relative > 0 ? due_ms + relative : INFINITY;
 }
 
-/* Whether plan a's due run is more urgent than plan b's under the policy (section 10.1). */
-static int more_urgent(const mega *m, size_t a, double due_a, size_t b, double due_b)
+/* Whether due run a is more urgent than due run b under the policy (section 10.1). */
+static int more_urgent(const mega *m, const due_run *a, const due_run *b)
 {
     if (m->policy == COOP_POLICY_EDF) {
-        double deadline_a = deadline_of(&m->plans[a], due_a), deadline_b = deadline_of(&m->plans[b], due_b);
-        if (deadline_a != deadline_b)
-            return deadline_a < deadline_b;
-    } else if (m->plans[a].priority != m->plans[b].priority) {
-        return m->plans[a].priority > m->plans[b].priority;
+        if (a->deadline_ms != b->deadline_ms)
+            return a->deadline_ms < b->deadline_ms;
+    } else if (a->priority != b->priority) {
+        return a->priority > b->priority;
     }
-    return due_before(due_a, a, due_b, b);
+    return due_before(a->due_ms, a->key, b->due_ms, b->key);
+}
+
+/* A spawned run as a due run (section 10.2): its chain's plan's priority and deadline (from
+ * when the host took it), or the cooperative kernel's spawn_priority and spawn_deadline_ms. */
+static due_run spawned_due(mega *m, unsigned index)
+{
+    spawn_run *run = &m->spawns[index];
+    due_run due = {.due_ms = run->due_ms, .deadline_ms = INFINITY, .key = m->plan_count + run->order,
+                   .overtaken = &run->overtaken, .spawn = index + 1, .plan = run->plan};
+    if (run->plan < m->plan_count) {
+        due.priority = m->plans[run->plan].priority;
+        due.deadline_ms = deadline_of(&m->plans[run->plan], run->due_ms);
+    } else {
+        due.priority = m->params->spawn_priority;
+        if (m->params->spawn_deadline_ms > 0)
+            due.deadline_ms = run->due_ms + m->params->spawn_deadline_ms;
+    }
+    return due;
 }
 
 /* The due time of plan p's next submission in ms since launch, or -1 if it has no more. */
@@ -457,59 +441,91 @@ static coop_status watch(mega *m, double now_us, double watchdog_s, int cooperat
     return COOP_OK;
 }
 
-/* Whether a run of plan p is in flight: its next run waits for it (P2). */
+/* Whether a run of plan p is in flight: its next run waits for it (P2). Spawned runs count for
+ * no plan. */
 static int plan_in_flight(const mega *m, size_t p)
 {
     for (unsigned slot = 0; slot < COOP_TASK_SLOTS; slot++)
-        if (m->slots[slot].used && m->slots[slot].plan == p)
+        if (m->slots[slot].used && !m->slots[slot].spawned && m->slots[slot].plan == p)
             return 1;
     return 0;
 }
 
-/* Sends the most urgent due run (P1: a run overtaken overtake_limit times goes first) of a plan
- * with no run in flight (P2), if a slot is free and none gathers (T6). Sets *pending if a plan has
- * runs still to come. */
+/* Sends the most urgent due run, planned or spawned (P1: a run overtaken overtake_limit times
+ * goes first; P2: a plan's run only once its last is done), if a slot is free and none gathers
+ * (T6). Sets *pending if a plan has runs still to come or a spawned run waits. */
 static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *pending)
 {
-    double *due = m->due;
-    size_t chosen = 0, starved = 0;
-    int any = 0, any_starved = 0;
+    due_run *due = m->candidates;
+    size_t count = 0;
     for (size_t p = 0; p < m->plan_count; p++) {
-        due[p] = next_due_ms(m, p, cooperative_done);
-        if (due[p] < 0)
+        double at = next_due_ms(m, p, cooperative_done);
+        if (at < 0)
             continue;
         *pending = 1;
-        if (due[p] > now_ms || plan_in_flight(m, p)) {
-            due[p] = -1; /* not sendable now: neither chosen nor overtaken */
-            continue;
-        }
-        if (!any || more_urgent(m, p, due[p], chosen, due[chosen]))
-            chosen = p;
-        any = 1;
-        if (m->overtaken[p] >= m->overtake_limit && (!any_starved || due_before(due[p], p, due[starved], starved))) {
-            starved = p;
-            any_starved = 1;
-        }
+        /* P2: a plan with a run in flight is neither chosen nor overtaken */
+        if (at <= now_ms && !plan_in_flight(m, p))
+            due[count++] = (due_run){.due_ms = at, .deadline_ms = deadline_of(&m->plans[p], at),
+                                     .priority = m->plans[p].priority, .key = p, .overtaken = &m->overtaken[p],
+                                     .plan = p};
     }
-    if (any_starved)
+    for (unsigned i = 0; i < m->spawn_count; i++)
+        due[count++] = spawned_due(m, i);
+    *pending |= m->spawn_count > 0;
+    if (!count || m->gathering >= 0 || m->in_flight >= m->slot_limit)
+        return COOP_OK;
+    size_t chosen = 0, starved = count;
+    for (size_t k = 0; k < count; k++) {
+        if (more_urgent(m, &due[k], &due[chosen]))
+            chosen = k;
+        if (*due[k].overtaken >= m->overtake_limit &&
+            (starved == count || due_before(due[k].due_ms, due[k].key, due[starved].due_ms, due[starved].key)))
+            starved = k;
+    }
+    if (starved < count)
         chosen = starved;
-    if (any && m->gathering < 0 && m->in_flight < m->slot_limit) {
-        unsigned slot = 0;
-        while (m->slots[slot].used)
-            slot++;
-        for (size_t p = 0; p < m->plan_count; p++)
-            if (p != chosen && due[p] >= 0 && due[p] <= now_ms && due_before(due[p], p, due[chosen], chosen))
-                m->overtaken[p]++;
-        flight *f = &m->slots[slot];
-        *f = (flight){.used = 1, .plan = chosen, .overtaken = m->overtaken[chosen], .in_flight = m->in_flight + 1,
-                      .due_ms = due[chosen], .deadline_ms = deadline_of(&m->plans[chosen], due[chosen])};
-        m->overtaken[chosen] = 0;
-        m->sent[chosen]++;
-        m->in_flight++;
-        m->gathering = (int)slot;
-        return send_request(m, COOP_REQ_TASK, &m->plans[chosen], slot);
+    unsigned slot = 0;
+    while (m->slots[slot].used)
+        slot++;
+    for (size_t k = 0; k < count; k++)
+        if (k != chosen && due_before(due[k].due_ms, due[k].key, due[chosen].due_ms, due[chosen].key))
+            (*due[k].overtaken)++;
+    const due_run *c = &due[chosen];
+    flight *f = &m->slots[slot];
+    *f = (flight){.used = 1, .plan = c->plan, .overtaken = *c->overtaken, .in_flight = m->in_flight + 1,
+                  .due_ms = c->due_ms, .deadline_ms = c->deadline_ms};
+    run_spec run = {.plan = c->plan};
+    if (!c->spawn) {
+        const coop_task_plan *plan = &m->plans[c->plan];
+        run.task = plan->task;
+        run.workgroups = plan->workgroups;
+        run.want = coop_groups_to_take(plan, m->limit);
+        run.args = plan->args;
+        m->overtaken[c->plan] = 0;
+        m->sent[c->plan]++;
+    } else {
+        spawn_run taken = m->spawns[c->spawn - 1];
+        /* the list keeps the order the host took the runs in */
+        for (unsigned i = c->spawn; i < m->spawn_count; i++)
+            m->spawns[i - 1] = m->spawns[i];
+        m->spawn_count--;
+        if (m->task_count >= 0 && taken.task >= (unsigned long)m->task_count)
+            return coop_fail(m->ctx, COOP_ERR_INVALID_ARGUMENT,
+                             "megakernel '%s': a run spawned task %u, and it has %ld tasks; the kernel still "
+                             "runs and the process must exit", m->run.name, taken.task, m->task_count);
+        f->spawned = 1;
+        f->spawned_by = taken.spawner;
+        f->spawn_tick = taken.spawn_tick;
+        f->spawn_seen_us = taken.seen_us;
+        run.task = taken.task;
+        run.workgroups = taken.workgroups;
+        run.want = COOP_SPAWN_WANT_OF(taken.workgroups, taken.cap, m->limit);
+        run.depth = taken.depth;
+        run.args = taken.args;
     }
-    return COOP_OK;
+    m->in_flight++;
+    m->gathering = (int)slot;
+    return send_request(m, COOP_REQ_TASK, &run, slot);
 }
 
 /* Follows the requests in flight: the gather of the last one sent (over once TASK_STATUS shows it
@@ -522,7 +538,13 @@ static coop_status follow_tasks(mega *m, double now_us)
         uint32_t task = 0;
         if ((status = block_load(m, f->block, COOP_CTRL_TASK_STATUS, &task)) != COOP_OK)
             return status;
-        if (task == COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING)) {
+        uint32_t word = COOP_TASK_STATUS_WORD(COOP_TASK_SEQ_KEPT(f->seq), (uint32_t)m->gathering, COOP_TASK_RUNNING);
+        /* where the agent also applies spawned runs, TASK_STATUS may name one already: the slot
+         * says the gather is over too (the agent holds a request back while another gathers) */
+        if (task != word && m->spawn_slot &&
+            (status = ctrl_load(m, COOP_CTRL_SLOT(m->gathering, COOP_SLOT_STATUS), &task)) != COOP_OK)
+            return status;
+        if (task == word || (m->spawn_slot && task == COOP_TASK_STATUS_SET(word, COOP_TASK_DONE))) {
             if (f->running_us == 0)
                 f->running_us = now_us;
             m->gathering = -1;
@@ -543,7 +565,7 @@ static coop_status follow_tasks(mega *m, double now_us)
         /* the slot is free once done, but the gather counts as over only by TASK_STATUS: its
          * starter may store RUNNING there after the task's groups have finished */
         if (COOP_TASK_STATUS_OF(word) == COOP_TASK_DONE && (int)slot != m->gathering &&
-            (status = add_record(m, slot, now_us)) != COOP_OK)
+            (status = coop_mega_record(m, slot, now_us)) != COOP_OK)
             return status;
     }
     return COOP_OK;
@@ -599,13 +621,27 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     }
     if (m->in_flight && (status = follow_tasks(m, now_us)) != COOP_OK)
         return status;
+    /* after follow_tasks: a run spawned by a task the host saw done is in the queue already */
+    status = m->spawn_slot ? coop_spawns_follow(m, now_us) : coop_spawns_take(m, now_us);
+    if (status != COOP_OK)
+        return status;
     int pending = 0;
     uint32_t sent = m->seq;
     if ((status = send_next(m, (now_us - m->run.discovered_us) / 1e3, cooperative_done, &pending)) != COOP_OK)
         return status;
     if (m->seq != sent)
         return COOP_OK;
-    if (cooperative_done && !pending && !m->in_flight) {
+    /* every ticket reserved before the members finished and the tasks ended has been taken: the
+     * head is read after STATE and the slots' statuses (acquire) that showed them; where the
+     * agent serves the queue, its busy word says so, and that its runs are done and recorded
+     * (section 10.2) */
+    uint32_t spawn_head = m->spawn_tail, busy = 0;
+    if (cooperative_done && !pending && !m->in_flight)
+        status = m->spawn_slot ? ctrl_load(m, COOP_CTRL_SPAWN_BUSY, &busy)
+                               : ctrl_load(m, COOP_CTRL_SPAWN_HEAD, &spawn_head);
+    if (status != COOP_OK)
+        return status;
+    if (cooperative_done && !pending && !m->in_flight && spawn_head == m->spawn_tail && !busy) {
         *finished = 1;
         return send_request(m, COOP_REQ_SHUTDOWN, NULL, 0);
     }
@@ -652,13 +688,28 @@ static void fill_report(mega *m, coop_mega_report *report)
         m->records[j] = r;
         m->tasks[j] = t;
     }
+    /* an agent-served run's chain, from its spawner's record (spawners come first in request
+     * order, but for agent-served ones, which may end before their spawner does) */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t k = 0; k < m->record_count; k++)
+            for (size_t j = 0; m->records[k].plan == COOP_PLAN_PENDING && j < m->record_count; j++)
+                if (m->records[j].request == m->records[k].spawned_by && m->records[j].plan != COOP_PLAN_PENDING) {
+                    m->records[k].plan = m->tasks[k].plan = m->records[j].plan;
+                    changed = 1;
+                }
+    }
     for (size_t k = 0; k < m->record_count; k++) {
         coop_task_record *r = &m->records[k];
         const coop_trace_task *t = &m->tasks[k];
+        if (r->plan == COOP_PLAN_PENDING)
+            r->plan = COOP_PLAN_KERNEL;
         if (r->device_timed) {
             r->gather_us = (double)(t->gathered_tick - t->request_tick) * m->us_per_tick;
             r->exec_us = (double)(t->done_tick - t->gathered_tick) * m->us_per_tick;
         }
+        if (t->spawn_tick)
+            r->spawn_wait_us = (double)(t->request_tick - t->spawn_tick) * m->us_per_tick;
     }
     report->records = m->records;
     report->record_count = m->record_count;
@@ -736,6 +787,12 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->overtake_limit = %u: a due run is overtaken from 1 to %u times "
                            "(0: 4)", params->overtake_limit, COOP_OVERTAKE_MAX);
+    if (status == COOP_OK && params->spawn_priority > COOP_PRIORITY_MAX)
+        status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
+                           "coop_mega_run: params->spawn_priority = %u: a priority is from 0 to %u",
+                           params->spawn_priority, COOP_PRIORITY_MAX);
+    if (status == COOP_OK)
+        status = coop_check_time(ctx, "coop_mega_run: params->spawn_deadline_ms", params->spawn_deadline_ms);
     if (status == COOP_OK && params->trace_events > COOP_TRACE_MAX_EVENTS)
         status = coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
                            "coop_mega_run: params->trace_events = %u: a group's trace buffer holds from 1 to %u "
@@ -757,10 +814,17 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
         .agent = ctx->channel.kind != COOP_CHANNEL_SVM,
         .chaos_seed = params->chaos_seed ? params->chaos_seed : (unsigned)chaos,
     };
-    mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count,
+    unsigned slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1;
+    /* with an agent, the task slots the host leaves free are the agent's for a program's spawned
+     * runs (coop-merge marks a program that spawns) */
+    const char *source = kernel->program->source;
+    start.spawn_slot = start.agent && slot_limit < COOP_TASK_SLOTS && source && strstr(source, "coop-spawns: 1")
+                           ? slot_limit
+                           : 0;
+    mega m = {.ctx = ctx, .params = params, .plans = plans, .plan_count = plan_count, .spawn_slot = start.spawn_slot,
               .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
               .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
-              .slot_limit = params->tasks_in_flight ? params->tasks_in_flight : 1, .policy = params->policy,
+              .slot_limit = slot_limit, .policy = params->policy,
               .overtake_limit = params->overtake_limit ? params->overtake_limit : 4, .share = share};
     if (m.share)
         coop_share_attach(m.share, share_send, &m);
@@ -783,11 +847,12 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
     }
     m.sent = calloc(plan_count ? plan_count : 1, sizeof *m.sent);
     m.overtaken = calloc(plan_count ? plan_count : 1, sizeof *m.overtaken);
-    m.due = calloc(plan_count ? plan_count : 1, sizeof *m.due);
-    if (!m.sent || !m.overtaken || !m.due) {
+    m.candidates = calloc(plan_count + COOP_SPAWN_QUEUE, sizeof *m.candidates);
+    m.task_count = coop_program_tasks(kernel);
+    if (!m.sent || !m.overtaken || !m.candidates) {
         free(m.sent);
         free(m.overtaken);
-        free(m.due);
+        free(m.candidates);
         coop_trace_discard(&m.timeline);
         coop_share_free(m.share);
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
@@ -850,7 +915,8 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
     free(m.tasks);
     free(m.sent);
     free(m.overtaken);
-    free(m.due);
+    free(m.candidates);
+    free(m.chain_plan);
     coop_share_free(m.share);
     return status;
 }

@@ -589,15 +589,28 @@ static void write_host(writer *w, const time_base *base, const coop_trace_task *
         const coop_trace_task *t = &tasks[k];
         const coop_task_record *r = k < report->record_count ? &report->records[k] : NULL;
         double start = direct && t->request_tick ? device_ts(base, t->request_tick) : host_ts(base, t->sent_us);
-        snprintf(name, sizeof name, "task %u (plan %u, request %u)", t->task, t->plan, t->request);
+        if (r && r->spawned)
+            snprintf(name, sizeof name, "task %u (spawned by request %u, request %u)", t->task, r->spawned_by,
+                     t->request);
+        else
+            snprintf(name, sizeof name, "task %u (plan %u, request %u)", t->task, t->plan, t->request);
         snprintf(args, sizeof args,
                  "\"request\":%u,\"plan\":%u,\"task\":%u,\"groups\":%u,\"gather_us\":%.4f,\"exec_us\":%.4f,"
                  "\"response_us\":%.4f,\"deadline_met\":%s,\"device_timed\":%s,\"due_ms\":%.4f,"
-                 "\"deadline_ms\":%.4f,\"overtaken\":%u,\"in_flight\":%u",
+                 "\"deadline_ms\":%.4f,\"overtaken\":%u,\"in_flight\":%u,\"spawned\":%s,\"spawned_by\":%u,"
+                 "\"depth\":%u,\"spawn_wait_us\":%.4f",
                  t->request, t->plan, t->task, t->groups, r ? r->gather_us : 0.0, r ? r->exec_us : 0.0,
                  r ? r->response_us : 0.0, t->deadline_met ? "true" : "false", r && r->device_timed ? "true" : "false",
-                 t->due_ms, t->deadline_ms, r ? r->overtaken : 0u, r ? r->in_flight : 0u);
+                 t->due_ms, t->deadline_ms, r ? r->overtaken : 0u, r ? r->in_flight : 0u,
+                 r && r->spawned ? "true" : "false", r ? r->spawned_by : 0u, r ? r->depth : 0u,
+                 r ? r->spawn_wait_us : 0.0);
         span(w, 0, start, host_ts(base, t->done_us), "task", name, args);
+        /* a spawned run's spawn, where the device's clock timed it */
+        if (t->spawn_tick) {
+            snprintf(name, sizeof name, "spawn of request %u", t->request);
+            snprintf(args, sizeof args, "\"request\":%u,\"spawned_by\":%u", t->request, r ? r->spawned_by : 0u);
+            instant(w, 0, device_ts(base, t->spawn_tick), "spawn", name, args);
+        }
         if (direct && t->request_tick) {
             snprintf(name, sizeof name, "request %u", t->request);
             snprintf(args, sizeof args, "\"request\":%u", t->request);

@@ -26,6 +26,7 @@ typedef struct coop_trace_task {
     double deadline_ms;        /* its deadline, since discovery (0: none) */
     int deadline_met;
     uint64_t request_tick, gathered_tick, done_tick;
+    uint64_t spawn_tick;       /* a spawned run's spawn, by the device's clock (0: none or not timed) */
     unsigned agent_tid;        /* the agent's track, where the request's device time is (0: none) */
 } coop_trace_task;
 

@@ -1,12 +1,13 @@
 /* coop_device/agent.h: the agent group: copies the host's requests in and the reports out when
- * the control block is in device memory.
+ * the control block is in device memory, and the spawn queue's entries out.
  * Invariants: docs/DESIGN.md section 11: A1 requests once each in order, A2 times before DONE,
- * A3 the agent never takes a member role. Part of the kernel header (coop_kernel.h includes
- * these files in order); it uses only the files before it. */
+ * A3 the agent never takes a member role; section 10.2's S1 and S4 for the spawn queue's copy.
+ * Part of the kernel header (coop_kernel.h includes these files in order); it uses only the
+ * files before it. */
 #ifndef COOP_DEVICE_AGENT_H
 #define COOP_DEVICE_AGENT_H
 
-#include "task.h"
+#include "spawn.h"
 
 /* The control-block slots the agent copies out to the host when they change: the scheduler's
  * state, the slots whose AGENT column in coop_layout.h's table says OUT(n), in the order of n,
@@ -27,11 +28,18 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
 #define COOP_AGENT_TIME_WORDS 6u  /* a slot's T_REQUEST, T_GATHERED, T_DONE, in a row */
 #define COOP_AGENT_STATUSES (1u + COOP_TASK_SLOTS) /* TASK_STATUS and each slot's status */
+/* an agent-served spawned run's slot words the host records: TASK .. SPAWNER, times included */
+#define COOP_AGENT_SPAWNED_WORDS (COOP_SLOT_SPAWNER - COOP_SLOT_TASK + 1u)
 COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 6u, agent_one_case_per_named_slot);
+/* the spawn queue's head is copied before STATE, which coop_agent copies with release */
+COOP_LAYOUT_ASSERT(COOP_AGENT_SLOT_0 == COOP_CTRL_STATE, agent_state_first);
 COOP_LAYOUT_ASSERT(COOP_SLOT_T_GATHERED == COOP_SLOT_T_REQUEST + 2 && COOP_SLOT_T_DONE == COOP_SLOT_T_REQUEST + 4,
                    agent_slot_times_in_a_row);
 /* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
-COOP_LAYOUT_ASSERT(2u * (COOP_AGENT_MIRRORED + COOP_AGENT_STATUSES) <= COOP_SWEEP_WIDTH, agent_copies_fit_in_scratch);
+COOP_LAYOUT_ASSERT(2u * (COOP_AGENT_MIRRORED + COOP_AGENT_STATUSES) + COOP_TASK_SLOTS <= COOP_SWEEP_WIDTH,
+                   agent_copies_fit_in_scratch);
+COOP_LAYOUT_ASSERT(COOP_SLOT_TASK < COOP_SLOT_T_REQUEST && COOP_SLOT_T_DONE < COOP_SLOT_SPAWNER,
+                   agent_spawned_words_hold_the_times);
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
@@ -69,6 +77,42 @@ inline void coop_agent_copy_request(global uint *ctrl, global uint *host)
     }
 }
 
+/* Copies the spawn queue's complete entries out to the host's copy of the queue, in ticket order
+ * from `copied`, then its head (the tickets reserved so far), and brings the host's tail in once
+ * it moved; returns the next ticket to copy. `*freed` is the last tail brought in. Called after
+ * the pass's acquire loads of the status words and of STATE, so that the head it copies counts
+ * every spawn made before the task ends and member finishes those show (the host's shutdown
+ * waits for its tail to reach that head). A queue nobody spawned into costs one relaxed load. */
+inline uint coop_agent_spawns(global uint *ctrl, global uint *host, uint copied, uint *freed)
+{
+    uint head = coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]);
+    if (copied == head && copied == *freed)
+        return copied;
+    for (uint ticket = copied; ticket != head; ticket++) {
+        global uint *entry = &ctrl[COOP_CTRL_SPAWN_ENTRY(ticket, 0u)];
+        /* acquire: pairs with the spawner's release of READY, after the entry's words */
+        if (coop_load_acquire(&entry[COOP_SPAWN_READY]) != ticket + 1u)
+            break;
+        for (uint w = 1; w < COOP_SPAWN_WORDS; w++)
+            coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_ENTRY(ticket, w)], coop_load_relaxed(&entry[w]));
+        /* release: the copied words before READY; pairs with the host's acquire of READY. The
+         * host's copy of this entry is free: the host took ticket - COOP_SPAWN_QUEUE before its
+         * tail let a spawner reserve this ticket (S1) */
+        coop_host_store(&host[COOP_CTRL_SPAWN_ENTRY(ticket, COOP_SPAWN_READY)], ticket + 1u);
+        copied = ticket + 1u;
+    }
+    /* relaxed: the release of STATE's copy after it orders it (coop_agent) */
+    coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_HEAD], head);
+    /* acquire, system scope: pairs with the host's release of its tail, after it read the
+     * entries below it; release: pairs with the spawners' acquire of the tail (S1) */
+    uint tail = coop_host_load(&host[COOP_CTRL_SPAWN_TAIL]);
+    if (tail != *freed) {
+        coop_store_release(&ctrl[COOP_CTRL_SPAWN_TAIL], tail);
+        *freed = tail;
+    }
+    return copied;
+}
+
 /* 200 ns pauses the agent takes between passes (see coop_agent); a build may set them. They
  * bound how soon the host sees the members finished: on the H200 a run of bfs on a 2x2 grid took
  * 16-17 us cooperative with 8 or none, as standalone, and 26-27 us with 64. */
@@ -88,16 +132,44 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
     local uint *now = shadow + COOP_AGENT_MIRRORED;
     local uint *statuses = now + COOP_AGENT_MIRRORED;                 /* last copied */
     local uint *statuses_now = statuses + COOP_AGENT_STATUSES;
-    uint applied = 0, dumped = 0;
+    local uint *acked = statuses_now + COOP_AGENT_STATUSES;           /* coop_spawn_apply's */
+    uint applied = 0, dumped = 0, spawns_copied = 0, spawns_freed = 0;
+    /* serving the spawn queue itself (section 10.2): from which slot, the next ticket, the runs
+     * applied, whether the host's request went last (the two alternate while both wait), and
+     * the busy word last copied out */
+    uint spawn_first = coop_load_relaxed(&ctx->dev[COOP_DEV_SPAWN_SLOT]);
+    uint spawns_taken = 0, spawned = 0, host_went_last = 0, busy_copied = 0xffffffffu;
+    uint members = ctx->physical_groups - 1u;
     for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
         shadow[i] = 0xffffffffu;
     for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
         statuses[i] = 0xffffffffu;
+    for (uint s = 0; s < COOP_TASK_SLOTS; s++)
+        acked[s] = 0u;
     for (;;) {
         /* both reads of host memory in flight at once (a dump needs no ordering) */
         uint dump = coop_host_load_relaxed(&host[COOP_CTRL_DUMP]);
         uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
-        if (seq != applied) {
+        /* T6 with two sources of requests: apply one only while none gathers. Acquire: pairs
+         * with the starter's release of RUNNING, after it cleared the kill tokens (K7) */
+        int gathering = spawn_first && COOP_TASK_STATUS_OF(coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS])) ==
+                                           COOP_TASK_GATHERING;
+        if (spawn_first && !gathering && spawns_taken != coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]) &&
+            (host_went_last || seq == applied) &&
+            coop_spawn_apply(ctrl, host, spawn_first, spawns_taken, spawned, members, acked)) {
+#if COOP_TRACING
+            COOP_TRACE_EVENT(ctx, coop_load_relaxed64((global ulong *)&ctrl[COOP_CTRL_SLOT(
+                                      COOP_TASK_STATUS_SLOT(coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS])),
+                                      COOP_SLOT_T_REQUEST)]),
+                             COOP_EV_REQUEST, COOP_SPAWN_SEQ_BIT | spawned,
+                             coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_ENTRY(spawns_taken, COOP_SPAWN_TASK)]));
+#endif
+            spawns_taken++;
+            spawned++;
+            host_went_last = 0;
+            gathering = 1;
+        }
+        if (seq != applied && !gathering) {
             coop_agent_copy_request(ctrl, host);
 #if COOP_TRACING
             ulong requested = coop_apply_request(ctrl, seq);
@@ -107,6 +179,7 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
             coop_apply_request(ctrl, seq);
 #endif
             applied = seq;
+            host_went_last = 1;
         }
         /* The status words are read first and copied out last, with release: the host, seeing
          * a slot's task done, then finds the times the kernel wrote before it (T_GATHERED,
@@ -118,17 +191,44 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
             statuses_now[i] = coop_load_acquire(&ctrl[coop_agent_status(i)]);
         for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
             now[i] = ((volatile global uint *)ctrl)[coop_agent_slot(i)];
+        /* STATE (slot 0) with acquire: pairs with the members' finishing increments, after their
+         * spawns; the spawn queue's head is read after it (and after the statuses) and what the
+         * host needs of it copied before STATE's copy (release below) */
+        now[0] = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+        if (!spawn_first) {
+            spawns_copied = coop_agent_spawns(ctrl, host, spawns_copied, &spawns_freed);
+        } else {
+            uint busy = spawns_taken != coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]);
+            for (uint s = spawn_first; s < COOP_TASK_SLOTS; s++) {
+                uint status = statuses_now[1u + s];
+                if (status && COOP_TASK_STATUS_OF(status) == COOP_TASK_DONE &&
+                    acked[s] != COOP_TASK_STATUS_SEQ(status))
+                    acked[s] = coop_host_load_relaxed(&host[COOP_CTRL_SPAWN_ACK + s]);
+                busy |= status && (COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE ||
+                                   acked[s] != COOP_TASK_STATUS_SEQ(status));
+            }
+            if (busy != busy_copied) {
+                coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_BUSY], busy);
+                busy_copied = busy;
+            }
+        }
         for (uint i = 0; i < COOP_AGENT_MIRRORED; i++) {
             if (now[i] != shadow[i]) {
-                coop_host_store_relaxed(&host[coop_agent_slot(i)], now[i]);
+                if (i == 0)
+                    coop_host_store(&host[coop_agent_slot(i)], now[i]);
+                else
+                    coop_host_store_relaxed(&host[coop_agent_slot(i)], now[i]);
                 shadow[i] = now[i];
             }
         }
         for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
             if (statuses_now[i] != statuses[i]) {
-                /* a slot's times change only before its status does (request, start, done) */
-                for (uint k = 0; i && k < COOP_AGENT_TIME_WORDS; k++) {
-                    uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_T_REQUEST + k);
+                /* a slot's times change only before its status does (request, start, done); an
+                 * agent-served run's slot also holds what the host records of it */
+                uint first = spawn_first && i > spawn_first ? COOP_SLOT_TASK : COOP_SLOT_T_REQUEST;
+                uint count = first == COOP_SLOT_TASK ? COOP_AGENT_SPAWNED_WORDS : COOP_AGENT_TIME_WORDS;
+                for (uint k = 0; i && k < count; k++) {
+                    uint word = COOP_CTRL_SLOT(i - 1u, first + k);
                     coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
                 }
                 coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
