@@ -475,6 +475,10 @@ static void check_spawn(mt_merge *merge, const mt_file *file, CXCursor call)
     if (merge->options.standalone)
         reject_at(merge, file, call, "merge it without --standalone: a megakernel's scheduler runs spawned tasks",
                   "spawn_task() in a standalone kernel: it has no tasks to run");
+    else if (merge->coop_count > 1)
+        reject_at(merge, file, call, "merge the spawning kernel alone with its tasks",
+                  "spawn_task() in a megakernel of %zu cooperative kernels: the host serves the first kernel's "
+                  "spawn queue only", merge->coop_count);
     else if (!name)
         reject_at(merge, file, clang_Cursor_getArgument(call, 0),
                   "write the task kernel's name in quotes: spawn_task(\"NAME\", workgroups, ...)",

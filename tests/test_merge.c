@@ -342,6 +342,9 @@ static const rejection rejections[] = {
      REJECT "spawn_not_literal.cl:4:43: error: spawn_task()'s first argument is not a string literal", "in quotes"},
     {{REJECT "spawn_too_many.cl", "--task", "tests/merge/spawn_tasks.cl"},
      REJECT "spawn_too_many.cl:4:112: error: spawn_task(\"count\") with 17 argument words: at most 16", "buffer"},
+    {{"tests/merge/rounds.cl", REJECT "spawn_standalone.cl", "--task", "tests/merge/spawn_tasks.cl"},
+     REJECT "spawn_standalone.cl:4:32: error: spawn_task() in a megakernel of 2 cooperative kernels: the host serves "
+            "the first kernel's spawn queue only", "alone with its tasks"},
     {{REJECT "spawn_standalone.cl", "--standalone"},
      REJECT "spawn_standalone.cl:4:32: error: spawn_task() in a standalone kernel: it has no tasks to run",
      "without --standalone"},
