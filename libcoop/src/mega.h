@@ -107,6 +107,37 @@ typedef struct mega {
     struct coop_share *share;   /* several cooperative kernels (share.c); NULL: one */
 } mega;
 
+/* A word of the (first) kernel block's control block, through the channel. */
+static inline coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
+{
+    return coop_channel_load(m->ctx, COOP_CHAN_CTRL + slot, value);
+}
+
+/* A word of kernel block `block`'s control block (block 0: ctrl_load's; the others exist only
+ * with channel 'svm', share.c) */
+static inline coop_status block_load(mega *m, unsigned block, unsigned slot, uint32_t *value)
+{
+    return coop_channel_load(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
+}
+
+static inline coop_status block_store(mega *m, unsigned block, unsigned slot, uint32_t value)
+{
+    return coop_channel_store(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
+}
+
+static inline coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
+{
+    return coop_channel_store(m->ctx, COOP_CHAN_CTRL + slot, value);
+}
+
+/* watch.c: the watchdog (docs/DESIGN.md section 12). coop_watch fails with COOP_ERR_TIMEOUT and
+ * an account of where the groups are once nothing progressed for watchdog_s; coop_diagnose gives
+ * that account for `cause` ("watchdog", "time limit"); coop_trace_words prints the scheduler's
+ * words (COOP_TRACE=1). */
+coop_status coop_watch(mega *m, double now_us, double watchdog_s, int cooperative_done);
+coop_status coop_diagnose(mega *m, const char *cause, const char *what);
+void coop_trace_words(mega *m);
+
 /* plans.c: the task count coop-merge wrote into a megakernel's program ("coop-tasks: N"), or -1
  * where it wrote none (a megakernel written by hand). */
 long coop_program_tasks(const coop_kernel *kernel);
