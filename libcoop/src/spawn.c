@@ -107,6 +107,7 @@ coop_status coop_spawns_follow(mega *m, double now_us)
         /* its record, as for a run the host sent (coop_mega_record), timed by the host from when
          * it first saw the slot busy where the device has no clock */
         m->slots[slot] = (flight){.used = 1, .plan = chain_of(m, spawner), .seq = COOP_TASK_STATUS_SEQ(status),
+                                  .number = COOP_TASK_STATUS_SEQ(status),
                                   .task = SLOT_WORD(TASK), .want = SLOT_WORD(WANT), .in_flight = m->in_flight + 1,
                                   .spawned = 1, .spawned_by = spawner, .depth = SLOT_WORD(DEPTH),
                                   .spawn_tick = COOP_JOIN_HALVES(SLOT_WORD(T_SPAWN), words[COOP_SLOT_T_SPAWN + 1 -
