@@ -153,7 +153,7 @@ coop_status coop_spawns_note(mega *m, uint32_t seq, size_t plan);
 /* spawn.c: where the agent serves the queue, records each of its runs once done, and tells the
  * agent so (SPAWN_ACK). */
 coop_status coop_spawns_follow(mega *m, double now_us);
-/* scheduler.c: the run in flight in task slot `slot` is done: its record, and the slot is free. */
+/* records.c: the run in flight in task slot `slot` is done: its record, and the slot is free. */
 coop_status coop_mega_record(mega *m, unsigned slot, double done_us);
 
 /* A record's plan while the chain of an agent-served run is not known yet (fill_report resolves
