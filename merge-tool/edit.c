@@ -26,11 +26,16 @@ void mt_remove(mt_file *file, unsigned begin, unsigned end)
         mt_edit_add(file, begin, end, MT_RANK_REPLACE, "");
 }
 
+/* By position; at one position, insertions before a replacement that starts there (text inserted
+ * at a replaced statement's start, such as the brace a loop body without braces gets, goes before
+ * it; text meant after it is inserted at its end), then by rank, then in the order added. */
 static int edit_order(const void *a, const void *b)
 {
     const mt_edit *x = a, *y = b;
     if (x->begin != y->begin)
         return x->begin < y->begin ? -1 : 1;
+    if ((x->begin == x->end) != (y->begin == y->end))
+        return x->begin == x->end ? -1 : 1;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     return x->sequence < y->sequence ? -1 : x->sequence > y->sequence;

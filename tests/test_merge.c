@@ -42,6 +42,7 @@
 #include "merge/expected/two_forks.h"
 #include "merge/expected/ws_rounds.h"
 #include "merge/expected/if_join.h"
+#include "merge/expected/no_braces.h"
 #include "merge/expected/spin.h"
 #include "merge/expected/stall.h"
 #include "merge/expected/stall_standalone.h"
@@ -203,6 +204,7 @@ static const golden_case goldens[] = {
     {"two_kernels", {"tests/merge/rounds.cl", "tests/merge/ws_rounds.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"stall_beside", {"tests/merge/rounds.cl", "tests/merge/stall.cl", "--prefix", "STALL_BESIDE", NULL}},
     {"if_join", {"tests/merge/if_join.cl", "--task", "tests/merge/fill.cl", NULL}},
+    {"no_braces", {"tests/merge/no_braces.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"spin", {"tests/merge/spin.cl", "--task", "tests/merge/fill.cl", NULL}},
     {"stall", {"tests/merge/stall.cl", NULL}},
     {"stall_standalone", {"tests/merge/stall.cl", "--standalone", NULL}},
@@ -2171,6 +2173,47 @@ START_TEST(if_around_helper_barriers_after_a_fork_point)
 }
 END_TEST
 
+/* no_braces.cl, NO_BRACES_ROUNDS rounds of each loop: out = {5, 7}. */
+enum { NO_BRACES_ROUNDS = 12 };
+
+static void no_braces_check(chaos_runs *runs, unsigned seed, const coop_mega_report *report)
+{
+    (void)report;
+    rounds_data *d = runs->data;
+    const cl_uint expected[2] = {5, 7};
+    check_words(runs->ctx, d->data, expected, 2, seed, "out");
+    check_fill(runs, d, seed);
+}
+
+/* Loops whose bodies are a primitive without braces (a resizing barrier, an offer, a global
+ * barrier) merge and run right under chaos with a periodic task; coop-merge failed on them with
+ * an internal error. */
+START_TEST(loop_bodies_without_braces)
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/no_braces.cl", "--task", "tests/merge/fill.cl", NULL};
+    coop_kernel *kernel = build_merged(ctx, args, NO_BRACES_MEGA_NAME, &program);
+    static cl_uint zero[2];
+    rounds_data d = {.data = tu_buffer(ctx, 2), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
+                     .fill_seed_arg = NO_BRACES_MEGA_ARG_fill_seed, .initial = zero, .count = 2};
+    cl_uint n = NO_BRACES_ROUNDS;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NO_BRACES_MEGA_ARG_no_braces_out, d.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NO_BRACES_MEGA_ARG_no_braces_n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NO_BRACES_MEGA_ARG_fill_out, d.out));
+    coop_task_plan plan = {.task = NO_BRACES_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                           .period_ms = 1};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = rounds_prepare, .check = no_braces_check, .data = &d, .offers_optional = 1};
+    run_under_chaos(&runs);
+    clReleaseMemObject(d.data);
+    clReleaseMemObject(d.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
 /* A smith finding in tests/merge/smith/: its spec (the comment's "size L G", "uint smith NAME V"
  * and "expect smith out W..." lines; out is the kernel's first parameter, the uints follow). */
 /* The most words of out a finding's spec may give (seed 6011's has 86) */
@@ -2495,6 +2538,7 @@ static Suite *merge_suite(void)
     tcase_add_test(skipped_barriers, helper_barrier_between_two_fork_points);
     tcase_add_test(skipped_barriers, work_stealing_rounds_under_chaos);
     tcase_add_test(skipped_barriers, if_around_helper_barriers_after_a_fork_point);
+    tcase_add_test(skipped_barriers, loop_bodies_without_braces);
     /* seedN.cl, and seedN_shapes.cl where the seed's program has the generator's later shapes */
     if (glob("tests/merge/smith/seed*[0-9].cl", 0, NULL, &smith_findings) != 0) {
         fprintf(stderr, "test_merge: no smith findings in tests/merge/smith/ (run from the repository root)\n");
