@@ -2128,6 +2128,42 @@ START_TEST(work_stealing_rounds_under_chaos)
     coop_context_release(ctx);
 }
 END_TEST
+/* The arguments of a counting kernel merged with fill.cl: its out buffer and round count, fill's
+ * out buffer and seed, and fill's task index, as the program's header names them. */
+typedef struct counting_args {
+    unsigned out, n, fill_out, fill_seed, fill_task;
+} counting_args;
+
+/* Runs a kernel that counts into `words` words of out (all 0 at first) in `n` rounds, merged with
+ * fill.cl as a periodic task on half the groups, under chaos; `check` compares out and fill's
+ * output (on a busy machine the task may hold the idle groups that a fork would take: forks are
+ * not required). */
+static void run_counting_under_chaos(const char *const *args, const char *name, const counting_args *a,
+                                     size_t words, cl_uint n, void (*check)(chaos_runs *, unsigned,
+                                                                            const coop_mega_report *))
+{
+    coop_context *ctx = tu_context(WORKERS);
+    coop_program *program = NULL;
+    coop_kernel *kernel = build_merged(ctx, args, name, &program);
+    cl_uint *zero = calloc(words, sizeof *zero);
+    ck_assert_ptr_nonnull(zero);
+    rounds_data d = {.data = tu_buffer(ctx, words), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
+                     .fill_seed_arg = a->fill_seed, .initial = zero, .count = words};
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, a->out, d.data));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, a->n, sizeof n, &n));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, a->fill_out, d.out));
+    coop_task_plan plan = {.task = a->fill_task, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF, .period_ms = 1};
+    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
+                       .prepare = rounds_prepare, .check = check, .data = &d, .offers_optional = 1};
+    run_under_chaos(&runs);
+    free(zero);
+    clReleaseMemObject(d.data);
+    clReleaseMemObject(d.out);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+
 /* if_join.cl, IF_JOIN_ROUNDS rounds: out[l] = 21 a round for every work-item l of member 0,
  * out[USER_LOCAL] = 22 a round. */
 enum { IF_JOIN_ROUNDS = 20 };
@@ -2145,31 +2181,13 @@ static void if_join_check(chaos_runs *runs, unsigned seed, const coop_mega_repor
 }
 
 /* if_join.cl + fill.cl (smith seed 118): an `if` around a helper's workgroup barriers after a
- * fork point, under chaos with a periodic task (which on a busy machine may hold the idle groups
- * that a fork would take: forks are not required). */
+ * fork point, under chaos with a periodic task. */
 START_TEST(if_around_helper_barriers_after_a_fork_point)
 {
-    coop_context *ctx = tu_context(WORKERS);
-    coop_program *program = NULL;
     const char *args[] = {"tests/merge/if_join.cl", "--task", "tests/merge/fill.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, IF_JOIN_MEGA_NAME, &program);
-    static cl_uint zero[USER_LOCAL + 1];
-    rounds_data d = {.data = tu_buffer(ctx, USER_LOCAL + 1), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
-                     .fill_seed_arg = IF_JOIN_MEGA_ARG_fill_seed, .initial = zero, .count = USER_LOCAL + 1};
-    cl_uint n = IF_JOIN_ROUNDS;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, IF_JOIN_MEGA_ARG_if_join_out, d.data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, IF_JOIN_MEGA_ARG_if_join_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, IF_JOIN_MEGA_ARG_fill_out, d.out));
-    coop_task_plan plan = {.task = IF_JOIN_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
-                           .period_ms = 1};
-    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
-                       .prepare = rounds_prepare, .check = if_join_check, .data = &d, .offers_optional = 1};
-    run_under_chaos(&runs);
-    clReleaseMemObject(d.data);
-    clReleaseMemObject(d.out);
-    coop_kernel_release(kernel);
-    coop_program_release(program);
-    coop_context_release(ctx);
+    const counting_args a = {IF_JOIN_MEGA_ARG_if_join_out, IF_JOIN_MEGA_ARG_if_join_n, IF_JOIN_MEGA_ARG_fill_out,
+                             IF_JOIN_MEGA_ARG_fill_seed, IF_JOIN_MEGA_TASK_fill};
+    run_counting_under_chaos(args, IF_JOIN_MEGA_NAME, &a, USER_LOCAL + 1, IF_JOIN_ROUNDS, if_join_check);
 }
 END_TEST
 
@@ -2190,27 +2208,10 @@ static void no_braces_check(chaos_runs *runs, unsigned seed, const coop_mega_rep
  * an internal error. */
 START_TEST(loop_bodies_without_braces)
 {
-    coop_context *ctx = tu_context(WORKERS);
-    coop_program *program = NULL;
     const char *args[] = {"tests/merge/no_braces.cl", "--task", "tests/merge/fill.cl", NULL};
-    coop_kernel *kernel = build_merged(ctx, args, NO_BRACES_MEGA_NAME, &program);
-    static cl_uint zero[2];
-    rounds_data d = {.data = tu_buffer(ctx, 2), .out = tu_buffer(ctx, FILL_GROUPS * USER_LOCAL),
-                     .fill_seed_arg = NO_BRACES_MEGA_ARG_fill_seed, .initial = zero, .count = 2};
-    cl_uint n = NO_BRACES_ROUNDS;
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NO_BRACES_MEGA_ARG_no_braces_out, d.data));
-    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, NO_BRACES_MEGA_ARG_no_braces_n, sizeof n, &n));
-    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, NO_BRACES_MEGA_ARG_fill_out, d.out));
-    coop_task_plan plan = {.task = NO_BRACES_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
-                           .period_ms = 1};
-    chaos_runs runs = {.ctx = ctx, .kernel = kernel, .local_size = USER_LOCAL, .plans = &plan, .plan_count = 1,
-                       .prepare = rounds_prepare, .check = no_braces_check, .data = &d, .offers_optional = 1};
-    run_under_chaos(&runs);
-    clReleaseMemObject(d.data);
-    clReleaseMemObject(d.out);
-    coop_kernel_release(kernel);
-    coop_program_release(program);
-    coop_context_release(ctx);
+    const counting_args a = {NO_BRACES_MEGA_ARG_no_braces_out, NO_BRACES_MEGA_ARG_no_braces_n,
+                             NO_BRACES_MEGA_ARG_fill_out, NO_BRACES_MEGA_ARG_fill_seed, NO_BRACES_MEGA_TASK_fill};
+    run_counting_under_chaos(args, NO_BRACES_MEGA_NAME, &a, 2, NO_BRACES_ROUNDS, no_braces_check);
 }
 END_TEST
 
