@@ -272,13 +272,16 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
         TU_AT_REST(what, name, ctrl[COOP_CTRL_PARKED + id], COOP_PARK_NONE);
     }
     /* every group that joined a slot's last task left it, and the task is done (or the slot
-     * never used) */
+     * never used). JOINED counts the groups that tried too: one that read GATHERING as the last
+     * place went counts past WANT and goes back to the pool (coop_join_task), so the groups that
+     * joined are the lesser of the two */
     for (unsigned slot = 0; slot < COOP_TASK_SLOTS; slot++) {
         char name[64];
         uint32_t task_status = ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS)];
+        uint32_t joined = ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_JOINED)];
+        uint32_t want = ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_WANT)];
         snprintf(name, sizeof name, "SLOT_FINISHED of task slot %u", slot);
-        TU_AT_REST(what, name, ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_FINISHED)],
-                   ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_JOINED)]);
+        TU_AT_REST(what, name, ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_FINISHED)], joined < want ? joined : want);
         snprintf(name, sizeof name, "task slot %u's status (0: unused, %u: done)", slot, COOP_TASK_DONE);
         TU_AT_REST(what, name, task_status ? COOP_TASK_STATUS_OF(task_status) : COOP_TASK_DONE, COOP_TASK_DONE);
     }
