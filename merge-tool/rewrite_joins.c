@@ -244,11 +244,22 @@ int mt_holds_jump(const mt_stmt *s)
  * coop_pocl_join() before it: in the code between a barrier and a `break` PoCL's compiler took
  * `if (get_local_id(0) == 0)` in no work-item (smith seed 20234, after a global barrier, and
  * 6011), and a barrier in front of the jump made it right. Not right after a loop, where such a
- * join made its compiler fail an assertion (seed 147). */
+ * join made its compiler fail an assertion (seed 147). A jump that is an `if`'s branch without
+ * braces gets them and a join of its own, as one in braces has: with the join only before the
+ * `if (...) continue;`, PoCL 3.1 ran a plain OpenCL kernel wrong, whose body went on with
+ * `if (get_local_id(0) % 2u == 1u)` writes, a helper's barriers and a barrier last: every
+ * work-item took that `if` (smith seed 80160). */
 static void join_before_jump(const mt_control *c, const mt_stmt *s)
 {
-    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_jump(s))
+    if (!s->parent || !mt_holds_jump(s))
         return;
+    if (s->parent->kind == MT_ST_IF) {
+        enum CXCursorKind kind = clang_getCursorKind(s->cursor);
+        if (kind != CXCursor_BreakStmt && kind != CXCursor_ContinueStmt)
+            return;
+    } else if (s->parent->kind != MT_ST_COMPOUND) {
+        return;
+    }
     const mt_stmt *loop = s->parent;
     while (loop && !mt_is_loop(loop)) {
         if (loop->kind == MT_ST_SWITCH)
@@ -261,7 +272,12 @@ static void join_before_jump(const mt_control *c, const mt_stmt *s)
         if (s->parent->items[i] == s && mt_is_loop(s->parent->items[i - 1]))
             return;
     /* on the jump's line: the wraps around it re-indent its lines, not text inserted in them */
-    mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "coop_pocl_join(); ");
+    if (s->parent->kind == MT_ST_IF) {
+        mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "{ coop_pocl_join(); ");
+        mt_edit_add(c->file, s->end, s->end, MT_JOIN_RANK, " }");
+    } else {
+        mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "coop_pocl_join(); ");
+    }
 }
 
 /* Every join that statement `s` gets, in an order that keeps the output stable. */
