@@ -200,17 +200,21 @@ static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
     }
 }
 
-/* A loop that holds a workgroup barrier in an `if`'s branch, followed there by statements that
- * hold none, gets coop_pocl_join() last in the branch. PoCL 3.1 ran a plain OpenCL kernel of
+/* A statement that holds a workgroup barrier in an `if`'s branch, followed there by statements
+ * that hold none, gets coop_pocl_join() last in the branch. PoCL 3.1 ran a plain OpenCL kernel of
  * that shape wrong, `if (n) { for (...) barrier(...); if (get_local_id(0) < 2u) { ... } else if
  * (get_group_id(0) == 0) { ... } }`: the `if`-`else if` added nothing, or the group ran for ever
  * (smith seed 14); a barrier last in the branch made it right, one right after the loop or after
- * the `if` did not. */
-static void join_branch_tail(const mt_control *c, const mt_stmt *s, int holds)
+ * the `if` did not. A global barrier there instead of the loop, followed by
+ * `if (coop_group_id(ctx) == 0) { if (get_local_id(0) % 2u == 1u) ... }`, lost the odd work-items'
+ * writes in that `if` and after the branch in the megakernel (seed 80155); the join last in the
+ * branch made it right there too. */
+static void join_branch_tail(const mt_control *c, const mt_stmt *s)
 {
     const mt_stmt *block = s->parent;
-    if (!holds || !mt_is_loop(s) || !block || block->kind != MT_ST_COMPOUND || !block->parent ||
-        block->parent->kind != MT_ST_IF || block->items[block->count - 1] == s || barrier_follows(c, s))
+    if (!block || block->kind != MT_ST_COMPOUND || !block->parent || block->parent->kind != MT_ST_IF ||
+        block->items[block->count - 1] == s || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+        barrier_follows(c, s))
         return;
     /* on a line of its own before the branch's `}` where the `}` has one */
     unsigned close = block->end - 1, line = close;
@@ -289,7 +293,7 @@ void mt_join_statement(const mt_control *c, const mt_stmt *s)
         join_before(c, s, holds);
     if (mt_is_loop(s))
         join_loop(c, s, holds);
-    join_branch_tail(c, s, holds);
+    join_branch_tail(c, s);
     join_before_jump(c, s);
     if (s->kind == MT_ST_IF || mt_is_loop(s))
         join_after(c, s, holds);
