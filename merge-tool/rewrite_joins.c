@@ -200,17 +200,21 @@ static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
     }
 }
 
-/* A loop that holds a workgroup barrier in an `if`'s branch, followed there by statements that
- * hold none, gets coop_pocl_join() last in the branch. PoCL 3.1 ran a plain OpenCL kernel of
+/* A statement that holds a workgroup barrier in an `if`'s branch, followed there by statements
+ * that hold none, gets coop_pocl_join() last in the branch. PoCL 3.1 ran a plain OpenCL kernel of
  * that shape wrong, `if (n) { for (...) barrier(...); if (get_local_id(0) < 2u) { ... } else if
  * (get_group_id(0) == 0) { ... } }`: the `if`-`else if` added nothing, or the group ran for ever
  * (smith seed 14); a barrier last in the branch made it right, one right after the loop or after
- * the `if` did not. */
-static void join_branch_tail(const mt_control *c, const mt_stmt *s, int holds)
+ * the `if` did not. A global barrier there instead of the loop, followed by
+ * `if (coop_group_id(ctx) == 0) { if (get_local_id(0) % 2u == 1u) ... }`, lost the odd work-items'
+ * writes in that `if` and after the branch in the megakernel (seed 80155); the join last in the
+ * branch made it right there too. */
+static void join_branch_tail(const mt_control *c, const mt_stmt *s)
 {
     const mt_stmt *block = s->parent;
-    if (!holds || !mt_is_loop(s) || !block || block->kind != MT_ST_COMPOUND || !block->parent ||
-        block->parent->kind != MT_ST_IF || block->items[block->count - 1] == s || barrier_follows(c, s))
+    if (!block || block->kind != MT_ST_COMPOUND || !block->parent || block->parent->kind != MT_ST_IF ||
+        block->items[block->count - 1] == s || !mt_holds_barrier(c->merge, c->file, s->cursor) ||
+        barrier_follows(c, s))
         return;
     /* on a line of its own before the branch's `}` where the `}` has one */
     unsigned close = block->end - 1, line = close;
@@ -244,11 +248,22 @@ int mt_holds_jump(const mt_stmt *s)
  * coop_pocl_join() before it: in the code between a barrier and a `break` PoCL's compiler took
  * `if (get_local_id(0) == 0)` in no work-item (smith seed 20234, after a global barrier, and
  * 6011), and a barrier in front of the jump made it right. Not right after a loop, where such a
- * join made its compiler fail an assertion (seed 147). */
+ * join made its compiler fail an assertion (seed 147). A jump that is an `if`'s branch without
+ * braces gets them and a join of its own, as one in braces has: with the join only before the
+ * `if (...) continue;`, PoCL 3.1 ran a plain OpenCL kernel wrong, whose body went on with
+ * `if (get_local_id(0) % 2u == 1u)` writes, a helper's barriers and a barrier last: every
+ * work-item took that `if` (smith seed 80160). */
 static void join_before_jump(const mt_control *c, const mt_stmt *s)
 {
-    if (!s->parent || s->parent->kind != MT_ST_COMPOUND || !mt_holds_jump(s))
+    if (!s->parent || !mt_holds_jump(s))
         return;
+    if (s->parent->kind == MT_ST_IF) {
+        enum CXCursorKind kind = clang_getCursorKind(s->cursor);
+        if (kind != CXCursor_BreakStmt && kind != CXCursor_ContinueStmt)
+            return;
+    } else if (s->parent->kind != MT_ST_COMPOUND) {
+        return;
+    }
     const mt_stmt *loop = s->parent;
     while (loop && !mt_is_loop(loop)) {
         if (loop->kind == MT_ST_SWITCH)
@@ -261,7 +276,12 @@ static void join_before_jump(const mt_control *c, const mt_stmt *s)
         if (s->parent->items[i] == s && mt_is_loop(s->parent->items[i - 1]))
             return;
     /* on the jump's line: the wraps around it re-indent its lines, not text inserted in them */
-    mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "coop_pocl_join(); ");
+    if (s->parent->kind == MT_ST_IF) {
+        mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "{ coop_pocl_join(); ");
+        mt_edit_add(c->file, s->end, s->end, MT_JOIN_RANK, " }");
+    } else {
+        mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, "coop_pocl_join(); ");
+    }
 }
 
 /* Every join that statement `s` gets, in an order that keeps the output stable. */
@@ -273,7 +293,7 @@ void mt_join_statement(const mt_control *c, const mt_stmt *s)
         join_before(c, s, holds);
     if (mt_is_loop(s))
         join_loop(c, s, holds);
-    join_branch_tail(c, s, holds);
+    join_branch_tail(c, s);
     join_before_jump(c, s);
     if (s->kind == MT_ST_IF || mt_is_loop(s))
         join_after(c, s, holds);

@@ -26,7 +26,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
                 data[i] += 1;
             coop_transmit_.round++;
             coop_pocl_join(); if (coop_transmit_.round == rounds)
-                break;
+                { coop_pocl_join(); break; }
         }
         coop_pocl_join();
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
@@ -46,7 +46,7 @@ void breaks(coop_ctx *ctx, global uint *data, uint n, uint rounds)
         int more = (coop_at(ctx, 3), coop_resize_vote_at(ctx, &coop_skip_, 2, ((size_t)coop_group_id(ctx)) == 0 && get_local_id(0) == 0 && coop_transmit_.round < 2 * rounds, 0, &coop_transmit_, sizeof coop_transmit_));
         if (!coop_skip_) {
             coop_pocl_join(); if (!more)
-                break;
+                { coop_pocl_join(); break; }
         }
         coop_pocl_join();
         coop_pocl_join();

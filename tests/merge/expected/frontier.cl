@@ -113,7 +113,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         if (!coop_skip_) {
             coop_pocl_join(); if (*coop_transmit_.in_count == 0)
-                break;
+                { coop_pocl_join(); break; }
         }
         coop_pocl_join();
         coop_pocl_join();

@@ -103,7 +103,7 @@ void frontier(coop_ctx *ctx, global uint *level, global const uint *first, globa
         depth++;
         coop_at(ctx, 2), coop_global_barrier(ctx);
         coop_pocl_join(); if (*in_count == 0)
-            break;
+            { coop_pocl_join(); break; }
         coop_pocl_join();
     }
     coop_pocl_join();

@@ -52,7 +52,7 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
         coop_kill_at(ctx, &coop_skip_);
         if (!coop_skip_) {
             coop_pocl_join(); if (coop_transmit_.total > 100)
-                break;
+                { coop_pocl_join(); break; }
             coop_transmit_.total += 10;
         }
         coop_pocl_join();
