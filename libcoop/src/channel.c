@@ -251,3 +251,16 @@ coop_status coop_channel_roundtrip(coop_context *ctx, unsigned rounds, double *m
     clReleaseKernel(echo);
     return status;
 }
+
+void coop_channel_dump(coop_context *ctx, unsigned block)
+{
+    if (ctx->channel.kind == COOP_CHANNEL_SVM)
+        return;
+    unsigned base = block * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
+    uint32_t dump = 0, dumped = 0;
+    coop_channel_load(ctx, base + COOP_CTRL_DUMP, &dump);
+    coop_channel_store(ctx, base + COOP_CTRL_DUMP, dump + 1);
+    double asked_us = coop_now_us();
+    while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
+        coop_channel_load(ctx, base + COOP_CTRL_DUMPED, &dumped);
+}

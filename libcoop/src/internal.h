@@ -133,6 +133,10 @@ coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
 coop_status coop_channel_reset(coop_context *ctx);
 /* Zeroes the channel's kernel blocks 1 .. kernels-1 (several cooperative kernels). */
 coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels);
+/* Where an agent copies the control block out (every channel but 'svm'), asks it to copy kernel
+ * block `block`'s group states and sites too (docs/DESIGN.md section 11, step 3) and waits up to
+ * a second for it; with 'svm' they are in the channel already. */
+void coop_channel_dump(coop_context *ctx, unsigned block);
 coop_status coop_channel_set_arg(coop_context *ctx, cl_kernel kernel, cl_uint index);
 
 /* program.c */

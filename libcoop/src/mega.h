@@ -107,14 +107,8 @@ typedef struct mega {
     struct coop_share *share;   /* several cooperative kernels (share.c); NULL: one */
 } mega;
 
-/* A word of the (first) kernel block's control block, through the channel. */
-static inline coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
-{
-    return coop_channel_load(m->ctx, COOP_CHAN_CTRL + slot, value);
-}
-
-/* A word of kernel block `block`'s control block (block 0: ctrl_load's; the others exist only
- * with channel 'svm', share.c) */
+/* A word of kernel block `block`'s control block, through the channel (several cooperative
+ * kernels: share.c). */
 static inline coop_status block_load(mega *m, unsigned block, unsigned slot, uint32_t *value)
 {
     return coop_channel_load(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
@@ -125,9 +119,15 @@ static inline coop_status block_store(mega *m, unsigned block, unsigned slot, ui
     return coop_channel_store(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
 }
 
+/* A word of the first (with one cooperative kernel, the only) kernel block's control block. */
+static inline coop_status ctrl_load(mega *m, unsigned slot, uint32_t *value)
+{
+    return block_load(m, 0, slot, value);
+}
+
 static inline coop_status ctrl_store(mega *m, unsigned slot, uint32_t value)
 {
-    return coop_channel_store(m->ctx, COOP_CHAN_CTRL + slot, value);
+    return block_store(m, 0, slot, value);
 }
 
 /* watch.c: the watchdog (docs/DESIGN.md section 12). coop_watch fails with COOP_ERR_TIMEOUT and

@@ -75,10 +75,13 @@ static void coop_host_check_fail(volatile uint32_t *ctrl, unsigned rule, uint32_
 
 #include "coop_request.h"
 
-/* With the control block in the channel, the host applies its request itself, as the agent
- * does on the device (coop_apply_request, coop_request.h). */
-static void apply_direct(mega *m, uint32_t kind, unsigned slot, unsigned block)
+/* Makes request m->seq, whose words are in block `block`'s mailbox, the kernel's: with the control
+ * block in the channel the host applies it itself, as the agent does on the device
+ * (coop_apply_request, coop_request.h); else its sequence number tells the agent. */
+static coop_status publish(mega *m, uint32_t kind, unsigned slot, unsigned block)
 {
+    if (!m->direct)
+        return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
     volatile uint32_t *ctrl = m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
     /* a traced task's time of request, on the trace clock (which the host reads too) */
     if (kind == COOP_REQ_TASK && m->tracing) {
@@ -87,6 +90,7 @@ static void apply_direct(mega *m, uint32_t kind, unsigned slot, unsigned block)
         coop_store_relaxed(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST) + 1], COOP_HIGH_HALF(now));
     }
     coop_apply_request(ctrl, m->seq);
+    return COOP_OK;
 }
 
 /* share.c's request to one block: a move, share kill tokens, or the shutdown of block 1 .. K-1. */
@@ -100,11 +104,7 @@ static coop_status share_send(void *run, unsigned block, uint32_t kind, uint32_t
     if (status != COOP_OK)
         return status;
     coop_share_sent(m->share, block, ++m->seq);
-    if (m->direct) {
-        coop_apply_request(m->ctx->channel.host + block * COOP_CHAN_WORDS + COOP_CHAN_CTRL, m->seq);
-        return COOP_OK;
-    }
-    return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
+    return publish(m, kind, 0, block);
 }
 
 
@@ -157,11 +157,7 @@ static coop_status send_request(mega *m, uint32_t kind, const run_spec *run, uns
         f->request_us = coop_now_us();
         f->running_us = 0;
     }
-    if (m->direct) {
-        apply_direct(m, kind, slot, block);
-        return COOP_OK;
-    }
-    return block_store(m, block, COOP_CTRL_REQ_SEQ, m->seq);
+    return publish(m, kind, slot, block);
 }
 
 /* Whether plan a's due run (due at due_a) comes before plan b's in due order: the earlier due

@@ -377,18 +377,6 @@ void coop_share_report(const coop_share *s, coop_kernel_report *reports)
     }
 }
 
-/* With an agent, block k's group states reach the channel only when the host asks for a dump
- * (section 11, step 3): asks, and waits for it up to a second. */
-static void dump_block(const coop_share *s, unsigned k)
-{
-    if (s->ctx->channel.kind == COOP_CHANNEL_SVM)
-        return;
-    uint32_t dump = word(s, k, COOP_CTRL_DUMP), dumped = 0;
-    coop_channel_store(s->ctx, k * COOP_CHAN_WORDS + COOP_CHAN_CTRL + COOP_CTRL_DUMP, dump + 1);
-    double asked_us = coop_now_us();
-    while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
-        dumped = word(s, k, COOP_CTRL_DUMPED);
-}
 
 void coop_share_describe(const coop_share *s, const char *source, char *out, size_t size)
 {
@@ -402,7 +390,7 @@ void coop_share_describe(const coop_share *s, const char *source, char *out, siz
         const block *b = &s->blocks[k];
         /* the groups whose latest state is in this block: not 0 (never here) nor moved away */
         unsigned count = 0;
-        dump_block(s, k);
+        coop_channel_dump(s->ctx, k);
         for (unsigned g = 0; g < groups; g++) {
             uint32_t state = word(s, k, COOP_CTRL_GROUP_STATE + g);
             if (COOP_WHERE_OF(state) == 0 || COOP_WHERE_OF(state) == COOP_WHERE_MOVED)

@@ -48,15 +48,14 @@ coop_status coop_spawns_take(mega *m, double now_us)
         uint32_t ticket = m->spawn_tail, ready = 0;
         /* acquire (coop_channel_load): pairs with the spawner's release of READY, or the agent's
          * release of its copy, after the entry's words */
-        coop_status status = coop_channel_load(m->ctx, COOP_CHAN_CTRL + COOP_CTRL_SPAWN_ENTRY(ticket, COOP_SPAWN_READY),
-                                               &ready);
+        coop_status status = ctrl_load(m, COOP_CTRL_SPAWN_ENTRY(ticket, COOP_SPAWN_READY), &ready);
         if (status != COOP_OK)
             return status;
         if (ready != ticket + 1u)
             return COOP_OK;
         uint32_t words[COOP_SPAWN_WORDS] = {0};
         for (unsigned w = 1; w < COOP_SPAWN_WORDS && status == COOP_OK; w++)
-            status = coop_channel_load(m->ctx, COOP_CHAN_CTRL + COOP_CTRL_SPAWN_ENTRY(ticket, w), &words[w]);
+            status = ctrl_load(m, COOP_CTRL_SPAWN_ENTRY(ticket, w), &words[w]);
         if (status != COOP_OK)
             return status;
         spawn_run *run = &m->spawns[m->spawn_count++];
@@ -75,7 +74,7 @@ coop_status coop_spawns_take(mega *m, double now_us)
         m->spawn_tail = ticket + 1u;
         /* release: this host's reads of the entry before the spawners (through the agent where
          * there is one) may write it again (S1) */
-        if ((status = coop_channel_store(m->ctx, COOP_CHAN_CTRL + COOP_CTRL_SPAWN_TAIL, m->spawn_tail)) != COOP_OK)
+        if ((status = ctrl_store(m, COOP_CTRL_SPAWN_TAIL, m->spawn_tail)) != COOP_OK)
             return status;
     }
     return COOP_OK;
@@ -87,7 +86,7 @@ coop_status coop_spawns_follow(mega *m, double now_us)
         uint32_t status = 0;
         /* acquire: pairs with the agent's release of the status, after the slot's words */
         coop_status failed =
-            coop_channel_load(m->ctx, COOP_CHAN_CTRL + COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &status);
+            ctrl_load(m, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &status);
         if (failed != COOP_OK)
             return failed;
         if (!status || COOP_TASK_STATUS_SEQ(status) == m->acked[slot])
@@ -98,7 +97,7 @@ coop_status coop_spawns_follow(mega *m, double now_us)
             continue;
         uint32_t words[COOP_SLOT_SPAWNER - COOP_SLOT_TASK + 1] = {0};
         for (unsigned w = 0; w <= COOP_SLOT_SPAWNER - COOP_SLOT_TASK && failed == COOP_OK; w++)
-            failed = coop_channel_load(m->ctx, COOP_CHAN_CTRL + COOP_CTRL_SLOT(slot, COOP_SLOT_TASK + w), &words[w]);
+            failed = ctrl_load(m, COOP_CTRL_SLOT(slot, COOP_SLOT_TASK + w), &words[w]);
         if (failed != COOP_OK)
             return failed;
 #define SLOT_WORD(name) words[COOP_SLOT_##name - COOP_SLOT_TASK]
@@ -121,7 +120,7 @@ coop_status coop_spawns_follow(mega *m, double now_us)
         m->acked[slot] = COOP_TASK_STATUS_SEQ(status);
         m->seen_us[slot] = 0;
         /* the agent may give the slot to the next spawned run once it reads this */
-        failed = coop_channel_store(m->ctx, COOP_CHAN_CTRL + COOP_CTRL_SPAWN_ACK + slot, m->acked[slot]);
+        failed = ctrl_store(m, COOP_CTRL_SPAWN_ACK + slot, m->acked[slot]);
         if (failed != COOP_OK)
             return failed;
     }

@@ -23,14 +23,7 @@ static const ctrl_slot ctrl_slots[] = {COOP_CTRL_SLOTS(CTRL_SLOT_ROW)};
  * into sites[0 .. groups); with an agent, it first asks the agent to copy them out. */
 static void load_group_states(mega *m, uint32_t *where, uint32_t *sites)
 {
-    if (!m->direct) {
-        uint32_t dump = 0, dumped = 0;
-        ctrl_load(m, COOP_CTRL_DUMP, &dump);
-        ctrl_store(m, COOP_CTRL_DUMP, dump + 1);
-        double asked_us = coop_now_us();
-        while (dumped != dump + 1 && coop_now_us() - asked_us < 1e6)
-            ctrl_load(m, COOP_CTRL_DUMPED, &dumped);
-    }
+    coop_channel_dump(m->ctx, 0);
     for (unsigned g = 0; g < m->run.groups; g++) {
         ctrl_load(m, COOP_CTRL_GROUP_STATE + g, &where[g]);
         if (sites)
