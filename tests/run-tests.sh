@@ -13,7 +13,10 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 log=$(mktemp "${TMPDIR:-/tmp}/run-tests.XXXXXX")
 status=$(mktemp "${TMPDIR:-/tmp}/run-tests.XXXXXX")
-trap 'rm -f "$log" "$status"' EXIT
+# Check's failure lines ("file:line:F:tcase:test:i: message"), repeated at the end so that a log's
+# last lines say what failed
+failures=$(mktemp "${TMPDIR:-/tmp}/run-tests.XXXXXX")
+trap 'rm -f "$log" "$status" "$failures"' EXIT
 trap 'exit 130' INT TERM
 
 # Check's default limit is 4 s per test; a test case that sets none gets this instead.
@@ -46,12 +49,17 @@ for binary in "$@"; do
         echo "== $binary: no Check summary (exit status $rc), counted as 1 failed test; ${seconds} s"
         continue
     fi
+    grep -E '^[^ :]+:[0-9]+:[EF]:' "$log" >> "$failures"
     passed=$((passed + ${counts% *}))
     failed=$((failed + ${counts#* }))
     [ "$rc" -ne 0 ] && broken="$broken $binary"
     echo "== $binary: exit status $rc; ${seconds} s"
 done
 
+if [ -s "$failures" ]; then
+    echo "== failures:"
+    cat "$failures"
+fi
 echo "== $(( $(date +%s) - suite_start )) s in all; binaries that failed:${broken:- none}"
 echo "$passed passed, $failed failed"
 [ -z "$broken" ] && [ "$failed" -eq 0 ]
