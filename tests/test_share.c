@@ -2,9 +2,11 @@
  * docs/DESIGN.md section 17): tests/merge/rounds.cl (resizing barriers) and ws_rounds.cl (work
  * stealing with offers) merged with the task fill.cl (tests/merge/expected/two_kernels.cl, the
  * golden test_merge checks against coop-merge), run on PoCL against CPU references, with and
- * without chaos and a periodic task; each kernel block left at rest; the report's decisions. */
+ * without chaos and a periodic task; each kernel block left at rest; the report's decisions; traced
+ * runs, whose trace says which kernel each group served. */
 #include "share.h"
 #include "testutil.h"
+#include "trace_check.h"
 
 #include "coop/kernels/ws_layout.h"
 #include "merge/expected/stall_beside.h"
@@ -402,9 +404,52 @@ START_TEST(shared_runs_refuse_what_they_cannot_run)
     coop_kernel_share heavy[ROUNDS_MEGA_COOP_COUNT] = {{.weight = 1}, {.weight = COOP_WEIGHT_MAX + 1}};
     TU_ASSERT_STATUS(t.ctx, coop_mega_run_shared(t.kernel, &params, heavy, 2, NULL, 0, &report, NULL),
                      COOP_ERR_INVALID_ARGUMENT, "coop_mega_run_shared: kernels[1].weight = 1001: a weight is from 1 to 1000");
-    params.trace_file = "/tmp/never-written.json";
-    TU_ASSERT_STATUS(t.ctx, coop_mega_run(t.kernel, &params, NULL, 0, &report), COOP_ERR_INVALID_ARGUMENT,
-                     "holds 2 cooperative kernels, and a traced run of several is not supported");
+    two_close(&t);
+}
+END_TEST
+
+/* Traced runs of the two kernels (docs/DESIGN.md sections 13 and 17): the trace passes every
+ * check of a one-kernel trace per kernel (its member spans against its own M counter, ids 0 ..
+ * M-1, R1 at its member 0) and holds what each kernel's report counts: its starting members,
+ * kills, forks, resizes, barriers and the groups that moved out of and into its block. rounds.cl
+ * runs one round, so its groups move to ws_rounds.cl (moves in the trace); then under chaos with
+ * a periodic task (kills and forks in both kernels, tasks on the groups of either). */
+START_TEST(a_traced_run_says_which_kernel_each_group_served)
+{
+    two t;
+    two_open(&t, 1, 60);
+    char dir[] = "/tmp/test_share.XXXXXX", path[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    unsigned moved = 0, kills[ROUNDS_MEGA_COOP_COUNT] = {0};
+    for (unsigned seed = 0; seed <= 4; seed++) {
+        cl_uint fill_seed = 300 + seed;
+        two_prepare(&t, fill_seed);
+        coop_mega_params params = two_params(seed);
+        params.trace_file = path;
+        params.trace_events = 1u << 15;
+        tu_pin_groups(&params.launch, t.ctx, WORKERS);
+        coop_task_plan plan = {.task = ROUNDS_MEGA_TASK_fill, .workgroups = FILL_GROUPS, .take = COOP_TAKE_HALF,
+                               .period_ms = 2};
+        coop_mega_report report;
+        coop_kernel_report kernels[ROUNDS_MEGA_COOP_COUNT];
+        char what[48];
+        snprintf(what, sizeof what, "traced, chaos seed %u", seed);
+        run_two(&t, &params, NULL, seed ? &plan : NULL, fill_seed, what, &report, kernels);
+        tc_check_complete(path, &report, what);
+        tc_trace trace = tc_load(path);
+        tc_check_kernels(&trace, kernels, ROUNDS_MEGA_COOP_COUNT, what);
+        tc_free(&trace);
+        moved += kernels[ROUNDS_MEGA_COOP_ws_rounds].moved_in;
+        for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++)
+            kills[k] += kernels[k].kills;
+        coop_mega_report_free(&report);
+        unlink(path);
+    }
+    rmdir(dir);
+    ck_assert_msg(moved > 0 && kills[0] > 0 && kills[1] > 0,
+                  "5 traced runs: %u groups moved to ws_rounds, %u and %u kills: nothing to check the trace with",
+                  moved, kills[0], kills[1]);
     two_close(&t);
 }
 END_TEST
@@ -454,6 +499,9 @@ int main(void)
     tcase_add_test(chaos, two_kernels_under_chaos_with_a_task);
     tcase_add_test(chaos, an_agent_serves_every_kernel_block);
     suite_add_tcase(suite, chaos);
+    TCase *traced = tu_tcase("traced", 1800);
+    tcase_add_test(traced, a_traced_run_says_which_kernel_each_group_served);
+    suite_add_tcase(suite, traced);
     TCase *watchdog = tu_tcase("watchdog", 300);
     tcase_add_test(watchdog, watchdog_names_what_each_kernel_waits_for);
     suite_add_tcase(suite, watchdog);

@@ -18,25 +18,28 @@ typedef struct tc_span {
     const char *cat;
     long id;                 /* member and parked spans: the virtual id */
     int forked;              /* a member span that a fork started */
+    unsigned kernel;         /* several cooperative kernels: the kernel block (args "kernel") */
 } tc_span;
 
 typedef struct tc_track {
     tc_span *spans;
     size_t count;
-    unsigned barriers;       /* barrier instants */
+    unsigned barriers[COOP_MAX_KERNELS]; /* barrier instants, by kernel */
 } tc_track;
 
 typedef struct tc_change {
     double ts;
     unsigned value;
+    unsigned kernel;
 } tc_change;
 
 typedef struct tc_trace {
     json_t *root, *other;
     tc_track *tracks;        /* by tid: 0 the host, g + 1 group g */
     size_t track_count;
-    tc_change *members;      /* the M counter */
+    tc_change *members;      /* the M counters (several kernels: one each) */
     size_t member_count;
+    unsigned kernels;        /* cooperative kernels: otherData's "kernels" entries, or 1 */
     double complete_until;   /* INFINITY when nothing was dropped */
 } tc_trace;
 
@@ -73,6 +76,15 @@ static inline int tc_by_time(const void *a, const void *b)
     return (x->ts > y->ts) - (x->ts < y->ts);
 }
 
+/* An event's kernel block: its args' "kernel", 0 where it has none (a megakernel of one). */
+static inline unsigned tc_kernel_of(json_t *args)
+{
+    json_t *kernel = args ? json_object_get(args, "kernel") : NULL;
+    unsigned k = kernel ? (unsigned)json_number_value(kernel) : 0u;
+    ck_assert_msg(k < COOP_MAX_KERNELS, "an event of kernel %u", k);
+    return k;
+}
+
 /* Parses the file (which must be valid JSON in the Chrome trace event format) into tracks. */
 static inline tc_trace tc_load(const char *path)
 {
@@ -88,6 +100,8 @@ static inline tc_trace tc_load(const char *path)
     json_t *complete = tc_member(t.other, "complete_until_us", "otherData");
     t.complete_until = json_is_null(complete) ? INFINITY : json_number_value(complete);
     t.track_count = (size_t)tc_number(t.other, "groups", "otherData") + 1;
+    json_t *kernels = json_object_get(t.other, "kernels");
+    t.kernels = kernels ? (unsigned)json_array_size(kernels) : 1u;
     t.tracks = calloc(t.track_count, sizeof *t.tracks);
     size_t n = json_array_size(events);
     t.members = calloc(n ? n : 1, sizeof *t.members);
@@ -99,22 +113,27 @@ static inline tc_trace tc_load(const char *path)
             continue;
         double ts = tc_number(e, "ts", "an event");
         if (!strcmp(ph, "C")) {
-            if (!strcmp(tc_text(e, "name", "a counter"), "M (active members)"))
+            const char *name = tc_text(e, "name", "a counter");
+            unsigned kernel = 0;
+            if (!strcmp(name, "M (active members)") ||
+                sscanf(name, "M (active members) of kernel %u", &kernel) == 1)
                 t.members[t.member_count++] =
-                    (tc_change){ts, (unsigned)tc_number(tc_member(e, "args", "a counter"), "members", "its args")};
+                    (tc_change){ts, (unsigned)tc_number(tc_member(e, "args", "a counter"), "members", "its args"),
+                                kernel};
             continue;
         }
         size_t tid = (size_t)tc_number(e, "tid", "an event");
         ck_assert_uint_lt(tid, t.track_count);
         tc_track *tr = &t.tracks[tid];
         if (!strcmp(ph, "i") && !strcmp(tc_text(e, "cat", "an instant"), "barrier"))
-            tr->barriers++;
+            tr->barriers[tc_kernel_of(json_object_get(e, "args"))]++;
         if (strcmp(ph, "X") != 0)
             continue;
         double dur = tc_number(e, "dur", "a span");
         ck_assert_msg(dur >= 0, "a span of negative duration at %f", ts);
         json_t *args = tc_member(e, "args", "a span");
-        tc_span s = {ts, ts + dur, tc_text(e, "cat", "a span"), -1, json_object_get(args, "forked_at") != NULL};
+        tc_span s = {ts, ts + dur, tc_text(e, "cat", "a span"), -1, json_object_get(args, "forked_at") != NULL,
+                     tc_kernel_of(args)};
         if (!strcmp(s.cat, "member") || !strcmp(s.cat, "parked"))
             s.id = (long)tc_number(args, "id", "a member span");
         tr->spans = realloc(tr->spans, (tr->count + 1) * sizeof *tr->spans);
@@ -146,6 +165,7 @@ static inline int tc_allowed(const char *from, const char *to)
         {"parked", "member"},     {"parked", "killed"},
         {"killed", "gathering"},  {"killed", "idle"},
         {"idle", "member"},       {"idle", "gathering"},                            /* member: forked */
+        {"idle", "idle"},                                               /* moved to another kernel */
         {"gathering", "task"},    {"gathering", "idle"},
         {"task", "task"},         {"task", "idle"},
     };
@@ -172,6 +192,15 @@ static inline void tc_check_spans(const tc_trace *t, const char *what)
                               tr->spans[i - 1].start, tr->spans[i - 1].end, s->cat, s->start);
             ck_assert_msg(tc_allowed(before, s->cat), "%s: group %zu goes from '%s' to '%s' at %f us", what, tid - 1,
                           before, s->cat, s->start);
+            if (i && !strcmp(before, "idle") && !strcmp(s->cat, "idle"))
+                ck_assert_msg(tr->spans[i - 1].kernel != s->kernel,
+                              "%s: group %zu: two idle spans in kernel %u meet at %f us (no move between)", what,
+                              tid - 1, s->kernel, s->start);
+            if (i && strcmp(s->cat, "idle") && strcmp(s->cat, "unknown"))
+                ck_assert_msg(tr->spans[i - 1].kernel == s->kernel,
+                              "%s: group %zu went from kernel %u's '%s' to kernel %u's '%s' at %f us: only idle "
+                              "groups move", what, tid - 1, tr->spans[i - 1].kernel, before, s->kernel, s->cat,
+                              s->start);
             if (!strcmp(s->cat, "member"))
                 ck_assert_msg(s->forked == !strcmp(before, "idle"),
                               "%s: group %zu: a member span at %f after '%s' %s forked", what, tid - 1, s->start,
@@ -186,10 +215,21 @@ static inline int tc_compare(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Between any two moments where something changes, the groups in member (or parked) spans are
- * as many as the M counter says, each with its own id; and until the first member finished, the
- * ids are 0 .. M-1 (members finish in any order). Returns the moments checked. */
-static inline size_t tc_check_members(const tc_trace *t, const char *what)
+/* Kernel `kernel`'s M counter at `ts` (-1 before its first change). */
+static inline long tc_m_at(const tc_trace *t, unsigned kernel, double ts)
+{
+    long m = -1;
+    for (size_t k = 0; k < t->member_count && t->members[k].ts <= ts; k++)
+        if (t->members[k].kernel == kernel)
+            m = t->members[k].value;
+    return m;
+}
+
+/* Kernel `kernel` (0 in a megakernel of one): between any two moments where something changes,
+ * the groups in its member (or parked) spans are as many as its M counter says, each with its
+ * own id; and until its first member finished, the ids are 0 .. M-1 (members finish in any
+ * order). Returns the moments checked. */
+static inline size_t tc_check_kernel_members(const tc_trace *t, unsigned kernel, const char *what)
 {
     size_t capacity = 2 * t->member_count + 2, count = 0;
     for (size_t tid = 1; tid < t->track_count; tid++)
@@ -204,12 +244,12 @@ static inline size_t tc_check_members(const tc_trace *t, const char *what)
             times[count++] = t->tracks[tid].spans[i].end;
         }
     qsort(times, count, sizeof *times, tc_compare);
-    ck_assert_msg(t->member_count > 0, "%s: no M counter", what);
+    ck_assert_msg(tc_m_at(t, kernel, INFINITY) >= 0, "%s: no M counter for kernel %u", what, kernel);
     double first_finish = INFINITY; /* a member span followed by an idle one: the member finished */
     for (size_t tid = 1; tid < t->track_count; tid++)
         for (size_t k = 0; k + 1 < t->tracks[tid].count; k++)
             if (!strcmp(t->tracks[tid].spans[k].cat, "member") && !strcmp(t->tracks[tid].spans[k + 1].cat, "idle") &&
-                t->tracks[tid].spans[k].end < first_finish)
+                t->tracks[tid].spans[k].kernel == kernel && t->tracks[tid].spans[k].end < first_finish)
                 first_finish = t->tracks[tid].spans[k].end;
     size_t checked = 0;
     unsigned char *seen = calloc(COOP_MAX_GROUPS, 1);
@@ -218,9 +258,7 @@ static inline size_t tc_check_members(const tc_trace *t, const char *what)
         if (times[i + 1] - times[i] < 2 * TIME_TOLERANCE_US || times[i + 1] > t->complete_until)
             continue;
         double probe = (times[i] + times[i + 1]) / 2;
-        long m = -1;
-        for (size_t k = 0; k < t->member_count && t->members[k].ts <= probe; k++)
-            m = t->members[k].value;
+        long m = tc_m_at(t, kernel, probe);
         if (m < 0)
             continue; /* before discovery closed */
         memset(seen, 0, COOP_MAX_GROUPS);
@@ -228,7 +266,7 @@ static inline size_t tc_check_members(const tc_trace *t, const char *what)
         for (size_t tid = 1; tid < t->track_count; tid++)
             for (size_t k = 0; k < t->tracks[tid].count; k++) {
                 const tc_span *s = &t->tracks[tid].spans[k];
-                if (s->id >= 0 && s->start < probe && probe < s->end) {
+                if (s->id >= 0 && s->kernel == kernel && s->start < probe && probe < s->end) {
                     in_spans++;
                     ck_assert_msg(s->id < COOP_MAX_GROUPS && !seen[s->id], "%s: at %f us member id %ld twice", what,
                                   probe, s->id);
@@ -237,24 +275,31 @@ static inline size_t tc_check_members(const tc_trace *t, const char *what)
                     seen[s->id] = 1;
                 }
             }
-        ck_assert_msg(in_spans == m, "%s: at %f us %ld groups are members, the M counter says %ld", what, probe,
-                      in_spans, m);
+        ck_assert_msg(in_spans == m, "%s: at %f us %ld groups are members of kernel %u, its M counter says %ld",
+                      what, probe, in_spans, kernel, m);
         checked++;
     }
     /* only the largest members are killed: a killed member's id is at least M right after */
     for (size_t tid = 1; tid < t->track_count; tid++)
         for (size_t k = 1; k < t->tracks[tid].count; k++) {
             const tc_span *s = &t->tracks[tid].spans[k];
-            if (strcmp(s->cat, "killed") || s->start > t->complete_until)
+            if (strcmp(s->cat, "killed") || s->kernel != kernel || s->start > t->complete_until)
                 continue;
-            long m = -1;
-            for (size_t i = 0; i < t->member_count && t->members[i].ts <= s->start; i++)
-                m = t->members[i].value;
+            long m = tc_m_at(t, kernel, s->start);
             long id = t->tracks[tid].spans[k - 1].id;
             ck_assert_msg(id >= m, "%s: member %ld killed at %f us, leaving M = %ld", what, id, s->start, m);
         }
     free(seen);
     free(times);
+    return checked;
+}
+
+/* tc_check_kernel_members for every kernel; returns the moments checked. */
+static inline size_t tc_check_members(const tc_trace *t, const char *what)
+{
+    size_t checked = 0;
+    for (unsigned k = 0; k < t->kernels; k++)
+        checked += tc_check_kernel_members(t, k, what);
     return checked;
 }
 
@@ -301,6 +346,24 @@ static inline unsigned tc_count_flows(const tc_trace *t, unsigned request)
     return count;
 }
 
+/* The track of kernel `kernel`'s member 0 (0: none). */
+static inline size_t tc_member0(const tc_trace *t, unsigned kernel)
+{
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t k = 0; k < t->tracks[tid].count; k++)
+            if (t->tracks[tid].spans[k].id == 0 && t->tracks[tid].spans[k].kernel == kernel &&
+                !strcmp(t->tracks[tid].spans[k].cat, "member"))
+                return tid;
+    return 0;
+}
+
+/* The barriers of kernel `kernel` its member 0 arrived at. */
+static inline unsigned tc_member0_barriers(const tc_trace *t, unsigned kernel)
+{
+    size_t tid = tc_member0(t, kernel);
+    return tid ? t->tracks[tid].barriers[kernel] : 0u;
+}
+
 /* The trace's counts and task times are the report's. */
 static inline void tc_check_report(const tc_trace *t, const coop_mega_report *report, const char *what)
 {
@@ -315,12 +378,11 @@ static inline void tc_check_report(const tc_trace *t, const coop_mega_report *re
                       tasks == report->tasks,
                   "%s: the trace has %u kills, %u forks, %u resizes, %u tasks; the report %u, %u, %u, %u", what, kills,
                   forks, resizes, tasks, report->kills, report->forks, report->resizes, report->tasks);
-    /* member 0 is never killed or forked: one group's, counting every barrier it arrived at */
+    /* each kernel's member 0 is never killed or forked: one group's, counting every barrier of
+     * its kernel it arrived at (the report sums the kernels') */
     unsigned barriers = 0;
-    for (size_t tid = 1; tid < t->track_count; tid++)
-        for (size_t k = 0; k < t->tracks[tid].count; k++)
-            if (t->tracks[tid].spans[k].id == 0 && !strcmp(t->tracks[tid].spans[k].cat, "member"))
-                barriers = t->tracks[tid].barriers;
+    for (unsigned kernel = 0; kernel < t->kernels; kernel++)
+        barriers += tc_member0_barriers(t, kernel);
     ck_assert_msg(barriers == report->barriers, "%s: member 0's track has %u barriers, the report %u", what, barriers,
                   report->barriers);
     unsigned taken = 0;
@@ -344,18 +406,14 @@ static inline void tc_check_report(const tc_trace *t, const coop_mega_report *re
     }
 }
 
-/* R1: only member 0 decides a resize, and at most once per resizing barrier: every resize
- * instant is on member 0's track, and between it and the barrier instant before it there is no
- * other resize and that barrier was a resizing one. (A group's instants are in the file in the
+/* R1 in kernel `kernel`: only its member 0 decides a resize, and at most once per resizing
+ * barrier: every resize instant of the kernel is on member 0's track, and between it and the
+ * kernel's barrier instant before it there is no other resize and that barrier was a resizing one. (A group's instants are in the file in the
  * order it recorded them; member 0 records a barrier after its wait, its resize after that.)
  * Returns the resizes seen. */
-static inline unsigned tc_check_resizes(const tc_trace *t, const char *what)
+static inline unsigned tc_check_kernel_resizes(const tc_trace *t, unsigned kernel, const char *what)
 {
-    size_t member0 = 0;
-    for (size_t tid = 1; tid < t->track_count && !member0; tid++)
-        for (size_t k = 0; k < t->tracks[tid].count; k++)
-            if (t->tracks[tid].spans[k].id == 0 && !strcmp(t->tracks[tid].spans[k].cat, "member"))
-                member0 = tid;
+    size_t member0 = tc_member0(t, kernel);
     json_t *events = json_object_get(t->root, "traceEvents");
     long barrier = -1;     /* member 0's last barrier, or -1 before its first */
     int may_resize = 0;    /* that barrier was a resizing one, and no resize followed it yet */
@@ -366,6 +424,8 @@ static inline unsigned tc_check_resizes(const tc_trace *t, const char *what)
         if (strcmp(json_string_value(json_object_get(e, "ph")), "i") || !c)
             continue;
         size_t tid = (size_t)tc_number(e, "tid", "an instant");
+        if (tc_kernel_of(json_object_get(e, "args")) != kernel)
+            continue;
         if (!strcmp(json_string_value(c), "barrier") && tid == member0) {
             json_t *args = tc_member(e, "args", "a barrier");
             barrier = (long)tc_number(args, "barrier", "a barrier");
@@ -380,6 +440,15 @@ static inline unsigned tc_check_resizes(const tc_trace *t, const char *what)
             resizes++;
         }
     }
+    return resizes;
+}
+
+/* R1 in every kernel (tc_check_kernel_resizes); returns the resizes seen. */
+static inline unsigned tc_check_resizes(const tc_trace *t, const char *what)
+{
+    unsigned resizes = 0;
+    for (unsigned k = 0; k < t->kernels; k++)
+        resizes += tc_check_kernel_resizes(t, k, what);
     return resizes;
 }
 
@@ -414,6 +483,84 @@ static inline coop_mega_report tc_report_of(const tc_trace *t, coop_task_record 
         report.record_count = k + 1 > report.record_count ? k + 1 : report.record_count;
     }
     return report;
+}
+
+/* Instants of category `cat` on group tracks whose args' `field` is `value`. */
+static inline unsigned tc_count_instants_with(const tc_trace *t, const char *cat, const char *field, unsigned value)
+{
+    json_t *events = json_object_get(t->root, "traceEvents");
+    unsigned count = 0;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *e = json_array_get(events, i);
+        json_t *c = json_object_get(e, "cat");
+        if (strcmp(json_string_value(json_object_get(e, "ph")), "i") || !c || strcmp(json_string_value(c), cat))
+            continue;
+        count += (unsigned)tc_number(tc_member(e, "args", cat), field, cat) == value;
+    }
+    return count;
+}
+
+/* Spans of category `cat` in kernel `kernel` (forked_only: member spans a fork started). */
+static inline unsigned tc_count_kernel_spans(const tc_trace *t, unsigned kernel, const char *cat, int forked_only)
+{
+    unsigned count = 0;
+    for (size_t tid = 1; tid < t->track_count; tid++)
+        for (size_t k = 0; k < t->tracks[tid].count; k++) {
+            const tc_span *s = &t->tracks[tid].spans[k];
+            count += s->kernel == kernel && !strcmp(s->cat, cat) && (!forked_only || s->forked);
+        }
+    return count;
+}
+
+/* Several cooperative kernels: each kernel's part of the trace is what its coop_kernel_report
+ * says: its members at the start (member spans from time 0), kills (killed spans in its block),
+ * forks (member spans a fork started), resizes, its member 0's barriers, the groups that moved
+ * out of and into its block (move instants), and otherData's "kernels" entry holds its figures. */
+static inline void tc_check_kernels(const tc_trace *t, const coop_kernel_report *reports, unsigned count,
+                                    const char *what)
+{
+    ck_assert_msg(t->kernels == count, "%s: the trace has %u kernels, the run %u", what, t->kernels, count);
+    json_t *entries = tc_member(t->other, "kernels", "otherData");
+    for (unsigned k = 0; k < count; k++) {
+        const coop_kernel_report *r = &reports[k];
+        unsigned starting = 0;
+        for (size_t tid = 1; tid < t->track_count; tid++)
+            starting += t->tracks[tid].count && t->tracks[tid].spans[0].start == 0.0 &&
+                        t->tracks[tid].spans[0].kernel == k && !strcmp(t->tracks[tid].spans[0].cat, "member");
+        unsigned kills = tc_count_kernel_spans(t, k, "killed", 0), forks = tc_count_kernel_spans(t, k, "member", 1);
+        unsigned out = tc_count_instants_with(t, "move", "from", k), in = tc_count_instants_with(t, "move", "to", k);
+        unsigned resizes = tc_count_instants_with(t, "resize", "kernel", k), barriers = tc_member0_barriers(t, k);
+        ck_assert_msg(starting == r->members_start && kills == r->kills && forks == r->forks && out == r->moved_out &&
+                          in == r->moved_in && resizes == r->resizes && barriers == r->barriers,
+                      "%s: kernel %u: the trace has %u members at the start, %u kills, %u forks, %u groups moved "
+                      "out and %u in, %u resizes, %u barriers of member 0; the report %u, %u, %u, %u, %u, %u, %u",
+                      what, k, starting, kills, forks, out, in, resizes, barriers, r->members_start, r->kills,
+                      r->forks, r->moved_out, r->moved_in, r->resizes, r->barriers);
+        json_t *entry = json_array_get(entries, k);
+        ck_assert_msg(entry && (unsigned)tc_number(entry, "kernel", what) == k &&
+                          (unsigned)tc_number(entry, "kills", what) == r->kills &&
+                          (unsigned)tc_number(entry, "moved_in", what) == r->moved_in &&
+                          fabs(tc_number(entry, "group_ms", what) - r->group_ms) < 1e-3,
+                      "%s: otherData.kernels[%u] is not kernel %u's report", what, k, k);
+    }
+}
+
+/* Kernel k's report as otherData's "kernels" holds it (a trace a program wrote). */
+static inline coop_kernel_report tc_kernel_report_of(const tc_trace *t, unsigned k, const char *what)
+{
+    json_t *entry = json_array_get(tc_member(t->other, "kernels", "otherData"), k);
+    ck_assert_msg(entry != NULL, "%s: otherData.kernels has no entry %u", what, k);
+    return (coop_kernel_report){
+        .members_start = (unsigned)tc_number(entry, "members_start", what),
+        .members_max = (unsigned)tc_number(entry, "members_max", what),
+        .group_ms = tc_number(entry, "group_ms", what), .mean_members = tc_number(entry, "mean_members", what),
+        .finish_ms = tc_number(entry, "finish_ms", what), .kills = (unsigned)tc_number(entry, "kills", what),
+        .forks = (unsigned)tc_number(entry, "forks", what), .resizes = (unsigned)tc_number(entry, "resizes", what),
+        .barriers = (unsigned)tc_number(entry, "barriers", what),
+        .moved_in = (unsigned)tc_number(entry, "moved_in", what),
+        .moved_out = (unsigned)tc_number(entry, "moved_out", what),
+        .moves_asked = (unsigned)tc_number(entry, "moves_asked", what),
+        .share_kills = (unsigned)tc_number(entry, "share_kills", what)};
 }
 
 /* Everything about one complete trace (nothing dropped): it parses, passes the checks above and

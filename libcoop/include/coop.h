@@ -473,8 +473,8 @@ typedef struct coop_kernel_report {
  * offer_fork takes; a finished kernel's groups go to the others. kernel_count must be the
  * megakernel's count (coop-merge's P_COOP_COUNT; 1 for a megakernel of one, which then runs as
  * coop_mega_run does); kernel_reports, NULL or kernel_count entries, receives each kernel's
- * figures. A traced run of more than one is COOP_ERR_INVALID_ARGUMENT. coop_mega_run() runs a
- * megakernel of several with every weight 1. */
+ * figures. A traced run's file says which kernel each group served (docs/DESIGN.md section 13).
+ * coop_mega_run() runs a megakernel of several with every weight 1. */
 COOP_API coop_status coop_mega_run_shared(coop_kernel *kernel, const coop_mega_params *params,
                                           const coop_kernel_share *kernels, size_t kernel_count,
                                           const coop_task_plan *plans, size_t plan_count, coop_mega_report *report,

@@ -359,12 +359,21 @@ enum coop_trace_slot {
     COOP_TRACE_EVENTS = 16 + 3 * 4096 /* the buffers: group g's at COOP_TRACE_EVENTS + g * capacity
                                          * * COOP_TRACE_EVENT_WORDS */
 };
-#define COOP_DEV_TRACE COOP_DEV_WORDS  /* where the trace area starts in the device area */
+/* Several cooperative kernels (docs/DESIGN.md sections 13 and 17): each kernel block keeps its own
+ * MEMBERS, RESIZE_TIME and KILL_TIME (they follow that kernel's members, epochs and ids). Blocks
+ * 1 .. K-1 have COOP_TRACE_KERNEL_WORDS words each after the blocks' device areas, at those
+ * offsets; the area above (T0, CAPACITY, COUNT, EVENTS and block 0's own words) follows them. */
+#define COOP_TRACE_KERNEL_WORDS COOP_TRACE_COUNT
+/* where the trace area starts in the device area of a megakernel of `kernels` kernels */
+#define COOP_DEV_TRACE_AT(kernels) ((kernels) * COOP_DEV_WORDS + ((kernels) - 1) * COOP_TRACE_KERNEL_WORDS)
+/* block k's own trace words (k >= 1) */
+#define COOP_DEV_TRACE_KERNEL(kernels, k) ((kernels) * COOP_DEV_WORDS + ((k) - 1) * COOP_TRACE_KERNEL_WORDS)
+#define COOP_DEV_TRACE COOP_DEV_TRACE_AT(1)
 COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
                    COOP_TRACE_RESIZE_TIME + 2 * COOP_RESIZE_SLOTS <= COOP_TRACE_KILL_TIME &&
                    COOP_TRACE_KILL_TIME + 2 * (COOP_MAX_GROUPS + 1) <= COOP_TRACE_COUNT &&
                    COOP_TRACE_COUNT + COOP_MAX_GROUPS + 1 <= COOP_TRACE_EVENTS, trace_areas_fit);
-/* An event: time (64 bits, low word first), COOP_EVENT_WORD(kind, a), b. */
+/* An event: time (64 bits, low word first), COOP_EVENT_WORD(kind, a, block), b. */
 #define COOP_TRACE_EVENT_WORDS 4u
 
 /* Event kinds, with their a and b. A group's buffer holds its events in the order they
@@ -389,6 +398,8 @@ COOP_LAYOUT_ASSERT(COOP_TRACE_CAPACITY < COOP_TRACE_RESIZE_TIME &&
 #define COOP_EV_REQUEST 17u     /* the agent applied task request a (task b); time = T_REQUEST */
 #define COOP_EV_GATHERED 18u    /* the last group joined request a's task; time = T_GATHERED */
 #define COOP_EV_DONE 19u        /* the last group left request a's task; time = T_DONE */
+#define COOP_EV_MOVED 20u       /* several kernels: an idle group moved from block a into the
+                                   event's block (docs/DESIGN.md section 17, step 3) */
 
 #define COOP_KILLED_CHAOS 1u    /* at an offer, by chaos mode */
 #define COOP_KILLED_SWEEP 2u    /* at an offer, the largest member, killing itself (and parked ones) */
@@ -511,9 +522,11 @@ COOP_LAYOUT_ASSERT(COOP_TASK_SLOTS <= 4u, task_slot_fits_2_bits);
 #define COOP_WHERE_BARRIER_ID(word) (((word) >> 16) & 0xfffu)
 #define COOP_WHERE_BARRIER_NUMBER(word) ((word) & 0xffffu)
 
-/* Trace events (COOP_TRACE_EVENT_WORDS words): the kind above a (24 bits) in the third word. */
-#define COOP_EVENT_WORD(kind, a) ((kind) << 24 | ((a) & 0xffffffu))
-#define COOP_EVENT_KIND(word) ((word) >> 24)
+/* Trace events (COOP_TRACE_EVENT_WORDS words): in the third word the kernel block the group was
+ * in (2 bits), the kind (6 bits) and a (24 bits). */
+#define COOP_EVENT_WORD(kind, a, block) ((block) << 30 | (kind) << 24 | ((a) & 0xffffffu))
+#define COOP_EVENT_KIND(word) (((word) >> 24) & 0x3fu)
+#define COOP_EVENT_BLOCK(word) ((word) >> 30)
 #define COOP_EVENT_A(word) ((word) & 0xffffffu)
 /* COOP_EV_BARRIER's a: the barrier's number (23 bits) | COOP_TRACE_RESIZING */
 #define COOP_EVENT_BARRIER_A(number, resizing) (((number) & 0x7fffffu) | ((resizing) ? COOP_TRACE_RESIZING : 0u))
@@ -526,6 +539,8 @@ COOP_LAYOUT_ASSERT(COOP_TASK_SLOTS <= 4u, task_slot_fits_2_bits);
 #define COOP_TRACE_MEMBERS_WORD(time, count) ((time) << 12 | ((count) & 0xfffu))
 #define COOP_TRACE_MEMBERS_TIME(word) ((word) >> 12)
 #define COOP_TRACE_MEMBERS_COUNT(word) ((word) & 0xfffu)
+
+COOP_LAYOUT_ASSERT(COOP_MAX_KERNELS <= 4 && COOP_EV_MOVED < 64, events_hold_kind_and_block);
 
 /* every 12-bit field above holds any number of groups */
 COOP_LAYOUT_ASSERT(COOP_MAX_GROUPS <= 0xfffu, groups_fit_12_bits);

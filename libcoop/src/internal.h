@@ -89,8 +89,10 @@ typedef struct coop_running {
     unsigned area_groups;      /* groups the device area (and a trace area) was prepared for */
 } coop_running;
 
-/* launch.c: the words of a trace area for `groups` groups of `capacity` events (coop_layout.h). */
-size_t coop_trace_area_words(unsigned groups, unsigned capacity);
+/* launch.c: the words of a trace area for `groups` groups of `capacity` events in a megakernel of
+ * `kernels` cooperative kernels, from COOP_DEV_TRACE_KERNEL(kernels, 1) on (the kernel blocks' own
+ * trace words, then the area at COOP_DEV_TRACE_AT(kernels): coop_layout.h). */
+size_t coop_trace_area_words(unsigned kernels, unsigned groups, unsigned capacity);
 /* launch.c: launches `kernel` and runs discovery; the kernel then runs on. */
 coop_status coop_launch_begin(coop_kernel *kernel, const coop_launch *launch, const coop_start *start,
                               coop_running *run);

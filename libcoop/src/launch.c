@@ -6,19 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t coop_trace_area_words(unsigned groups, unsigned capacity)
+size_t coop_trace_area_words(unsigned kernels, unsigned groups, unsigned capacity)
 {
-    return COOP_TRACE_EVENTS + (size_t)groups * capacity * COOP_TRACE_EVENT_WORDS;
+    return (size_t)(kernels - 1) * COOP_TRACE_KERNEL_WORDS + COOP_TRACE_EVENTS +
+           (size_t)groups * capacity * COOP_TRACE_EVENT_WORDS;
 }
 
 /* The device area, with a trace area after it for a traced run (coop_layout.h): its events need
- * no initialising, only its first COOP_TRACE_EVENTS words. */
+ * no initialising, only the words before them. */
 static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, const coop_start *start)
 {
     const unsigned blocks = start->kernels > 1 ? start->kernels : 1;
-    const size_t size = blocks * COOP_DEV_WORDS + (start->trace_capacity
-                                                       ? coop_trace_area_words(max_groups, start->trace_capacity) : 0);
-    const size_t words = blocks * COOP_DEV_WORDS + (start->trace_capacity ? COOP_TRACE_EVENTS : 0);
+    const size_t size = blocks * COOP_DEV_WORDS +
+                        (start->trace_capacity ? coop_trace_area_words(blocks, max_groups, start->trace_capacity) : 0);
+    const size_t words = start->trace_capacity ? COOP_DEV_TRACE_AT(blocks) + COOP_TRACE_EVENTS : blocks * COOP_DEV_WORDS;
     cl_int err = CL_SUCCESS;
     if (ctx->dev_area && ctx->dev_area_words < size) {
         clReleaseMemObject(ctx->dev_area);
@@ -45,7 +46,7 @@ static coop_status prepare_dev_area(coop_context *ctx, unsigned max_groups, cons
     image[COOP_DEV_CHAOS] = start->chaos_seed;
     image[COOP_DEV_SPAWN_SLOT] = start->spawn_slot;
     if (start->trace_capacity)
-        image[COOP_DEV_TRACE + COOP_TRACE_CAPACITY] = start->trace_capacity;
+        image[COOP_DEV_TRACE_AT(blocks) + COOP_TRACE_CAPACITY] = start->trace_capacity;
     for (unsigned k = 0; k < blocks; k++) { /* each kernel block's four barrier counters, two 64-bit words */
         uint32_t *block = image + (size_t)k * COOP_DEV_WORDS;
         for (unsigned pair = 0; pair < 2; pair++)

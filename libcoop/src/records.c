@@ -47,7 +47,7 @@ coop_status coop_mega_record(mega *m, unsigned slot, double done_us)
     r->request_ms = (f->request_us - m->run.discovered_us) / 1e3;
     r->response_us = done_us - f->request_us;
     r->deadline_met = (done_us - m->run.discovered_us) / 1e3 <= f->deadline_ms;
-    *t = (coop_trace_task){.request = f->number, .plan = r->plan, .task = f->task, .groups = r->groups,
+    *t = (coop_trace_task){.request = f->number, .seq = f->seq, .plan = r->plan, .task = f->task, .groups = r->groups,
                            .sent_us = f->request_us, .done_us = done_us, .due_ms = f->due_ms,
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};

@@ -492,6 +492,19 @@ static void fill_report(mega *m, coop_mega_report *report)
     m->records = NULL;
 }
 
+/* Several cooperative kernels: their names, weights and figures, for the trace. */
+static void trace_kernels(mega *m)
+{
+    coop_trace *t = &m->timeline;
+    t->kernels = coop_share_kernels(m->share);
+    const unsigned *weights = coop_share_weights(m->share);
+    coop_share_report(m->share, t->kernel_reports);
+    for (unsigned k = 0; k < t->kernels; k++) {
+        snprintf(t->kernel_names[k], sizeof t->kernel_names[k], "%s", coop_share_name(m->share, k));
+        t->weights[k] = weights[k];
+    }
+}
+
 /* A traced run that failed once its groups ran (the watchdog, the time limit, an error): the
  * trace of what they recorded, its otherData saying why the run ended early. The failure stays the
  * status, its message saying where the trace is or why there is none. */
@@ -575,7 +588,7 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
                            "events (0: %u)", params->trace_events, COOP_TRACE_MAX_EVENTS, COOP_TRACE_DEFAULT_EVENTS);
     coop_share *share = NULL;
     if (status == COOP_OK)
-        status = coop_share_open(ctx, kernel, kernels, kernel_count, trace_file != NULL, &share);
+        status = coop_share_open(ctx, kernel, kernels, kernel_count, &share);
     /* before a traced run's build, which takes long */
     if (status == COOP_OK && kernel->persistent)
         status = coop_check_args_set(kernel);
@@ -676,6 +689,8 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
         fill_report(&m, report);
     if (status == COOP_OK && m.share && kernel_reports)
         coop_share_report(m.share, kernel_reports);
+    if (m.tracing && m.share)
+        trace_kernels(&m);
     if (status == COOP_OK && m.tracing) {
         status = coop_trace_write(ctx, &m.timeline, &m.run, report, m.tasks, report->record_count, m.direct, NULL,
                                   &report->trace_events, &report->trace_dropped);

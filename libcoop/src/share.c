@@ -64,7 +64,7 @@ static void read_names(coop_share *s, const char *source)
 }
 
 coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const coop_kernel_share *kernels,
-                            size_t kernel_count, int traced, coop_share **out)
+                            size_t kernel_count, coop_share **out)
 {
     unsigned have = coop_source_kernels(kernel->program->source);
     *out = NULL;
@@ -79,11 +79,6 @@ coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const 
                              kernels[k].weight, COOP_WEIGHT_MAX);
     if (have == 1)
         return COOP_OK;
-    if (traced)
-        return coop_fail(ctx, COOP_ERR_INVALID_ARGUMENT,
-                         "coop_mega_run: megakernel '%s' holds %u cooperative kernels, and a traced run of "
-                         "several is not supported (unset params->trace_file and COOP_TRACE_FILE)",
-                         kernel->name, have);
     coop_share *s = calloc(1, sizeof *s);
     if (!s)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "out of memory");
@@ -98,6 +93,11 @@ coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const 
     read_names(s, kernel->program->source);
     *out = s;
     return COOP_OK;
+}
+
+const char *coop_share_name(const coop_share *share, unsigned k)
+{
+    return share->blocks[k].name;
 }
 
 void coop_share_attach(coop_share *share, coop_share_send send, void *run)

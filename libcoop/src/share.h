@@ -17,7 +17,7 @@ typedef coop_status (*coop_share_send)(void *run, unsigned block, uint32_t kind,
 /* Checks kernel_count and the weights against the megakernel (its coop-kernels line) and makes the
  * run's state (*out NULL for a megakernel of one cooperative kernel). */
 coop_status coop_share_open(coop_context *ctx, const coop_kernel *kernel, const coop_kernel_share *kernels,
-                            size_t kernel_count, int traced, coop_share **out);
+                            size_t kernel_count, coop_share **out);
 void coop_share_free(coop_share *share);
 
 /* Several kernels with an agent: whether block `block`'s mailbox is free, the agent's copy of its
@@ -62,6 +62,9 @@ void coop_share_before_task(coop_share *share, unsigned block);
 /* Before the shutdown request: every move and share token cancelled, EXIT in blocks 1 ..
  * kernels-1 (block 0's is the request's). */
 void coop_share_shutdown(coop_share *share);
+
+/* Kernel k's name, from the program's comment ("#k" where it has none). */
+const char *coop_share_name(const coop_share *share, unsigned k);
 
 /* Each kernel's report. */
 void coop_share_report(const coop_share *share, coop_kernel_report *reports);

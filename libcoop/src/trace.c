@@ -87,6 +87,7 @@ void coop_trace_stop_clock(coop_trace *trace)
 typedef struct event {
     uint64_t tick;
     unsigned kind, a, b;
+    unsigned block;            /* the kernel block the group was in */
     double ts;                 /* us since T0, after clamping to the group's previous event */
 } event;
 
@@ -152,7 +153,8 @@ static void find_time_base(const coop_trace *trace, const coop_running *run, con
  * the device may serve beside the kernel, within BESIDE_READ_LIMIT_US. */
 static coop_status read_events(coop_context *ctx, const coop_trace *trace, coop_running *run, uint32_t **area)
 {
-    size_t words = coop_trace_area_words(run->groups, trace->capacity);
+    unsigned kernels = trace->kernels > 1 ? trace->kernels : 1;
+    size_t words = coop_trace_area_words(kernels, run->groups, trace->capacity);
     *area = malloc(words * sizeof **area);
     if (!*area)
         return coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory reading %zu MiB of events", trace->path,
@@ -161,7 +163,8 @@ static coop_status read_events(coop_context *ctx, const coop_trace *trace, coop_
     int running = run->event && !coop_launch_ended(run, &ended_status);
     cl_event done = NULL;
     cl_int err = clEnqueueReadBuffer(running ? ctx->side_queue : ctx->queue, ctx->dev_area, running ? CL_FALSE : CL_TRUE,
-                                     COOP_DEV_TRACE * sizeof(uint32_t), words * sizeof(uint32_t), *area, 0, NULL,
+                                     (size_t)kernels * COOP_DEV_WORDS * sizeof(uint32_t), words * sizeof(uint32_t),
+                                     *area, 0, NULL,
                                      running ? &done : NULL);
     if (err == CL_SUCCESS && running) {
         clFlush(ctx->side_queue);
@@ -207,7 +210,23 @@ typedef struct writer {
     FILE *out;
     int first;                 /* no event written yet */
     unsigned long flows;
+    const coop_trace *trace;   /* several kernels: their names */
 } writer;
+
+/* Several kernels: the events of a group say which kernel it served, in their args and names. */
+static int several(const writer *w)
+{
+    return w->trace->kernels > 1;
+}
+
+/* `args` with the kernel block appended (several kernels). */
+static const char *with_kernel(const writer *w, char *args, size_t size, unsigned block)
+{
+    size_t length = strlen(args);
+    if (several(w) && length + 1 < size)
+        snprintf(args + length, size - length, "%s\"kernel\":%u", length ? "," : "", block);
+    return args;
+}
 
 /* Microseconds with 0.1 ns: distinct ticks of a time-stamp counter stay distinct. */
 static void json_time(FILE *out, double us)
@@ -252,7 +271,27 @@ static void instant(writer *w, unsigned tid, double ts, const char *cat, const c
 static void counter(writer *w, double ts, const char *name, const char *field, unsigned value)
 {
     begin_event(w, "C", 0, ts);
-    fprintf(w->out, ",\"name\":\"%s\",\"args\":{\"%s\":%u}}", name, field, value);
+    fprintf(w->out, ",\"name\":");
+    coop_json_text(w->out, name);
+    fprintf(w->out, ",\"args\":{\"%s\":%u}}", field, value);
+}
+
+/* Several kernels: otherData's "kernels", each one's name, weight and report. */
+static void write_kernels(FILE *out, const coop_trace *trace)
+{
+    fprintf(out, ",\"kernels\":[");
+    for (unsigned k = 0; k < trace->kernels; k++) {
+        const coop_kernel_report *r = &trace->kernel_reports[k];
+        fprintf(out, "%s{\"kernel\":%u,\"name\":", k ? "," : "", k);
+        coop_json_text(out, trace->kernel_names[k]);
+        fprintf(out, ",\"weight\":%u,\"members_start\":%u,\"members_max\":%u,\"group_ms\":%.4f,"
+                "\"mean_members\":%.4f,\"finish_ms\":%.4f,\"kills\":%u,\"forks\":%u,\"resizes\":%u,"
+                "\"barriers\":%u,\"moved_in\":%u,\"moved_out\":%u,\"moves_asked\":%u,\"share_kills\":%u}",
+                trace->weights[k], r->members_start, r->members_max, r->group_ms, r->mean_members, r->finish_ms,
+                r->kills, r->forks, r->resizes, r->barriers, r->moved_in, r->moved_out, r->moves_asked,
+                r->share_kills);
+    }
+    fputc(']', out);
 }
 
 /* A flow arrow from (from_tid, from_ts) to the span enclosing (to_tid, to_ts). */
@@ -313,6 +352,7 @@ typedef struct role_state {
     role now;
     double since;
     unsigned id, forked, point, how, request, task, workgroup;
+    unsigned block;            /* the kernel block the role is in */
 } role_state;
 
 /* Idle spans of every group, for the idle counter. */
@@ -348,11 +388,13 @@ static int add_interval(intervals *list, double start, double end)
     return 0;
 }
 
-/* Ends the current role's span at `end` (writing it) and starts `next` there. */
-static int change_role(writer *w, unsigned tid, role_state *state, role next, double end, intervals *idle)
+/* Ends the current role's span at `end` (writing it) and starts `next` there, in kernel block
+ * `block`. */
+static int change_role(writer *w, unsigned tid, role_state *state, role next, double end, unsigned block,
+                       intervals *idle)
 {
     if (state->now != ROLE_NONE) {
-        char name[64], args[160];
+        char name[64], args[192], named[160];
         args[0] = '\0';
         switch (state->now) {
         case ROLE_MEMBER:
@@ -385,7 +427,13 @@ static int change_role(writer *w, unsigned tid, role_state *state, role next, do
         default:
             snprintf(name, sizeof name, "%s", role_cats[state->now]);
         }
-        span(w, tid, state->since, end, role_cats[state->now], name, args);
+        if (several(w) && state->now != ROLE_AGENT && state->now != ROLE_UNKNOWN) {
+            /* the kernel's name first: "bfs member 3", "sssp idle", "bfs task 0" */
+            snprintf(named, sizeof named, "%s %s", w->trace->kernel_names[state->block], name);
+        } else {
+            snprintf(named, sizeof named, "%s", name);
+        }
+        span(w, tid, state->since, end, role_cats[state->now], named, with_kernel(w, args, sizeof args, state->block));
         if (state->now == ROLE_IDLE && add_interval(idle, state->since, end) != 0)
             return -1;
         if (state->now == ROLE_MEMBER)
@@ -393,6 +441,7 @@ static int change_role(writer *w, unsigned tid, role_state *state, role next, do
     }
     state->now = next;
     state->since = end;
+    state->block = block;
     return 0;
 }
 
@@ -423,13 +472,21 @@ static int by_time(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Where the task of request r is in the host's list; NULL if the host has no record of it. */
-static const coop_trace_task *find_task(const coop_trace_task *tasks, size_t count, unsigned request)
+/* The task run of the request a kernel's event names (its sequence number, as far as an event's
+ * a holds it) in the host's list; NULL if the host has no record of it. */
+static const coop_trace_task *find_task(const coop_trace_task *tasks, size_t count, unsigned seq)
 {
     for (size_t k = 0; k < count; k++)
-        if (tasks[k].request == request)
+        if (COOP_EVENT_A(tasks[k].seq) == seq)
             return &tasks[k];
     return NULL;
+}
+
+/* The run number of the request an event names (its sequence number where the host has no record). */
+static unsigned run_number(const coop_trace_task *tasks, size_t count, unsigned seq)
+{
+    const coop_trace_task *t = find_task(tasks, count, seq);
+    return t ? t->request : seq;
 }
 
 /* Everything one group recorded: its role spans, barriers and scheduler events, and an arrow
@@ -441,7 +498,7 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
 {
     unsigned tid = g + 1;
     role_state state = {0};
-    char name[64], args[160];
+    char name[96], args[192];
     int exited = 0;
     for (unsigned i = 0; i < ge->kept; i++) {
         const event *e = &ge->events[i];
@@ -452,26 +509,28 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
             state.id = e->b;
             failed = change_role(w, tid, &state, e->a == COOP_ROLE_COOP ? ROLE_MEMBER
                                                  : e->a == COOP_ROLE_AGENT ? ROLE_AGENT
-                                                                           : ROLE_IDLE, ts, idle);
+                                                                           : ROLE_IDLE, ts, e->block, idle);
             break;
         case COOP_EV_INIT:
-            failed = add_sample(members, ts, e->a);
+            /* one kernel's count at T0; several kernels' are their START events' (write_trace) */
+            if (!several(w))
+                failed = add_sample(&members[0], ts, e->a);
             break;
         case COOP_EV_PARK:
-            failed = change_role(w, tid, &state, ROLE_PARKED, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_PARKED, ts, e->block, idle);
             break;
         case COOP_EV_UNPARK:
-            failed = change_role(w, tid, &state, ROLE_MEMBER, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_MEMBER, ts, e->block, idle);
             break;
         case COOP_EV_KILLED:
-            failed = change_role(w, tid, &state, ROLE_KILLED, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_KILLED, ts, e->block, idle);
             state.how = e->a;
             break;
         case COOP_EV_FINISHED:
-            failed = change_role(w, tid, &state, ROLE_IDLE, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_IDLE, ts, e->block, idle);
             break;
         case COOP_EV_FORKED:
-            failed = change_role(w, tid, &state, ROLE_MEMBER, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_MEMBER, ts, e->block, idle);
             state.id = e->b;
             state.forked = 1;
             state.point = COOP_EVENT_BARRIER_NUMBER(e->a);
@@ -479,27 +538,27 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
         case COOP_EV_IDLE:
         case COOP_EV_LEAVE:
             if (state.now != ROLE_IDLE)
-                failed = change_role(w, tid, &state, ROLE_IDLE, ts, idle);
+                failed = change_role(w, tid, &state, ROLE_IDLE, ts, e->block, idle);
             break;
         case COOP_EV_JOIN: {
-            failed = change_role(w, tid, &state, ROLE_GATHERING, ts, idle);
-            state.request = e->a;
+            failed = change_role(w, tid, &state, ROLE_GATHERING, ts, e->block, idle);
+            state.request = run_number(tasks, task_count, e->a);
             /* the arrow from the request to this group: from the device's request time, on the
              * agent's track or the host's */
             const coop_trace_task *t = find_task(tasks, task_count, e->a);
             if (t && t->request_tick) {
-                snprintf(name, sizeof name, "request %u", e->a);
+                snprintf(name, sizeof name, "request %u", t->request);
                 flow(w, direct ? 0 : t->agent_tid, device_ts(base, t->request_tick), tid, ts, name);
             }
             break;
         }
         case COOP_EV_TASK:
-            failed = change_role(w, tid, &state, ROLE_TASK, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_TASK, ts, e->block, idle);
             state.task = e->a;
             state.workgroup = e->b;
             break;
         case COOP_EV_EXIT:
-            failed = change_role(w, tid, &state, ROLE_NONE, ts, idle);
+            failed = change_role(w, tid, &state, ROLE_NONE, ts, e->block, idle);
             exited = 1;
             break;
         case COOP_EV_BARRIER:
@@ -507,28 +566,35 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
             snprintf(args, sizeof args, "\"barrier\":%u,\"resizing\":%s,\"wait_us\":%.4f",
                      COOP_EVENT_BARRIER_NUMBER(e->a), e->a & COOP_TRACE_RESIZING ? "true" : "false",
                      e->b * base->us_per_tick);
-            instant(w, tid, ts, "barrier", name, args);
+            instant(w, tid, ts, "barrier", name, with_kernel(w, args, sizeof args, e->block));
             break;
         case COOP_EV_MEMBERS:
-            failed = add_sample(members, ts, e->a);
+            failed = add_sample(&members[e->block], ts, e->a);
+            break;
+        case COOP_EV_MOVED:
+            failed = change_role(w, tid, &state, ROLE_IDLE, ts, e->block, idle);
+            snprintf(name, sizeof name, "moved to %s", w->trace->kernel_names[e->block]);
+            snprintf(args, sizeof args, "\"from\":%u,\"to\":%u", e->a, e->block);
+            instant(w, tid, ts, "move", name, args);
             break;
         case COOP_EV_FORK:
             snprintf(name, sizeof name, "fork %u", e->a);
             snprintf(args, sizeof args, "\"groups\":%u,\"first_id\":%u", e->a, e->b);
-            instant(w, tid, ts, "fork", name, args);
+            instant(w, tid, ts, "fork", name, with_kernel(w, args, sizeof args, e->block));
             break;
         case COOP_EV_RESIZE:
             snprintf(args, sizeof args, "\"members\":%u,\"kills\":%u,\"forked\":%u", e->a,
                      COOP_EVENT_RESIZE_KILLS(e->b), COOP_EVENT_RESIZE_FORKED(e->b));
-            instant(w, tid, ts, "resize", "resize", args);
+            instant(w, tid, ts, "resize", "resize", with_kernel(w, args, sizeof args, e->block));
             break;
         case COOP_EV_REQUEST:
         case COOP_EV_GATHERED:
         case COOP_EV_DONE: {
             const char *cat = e->kind == COOP_EV_REQUEST ? "request" : e->kind == COOP_EV_GATHERED ? "gathered" : "done";
-            snprintf(name, sizeof name, "%s %u", cat, e->a);
-            snprintf(args, sizeof args, "\"request\":%u", e->a);
-            instant(w, tid, ts, cat, name, args);
+            unsigned number = run_number(tasks, task_count, e->a);
+            snprintf(name, sizeof name, "%s %u", cat, number);
+            snprintf(args, sizeof args, "\"request\":%u", number);
+            instant(w, tid, ts, cat, name, with_kernel(w, args, sizeof args, e->block));
             break;
         }
         default:
@@ -539,14 +605,14 @@ static int write_group(writer *w, unsigned g, const group_events *ge, const time
     }
     if (ge->recorded > ge->kept) {
         double last = ge->kept ? ge->events[ge->kept - 1].ts : 0.0;
-        if (change_role(w, tid, &state, ROLE_UNKNOWN, last, idle) != 0 ||
-            change_role(w, tid, &state, ROLE_NONE, end_ts > last ? end_ts : last, idle) != 0)
+        if (change_role(w, tid, &state, ROLE_UNKNOWN, last, state.block, idle) != 0 ||
+            change_role(w, tid, &state, ROLE_NONE, end_ts > last ? end_ts : last, state.block, idle) != 0)
             return -1;
         snprintf(name, sizeof name, "%u events dropped", ge->recorded - ge->kept);
         snprintf(args, sizeof args, "\"dropped\":%u", ge->recorded - ge->kept);
         instant(w, tid, last, "dropped", name, args);
     } else if (!exited && state.now != ROLE_NONE) {
-        if (change_role(w, tid, &state, ROLE_NONE, end_ts, idle) != 0)
+        if (change_role(w, tid, &state, ROLE_NONE, end_ts, state.block, idle) != 0)
             return -1;
     }
     return 0;
@@ -635,13 +701,16 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
         coop_trace_discard(trace);
         return status;
     }
+    unsigned kernels = trace->kernels > 1 ? trace->kernels : 1;
+    /* the area as read: blocks 1 .. K-1's own words, then the shared area (coop_layout.h) */
+    const uint32_t *shared = area + (size_t)(kernels - 1) * COOP_TRACE_KERNEL_WORDS;
     group_events *all = calloc(groups ? groups : 1, sizeof *all);
     event *events = NULL;
     size_t total = 0;
     for (unsigned g = 0; g < groups; g++)
-        total += area[COOP_TRACE_COUNT + g] < trace->capacity ? area[COOP_TRACE_COUNT + g] : trace->capacity;
+        total += shared[COOP_TRACE_COUNT + g] < trace->capacity ? shared[COOP_TRACE_COUNT + g] : trace->capacity;
     events = malloc((total ? total : 1) * sizeof *events);
-    samples members = {0};
+    samples members[COOP_KERNELS_MAX] = {{0}};
     intervals idle = {0};
     FILE *out = trace->out;
     if (!all || !events) {
@@ -649,19 +718,20 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
         goto done;
     }
 
-    time_base base = {.t0 = word64(&area[COOP_TRACE_T0])};
+    time_base base = {.t0 = word64(&shared[COOP_TRACE_T0])};
     find_time_base(trace, run, tasks, task_count, &base);
     unsigned long kept_total = 0, dropped_total = 0;
     double end_ts = 0.0, complete_ts = INFINITY;
     unsigned agent_tid = 0;
+    unsigned starting[COOP_KERNELS_MAX] = {0}; /* each kernel's members at T0 */
     size_t next = 0;
     for (unsigned g = 0; g < groups; g++) {
         group_events *ge = &all[g];
-        ge->recorded = area[COOP_TRACE_COUNT + g];
+        ge->recorded = shared[COOP_TRACE_COUNT + g];
         ge->kept = ge->recorded < trace->capacity ? ge->recorded : trace->capacity;
         ge->events = &events[next];
         next += ge->kept;
-        const uint32_t *words = &area[COOP_TRACE_EVENTS + (size_t)g * trace->capacity * COOP_TRACE_EVENT_WORDS];
+        const uint32_t *words = &shared[COOP_TRACE_EVENTS + (size_t)g * trace->capacity * COOP_TRACE_EVENT_WORDS];
         double last = -INFINITY;
         unsigned shared = 0; /* events before this index keep their time */
         for (unsigned i = 0; i < ge->kept; i++) {
@@ -670,6 +740,7 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
             e->tick = word64(word);
             e->kind = COOP_EVENT_KIND(word[2]);
             e->a = COOP_EVENT_A(word[2]);
+            e->block = COOP_EVENT_BLOCK(word[2]) < kernels ? COOP_EVENT_BLOCK(word[2]) : 0;
             e->b = word[3];
             /* A group's events are in its order, but its own clock reads may be ahead of the
              * members' word's times by the cores' disagreement (coop_device/trace.h): a time
@@ -691,6 +762,8 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
                 shared = i + 1;
             if (e->kind == COOP_EV_START && e->a == COOP_ROLE_AGENT)
                 agent_tid = g + 1;
+            if (e->kind == COOP_EV_START && e->a == COOP_ROLE_COOP)
+                starting[e->block]++;
         }
         if (ge->kept && last > end_ts)
             end_ts = last;
@@ -704,7 +777,7 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
     for (size_t k = 0; k < task_count; k++)
         tasks[k].agent_tid = agent_tid;
 
-    writer w = {.out = out, .first = 1};
+    writer w = {.out = out, .first = 1, .trace = trace};
     const coop_device_info *info = &ctx->info;
     fprintf(out, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"producer\":\"libcoop %s\",\"kernel\":",
             COOP_VERSION_STRING);
@@ -729,8 +802,11 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
     } else {
         fprintf(out, "null");
     }
-    fprintf(out, ",\"report\":{\"kills\":%u,\"forks\":%u,\"resizes\":%u,\"tasks\":%u,\"barriers\":%u}},\n"
-            "\"traceEvents\":[", report->kills, report->forks, report->resizes, report->tasks, report->barriers);
+    fprintf(out, ",\"report\":{\"kills\":%u,\"forks\":%u,\"resizes\":%u,\"tasks\":%u,\"barriers\":%u}",
+            report->kills, report->forks, report->resizes, report->tasks, report->barriers);
+    if (several(&w))
+        write_kernels(out, trace);
+    fprintf(out, "},\n\"traceEvents\":[");
     fprintf(out, "\n{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":");
     char process[320];
     snprintf(process, sizeof process, "megakernel %s on %s", run->name, info->name);
@@ -744,18 +820,31 @@ coop_status coop_trace_write(coop_context *ctx, coop_trace *trace, coop_running 
         thread_name(&w, g + 1, label);
     }
     write_host(&w, &base, tasks, task_count, report, run->discovered_us, direct);
-    for (unsigned g = 0; g < groups; g++) {
-        if (write_group(&w, g, &all[g], &base, end_ts, direct, tasks, task_count, &members, &idle) != 0) {
+    for (unsigned k = 0; several(&w) && k < kernels; k++) {
+        if (add_sample(&members[k], 0.0, starting[k]) != 0) {
             status = coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory", trace->path);
             goto done;
         }
     }
-    /* Each change of the member count has its own time (coop_trace_members); the counter stops
-     * where a full buffer may have lost some. */
-    if (members.count)
-        qsort(members.items, members.count, sizeof *members.items, by_time);
-    for (size_t i = 0; i < members.count && members.items[i].ts <= complete_ts; i++)
-        counter(&w, members.items[i].ts, "M (active members)", "members", members.items[i].value);
+    for (unsigned g = 0; g < groups; g++) {
+        if (write_group(&w, g, &all[g], &base, end_ts, direct, tasks, task_count, members, &idle) != 0) {
+            status = coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory", trace->path);
+            goto done;
+        }
+    }
+    /* Each change of a kernel's member count has its own time (coop_trace_members); the counter
+     * stops where a full buffer may have lost some. Several kernels: a counter each. */
+    for (unsigned k = 0; k < kernels; k++) {
+        char name[96];
+        if (several(&w))
+            snprintf(name, sizeof name, "M (active members) of kernel %u (%s)", k, trace->kernel_names[k]);
+        else
+            snprintf(name, sizeof name, "M (active members)");
+        if (members[k].count)
+            qsort(members[k].items, members[k].count, sizeof *members[k].items, by_time);
+        for (size_t i = 0; i < members[k].count && members[k].items[i].ts <= complete_ts; i++)
+            counter(&w, members[k].items[i].ts, name, "members", members[k].items[i].value);
+    }
     if (write_idle_counter(&w, &idle, complete_ts) != 0) {
         status = coop_fail(ctx, COOP_ERR_NO_MEMORY, "trace '%s': out of memory", trace->path);
         goto done;
@@ -775,7 +864,8 @@ done:
     } else {
         coop_trace_discard(trace);
     }
-    free(members.items);
+    for (unsigned k = 0; k < COOP_KERNELS_MAX; k++)
+        free(members[k].items);
     free(idle.items);
     free(events);
     free(all);

@@ -15,11 +15,18 @@ typedef struct coop_trace {
     double us_per_tick;        /* known once the clock stopped (tsc), else from the start */
     double start_us, end_us;   /* tsc: host times ... */
     uint64_t start_ticks, end_ticks; /* ... and the counter's, at the run's start and end */
+    /* several cooperative kernels (set before coop_trace_write; kernels 0 or 1: one) */
+    unsigned kernels;
+    char kernel_names[COOP_KERNELS_MAX][64];
+    unsigned weights[COOP_KERNELS_MAX];
+    coop_kernel_report kernel_reports[COOP_KERNELS_MAX];
 } coop_trace;
 
 /* One task run as the host saw it, with the device's times of it (trace clock ticks, 0 unknown). */
 typedef struct coop_trace_task {
-    unsigned request;          /* the request's number (1, 2, ...), as the kernel's events name it */
+    unsigned request;          /* the run's number (1, 2, ...), as the report's records name it */
+    uint32_t seq;              /* the request's sequence number, as the kernel's events name it (with
+                                  several kernels, requests for moves and shares take numbers too) */
     unsigned plan, task, groups;
     double sent_us, done_us;   /* host: request sent, done seen */
     double due_ms;             /* when its plan wanted it, since discovery */

@@ -198,8 +198,9 @@ inline ulong coop_device_time(global uint *slot)
  * COOP_TRACE_RESIZE_TIME). */
 inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
 {
-    global uint *trace = coop_trace_area(ctx->dev);
-    global ulong *word = (global ulong *)&trace[COOP_TRACE_MEMBERS];
+    global uint *trace = COOP_TRACE_AREA(ctx);
+    /* the group's kernel's count (several kernels: each block has its own) */
+    global ulong *word = (global ulong *)&COOP_TRACE_KERNEL(ctx)[COOP_TRACE_MEMBERS];
     ulong t0 = coop_trace_load64(&trace[COOP_TRACE_T0]);
     ulong old = coop_load_relaxed64(word);
     for (;;) {
@@ -209,8 +210,8 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
         ulong next = COOP_TRACE_MEMBERS_WORD(time, (uint)((int)COOP_TRACE_MEMBERS_COUNT(old) + delta));
         ulong seen = coop_cas64(word, old, next);
         if (seen == old) {
-            coop_trace_at(ctx->dev, ctx->physical, t0 + time, COOP_EV_MEMBERS, (uint)COOP_TRACE_MEMBERS_COUNT(next),
-                          (uint)delta);
+            coop_trace_at(trace, ctx->physical, COOP_TRACE_BLOCK(ctx), t0 + time, COOP_EV_MEMBERS,
+                          (uint)COOP_TRACE_MEMBERS_COUNT(next), (uint)delta);
             return t0 + time;
         }
         old = seen;
@@ -222,9 +223,9 @@ inline ulong coop_trace_members(const coop_ctx *ctx, int delta)
 inline uint coop_trace_member_count(const coop_ctx *ctx)
 {
     return (uint)COOP_TRACE_MEMBERS_COUNT(
-        coop_load_relaxed64((global ulong *)&coop_trace_area(ctx->dev)[COOP_TRACE_MEMBERS]));
+        coop_load_relaxed64((global ulong *)&COOP_TRACE_KERNEL(ctx)[COOP_TRACE_MEMBERS]));
 }
-#define COOP_TRACE_T0(ctx) coop_trace_load64(&coop_trace_area((ctx)->dev)[COOP_TRACE_T0])
+#define COOP_TRACE_T0(ctx) coop_trace_load64(&COOP_TRACE_AREA(ctx)[COOP_TRACE_T0])
 #else
 #define COOP_TRACE_MEMBERS_CHANGE(ctx, delta) 0ul
 #define COOP_TRACE_T0(ctx) 0ul

@@ -42,6 +42,13 @@ COOP_COLD uint coop_grow(coop_ctx *ctx, uint wanted, uint *base)
     for (;;) {
         uint members = COOP_STATE_MEMBERS(state);
         uint grow = COOP_STATE_FINISHED(state) || members >= limit ? 0u : min(take, limit - members);
+#if COOP_TRACING
+        /* trace mode: not while a kill's or an earlier fork's change of the trace's members is
+         * still to come (a killer changes STATE first, coop_kill_self), so that the new groups'
+         * ids are above every member the trace counts (it may decline: a fork is only offered) */
+        if (coop_trace_member_count(ctx) != members)
+            grow = 0;
+#endif
         if (grow) {
             uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state + grow);
             if (seen != state) {

@@ -137,9 +137,15 @@ COOP_COLD int coop_move_if_asked(coop_ctx *ctx)
     COOP_CHECK(ctrl, to < COOP_KERNELS && to != ctx->block, COOP_CHECK_MOVE, to, ctx->block, move);
     coop_fetch_add_relaxed(&ctrl[COOP_CTRL_MOVED_OUT], 1u);
     coop_set_where(ctx, COOP_WHERE_MOVED, to);
+#if COOP_TRACING
+    uint from = ctx->block;
+#endif
     coop_kernel_switch(ctx, to);
     ctx->scratch[COOP_COLD_KERNEL] = to;
     coop_fetch_add_relaxed(&ctx->ctrl[COOP_CTRL_MOVED_IN], 1u);
+#if COOP_TRACING
+    COOP_TRACE_NOW(ctx, COOP_EV_MOVED, from, move);
+#endif
     /* acq_rel: the group is idle in its new block; that kernel's next offer_fork may take it */
     coop_fetch_add(&ctx->ctrl[COOP_CTRL_IDLE], 1u);
     coop_set_where(ctx, COOP_WHERE_IDLE, 0u);

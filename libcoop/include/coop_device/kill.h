@@ -209,7 +209,7 @@ COOP_COLD uint coop_park(coop_ctx *ctx)
     /* killed by a sweep: at the time the sweeper left with it, which it published before the
      * release of this group's park word that coop_park_wait acquired */
     if (outcome == COOP_KILL_CLAIMED)
-        COOP_TRACE_EVENT(ctx, coop_trace_load64(&coop_trace_area(ctx->dev)[COOP_TRACE_KILL_TIME + 2u * ctx->id]),
+        COOP_TRACE_EVENT(ctx, coop_trace_load64(&COOP_TRACE_KERNEL(ctx)[COOP_TRACE_KILL_TIME + 2u * ctx->id]),
                          COOP_EV_KILLED, COOP_KILLED_SWEPT, ctx->id);
     else
         COOP_TRACE_NOW(ctx, COOP_EV_UNPARK, 0u, ctx->id);
@@ -309,6 +309,13 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint request, uint sta
     uint run = tokens ? min(ctx->scratch[COOP_SCRATCH_SWEEP_GAP], tokens - 1u) : 0u;
     uint state = state_seen;
     uint taken = 0;
+#if COOP_TRACING
+    /* trace mode: not before the trace's members are M, so that its ids stay 0 .. M-1: a chaos
+     * kill or a fork changes STATE first and the trace's count after (coop_kill_self,
+     * coop_idle_wait); that group is past its STATE update, so the count comes */
+    while (tokens && COOP_STATE_MEMBERS(state) == members && coop_trace_member_count(ctx) != members)
+        state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+#endif
     while (tokens && COOP_STATE_MEMBERS(state) == members) {
         uint seen = coop_cas(&ctrl[COOP_CTRL_STATE], state, state - 1u - run);
         if (seen == state) {
@@ -323,7 +330,7 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint request, uint sta
     if (taken) {
         ulong left = coop_trace_members(ctx, -(int)taken);
         for (uint i = 1; i < taken; i++)
-            coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_KILL_TIME + 2u * (ctx->id - i)], left);
+            coop_trace_store64(&COOP_TRACE_KERNEL(ctx)[COOP_TRACE_KILL_TIME + 2u * (ctx->id - i)], left);
         COOP_TRACE_EVENT(ctx, left, COOP_EV_KILLED, COOP_KILLED_SWEEP, ctx->id);
     }
 #endif

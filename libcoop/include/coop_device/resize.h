@@ -58,7 +58,7 @@ COOP_COLD uint coop_resize_commit(coop_ctx *ctx, uint decision, uint *forked, ui
 #if COOP_TRACING
         /* the killed members take this time, published before the commit's release */
         ulong left = coop_trace_members(ctx, -(int)kills);
-        coop_trace_store64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % COOP_RESIZE_SLOTS)],
+        coop_trace_store64(&COOP_TRACE_KERNEL(ctx)[COOP_TRACE_RESIZE_TIME + 2u * (ctx->epoch % COOP_RESIZE_SLOTS)],
                            left);
         COOP_TRACE_EVENT(ctx, left, COOP_EV_RESIZE, members - kills, COOP_EVENT_RESIZE_B(kills, 0u));
 #endif
@@ -162,7 +162,7 @@ inline uint coop_resize_flagged(coop_ctx *ctx, uint number)
         return COOP_OUTCOME(0u, 0u, forked);
 #if COOP_TRACING
     /* at member 0's time, published before the commit this group acquired */
-    COOP_TRACE_EVENT(ctx, coop_trace_load64(&coop_trace_area(ctx->dev)[COOP_TRACE_RESIZE_TIME + 2u * slot]),
+    COOP_TRACE_EVENT(ctx, coop_trace_load64(&COOP_TRACE_KERNEL(ctx)[COOP_TRACE_RESIZE_TIME + 2u * slot]),
                      COOP_EV_KILLED, COOP_KILLED_RESIZE, ctx->id);
 #endif
     coop_barrier_leave(ctx); /* ctx->epoch is `number` now (a survivor's watchdog word still says

@@ -39,10 +39,17 @@ inline void coop_scheduler_open(coop_ctx *ctx, uint groups)
 #if COOP_TRACING
     /* the trace's time zero and its count of running members, published with the groups */
     ulong t0 = coop_trace_clock();
-    global uint *trace = coop_trace_area(dev);
+    global uint *trace = COOP_TRACE_AREA(ctx);
     coop_trace_store64(&trace[COOP_TRACE_T0], t0);
+#if COOP_KERNELS > 1
+    /* each kernel's own count, its share (coop_kernels_open); block 0's is in the trace area */
+    for (uint k = 0; k < COOP_KERNELS; k++)
+        coop_trace_store64(&(k ? ctx->dev0 + COOP_DEV_TRACE_KERNEL(COOP_KERNELS, k) : trace)[COOP_TRACE_MEMBERS],
+                           coop_load_relaxed(&ctx->dev0[k * COOP_DEV_WORDS + COOP_DEV_MEMBERS]));
+#else
     coop_trace_store64(&trace[COOP_TRACE_MEMBERS], members);
-    coop_trace_at(dev, 0u, t0, COOP_EV_INIT, members, groups);
+#endif
+    coop_trace_at(trace, 0u, 0u, t0, COOP_EV_INIT, members, groups);
 #endif
 #if COOP_KERNELS == 1
     coop_store_relaxed(&dev[COOP_DEV_MEMBERS], members);

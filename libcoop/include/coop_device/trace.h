@@ -30,7 +30,19 @@ inline ulong coop_trace_clock(void) { return __builtin_readcyclecounter(); }
 #error "trace mode needs a device clock: NVIDIA's %globaltimer or PoCL's time-stamp counter"
 #endif
 
-inline global uint *coop_trace_area(global uint *dev) { return dev + COOP_DEV_TRACE; }
+/* The trace area (coop_layout.h: T0, CAPACITY, the counts and the buffers), and the trace words of
+ * the group's own kernel block (MEMBERS, RESIZE_TIME, KILL_TIME: block 0's are in the trace area);
+ * the block an event names. */
+#if defined(COOP_KERNELS) && COOP_KERNELS > 1
+#define COOP_TRACE_AREA(ctx) ((ctx)->dev0 + COOP_DEV_TRACE_AT(COOP_KERNELS))
+#define COOP_TRACE_KERNEL(ctx)                                                                                 \
+    ((ctx)->block ? (ctx)->dev0 + COOP_DEV_TRACE_KERNEL(COOP_KERNELS, (ctx)->block) : COOP_TRACE_AREA(ctx))
+#define COOP_TRACE_BLOCK(ctx) ((ctx)->block)
+#else
+#define COOP_TRACE_AREA(ctx) ((ctx)->dev + COOP_DEV_TRACE)
+#define COOP_TRACE_KERNEL(ctx) COOP_TRACE_AREA(ctx)
+#define COOP_TRACE_BLOCK(ctx) 0u
+#endif
 
 inline ulong coop_trace_load64(global uint *word) { return COOP_JOIN_HALVES(word[0], word[1]); }
 
@@ -40,26 +52,26 @@ inline void coop_trace_store64(global uint *word, ulong value)
     word[1] = COOP_HIGH_HALF(value);
 }
 
-/* Appends an event to group `physical`'s buffer (its local id 0 only, the buffer's one writer:
- * plain accesses; the host reads the buffers once the kernel has ended). A full buffer only
- * counts the event. */
-inline void coop_trace_at(global uint *dev, uint physical, ulong time, uint kind, uint a, uint b)
+/* Appends an event of kernel block `block` to group `physical`'s buffer in trace area `trace`
+ * (its local id 0 only, the buffer's one writer: plain accesses; the host reads the buffers once
+ * the kernel has ended). A full buffer only counts the event. */
+inline void coop_trace_at(global uint *trace, uint physical, uint block, ulong time, uint kind, uint a, uint b)
 {
-    global uint *trace = coop_trace_area(dev);
     global uint *count = &trace[COOP_TRACE_COUNT + physical];
     uint n = *count;
     uint capacity = trace[COOP_TRACE_CAPACITY];
     if (n < capacity) {
         global uint *event = trace + COOP_TRACE_EVENTS + ((ulong)physical * capacity + n) * COOP_TRACE_EVENT_WORDS;
         coop_trace_store64(event, time);
-        event[2] = COOP_EVENT_WORD(kind, a);
+        event[2] = COOP_EVENT_WORD(kind, a, block);
         event[3] = b;
     }
     *count = n + 1u;
 }
 
 /* The event's time is `time` / now; the barrier's arrival time, then its event after the wait. */
-#define COOP_TRACE_EVENT(ctx, time, kind, a, b) coop_trace_at((ctx)->dev, (ctx)->physical, (time), (kind), (a), (b))
+#define COOP_TRACE_EVENT(ctx, time, kind, a, b)                                                             \
+    coop_trace_at(COOP_TRACE_AREA(ctx), (ctx)->physical, COOP_TRACE_BLOCK(ctx), (time), (kind), (a), (b))
 #define COOP_TRACE_NOW(ctx, kind, a, b) COOP_TRACE_EVENT(ctx, coop_trace_clock(), kind, a, b)
 #define COOP_TRACE_ARRIVAL(name) ulong name = coop_trace_clock()
 #define COOP_TRACE_BARRIER(ctx, arrived, number, resizing)                                               \
