@@ -275,6 +275,7 @@ GENERATED := kernels/generated
 include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk
+include host/coop-multi.mk
 include host/coop-ws.mk
 include benchmarks/spawn/spawn-bench.mk
 include host/examples.mk

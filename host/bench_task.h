@@ -13,8 +13,11 @@
 
 #include <stdint.h>
 
-/* The program whose tasks these are, in its failure messages. */
+/* The program whose tasks these are, in its failure messages (coop-multi builds bench_task.c
+ * again with its own). */
+#ifndef BENCH_TASK_PROGRAM
 #define BENCH_TASK_PROGRAM "coop-bench"
+#endif
 
 typedef enum bench_task_kind {
     BENCH_TASK_NONE,

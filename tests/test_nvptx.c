@@ -188,6 +188,8 @@ START_TEST(programs_with_options_compile)
         {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2 -DCOOP_CHECKS=1"},
         {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2 -DCOOP_NV_INLINE=1"},
         {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2 -DCOOP_TRACING=1"},
+        {"kernels/generated/multi_mega.cl", "-DCOOP_KERNELS=2"},
+        {"kernels/generated/multi_mega.cl", "-DCOOP_KERNELS=2 -DCOOP_TRACING=1"},
     };
     failures f = {0};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)

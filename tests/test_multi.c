@@ -1,0 +1,155 @@
+/* test_multi.c: coop-multi (host/coop-multi.c) run as a subprocess on PoCL with two workers in its
+ * quick form, plain and under chaos: it must end with status 0, print the kernels' and the tasks'
+ * tables with every result equal to the CPU's, and write a trace that says which kernel each
+ * group served, whose picture scripts/timeline drew; bad arguments end with status 1 and the usage.
+ *
+ * Build it first (the lead's Makefile includes host/coop-multi.mk):
+ * make -f Makefile -f host/coop-multi.mk build/bin/coop-multi */
+#include "testutil.h"
+#include "trace_check.h"
+
+#include <unistd.h>
+
+#define MULTI "build/bin/coop-multi"
+
+/* Under chaos, four workers: each kernel then has members to kill beside its member 0. */
+enum { WORKERS = 2, CHAOS_WORKERS = 4, PATH_BYTES = 256 };
+
+/* Runs coop-multi on `workers` PoCL workers with the arguments given (NULL-terminated), standard
+ * output and error together. */
+#define run_multi_on(workers, ...)                                                                           \
+    tu_run_program(MULTI, "make -f Makefile -f host/coop-multi.mk " MULTI, workers, __VA_ARGS__)
+#define run_multi(...) run_multi_on(WORKERS, __VA_ARGS__)
+
+static void assert_output(const tu_process *run, const char *fragment)
+{
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "coop-multi's output lacks \"%s\":\n%s", fragment,
+                  run->output);
+}
+
+/* The row of the table that starts with `name` (its first line), or a failure. */
+static const char *row_of(const tu_process *run, const char *name)
+{
+    char start[32];
+    snprintf(start, sizeof start, "\n%s ", name);
+    const char *row = strstr(run->output, start);
+    ck_assert_msg(row != NULL, "coop-multi's table has no row '%s':\n%s", name, run->output);
+    return row + 1;
+}
+
+/* One quick run (chaos seed `chaos`, 0: none): status 0, both tables with their rows, each
+ * kernel's weight as asked, each task run at least once with its deadlines counted, the
+ * comparison line, every result the CPU's; a complete trace of two kernels that passes
+ * trace_check.h's checks, each kernel's part against the report the file holds, and a PNG. */
+static void quick_run(const char *chaos)
+{
+    char scratch[PATH_BYTES] = "/tmp/test_multi.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(scratch));
+    tu_process run = chaos ? run_multi_on(CHAOS_WORKERS, "--quick", "--out", scratch, "--chaos", chaos, NULL)
+                           : run_multi("--quick", "--out", scratch, NULL);
+    ck_assert_msg(run.status == 0, "coop-multi --quick%s%s: exit status %d; output:\n%s", chaos ? " --chaos " : "",
+                  chaos ? chaos : "", run.status, run.output);
+    static const char *const fragments[] = {"weights bfs 2 : sssp 1", "group-time", "weight's", "moved in",
+                                            "gather us med/p99", "exec us med/p99", "response us med/p99",
+                                            "together (no task): ", "one after the other alone: ",
+                                            "every search of bfs and sssp, the frame and the matmult equal the "
+                                            "CPU's"};
+    for (size_t i = 0; i < sizeof fragments / sizeof fragments[0]; i++)
+        assert_output(&run, fragments[i]);
+    unsigned weight = 0;
+    double time_ms = 0, share = 0, weight_share = 0;
+    ck_assert_int_eq(sscanf(row_of(&run, "bfs"), "bfs %u %lf %lf%% %lf%%", &weight, &time_ms, &share, &weight_share),
+                     4);
+    ck_assert_msg(weight == 2 && fabs(weight_share - 66.7) < 0.05 && time_ms > 0 && share > 0,
+                  "bfs's row: weight %u, %.2f ms, %.1f%% of the group-time against %.1f%%", weight, time_ms, share,
+                  weight_share);
+    ck_assert_int_eq(sscanf(row_of(&run, "sssp"), "sssp %u %lf %lf%% %lf%%", &weight, &time_ms, &share,
+                            &weight_share), 4);
+    ck_assert_msg(weight == 1 && fabs(weight_share - 33.3) < 0.05 && time_ms > 0 && share > 0,
+                  "sssp's row: weight %u, %.2f ms, %.1f%% of the group-time against %.1f%%", weight, time_ms, share,
+                  weight_share);
+    static const char *const tasks[] = {"render", "light"};
+    for (size_t i = 0; i < 2; i++) {
+        unsigned runs = 0, groups = 0, met = 0, of = 0;
+        char name[16];
+        ck_assert_int_eq(sscanf(row_of(&run, tasks[i]), "%15s %u %u %*f/%*f %*f/%*f %*f/%*f %u of %u", name, &runs,
+                                &groups, &met, &of), 5);
+        ck_assert_msg(runs >= 1 && groups >= 1 && of == runs && met <= runs,
+                      "%s's row: %u runs on up to %u groups, %u of %u deadlines met", tasks[i], runs, groups, met, of);
+    }
+
+    char trace[PATH_BYTES + 32], png[PATH_BYTES + 32];
+    snprintf(trace, sizeof trace, "%s/trace.json", scratch);
+    snprintf(png, sizeof png, "%s/timeline.png", scratch);
+    tc_check_file(trace, "coop-multi's trace");
+    tc_trace t = tc_load(trace);
+    ck_assert_uint_eq(t.kernels, 2);
+    coop_kernel_report kernels[2];
+    for (unsigned k = 0; k < 2; k++)
+        kernels[k] = tc_kernel_report_of(&t, k, "coop-multi's trace");
+    tc_check_kernels(&t, kernels, 2, "coop-multi's trace");
+    tc_free(&t);
+    size_t size = 0;
+    char *picture = tu_read_file(png, &size);
+    ck_assert_msg(size > 8 && !memcmp(picture, "\x89PNG\r\n\x1a\n", 8), "%s is not a PNG", png);
+    free(picture);
+    unlink(trace);
+    unlink(png);
+    rmdir(scratch);
+    free(run.output);
+}
+
+START_TEST(quick_run_checks_every_result)
+{
+    quick_run(NULL);
+}
+END_TEST
+
+START_TEST(quick_run_under_chaos)
+{
+    quick_run("7");
+}
+END_TEST
+
+/* Bad arguments: status 1, the reason and the usage. */
+START_TEST(bad_arguments)
+{
+    static const struct {
+        const char *args[3];
+        const char *fragment;
+    } cases[] = {
+        {{"--bogus", NULL}, "option '--bogus': unknown"},
+        {{"extra", NULL}, "argument 'extra': unexpected"},
+        {{"--weights", "2", NULL}, "--weights '2': is not A:B"},
+        {{"--weights", "2:0", NULL}, "--weights B: '0' is out of range"},
+        {{"--searches", "0", NULL}, "--searches: '0' is out of range"},
+        {{"--policy", "fifo", NULL}, "--policy"},
+        {{"--out", NULL}, "--out: needs a value"},
+        {{"--graph", "g.gr", "--gen"}, "--gen: needs a value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_process run = run_multi(cases[i].args[0], cases[i].args[1], cases[i].args[2], NULL);
+        ck_assert_msg(run.status == 1, "case %zu: exit status %d; output:\n%s", i, run.status, run.output);
+        assert_output(&run, cases[i].fragment);
+        assert_output(&run, "Usage: coop-multi");
+        free(run.output);
+    }
+    tu_process run = run_multi("--graph", "tests/data/no-such-graph.gr", NULL);
+    ck_assert_msg(run.status == 1, "missing graph: exit status %d; output:\n%s", run.status, run.output);
+    assert_output(&run, "tests/data/no-such-graph.gr");
+    free(run.output);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *suite = suite_create("multi");
+    TCase *runs = tu_tcase("runs", 900);
+    tcase_add_test(runs, quick_run_checks_every_result);
+    tcase_add_test(runs, quick_run_under_chaos);
+    suite_add_tcase(suite, runs);
+    TCase *arguments = tu_tcase("arguments", 120);
+    tcase_add_test(arguments, bad_arguments);
+    suite_add_tcase(suite, arguments);
+    return tu_run(suite);
+}
