@@ -310,6 +310,12 @@ START_TEST(a_finished_kernel_gives_its_groups_to_the_other)
     ck_assert_msg(ws->forks >= ws->moved_in && ws->members_max == WORKERS,
                   "ws_rounds forked %u groups, ran on %u members at most (started on %u of %u)", ws->forks,
                   ws->members_max, ws->members_start, WORKERS);
+    /* the group-time while both ran: all of rounds's, and only part of ws_rounds's (it ran on
+     * alone, on every group) */
+    ck_assert_msg(rounds->group_all_ms == rounds->group_ms && ws->group_all_ms > 0 &&
+                      ws->group_all_ms < ws->group_ms,
+                  "group-ms while both ran: rounds %.4f of %.4f, ws_rounds %.4f of %.4f", rounds->group_all_ms,
+                  rounds->group_ms, ws->group_all_ms, ws->group_ms);
     coop_mega_report_free(&report);
     two_close(&t);
 }

@@ -560,7 +560,8 @@ static inline coop_kernel_report tc_kernel_report_of(const tc_trace *t, unsigned
         .moved_in = (unsigned)tc_number(entry, "moved_in", what),
         .moved_out = (unsigned)tc_number(entry, "moved_out", what),
         .moves_asked = (unsigned)tc_number(entry, "moves_asked", what),
-        .share_kills = (unsigned)tc_number(entry, "share_kills", what)};
+        .share_kills = (unsigned)tc_number(entry, "share_kills", what),
+        .group_all_ms = tc_number(entry, "group_all_ms", what)};
 }
 
 /* Everything about one complete trace (nothing dropped): it parses, passes the checks above and

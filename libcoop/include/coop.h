@@ -464,6 +464,8 @@ typedef struct coop_kernel_report {
     unsigned moved_in, moved_out; /* idle groups that moved into and out of its block */
     unsigned moves_asked;         /* idle groups the host asked to move out of its block */
     unsigned share_kills;         /* kill tokens the host set on it for the others' shares */
+    double group_all_ms;          /* its group_ms while every kernel ran (none had finished): its
+                                     share of the kernels' is what its weight steers */
 } coop_kernel_report;
 
 /* As coop_mega_run(), for a megakernel of kernel_count cooperative kernels, each with its weight

@@ -16,6 +16,7 @@ typedef struct block {
     unsigned members, finished, idle; /* as last sampled */
     int done;
     double group_us, finish_us;
+    double group_all_us;        /* group_us while no kernel had finished */
     unsigned moves_asked, share_kills;
     unsigned tokens_members;    /* M when its last share tokens were set (0: none since) */
     unsigned move_to;           /* where the last move asked of it goes */
@@ -284,10 +285,15 @@ static void balance(coop_share *s, int gathering, unsigned need)
 
 int coop_share_step(coop_share *s, double now_us, int gathering_block, unsigned need)
 {
-    int all_done = 1;
+    int all_done = 1, all_running = 1;
+    for (unsigned k = 0; k < s->kernels; k++)
+        all_running &= !s->blocks[k].done;
     for (unsigned k = 0; k < s->kernels; k++) {
         block *b = &s->blocks[k];
-        b->group_us += (double)(b->members - b->finished) * (now_us - s->sample_us);
+        double group_us = (double)(b->members - b->finished) * (now_us - s->sample_us);
+        b->group_us += group_us;
+        if (all_running)
+            b->group_all_us += group_us;
         uint32_t state = word(s, k, COOP_CTRL_STATE);
         b->members = COOP_STATE_MEMBERS(state);
         b->finished = COOP_STATE_FINISHED(state);
@@ -364,6 +370,7 @@ void coop_share_report(const coop_share *s, coop_kernel_report *reports)
         r->members_start = b->members_start;
         r->members_max = b->members_max;
         r->group_ms = b->group_us / 1e3;
+        r->group_all_ms = b->group_all_us / 1e3;
         r->finish_ms = ((b->done ? b->finish_us : s->sample_us) - s->discovered_us) / 1e3;
         r->mean_members = r->finish_ms > 0 ? r->group_ms / r->finish_ms : b->members_start;
         r->kills = word(s, k, COOP_CTRL_KILL_COUNT);

@@ -286,10 +286,11 @@ static void write_kernels(FILE *out, const coop_trace *trace)
         coop_json_text(out, trace->kernel_names[k]);
         fprintf(out, ",\"weight\":%u,\"members_start\":%u,\"members_max\":%u,\"group_ms\":%.4f,"
                 "\"mean_members\":%.4f,\"finish_ms\":%.4f,\"kills\":%u,\"forks\":%u,\"resizes\":%u,"
-                "\"barriers\":%u,\"moved_in\":%u,\"moved_out\":%u,\"moves_asked\":%u,\"share_kills\":%u}",
+                "\"barriers\":%u,\"moved_in\":%u,\"moved_out\":%u,\"moves_asked\":%u,\"share_kills\":%u,"
+                "\"group_all_ms\":%.4f}",
                 trace->weights[k], r->members_start, r->members_max, r->group_ms, r->mean_members, r->finish_ms,
                 r->kills, r->forks, r->resizes, r->barriers, r->moved_in, r->moved_out, r->moves_asked,
-                r->share_kills);
+                r->share_kills, r->group_all_ms);
     }
     fputc(']', out);
 }
