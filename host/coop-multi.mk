@@ -33,5 +33,5 @@ $(BUILD)/bin/coop-multi: $(COOP_MULTI_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OB
 PROGRAMS += $(BUILD)/bin/coop-multi
 programs: $(BUILD)/bin/coop-multi
 
-# The test runs the program, and scripts/timeline, as subprocesses.
-$(BUILD)/tests/test_multi: $(BUILD)/bin/coop-multi
+# The tests run the program (test_multi; test_scripts, for a trace of two kernels) as subprocesses.
+$(BUILD)/tests/test_multi $(BUILD)/tests/test_scripts: $(BUILD)/bin/coop-multi

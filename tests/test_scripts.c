@@ -554,6 +554,31 @@ START_TEST(round_cost_of_a_trace)
 }
 END_TEST
 
+/* scripts/round-cost on coop-multi's trace of two cooperative kernels: --kernel K times kernel
+ * K's barriers alone (each kernel numbers its own), and a kernel the trace lacks has none. */
+START_TEST(round_cost_of_one_kernel)
+{
+    struct stat info;
+    ck_assert_msg(stat("build/bin/coop-multi", &info) == 0,
+                  "build/bin/coop-multi is missing: make -f Makefile -f host/coop-multi.mk build/bin/coop-multi");
+    char trace[2 * PATH_BYTES];
+    snprintf(trace, sizeof trace, "%s/trace.json", scratch);
+    char *multi[] = {"build/bin/coop-multi", "--quick", "--out", scratch, "--timeline", "/nonexistent", NULL};
+    assert_run(multi, "coop-multi --quick", 0, "no picture: /nonexistent");
+    static const char *const names[] = {"bfs_searches", "sssp_searches"};
+    for (unsigned k = 0; k < 2; k++) {
+        char kernel[8], says[64];
+        snprintf(kernel, sizeof kernel, "%u", k);
+        snprintf(says, sizeof says, "(kernel %u: %s) on ", k, names[k]);
+        char *cost[] = {"scripts/round-cost", trace, "--kernel", kernel, NULL};
+        const char *const report[] = {says, "rounds (barriers ", "\nbarrier ", NULL};
+        assert_run_says(cost, "scripts/round-cost TRACE --kernel K", report);
+    }
+    char *absent[] = {"scripts/round-cost", trace, "--kernel", "2", NULL};
+    assert_run(absent, "scripts/round-cost --kernel 2", 1, "no global barrier of kernel 2 in the trace");
+}
+END_TEST
+
 /* ---- Gather cost --------------------------------------------------------------------------- */
 
 /* scripts/gather-cost on a trace of sched-bench's gather run (tasks that take a group from the
@@ -697,6 +722,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, bad_options);
     tcase_add_test(quick, timeline_draws_a_trace);
     tcase_add_test(quick, round_cost_of_a_trace);
+    tcase_add_test(quick, round_cost_of_one_kernel);
     tcase_add_test(quick, gather_cost_of_a_trace);
     tcase_add_test(quick, scaling_quick);
     tcase_add_test(quick, scaling_from_csv);
