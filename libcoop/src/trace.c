@@ -474,11 +474,12 @@ static int by_time(const void *a, const void *b)
 }
 
 /* The task run of the request a kernel's event names (its sequence number, as far as an event's
- * a holds it) in the host's list; NULL if the host has no record of it. */
+ * a holds it) in the host's list; NULL if the host has no record of it. A run the agent spawned
+ * itself has COOP_SPAWN_SEQ_BIT in its number, which an event's a cannot hold: not matched. */
 static const coop_trace_task *find_task(const coop_trace_task *tasks, size_t count, unsigned seq)
 {
     for (size_t k = 0; k < count; k++)
-        if (COOP_EVENT_A(tasks[k].seq) == seq)
+        if (!(tasks[k].seq & COOP_SPAWN_SEQ_BIT) && COOP_EVENT_A(tasks[k].seq) == seq)
             return &tasks[k];
     return NULL;
 }
