@@ -35,7 +35,6 @@
 #include "errors.h"
 #include "graph.h"
 #include "graph_input.h"
-#include "run.h"
 #include "stats.h"
 
 #include "sssp/sssp_ref.h"
@@ -67,6 +66,7 @@ extern const char bench_tasks_plain_source[];
 #define QUICK_GEN "grid:24:24"
 #define DEVICE_UNREACHED 0xffffffffu
 #define SHOWN_DIFFERENCES 5
+#define GROUPS_WINDOW_US 5e6
 
 /* counts[] of apps/bfs/bfs.h and apps/sssp/sssp.h, then kernels/lib/searches.h's words */
 enum { COUNT_SEARCHES = 5, COUNT_SOURCE, COUNT_NODES, COUNT_BASE, COUNT_WORDS };
@@ -74,7 +74,7 @@ enum { APPS = MULTI_MEGA_COOP_COUNT, PLAN_RENDER = 0, PLAN_LIGHT, PLANS };
 
 typedef struct settings {
     const char *graph_path, *gen_spec, *out_dir, *timeline;
-    unsigned searches, source, weights[APPS], frame_width, light_size, chaos_seed;
+    unsigned searches, source, weights[APPS], frame_width, light_size, chaos_seed, groups;
     double render_period_ms, light_period_ms, light_deadline_ms;
     coop_policy policy;
     int quick, source_given;
@@ -117,7 +117,7 @@ static const cli coop_multi_cli = {
     "Usage: coop-multi [--graph FILE | --gen rmat:SCALE:EF | --gen grid:W:H] [--source N] [--searches K]\n"
     "                  [--weights A:B] [--render-period-ms P] [--light-period-ms P]\n"
     "                  [--light-deadline-ms D] [--frame-width W] [--matmult N] [--policy priority|edf]\n"
-    "                  [--chaos SEED] [--out DIR] [--timeline SCRIPT] [--quick]\n"
+    "                  [--chaos SEED] [--groups N] [--out DIR] [--timeline SCRIPT] [--quick]\n"
     "Runs BFS and SSSP as two cooperative kernels sharing the device by weight, beside two tasks.\n"
     "\n"
     "BFS and SSSP search the graph K times each from the source, as two cooperative kernels of one\n"
@@ -144,6 +144,8 @@ static const cli coop_multi_cli = {
     "                          earlier deadline (default priority)\n"
     "  --chaos SEED            kill and fork groups of every kernel at random (libcoop's chaos mode)\n"
     "                          in the shared runs, 1 to 4294967295\n"
+    "  --groups N              run on N groups, 1 to 4095, waiting up to 5 s at each launch for them\n"
+    "                          to start (default: the groups discovery finds co-resident)\n"
     "  --out DIR               where trace.json and timeline.png go (default multi)\n"
     "  --timeline SCRIPT       the script that draws the trace (default scripts/timeline, run with\n"
     "                          /usr/bin/python3; no picture where it is absent)\n"
@@ -185,7 +187,8 @@ static int parse(int argc, char **argv, settings *s)
                     .frame_width = 96, .light_size = 64, .render_period_ms = 40.0, .light_period_ms = 5.0};
     static const char *const valued[] = {"--graph", "--gen", "--source", "--searches", "--weights",
                                          "--render-period-ms", "--light-period-ms", "--light-deadline-ms",
-                                         "--frame-width", "--matmult", "--policy", "--chaos", "--out", "--timeline"};
+                                         "--frame-width", "--matmult", "--policy", "--chaos", "--groups", "--out",
+                                         "--timeline"};
     static const char *const policies[] = {"priority", "edf"};
     int searches_given = 0, width_given = 0, size_given = 0;
     cli_seen seen = {0};
@@ -236,6 +239,8 @@ static int parse(int argc, char **argv, settings *s)
             s->policy = index ? COOP_POLICY_EDF : COOP_POLICY_PRIORITY;
         } else if (!strcmp(option, "--chaos")) {
             bad = cli_unsigned(c, option, value, 1, UINT32_MAX, &s->chaos_seed);
+        } else if (!strcmp(option, "--groups")) {
+            bad = cli_unsigned(c, option, value, 1, 4095, &s->groups);
         } else if (!strcmp(option, "--out")) {
             s->out_dir = value;
         } else {
@@ -447,10 +452,18 @@ static int check_app(multi *m, unsigned k, const char *run)
     return wrong ? 2 : 0;
 }
 
+/* A run's parameters; --groups N: N groups, discovery waiting up to GROUPS_WINDOW_US for them
+ * (on a busy machine a worker may start its group late). */
 static coop_mega_params params_for(const multi *m, int shared)
 {
-    return (coop_mega_params){.launch = {.local_size = m->local_size}, .chaos_seed = shared ? m->s.chaos_seed : 0,
-                              .tasks_in_flight = 2, .policy = m->s.policy};
+    coop_mega_params params = {.launch = {.local_size = m->local_size}, .chaos_seed = shared ? m->s.chaos_seed : 0,
+                               .tasks_in_flight = 2, .policy = m->s.policy};
+    if (m->s.groups) {
+        params.launch.max_groups = m->s.groups;
+        params.launch.launch_groups = coop_launch_groups(m->ctx, m->local_size);
+        params.launch.discovery_window_us = GROUPS_WINDOW_US;
+    }
+    return params;
 }
 
 /* The two plans: the frame at the highest priority, the matmult by its deadline; each on a
@@ -474,8 +487,9 @@ static int run_alone(multi *m, unsigned k, double *ms)
         return 1;
     coop_mega_params params = params_for(m, 0);
     coop_mega_report report;
-    if (run_megakernel(PROGRAM, m->ctx, m->apps[k].alone, &params, NULL, 0, &report, what) != COOP_OK)
-        return 1;
+    coop_status status = coop_mega_run(m->apps[k].alone, &params, NULL, 0, &report);
+    if (status != COOP_OK)
+        error_coop_exit(PROGRAM, m->ctx, status, what); /* as run_shared's */
     *ms = report.cooperative_ms;
     coop_mega_report_free(&report);
     return check_app(m, k, what);
@@ -498,9 +512,11 @@ static int run_shared(multi *m, int tasks, const char *trace, const char *what, 
     coop_status status = coop_mega_run_shared(m->shared, &params, shares, APPS, tasks ? plans : NULL,
                                               tasks ? PLANS : 0, &out->report, out->kernels);
     if (status != COOP_OK) {
+        /* the megakernel may still run (a timeout, or fewer groups than kernels found once it
+         * started): releasing its buffers under it would crash it, so the process ends here */
         char context[96];
         snprintf(context, sizeof context, "the %s run", what);
-        return error_coop(PROGRAM, m->ctx, status, context);
+        error_coop_exit(PROGRAM, m->ctx, status, context);
     }
     out->ms = out->report.cooperative_ms;
     int rc = 0;

@@ -25,7 +25,7 @@ $(BUILD)/obj/host/coop-multi.o: host/bench_task.h host/common/graph.h apps/bfs/b
 $(BUILD)/obj/host/coop-multi.o: HOST_CFLAGS += -I$(GENERATED)
 
 $(BUILD)/bin/coop-multi: $(COOP_MULTI_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJS) \
-    $(call common,errors buffers device run graph_input clock matmult_ref stats) $(CLI_OBJS) $(LIBA)
+    $(call common,errors buffers device graph_input clock matmult_ref stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GRAPH_LIBS) $(LDLIBS)
 

@@ -14,6 +14,8 @@
 
 /* Under chaos, four workers: each kernel then has members to kill beside its member 0. */
 enum { WORKERS = 2, CHAOS_WORKERS = 4, PATH_BYTES = 256 };
+#define GROUPS "2"
+#define CHAOS_GROUPS "4"
 
 /* Runs coop-multi on `workers` PoCL workers with the arguments given (NULL-terminated), standard
  * output and error together. */
@@ -45,8 +47,10 @@ static void quick_run(const char *chaos)
 {
     char scratch[PATH_BYTES] = "/tmp/test_multi.XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(scratch));
-    tu_process run = chaos ? run_multi_on(CHAOS_WORKERS, "--quick", "--out", scratch, "--chaos", chaos, NULL)
-                           : run_multi("--quick", "--out", scratch, NULL);
+    /* --groups: as many groups as workers, whose start discovery waits for on a busy machine */
+    tu_process run = chaos ? run_multi_on(CHAOS_WORKERS, "--quick", "--out", scratch, "--groups", CHAOS_GROUPS,
+                                          "--chaos", chaos, NULL)
+                           : run_multi("--quick", "--out", scratch, "--groups", GROUPS, NULL);
     ck_assert_msg(run.status == 0, "coop-multi --quick%s%s: exit status %d; output:\n%s", chaos ? " --chaos " : "",
                   chaos ? chaos : "", run.status, run.output);
     static const char *const fragments[] = {"weights bfs 2 : sssp 1", "group-time", "weight's", "moved in",
@@ -124,6 +128,7 @@ START_TEST(bad_arguments)
         {{"--weights", "2:0", NULL}, "--weights B: '0' is out of range"},
         {{"--searches", "0", NULL}, "--searches: '0' is out of range"},
         {{"--policy", "fifo", NULL}, "--policy"},
+        {{"--groups", "0", NULL}, "--groups: '0' is out of range"},
         {{"--out", NULL}, "--out: needs a value"},
         {{"--graph", "g.gr", "--gen"}, "--gen: needs a value"},
     };
@@ -134,6 +139,16 @@ START_TEST(bad_arguments)
         assert_output(&run, "Usage: coop-multi");
         free(run.output);
     }
+    /* one group for two kernels: refused once the megakernel started, which then still runs: the
+     * program ends at once, releasing nothing under it */
+    char scratch[PATH_BYTES] = "/tmp/test_multi.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(scratch));
+    tu_process one = run_multi("--quick", "--groups", "1", "--out", scratch, NULL);
+    ck_assert_msg(one.status == 1, "--groups 1: exit status %d; output:\n%s", one.status, one.output);
+    assert_output(&one, "coop-multi: the together run: the device cannot run cooperative kernels: megakernel of 2 "
+                        "cooperative kernels: only 1 groups are co-resident, and kernel 1 ('sssp_searches') got none");
+    free(one.output);
+    rmdir(scratch);
     tu_process run = run_multi("--graph", "tests/data/no-such-graph.gr", NULL);
     ck_assert_msg(run.status == 1, "missing graph: exit status %d; output:\n%s", run.status, run.output);
     assert_output(&run, "tests/data/no-such-graph.gr");
