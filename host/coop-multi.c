@@ -10,7 +10,8 @@
  * each: a path-traced frame (kernels/tasks/render.cl) every 40 ms at high priority, and a small
  * matmult (kernels/tasks/matmult.cl) every 5 ms with a 5 ms deadline, two runs in flight at once.
  *
- * Runs, each checked against the CPU (every search's result, the frame and the product):
+ * Runs, each checked against the CPU (each kernel's result, the last of its searches, which
+ * start alike; the frame and the product):
  *   alone      BFS alone, then SSSP alone, each in its own megakernel on the whole device;
  *   together   both kernels in the shared megakernel, no task;
  *   tasks      both kernels with the two tasks (the table's figures);
@@ -441,8 +442,8 @@ static int check_app(multi *m, unsigned k, const char *run)
         if (got == a->expected[v])
             continue;
         if (wrong++ == 0)
-            fprintf(stderr, "%s: %s's run %s differs from the CPU reference; first differences:\n", PROGRAM, run,
-                    a->name);
+            fprintf(stderr, "%s: %s (the %s run) differs from the CPU reference; first differences:\n", PROGRAM,
+                    a->name, run);
         if (wrong <= SHOWN_DIFFERENCES)
             fprintf(stderr, "  node %" PRIu64 ": got %" PRId64 ", expected %" PRId64 "\n",
                     (uint64_t)v + m->g.first_id, got, a->expected[v]);
@@ -680,7 +681,8 @@ int main(int argc, char **argv)
         coop_mega_report_free(&traced.report);
     if (rc == 0) {
         print_table(&m, &tasks, &together, alone_ms);
-        printf("every search of bfs and sssp, the frame and the matmult equal the CPU's; trace: %s\n", trace);
+        printf("every run's bfs and sssp results (the last of its searches), frame and product equal the CPU's; "
+               "trace: %s\n", trace);
         rc = draw(&m, trace, png);
     }
     if (have_together)

@@ -56,8 +56,8 @@ static void quick_run(const char *chaos)
     static const char *const fragments[] = {"weights bfs 2 : sssp 1", "group-time", "weight's", "moved in",
                                             "gather us med/p99", "exec us med/p99", "response us med/p99",
                                             "together (no task): ", "one after the other alone: ",
-                                            "every search of bfs and sssp, the frame and the matmult equal the "
-                                            "CPU's"};
+                                            "every run's bfs and sssp results (the last of its searches), frame "
+                                            "and product equal the CPU's"};
     for (size_t i = 0; i < sizeof fragments / sizeof fragments[0]; i++)
         assert_output(&run, fragments[i]);
     unsigned weight = 0;
