@@ -460,6 +460,35 @@ START_TEST(a_traced_run_says_which_kernel_each_group_served)
 }
 END_TEST
 
+/* One group for two kernels: rounds.cl gets it and ws_rounds.cl none, which it needs to start. The
+ * run fails, naming ws_rounds, once rounds.cl ran to its end and the megakernel ended: its data
+ * is the CPU's and every block is at rest when the call returns. */
+START_TEST(too_few_groups_fail_once_the_run_ended)
+{
+    two t;
+    two_open(&t, 300, 1);
+    two_prepare(&t, 0);
+    coop_mega_params params = two_params(0);
+    tu_pin_groups(&params.launch, t.ctx, 1);
+    coop_mega_report report;
+    TU_ASSERT_STATUS(t.ctx, coop_mega_run_shared(t.kernel, &params, NULL, ROUNDS_MEGA_COOP_COUNT, NULL, 0, &report,
+                                                 NULL),
+                     COOP_ERR_DEVICE_UNSUPPORTED,
+                     "megakernel of 2 cooperative kernels: only 1 groups are co-resident, and kernel 1 ('ws_rounds') "
+                     "got none to start on (each needs one)");
+    cl_uint *values = malloc(N * sizeof *values);
+    ck_assert_ptr_nonnull(values);
+    tu_read(t.ctx, t.data, values, N);
+    for (unsigned i = 0; i < N; i++)
+        ck_assert_msg(values[i] == t.rounds, "rounds data[%u] = %u, expected %u: the call returned before rounds.cl "
+                      "ended", i, values[i], t.rounds);
+    free(values);
+    coop_mega_report groups = {.groups = 1};
+    assert_blocks_at_rest(&t, &groups, "one group");
+    two_close(&t);
+}
+END_TEST
+
 /* rounds.cl beside stall.cl, whose group 1 never reaches its second barrier: once rounds has
  * finished (its groups then wait idle in stall's block: stall has no offers) nothing progresses, and the watchdog's account names each kernel and what it waits
  * for: stall's groups at its barrier (by its line) with group 1 missing, rounds finished. */
@@ -500,6 +529,7 @@ int main(void)
     tcase_add_test(runs, weights_split_the_groups);
     tcase_add_test(runs, a_finished_kernel_gives_its_groups_to_the_other);
     tcase_add_test(runs, a_kernel_above_its_share_gives_groups_back);
+    tcase_add_test(runs, too_few_groups_fail_once_the_run_ended);
     suite_add_tcase(suite, runs);
     TCase *chaos = tu_tcase("chaos", 1800);
     tcase_add_test(chaos, two_kernels_under_chaos_with_a_task);

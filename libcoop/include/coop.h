@@ -476,9 +476,9 @@ typedef struct coop_kernel_report {
  * megakernel's count (coop-merge's P_COOP_COUNT; 1 for a megakernel of one, which then runs as
  * coop_mega_run does); kernel_reports, NULL or kernel_count entries, receives each kernel's
  * figures. A traced run's file says which kernel each group served (docs/DESIGN.md section 13).
- * Fewer co-resident groups than kernels is COOP_ERR_DEVICE_UNSUPPORTED once discovery closed: the
- * kernel then still runs (the kernels that got groups go on), and the process must exit, as after
- * a timeout. coop_mega_run() runs a megakernel of several with every weight 1. */
+ * Fewer co-resident groups than kernels is COOP_ERR_DEVICE_UNSUPPORTED, once the kernels that got
+ * groups ran to their end (the megakernel has ended). coop_mega_run() runs a megakernel of
+ * several with every weight 1. */
 COOP_API coop_status coop_mega_run_shared(coop_kernel *kernel, const coop_mega_params *params,
                                           const coop_kernel_share *kernels, size_t kernel_count,
                                           const coop_task_plan *plans, size_t plan_count, coop_mega_report *report,

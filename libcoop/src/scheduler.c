@@ -681,6 +681,8 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
         if (status == COOP_ERR_TIMEOUT)
             m.ended = "time limit";
     }
+    if (status == COOP_OK)
+        status = coop_share_started(m.share);
     if (m.tracing) {
         coop_trace_stop_clock(&m.timeline);
         m.us_per_tick = m.timeline.us_per_tick;

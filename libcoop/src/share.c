@@ -35,6 +35,7 @@ struct coop_share {
     void *run;
     const char *name;           /* the megakernel's, in messages */
     uint32_t sent[COOP_MAX_KERNELS]; /* the last request sent to each block */
+    unsigned unstarted;         /* 1 + the first kernel that got no group to start on (0: none) */
 };
 
 /* Word `slot` of block k's control block as the host sees it (acquire: coop_channel_load). */
@@ -155,12 +156,25 @@ coop_status coop_share_start(coop_share *s, unsigned groups, double discovered_u
         while (!(b->members_start = word(s, k, COOP_CTRL_MEMBERS_START)) && coop_now_us() - asked_us < 5e6)
             coop_poll_pause(s->ctx, 10, 100);
         b->members_max = b->members_start;
-        if (!b->members_start)
-            return coop_fail(s->ctx, COOP_ERR_DEVICE_UNSUPPORTED,
-                             "megakernel of %u cooperative kernels: only %u groups are co-resident, and kernel %u "
-                             "('%s') got none to start on (each needs one)", s->kernels, groups, k, b->name);
+        /* a kernel with no group never starts: the others run to their end, so that the megakernel
+         * ends, and the run fails then (coop_share_started) */
+        if (!b->members_start && !s->unstarted) {
+            s->unstarted = k + 1;
+            b->done = 1;
+            b->finish_us = discovered_us;
+        }
     }
     return COOP_OK;
+}
+
+coop_status coop_share_started(coop_share *s)
+{
+    if (!s || !s->unstarted)
+        return COOP_OK;
+    unsigned k = s->unstarted - 1;
+    return coop_fail(s->ctx, COOP_ERR_DEVICE_UNSUPPORTED,
+                     "megakernel of %u cooperative kernels: only %u groups are co-resident, and kernel %u ('%s') got "
+                     "none to start on (each needs one)", s->kernels, s->groups, k, s->blocks[k].name);
 }
 
 void coop_share_targets(const unsigned *weights, const int *done, unsigned kernels, unsigned available,

@@ -40,8 +40,14 @@ const unsigned *coop_share_weights(const coop_share *share);
 void coop_share_targets(const unsigned *weights, const int *done, unsigned kernels, unsigned available,
                         unsigned *target);
 
-/* After discovery: each kernel's starting members. Fails when fewer groups than kernels came. */
+/* After discovery: each kernel's starting members. A kernel that got none (fewer groups than
+ * kernels came) counts as finished, so that the others run to their end and the megakernel ends;
+ * coop_share_started then fails. */
 coop_status coop_share_start(coop_share *share, unsigned groups, double discovered_us);
+
+/* Once the megakernel ended: COOP_ERR_DEVICE_UNSUPPORTED, naming the kernel, if one got no group
+ * to start on; else COOP_OK (also for share NULL). */
+coop_status coop_share_started(coop_share *share);
 
 /* One pass: samples every block, records finishes, and moves groups and sets kill tokens toward
  * the weighted shares; a task gathers in block `gathering_block` needing `need` more groups (-1:
