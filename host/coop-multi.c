@@ -513,8 +513,8 @@ static int run_shared(multi *m, int tasks, const char *trace, const char *what, 
     coop_status status = coop_mega_run_shared(m->shared, &params, shares, APPS, tasks ? plans : NULL,
                                               tasks ? PLANS : 0, &out->report, out->kernels);
     if (status != COOP_OK) {
-        /* the megakernel may still run (a timeout, or fewer groups than kernels found once it
-         * started): releasing its buffers under it would crash it, so the process ends here */
+        /* after a timeout the megakernel may still run: releasing its buffers under it would
+         * crash it, so the process ends here (as run.h's programs do) */
         char context[96];
         snprintf(context, sizeof context, "the %s run", what);
         error_coop_exit(PROGRAM, m->ctx, status, context);

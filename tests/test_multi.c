@@ -139,8 +139,7 @@ START_TEST(bad_arguments)
         assert_output(&run, "Usage: coop-multi");
         free(run.output);
     }
-    /* one group for two kernels: refused once the megakernel started, which then still runs: the
-     * program ends at once, releasing nothing under it */
+    /* one group for two kernels: the run fails, naming the kernel that got none */
     char scratch[PATH_BYTES] = "/tmp/test_multi.XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(scratch));
     tu_process one = run_multi("--quick", "--groups", "1", "--out", scratch, NULL);
