@@ -1104,6 +1104,7 @@ static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, un
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_piece, sizeof piece, &piece));
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_flood, sizeof flood_words, &flood_words));
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_learn_chain_statuses, b_chain));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_square_list, b_list));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_square_squares, b_squares));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_chain_depths, b_depths));
