@@ -276,6 +276,7 @@ include host/coop-bench.mk
 include host/render.mk
 include host/coop-demo.mk
 include host/coop-ws.mk
+include host/coop-lbvh.mk
 include benchmarks/spawn/spawn-bench.mk
 include host/examples.mk
 include merge-tool/Makefile.inc
