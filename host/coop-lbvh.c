@@ -7,9 +7,9 @@
  *                launches, enqueued together, in order, one clFinish at the end).
  *
  *   coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]
- *             [--chaos SEED] [--seeds S] [--task matmult|none] [--rays R] [--local-size L]
+ *             [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R] [--local-size L]
  *
- * Times: standalone, from the end of discovery to the kernel's end; cooperative, until the host
+ * With --repeat R every form builds R times and a line gives its median. Times: standalone, from the end of discovery to the kernel's end; cooperative, until the host
  * saw every member finish (coop_mega_report.cooperative_ms); chain, from the first enqueue to the
  * end of clFinish. Exit status: 0, 1 for an error, 2 for a tree that differs from the CPU's or a
  * ray whose closest hit through the tree is not every triangle's. */
@@ -26,6 +26,7 @@
 #include "mesh.h"
 #include "output.h"
 #include "run.h"
+#include "stats.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -64,7 +65,8 @@ typedef struct options {
 static const cli coop_lbvh_cli = {
     "coop-lbvh",
     "Usage: coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]\n"
-    "                 [--chaos SEED] [--seeds S] [--task matmult|none] [--rays R] [--local-size L]\n"
+    "                 [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R]\n"
+    "                 [--local-size L]\n"
     "Builds a bounding volume hierarchy (Karras's LBVH) on the device and checks it against the CPU.\n"
     "\n"
     "One cooperative kernel computes the scene's box, the triangles' 30-bit Morton codes, sorts them\n"
@@ -79,10 +81,11 @@ static const cli coop_lbvh_cli = {
     "  --gen KIND:N      N generated triangles, 1 to 16777216: uniform (small triangles scattered over\n"
     "                    the unit cube) or clustered (tessellated spheres of very different sizes)\n"
     "  --obj FILE        the triangles of a Wavefront .obj file (v and f lines; polygons are fanned)\n"
-    "  --mode M          all (default: each form once), standalone, cooperative or chain\n"
+    "  --mode M          all (default: every form), standalone, cooperative or chain\n"
     "  --chaos SEED      cooperative: chaos mode from SEED, 1 to 1073741824 (kills and forks at random)\n"
-    "  --seeds S         cooperative: runs, 1 to 1073741824 (default 1); with --chaos, seeds SEED ..\n"
-    "                    SEED+S-1\n"
+    "  --seeds S         builds of each form, 1 to 1073741824 (default 1); with --chaos, the cooperative\n"
+    "                    ones take seeds SEED .. SEED+S-1; after several, a line gives each form's median\n"
+    "  --repeat R        the same as --seeds R\n"
     "  --task T          cooperative: matmult (default; a 64 x 64 matrix multiplication every 2 ms on\n"
     "                    a quarter of the groups, checked too) or none\n"
     "  --rays R          random rays checked against every triangle per tree, 0 to 16777216 (default\n"
@@ -128,11 +131,11 @@ static int parse(int argc, char **argv, options *o)
     *o = (options){.seeds = 1, .rays = 1000, .task = 1};
     cli_seen seen = {0};
     size_t choice = 0;
-    int mode_given = 0, cooperative_given = 0;
+    int mode_given = 0, cooperative_given = 0, seeds_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
-        static const char *const known[] = {"--gen", "--obj", "--mode", "--chaos", "--seeds", "--task", "--rays",
-                                            "--local-size"};
+        static const char *const known[] = {"--gen", "--obj", "--mode", "--chaos", "--seeds", "--repeat", "--task",
+                                            "--rays", "--local-size"};
         size_t k = 0;
         while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
             k++;
@@ -154,9 +157,10 @@ static int parse(int argc, char **argv, options *o)
             mode_given = 1;
         } else if (!strcmp(option, "--chaos")) {
             bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->chaos);
-        } else if (!strcmp(option, "--seeds")) {
+        } else if (!strcmp(option, "--seeds") || !strcmp(option, "--repeat")) {
+            if (seeds_given++)
+                return cli_fail(c, "%s '%s': --seeds and --repeat are one option; give it once", option, value);
             bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seeds);
-            cooperative_given = 1;
         } else if (!strcmp(option, "--task")) {
             bad = cli_choice(c, option, value, tasks, 2, &choice);
             o->task = choice == 0;
@@ -176,7 +180,7 @@ static int parse(int argc, char **argv, options *o)
         for (int m = 0; m < MODES; m++)
             o->modes[m] = 1;
     if (!o->modes[MODE_COOPERATIVE] && (o->chaos || cooperative_given))
-        return cli_fail(c, "--chaos, --seeds and --task need --mode cooperative or all");
+        return cli_fail(c, "--chaos and --task need --mode cooperative or all");
     return 0;
 }
 
@@ -372,9 +376,10 @@ static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out)
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "chain: clFinish");
 }
 
-/* One build in form m (chaos seed `seed`, 0: none), checked; prints a line; 0, 1 or 2. */
+/* One build in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its time
+ * in *ms_out; 0, 1 or 2. */
 static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned seed, const lbvh_tree *expected,
-                      lbvh_tree *got)
+                      lbvh_tree *got, double *ms_out)
 {
     if (poison(env))
         return 1;
@@ -402,6 +407,7 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         ms = report.cooperative_ms;
         groups = report.groups;
     }
+    *ms_out = ms;
     int status = read_back(env, got);
     unsigned faults = 0, ray_faults = 0, hits = 0;
     if (!status) {
@@ -488,23 +494,33 @@ int main(int argc, char **argv)
         printf("lbvh: %u triangles (%s), local size %zu\n", n,
                o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size);
     unsigned wrong = 0;
+    double *times = malloc((size_t)o.seeds * sizeof *times);
+    if (!result && !times)
+        result = error_report(name, "out of memory for %u builds' times", o.seeds);
     for (int m = 0; !result && m < MODES; m++) {
         if (!o.modes[m])
             continue;
         form f = {0};
         result = form_open(&env, (mode)m, &f);
-        unsigned runs = m == MODE_COOPERATIVE ? o.seeds : 1;
-        for (unsigned i = 0; !result && i < runs; i++) {
+        unsigned done = 0;
+        for (unsigned i = 0; !result && i < o.seeds; i++) {
             int run = build_once(&env, &o, (mode)m, &f, m == MODE_COOPERATIVE && o.chaos ? o.chaos + i : 0,
-                                 &expected, &got);
+                                 &expected, &got, &times[i]);
             if (run == 1)
                 result = 1;
+            else
+                done++;
             wrong += run == 2;
         }
+        if (!result && done > 1)
+            printf("%s: median %.3f ms over %u builds (min %.3f, max %.3f)\n", mode_names[m],
+                   stats_quantile(times, done, 0.5), done, stats_quantile(times, done, 0.0),
+                   stats_quantile(times, done, 1.0));
         form_close(&f);
     }
     if (!result && wrong)
         result = CLI_EXIT_CHECK;
+    free(times);
     buffers_release(env.buffers, env.buffer_count);
     coop_context_release(env.ctx);
     lbvh_tree_free(&expected);
