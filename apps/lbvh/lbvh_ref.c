@@ -11,7 +11,9 @@ int lbvh_tree_alloc(lbvh_tree *tree, unsigned n)
     *tree = (lbvh_tree){.n = n,
                         .keys = malloc((size_t)n * sizeof *tree->keys),
                         .ids = malloc((size_t)n * sizeof *tree->ids),
-                        .child = malloc((2 * (size_t)n - 2 + 1) * sizeof *tree->child),
+                        /* 2n - 2 children, and a word more so that one primitive's tree
+                         * allocates something */
+                        .child = malloc((2 * (size_t)n - 1) * sizeof *tree->child),
                         .parent = malloc(nodes * sizeof *tree->parent),
                         .box = malloc(nodes * 6 * sizeof *tree->box)};
     if (!tree->keys || !tree->ids || !tree->child || !tree->parent || !tree->box) {
@@ -44,9 +46,11 @@ static float next_unit(uint32_t *state)
     return (float)(x >> 8) * (1.0f / 16777216.0f);
 }
 
+/* A xorshift state from `seed`: never 0, which xorshift never leaves. */
 static uint32_t seed_state(unsigned seed)
 {
-    return seed * 2654435761u + 0x9e3779b9u ? seed * 2654435761u + 0x9e3779b9u : 1u;
+    uint32_t state = seed * 2654435761u + 0x9e3779b9u;
+    return state ? state : 1u;
 }
 
 void lbvh_scene_uniform(float *tris, unsigned n, unsigned seed)
