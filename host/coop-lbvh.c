@@ -444,8 +444,10 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
 
 static int load_scene(const options *o, float **tris, unsigned *n)
 {
-    if (o->obj)
-        return mesh_read_obj(name, o->obj, tris, n);
+    if (o->obj) {
+        char err[512];
+        return mesh_read_obj(o->obj, tris, n, err, sizeof err) ? error_report(name, "%s", err) : 0;
+    }
     *n = o->count;
     *tris = malloc((size_t)*n * 9 * sizeof **tris);
     if (!*tris)

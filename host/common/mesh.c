@@ -1,9 +1,6 @@
 /* mesh.c: Wavefront .obj files read into triangles (mesh.h). */
 #include "mesh.h"
 
-#include "cli.h"
-#include "errors.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -53,15 +50,26 @@ static char *next_token(char **cursor)
 }
 
 typedef struct reader {
-    const char *program, *path;
+    const char *path;
     unsigned long line;
+    char *err;
+    size_t errlen;
 } reader;
 
+/* "PATH:LINE: " and the message (fmt with one string) into the caller's err; returns -1. */
 static int fail(const reader *r, const char *fmt, const char *token)
 {
     char message[256];
     snprintf(message, sizeof message, fmt, token);
-    return error_report(r->program, "%s:%lu: %s", r->path, r->line, message);
+    snprintf(r->err, r->errlen, "%s:%lu: %s", r->path, r->line, message);
+    return -1;
+}
+
+/* "PATH: " and the message into the caller's err; returns -1. */
+static int fail_file(const reader *r, const char *message)
+{
+    snprintf(r->err, r->errlen, "%s: %s", r->path, message);
+    return -1;
 }
 
 /* A face vertex's index into the vertices so far (0-based), or -1 after fail(). */
@@ -112,7 +120,7 @@ static int read_vertex(const reader *r, char *cursor, floats *vertices)
         snprintf(counted, sizeof counted, "%u", count);
         return fail(r, "v: %s numbers; expected x y z (then w, r g b, or w r g b)", counted);
     }
-    return push(vertices, xyz, 3) ? error_report(r->program, "out of memory reading %s", r->path) : 0;
+    return push(vertices, xyz, 3) ? fail_file(r, "out of memory") : 0;
 }
 
 static int read_face(const reader *r, char *cursor, const floats *vertices, floats *tris)
@@ -123,7 +131,7 @@ static int read_face(const reader *r, char *cursor, const floats *vertices, floa
     for (char *token; (token = next_token(&cursor)); count++) {
         long v = face_vertex(r, token, known);
         if (v < 0)
-            return CLI_EXIT_ERROR;
+            return -1;
         if (count == 0)
             first = v;
         if (count >= 2) {
@@ -137,7 +145,7 @@ static int read_face(const reader *r, char *cursor, const floats *vertices, floa
             memcpy(t + 3, vertices->data + previous * 3, 3 * sizeof *t);
             memcpy(t + 6, vertices->data + v * 3, 3 * sizeof *t);
             if (push(tris, t, 9))
-                return error_report(r->program, "out of memory reading %s", r->path);
+                return fail_file(r, "out of memory");
         }
         previous = v;
     }
@@ -149,12 +157,14 @@ static int read_face(const reader *r, char *cursor, const floats *vertices, floa
     return 0;
 }
 
-int mesh_read_obj(const char *program, const char *path, float **tris_out, unsigned *count_out)
+int mesh_read_obj(const char *path, float **tris_out, unsigned *count_out, char *err, size_t errlen)
 {
+    reader r = {path, 0, err, errlen};
+    *tris_out = NULL;
+    *count_out = 0;
     FILE *file = fopen(path, "r");
     if (!file)
-        return error_report(program, "%s: %s", path, strerror(errno));
-    reader r = {program, path, 0};
+        return fail_file(&r, strerror(errno));
     floats vertices = {0}, tris = {0};
     char *line = NULL;
     size_t size = 0;
@@ -177,15 +187,15 @@ int mesh_read_obj(const char *program, const char *path, float **tris_out, unsig
         }
     }
     if (!status && ferror(file))
-        status = error_report(program, "%s: %s", path, strerror(errno));
+        status = fail_file(&r, strerror(errno));
     if (!status && tris.count == 0)
-        status = error_report(program, "%s: no faces", path);
+        status = fail_file(&r, "no faces");
     free(line);
     fclose(file);
     free(vertices.data);
     if (status) {
         free(tris.data);
-        return CLI_EXIT_ERROR;
+        return -1;
     }
     *tris_out = tris.data;
     *count_out = (unsigned)(tris.count / 9);
