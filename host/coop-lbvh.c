@@ -8,8 +8,10 @@
  *
  *   coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]
  *             [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R] [--local-size L]
+ *             [--json FILE]
  *
- * With --repeat R every form builds R times and a line gives its median. Times: standalone, from the end of discovery to the kernel's end; cooperative, until the host
+ * With --repeat R every form builds R times and a line gives its median; --json FILE writes every
+ * build's figures. Times: standalone, from the end of discovery to the kernel's end; cooperative, until the host
  * saw every member finish (coop_mega_report.cooperative_ms); chain, from the first enqueue to the
  * end of clFinish. Exit status: 0, 1 for an error, 2 for a tree that differs from the CPU's or a
  * ray whose closest hit through the tree is not every triangle's. */
@@ -19,6 +21,7 @@
 #include "coop.h"
 #include "device.h"
 #include "errors.h"
+#include "json.h"
 #include "lbvh/lbvh_ref.h"
 #include "lbvh_matmult_mega.h"
 #include "lbvh_standalone.h"
@@ -28,6 +31,7 @@
 #include "run.h"
 #include "stats.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +64,22 @@ typedef struct options {
     unsigned chaos, seeds, rays;
     int task;
     size_t local_size;       /* 0: the device's default, at most LBVH_MAX_LOCAL */
+    const char *json;
 } options;
+
+/* One build's figures, for the median lines and --json. */
+typedef struct build_record {
+    mode form;
+    unsigned seed, groups, kills, forks, tasks;
+    double ms;
+    int status;              /* 0 right, 2 wrong */
+} build_record;
 
 static const cli coop_lbvh_cli = {
     "coop-lbvh",
     "Usage: coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]\n"
     "                 [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R]\n"
-    "                 [--local-size L]\n"
+    "                 [--local-size L] [--json FILE]\n"
     "Builds a bounding volume hierarchy (Karras's LBVH) on the device and checks it against the CPU.\n"
     "\n"
     "One cooperative kernel computes the scene's box, the triangles' 30-bit Morton codes, sorts them\n"
@@ -91,6 +104,7 @@ static const cli coop_lbvh_cli = {
     "  --rays R          random rays checked against every triangle per tree, 0 to 16777216 (default\n"
     "                    1000); the check costs R x triangles intersection tests on the host\n"
     "  --local-size L    work-items per group, 1 to 256 (default: the device's, at most 256)\n"
+    "  --json FILE       write every build's figures and each form's median to FILE\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
     "\n"
@@ -135,7 +149,7 @@ static int parse(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
         static const char *const known[] = {"--gen", "--obj", "--mode", "--chaos", "--seeds", "--repeat", "--task",
-                                            "--rays", "--local-size"};
+                                            "--rays", "--local-size", "--json"};
         size_t k = 0;
         while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
             k++;
@@ -150,6 +164,8 @@ static int parse(int argc, char **argv, options *o)
             bad = parse_gen(value, o);
         } else if (!strcmp(option, "--obj")) {
             o->obj = value;
+        } else if (!strcmp(option, "--json")) {
+            o->json = value;
         } else if (!strcmp(option, "--mode")) {
             bad = cli_choice(c, option, value, modes, 4, &choice);
             for (int m = 0; m < MODES; m++)
@@ -376,10 +392,10 @@ static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out)
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "chain: clFinish");
 }
 
-/* One build in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its time
- * in *ms_out; 0, 1 or 2. */
+/* One build in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its figures
+ * in *record; 0, 1 or 2. */
 static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned seed, const lbvh_tree *expected,
-                      lbvh_tree *got, double *ms_out)
+                      lbvh_tree *got, build_record *record)
 {
     if (poison(env))
         return 1;
@@ -407,7 +423,6 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         ms = report.cooperative_ms;
         groups = report.groups;
     }
-    *ms_out = ms;
     int status = read_back(env, got);
     unsigned faults = 0, ray_faults = 0, hits = 0;
     if (!status) {
@@ -438,8 +453,53 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
     else
         printf(": tree equal to the CPU's, %u rays' closest hits (%u hits) equal every triangle's: ok\n", o->rays,
                hits);
+    *record = (build_record){.form = m, .seed = seed, .groups = groups, .kills = report.kills, .forks = report.forks,
+                             .tasks = report.tasks, .ms = ms, .status = status};
     coop_mega_report_free(&report);
     return status;
+}
+
+/* The median time of the `count` records of form m; NAN for none. */
+static double form_median(const build_record *records, unsigned count, mode m, double *times)
+{
+    unsigned found = 0;
+    for (unsigned i = 0; i < count; i++)
+        if (records[i].form == m)
+            times[found++] = records[i].ms;
+    return found ? stats_quantile(times, found, 0.5) : NAN;
+}
+
+/* Every build's figures and each form's median as one JSON object. */
+static int write_json(const options *o, const lbvh_env *env, const build_record *records, unsigned count,
+                      double *times)
+{
+    coop_outfile file;
+    if (output_open(&file, name, o->json) != 0)
+        return CLI_EXIT_ERROR;
+    FILE *out = file.stream;
+    const coop_device_info *info = coop_context_device(env->ctx);
+    fprintf(out, "{\n  \"program\": \"coop-lbvh\",\n  \"device\": ");
+    json_string(out, info->name);
+    fprintf(out, ",\n  \"platform\": ");
+    json_string(out, info->platform);
+    fprintf(out, ",\n  \"scene\": ");
+    json_string(out, o->obj ? o->obj : o->gen == 1 ? "uniform" : "clustered");
+    fprintf(out, ",\n  \"triangles\": %u,\n  \"local_size\": %zu,\n  \"rays\": %u,\n  \"chaos_seed\": %u,\n"
+            "  \"task\": %s,\n  \"builds\": [\n", env->n, env->local_size, o->rays, o->chaos,
+            o->task ? "\"matmult\"" : "null");
+    for (unsigned i = 0; i < count; i++) {
+        const build_record *r = &records[i];
+        fprintf(out, "    {\"form\": \"%s\", \"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, \"kills\": %u, "
+                "\"forks\": %u, \"task_runs\": %u, \"check\": \"%s\"}%s\n", mode_names[r->form], r->seed, r->ms,
+                r->groups, r->kills, r->forks, r->tasks, r->status ? "wrong" : "ok", i + 1 < count ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"median_ms\": {");
+    for (int m = 0; m < MODES; m++) {
+        fprintf(out, "%s\"%s\": ", m ? ", " : "", mode_names[m]);
+        json_number(out, form_median(records, count, (mode)m, times));
+    }
+    fprintf(out, "}\n}\n");
+    return output_commit(&file, name);
 }
 
 static int load_scene(const options *o, float **tris, unsigned *n)
@@ -496,24 +556,27 @@ int main(int argc, char **argv)
         printf("lbvh: %u triangles (%s), local size %zu\n", n,
                o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size);
     unsigned wrong = 0;
-    double *times = malloc((size_t)o.seeds * sizeof *times);
-    if (!result && !times)
-        result = error_report(name, "out of memory for %u builds' times", o.seeds);
+    double *times = malloc((size_t)o.seeds * MODES * sizeof *times);
+    build_record *records = calloc((size_t)o.seeds * MODES, sizeof *records);
+    unsigned recorded = 0;
+    if (!result && (!times || !records))
+        result = error_report(name, "out of memory for %u builds' figures", o.seeds);
     for (int m = 0; !result && m < MODES; m++) {
         if (!o.modes[m])
             continue;
         form f = {0};
         result = form_open(&env, (mode)m, &f);
-        unsigned done = 0;
+        unsigned first = recorded;
         for (unsigned i = 0; !result && i < o.seeds; i++) {
             int run = build_once(&env, &o, (mode)m, &f, m == MODE_COOPERATIVE && o.chaos ? o.chaos + i : 0,
-                                 &expected, &got, &times[i]);
+                                 &expected, &got, &records[recorded]);
             if (run == 1)
                 result = 1;
             else
-                done++;
+                times[recorded - first] = records[recorded].ms, recorded++;
             wrong += run == 2;
         }
+        unsigned done = recorded - first;
         if (!result && done > 1)
             printf("%s: median %.3f ms over %u builds (min %.3f, max %.3f)\n", mode_names[m],
                    stats_quantile(times, done, 0.5), done, stats_quantile(times, done, 0.0),
@@ -522,7 +585,10 @@ int main(int argc, char **argv)
     }
     if (!result && wrong)
         result = CLI_EXIT_CHECK;
+    if (o.json && result != 1 && write_json(&o, &env, records, recorded, times) != 0)
+        result = 1;
     free(times);
+    free(records);
     buffers_release(env.buffers, env.buffer_count);
     coop_context_release(env.ctx);
     lbvh_tree_free(&expected);

@@ -97,6 +97,34 @@ START_TEST(smallest_scenes)
 }
 END_TEST
 
+/* --json: every build's figures and each form's median; a failed write is an error. */
+START_TEST(json_has_every_build)
+{
+    char path[] = "/tmp/test_lbvh-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    tu_process run = run_lbvh("--gen", "uniform:500", "--mode", "chain", "--repeat", "3", "--rays", "20", "--json",
+                              path, NULL);
+    assert_run(&run, "--json", 0, "chain: median ");
+    free(run.output);
+    char *json = tu_read_file(path, NULL);
+    unlink(path);
+    ck_assert_msg(strstr(json, "\"program\": \"coop-lbvh\"") && strstr(json, "\"triangles\": 500,") &&
+                      strstr(json, "\"median_ms\": {\"standalone\": null, \"cooperative\": null, \"chain\": "),
+                  "--json lacks the scene or the medians:\n%s", json);
+    unsigned builds = 0;
+    for (const char *at = strstr(json, "{\"form\": \"chain\""); at; at = strstr(at + 1, "{\"form\": \"chain\""))
+        builds++;
+    ck_assert_msg(builds == 3, "--json has %u chain builds, not 3:\n%s", builds, json);
+    ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong build:\n%s", json);
+    free(json);
+    run = run_lbvh("--gen", "uniform:50", "--mode", "chain", "--rays", "0", "--json", "/dev/full", NULL);
+    assert_run(&run, "--json /dev/full", 1, "coop-lbvh: cannot write /dev/full: No space left on device");
+    free(run.output);
+}
+END_TEST
+
 /* ---- Under chaos, beside the periodic task ------------------------------------------------- */
 
 START_TEST(cooperative_under_chaos)
@@ -308,6 +336,7 @@ static Suite *lbvh_suite(void)
     tcase_add_test(forms, uniform_every_form);
     tcase_add_test(forms, clustered_every_form);
     tcase_add_test(forms, smallest_scenes);
+    tcase_add_test(forms, json_has_every_build);
     suite_add_tcase(suite, forms);
     TCase *chaos = tu_tcase("chaos", 900);
     tcase_add_test(chaos, cooperative_under_chaos);
