@@ -5,7 +5,8 @@
  * the cooperative build stays right under chaos seeds with the periodic task, kills and forks
  * happening over the seeds. Malformed .obj lines are refused with the file and line. The checks
  * themselves (apps/lbvh/lbvh_ref.c, linked in) find a tree with one box, child or leaf wrong, and
- * a ray that a tree with a box too small misses.
+ * a ray that a tree with a box too small misses. scripts/lbvh-build runs its --quick subset (it
+ * needs python3-matplotlib, as test_scripts' scripts do).
  *
  * coop-lbvh exits 2 on a wrong tree, so exit status 0 is the equality check. Run from the
  * repository root. */
@@ -252,6 +253,46 @@ START_TEST(bad_arguments)
 }
 END_TEST
 
+/* ---- scripts/lbvh-build ------------------------------------------------------------------------ */
+
+/* The benchmark script's smoke test: --quick builds 2,000 triangles of each kind once in each form
+ * and writes its CSV (a row per scene and form), its report and its plot; its times are not
+ * checked (PoCL measures nothing), coop-lbvh checks every tree. */
+START_TEST(benchmark_script_quick)
+{
+    char folder[] = "/tmp/test_lbvh-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    tu_env(WORKERS);
+    char *argv[] = {"scripts/lbvh-build", "--quick", "--out", folder, NULL};
+    tu_process run = tu_run_process(argv);
+    assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
+    free(run.output);
+    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png"};
+    char path[96];
+    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
+    char *csv = tu_read_file(path, NULL);
+    ck_assert_msg(!strncmp(csv, "scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,",
+                           strlen("scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,")),
+                  "the CSV starts:\n%s", csv);
+    ck_assert_msg(lines_with(csv, "clustered:2000,2000,chain,1,", "") == 1, "no clustered chain row:\n%s", csv);
+    free(csv);
+    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(text, "| scene | triangles | standalone | cooperative (matmult task) | chain |") != NULL,
+                  "the report lacks its table:\n%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
+    char *png = tu_read_file(path, NULL);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "lbvh-build.png is not a PNG image");
+    free(png);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
+        unlink(path);
+    }
+    rmdir(folder);
+}
+END_TEST
+
 /* ---- The checks themselves ------------------------------------------------------------------ */
 
 typedef struct scene {
@@ -345,6 +386,9 @@ static Suite *lbvh_suite(void)
     tcase_add_test(obj, obj_file_every_form);
     tcase_add_test(obj, obj_malformed_refused);
     suite_add_tcase(suite, obj);
+    TCase *script = tu_tcase("script", 900);
+    tcase_add_test(script, benchmark_script_quick);
+    suite_add_tcase(suite, script);
     TCase *arguments = tu_tcase("arguments", 60);
     tcase_add_test(arguments, bad_arguments);
     suite_add_tcase(suite, arguments);
