@@ -450,9 +450,11 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         printf(": tree equal to the CPU's; %u of %u rays WRONG\n", ray_faults, o->rays);
     else if (status)
         printf(": tree equal to the CPU's; task WRONG\n");
-    else
+    else if (o->rays)
         printf(": tree equal to the CPU's, %u rays' closest hits (%u hits) equal every triangle's: ok\n", o->rays,
                hits);
+    else
+        printf(": tree equal to the CPU's (no rays cast): ok\n");
     *record = (build_record){.form = m, .seed = seed, .groups = groups, .kills = report.kills, .forks = report.forks,
                              .tasks = report.tasks, .ms = ms, .status = status};
     coop_mega_report_free(&report);
