@@ -5,7 +5,8 @@
 #   make check      build and run the Check test suite (on PoCL; test_nvptx compiles every kernel
 #                   for NVIDIA's PTX target with clang), then replay the fuzz inputs
 #   make sanitize   build everything with ASan and UBSan into build-sanitize/, run the quick tests
-#   make fuzz       fuzz the graph readers and coop-merge (FUZZ_SECONDS=N each; fuzz/fuzz.mk)
+#   make fuzz       fuzz the graph readers, the .obj reader and coop-merge (FUZZ_SECONDS=N each;
+#                   fuzz/fuzz.mk)
 #   make smith      random cooperative kernels, merged and run (SECONDS=N; fuzz/smith/smith.mk)
 #   make demo       build and run the main job on the default device
 #   make install PREFIX=/usr/local
@@ -277,6 +278,7 @@ include host/render.mk
 include host/coop-demo.mk
 include host/coop-multi.mk
 include host/coop-ws.mk
+include host/coop-lbvh.mk
 include benchmarks/spawn/spawn-bench.mk
 include host/examples.mk
 include merge-tool/Makefile.inc

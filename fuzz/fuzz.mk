@@ -1,12 +1,13 @@
-# fuzz/fuzz.mk: fuzz targets for the graph readers (fuzz/graph_read.c over host/common/graph*.c)
-# and for coop-merge (fuzz/coop_merge.c over merge-tool/), and their replays. Included by the
+# fuzz/fuzz.mk: fuzz targets for the graph readers (fuzz/graph_read.c over host/common/graph*.c),
+# the .obj reader (fuzz/obj_read.c over host/common/mesh.c) and coop-merge (fuzz/coop_merge.c
+# over merge-tool/), and their replays. Included by the
 # Makefile after merge-tool/Makefile.inc (its SANITIZE, MERGE_* and LLVM_* variables).
 #   make fuzz [FUZZ_SECONDS=N]   libFuzzer (clang-14) on each target for N seconds (default 60);
 #                                new inputs go to build/fuzz/corpus/, crashes to build/fuzz/crashes/
 #   make fuzz-replay             the seeds and every past crash (fuzz/regressions/) through the
 #                                targets built with gcc, AddressSanitizer and UBSan, each input in
 #                                its own process (fuzz/replay.c); part of make check and sanitize
-# Seeds: the project's inputs (tests/data/graphs, tests/merge), gzip and xz copies of the graph
+# Seeds: the project's inputs (tests/data/graphs, tests/data/obj, tests/merge), gzip and xz copies of the graph
 # files, ../shared/graphs/rome99.gr.gz when present, and the merge tests' pairs of a cooperative
 # kernel and its tasks joined into one input.
 
@@ -53,6 +54,7 @@ $(FUZZ_MERGE_SEEDS): $(wildcard tests/merge/*.cl tests/merge/reject/*.cl) fuzz/f
 	@touch $@
 
 FUZZ_GRAPH_INPUTS := tests/data/graphs $(FUZZ_DIR)/seeds/graph fuzz/regressions/graph
+FUZZ_OBJ_INPUTS := tests/data/obj fuzz/regressions/obj
 FUZZ_MERGE_INPUTS := tests/merge $(FUZZ_DIR)/seeds/merge fuzz/regressions/merge
 
 # ---- Replays (gcc, AddressSanitizer and UBSan) ----------------------------------------------
@@ -68,6 +70,15 @@ $(FUZZ_REPLAY_GRAPH_OBJS): $(FUZZ_DIR)/replay/%.o: host/common/%.c $(GRAPH_HEADE
 
 $(FUZZ_DIR)/replay/graph_read.o: host/common/graph.h
 
+$(FUZZ_DIR)/replay/obj_read.o: host/common/mesh.h
+
+$(FUZZ_DIR)/replay/mesh.o: host/common/mesh.c host/common/mesh.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SANITIZE) -c $< -o $@
+
+$(FUZZ_DIR)/replay-obj: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/obj_read.o $(FUZZ_DIR)/replay/mesh.o
+	$(CC) $(SANITIZE) -o $@ $^ -lm
+
 $(FUZZ_DIR)/replay/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS) host/common/output.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SANITIZE) $(MERGE_CFLAGS) -c $< -o $@
@@ -79,12 +90,12 @@ $(FUZZ_DIR)/replay-merge: $(FUZZ_DIR)/replay/replay.o $(FUZZ_DIR)/replay/coop_me
     $(filter-out %/main.o,$(MERGE_ASAN_OBJS)) $(MERGE_ASAN_OUTPUT_OBJS) $(BUILD)/obj/gen/kernel_header.o
 	$(CC) $(SANITIZE) -o $@ $^ $(MERGE_LIBS)
 
-FUZZ_REPLAYS := $(FUZZ_DIR)/replay-graph $(if $(FUZZ_HAS_MERGE),$(FUZZ_DIR)/replay-merge)
+FUZZ_REPLAYS := $(FUZZ_DIR)/replay-graph $(FUZZ_DIR)/replay-obj $(if $(FUZZ_HAS_MERGE),$(FUZZ_DIR)/replay-merge)
 
 # Leaks count as failures here (libFuzzer checks them too). make check and make sanitize run
 # the same command after their tests.
 FUZZ_REPLAY_INPUTS := $(FUZZ_REPLAYS) $(FUZZ_GRAPH_SEEDS) $(if $(FUZZ_HAS_MERGE),$(FUZZ_MERGE_SEEDS))
-FUZZ_REPLAY_RUN := $(FUZZ_DIR)/replay-graph $(FUZZ_GRAPH_INPUTS) \
+FUZZ_REPLAY_RUN := $(FUZZ_DIR)/replay-graph $(FUZZ_GRAPH_INPUTS) && $(FUZZ_DIR)/replay-obj $(FUZZ_OBJ_INPUTS) \
     $(if $(FUZZ_HAS_MERGE),&& $(FUZZ_DIR)/replay-merge $(FUZZ_MERGE_INPUTS))
 
 fuzz-replay: $(FUZZ_REPLAY_INPUTS)
@@ -102,6 +113,15 @@ $(FUZZ_GRAPH_OBJS): $(FUZZ_DIR)/obj/%.o: host/common/%.c $(GRAPH_HEADERS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(subst fuzzer,fuzzer-no-link,$(FUZZ_SANITIZE)) -c $< -o $@
 
 $(FUZZ_DIR)/obj/graph_read.o: host/common/graph.h
+
+$(FUZZ_DIR)/obj/obj_read.o: host/common/mesh.h
+
+$(FUZZ_DIR)/obj/mesh.o: host/common/mesh.c host/common/mesh.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(subst fuzzer,fuzzer-no-link,$(FUZZ_SANITIZE)) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz-obj: $(FUZZ_DIR)/obj/obj_read.o $(FUZZ_DIR)/obj/mesh.o
+	$(FUZZ_CC) $(FUZZ_SANITIZE) -o $@ $^ -lm
 
 $(FUZZ_DIR)/obj/coop_merge.o: fuzz/coop_merge.c merge-tool/main.c $(MERGE_HEADERS) host/common/output.h
 	@mkdir -p $(@D)
@@ -129,7 +149,7 @@ $(FUZZ_DIR)/obj/output.o $(FUZZ_DIR)/obj/outfile.o:
 $(FUZZ_DIR)/fuzz-merge: $(FUZZ_DIR)/obj/coop_merge.o $(FUZZ_MERGE_OBJS) $(BUILD)/obj/gen/kernel_header.o
 	$(FUZZ_CC) $(FUZZ_SANITIZE) -o $@ $^ $(MERGE_LIBS)
 
-FUZZ_TARGETS := graph $(if $(FUZZ_HAS_MERGE),merge)
+FUZZ_TARGETS := graph obj $(if $(FUZZ_HAS_MERGE),merge)
 
 # libFuzzer writes what it finds to build/fuzz/corpus/<target>/ (reading the seeds and past
 # crashes beside it) and a crashing input to build/fuzz/crashes/<target>/, mutating with the
@@ -147,6 +167,8 @@ fuzz: $(addprefix $(FUZZ_DIR)/fuzz-,$(FUZZ_TARGETS)) $(FUZZ_GRAPH_SEEDS) $(if $(
 	@found=""; \
 	$(FUZZ_DIR)/fuzz-graph $(FUZZ_RUN) -dict=fuzz/graph.dict -artifact_prefix=$(FUZZ_DIR)/crashes/graph/ \
 	    $(FUZZ_DIR)/corpus/graph $(FUZZ_GRAPH_INPUTS) || found="$$found graph"; \
+	$(FUZZ_DIR)/fuzz-obj $(FUZZ_RUN) -artifact_prefix=$(FUZZ_DIR)/crashes/obj/ $(FUZZ_DIR)/corpus/obj \
+	    $(FUZZ_OBJ_INPUTS) || found="$$found obj"; \
 	if [ -n "$(FUZZ_HAS_MERGE)" ]; then \
 	    $(FUZZ_DIR)/fuzz-merge $(FUZZ_RUN) -close_fd_mask=3 -dict=fuzz/coop_merge.dict \
 	        -artifact_prefix=$(FUZZ_DIR)/crashes/merge/ $(FUZZ_DIR)/corpus/merge $(FUZZ_MERGE_INPUTS) || found="$$found merge"; \

@@ -1104,6 +1104,7 @@ static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, un
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_piece, sizeof piece, &piece));
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_flood, sizeof flood_words, &flood_words));
     TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, LEARN_MEGA_ARG_learn_rounds, sizeof rounds, &rounds));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_learn_chain_statuses, b_chain));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_square_list, b_list));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_square_squares, b_squares));
     TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, LEARN_MEGA_ARG_chain_depths, b_depths));
@@ -2367,8 +2368,9 @@ START_TEST(watchdog_fires_while_a_task_runs)
     const char *quiet = strstr(message, "no progress for ");
     ck_assert_msg(quiet != NULL, "message: %s", message);
     double quiet_s = atof(quiet + strlen("no progress for "));
-    ck_assert_msg(quiet_s >= WATCHDOG_S && quiet_s < WATCHDOG_S + 1.0, "the watchdog fired after %.2f s: %s", quiet_s,
-                  message);
+    /* never early; how late depends on the machine's load, so no upper bound (had the task's
+     * runs counted as progress, the watchdog would not have fired at all) */
+    ck_assert_msg(quiet_s >= WATCHDOG_S, "the watchdog fired after %.2f s: %s", quiet_s, message);
     /* two groups: the task takes one of them, again and again */
     ck_assert_msg(strstr(message, "; meanwhile its offers killed "), "message: %s", message);
     _exit(0);

@@ -2,10 +2,22 @@
  * the multiples of 3 among in[0 .. n), then member 0 spawns `square` runs over the list, `piece`
  * items each, and `chain` once (a task that spawns itself to the depth limit). With `flood` it
  * also spawns `count` runs `flood` times, faster than the host takes them, trying again after
- * each SPAWN_FULL (counted); `rounds` resizing barriers
- * follow, for chaos to kill and fork around the spawned runs. */
+ * each SPAWN_FULL (counted). Resizing barriers follow, for chaos to kill and fork around the
+ * spawned runs: until the chain has ended, then `rounds` more, so that the groups the spawned
+ * runs held come back while the kernel still offers forks (a fixed count of rounds could end
+ * before a slow host served the chain, and no group was ever forked). */
+uint chain_ended(global uint *chain_statuses)
+{
+    /* the chain's last run keeps its refused spawn's status + 1: 2 or more; the host's buffer
+     * holds depths 0 .. 9 (the depth limit, 8, and one more) */
+    for (uint d = 1; d < 10u; d++)
+        if (coop_load_acquire(&chain_statuses[d]) > 1u)
+            return 1u;
+    return 0u;
+}
+
 kernel void learn(global uint *in, uint n, global uint *found, global uint *list, global uint *statuses,
-                  uint piece, uint flood, uint rounds)
+                  uint piece, uint flood, uint rounds, global uint *chain_statuses)
 {
     for (uint i = get_global_id(0); i < n; i += get_global_size(0))
         if (in[i] % 3u == 0u)
@@ -34,7 +46,13 @@ kernel void learn(global uint *in, uint n, global uint *found, global uint *list
         statuses[spawned] = 0xffffffffu;
         statuses[spawned + 1] = fulls;
     }
-    for (uint round = 0; round < rounds; round++) {
-        resizing_global_barrier();
+    /* at most 64 x rounds in all: the chain needs groups that a kernel on every group lends only
+     * at its offers, and the kernel must end even if none were lent */
+    transmit uint after = 0;
+    transmit uint total = 0;
+    while (after < rounds && total < 64u * rounds) {
+        uint ended = resizing_global_barrier_any(chain_ended(chain_statuses));
+        after = ended ? after + 1u : 0u;
+        total++;
     }
 }

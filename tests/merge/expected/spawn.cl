@@ -10,11 +10,23 @@
  * the multiples of 3 among in[0 .. n), then member 0 spawns `square` runs over the list, `piece`
  * items each, and `chain` once (a task that spawns itself to the depth limit). With `flood` it
  * also spawns `count` runs `flood` times, faster than the host takes them, trying again after
- * each SPAWN_FULL (counted); `rounds` resizing barriers
- * follow, for chaos to kill and fork around the spawned runs. */
-void learn(coop_ctx *ctx, global uint *in, uint n, global uint *found, global uint *list, global uint *statuses, uint piece, uint flood, uint rounds)
+ * each SPAWN_FULL (counted). Resizing barriers follow, for chaos to kill and fork around the
+ * spawned runs: until the chain has ended, then `rounds` more, so that the groups the spawned
+ * runs held come back while the kernel still offers forks (a fixed count of rounds could end
+ * before a slow host served the chain, and no group was ever forked). */
+uint chain_ended(global uint *chain_statuses)
 {
-    struct { uint round; } coop_transmit_;
+    /* the chain's last run keeps its refused spawn's status + 1: 2 or more; the host's buffer
+     * holds depths 0 .. 9 (the depth limit, 8, and one more) */
+    for (uint d = 1; d < 10u; d++)
+        if (coop_load_acquire(&chain_statuses[d]) > 1u)
+            return 1u;
+    return 0u;
+}
+
+void learn(coop_ctx *ctx, global uint *in, uint n, global uint *found, global uint *list, global uint *statuses, uint piece, uint flood, uint rounds, global uint *chain_statuses)
+{
+    struct { uint after; uint total; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
@@ -48,11 +60,19 @@ void learn(coop_ctx *ctx, global uint *in, uint n, global uint *found, global ui
             statuses[spawned] = 0xffffffffu;
             statuses[spawned + 1] = fulls;
         }
+        /* at most 64 x rounds in all: the chain needs groups that a kernel on every group lends only
+         * at its offers, and the kernel must end even if none were lent */
+        coop_transmit_.after = 0;
+        coop_transmit_.total = 0;
     }
     coop_pocl_join();
-    for (coop_skip_ == 1 ? (void)(coop_transmit_.round++, coop_skip_ = 0) : coop_skip_ ? (void)0 : (void)(coop_transmit_.round = 0); (coop_transmit_.round < rounds) & !coop_skip_; coop_transmit_.round++) {
+    while (((coop_skip_ == 1) | (!coop_skip_ & (coop_transmit_.after < rounds && coop_transmit_.total < 64u * rounds)))) {
         coop_pocl_join();
-        coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+        uint ended = (coop_at(ctx, 2), coop_resize_vote_at(ctx, &coop_skip_, 1, chain_ended(chain_statuses), 0, &coop_transmit_, sizeof coop_transmit_));
+        if (!coop_skip_) {
+            coop_transmit_.after = ended ? coop_transmit_.after + 1u : 0u;
+            coop_transmit_.total++;
+        }
         coop_pocl_join();
     }
     coop_pocl_join();
@@ -86,7 +106,7 @@ void count(coop_ctx *ctx, global uint *total)
 }
 
 /* ---- entry ---- */
-kernel void learn_mega(COOP_PARAMS, global uint *in, uint n, global uint *found, global uint *list, global uint *statuses, uint piece, uint flood, uint rounds, global uint *square_list, global uint *squares, global uint *depths, global uint *chain_statuses, global uint *total)
+kernel void learn_mega(COOP_PARAMS, global uint *in, uint n, global uint *found, global uint *list, global uint *statuses, uint piece, uint flood, uint rounds, global uint *chain_statuses, global uint *square_list, global uint *squares, global uint *depths, global uint *chain_chain_statuses, global uint *total)
 {
     COOP_ENTER(ctx);
     for (;;) {
@@ -95,13 +115,13 @@ kernel void learn_mega(COOP_PARAMS, global uint *in, uint n, global uint *found,
             break;
         if (role == COOP_ROLE_COOP) {
             COOP_GROUP_SYNC();
-            learn(&ctx, in, n, found, list, statuses, piece, flood, rounds);
+            learn(&ctx, in, n, found, list, statuses, piece, flood, rounds, chain_statuses);
         } else if (ctx.task == 0) {
             COOP_GROUP_SYNC();
             square(&ctx, square_list, squares);
         } else if (ctx.task == 1) {
             COOP_GROUP_SYNC();
-            chain(&ctx, depths, chain_statuses);
+            chain(&ctx, depths, chain_chain_statuses);
         } else if (ctx.task == 2) {
             COOP_GROUP_SYNC();
             count(&ctx, total);
@@ -112,6 +132,6 @@ kernel void learn_mega(COOP_PARAMS, global uint *in, uint n, global uint *found,
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: tests/merge/spawn.cl:13:5: global_barrier()
- * coop-site 2: tests/merge/spawn.cl:38:9: resizing_global_barrier()
+ * coop-site 1: tests/merge/spawn.cl:25:5: global_barrier()
+ * coop-site 2: tests/merge/spawn.cl:54:22: resizing_global_barrier_any()
  */

@@ -16,12 +16,13 @@
 #define LEARN_MEGA_ARG_learn_piece 5
 #define LEARN_MEGA_ARG_learn_flood 6
 #define LEARN_MEGA_ARG_learn_rounds 7
-#define LEARN_MEGA_ARG_square_list 8
-#define LEARN_MEGA_ARG_square_squares 9
-#define LEARN_MEGA_ARG_chain_depths 10
-#define LEARN_MEGA_ARG_chain_chain_statuses 11
-#define LEARN_MEGA_ARG_count_total 12
-#define LEARN_MEGA_ARG_COUNT 13
+#define LEARN_MEGA_ARG_learn_chain_statuses 8
+#define LEARN_MEGA_ARG_square_list 9
+#define LEARN_MEGA_ARG_square_squares 10
+#define LEARN_MEGA_ARG_chain_depths 11
+#define LEARN_MEGA_ARG_chain_chain_statuses 12
+#define LEARN_MEGA_ARG_count_total 13
+#define LEARN_MEGA_ARG_COUNT 14
 
 #define LEARN_MEGA_TASK_square 0
 #define LEARN_MEGA_TASK_chain 1

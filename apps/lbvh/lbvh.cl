@@ -1,0 +1,37 @@
+/* lbvh.cl: Karras's LBVH build (lbvh.h) as one cooperative kernel in the paper's language: the
+ * passes follow one another at global barriers, with no host round trip, and groups may be
+ * killed or forked at the resizing barrier after every pass that does not hand its number of
+ * groups to the next (a count pass and its scatter pass split the keys into the same blocks).
+ * coop-merge makes its standalone form and its megakernel beside the matmult task
+ * (kernels/generated/merges.txt); lbvh_step.cl is the chain baseline, one launch per pass.
+ *
+ * Buffers (lbvh.h says what each holds): tris (9n floats), partial (6 floats a group), keys, ids,
+ * keys_tmp, ids_tmp (n words each), hist (LBVH_DIGITS words a group), child (2(n - 1) words),
+ * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1). "A group": every group the launch may
+ * have. Local size at most LBVH_MAX_LOCAL. */
+#include "lbvh.h"
+
+kernel void lbvh(global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids,
+                 global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child,
+                 global uint *parent, global float *box, global uint *visits)
+{
+    local uint counts[LBVH_COUNT_WORDS];
+    local float boxes[LBVH_BOX_FLOATS];
+    local uint base[LBVH_BASE_WORDS];
+    uint groups = shared_num_groups();
+    lbvh_bounds(get_group_id(0), groups, tris, n, partial, boxes);
+    global_barrier();
+    lbvh_morton(get_group_id(0), groups, tris, n, partial, keys, ids, boxes);
+    resizing_global_barrier();
+    for (uint pass = 0; pass < LBVH_PASSES; pass++) {
+        uint members = shared_num_groups();
+        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, counts);
+        global_barrier();
+        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, counts, base);
+        resizing_global_barrier();
+    }
+    uint last = shared_num_groups();
+    lbvh_hierarchy(get_group_id(0), last, n, keys, child, parent, visits);
+    resizing_global_barrier();
+    lbvh_fit(get_group_id(0), shared_num_groups(), n, tris, ids, child, parent, box, visits);
+}

@@ -1,0 +1,30 @@
+/* lbvh_step.cl: the chain baseline of lbvh.cl, an ordinary kernel that runs one pass of the build
+ * (lbvh.h) per launch: step 0 bounds, 1 morton, 2 + 2p count pass p, 3 + 2p scatter pass p,
+ * LBVH_STEP_HIERARCHY, LBVH_STEP_FIT. Its parameters are lbvh.cl's, then the step; every launch
+ * of one build has the same number of groups. */
+#include "lbvh.h"
+
+#define LBVH_STEP_HIERARCHY (2u + 2u * LBVH_PASSES)
+#define LBVH_STEP_FIT (LBVH_STEP_HIERARCHY + 1u)
+
+kernel void lbvh_step(global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids,
+                      global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child,
+                      global uint *parent, global float *box, global uint *visits, uint step)
+{
+    local uint counts[LBVH_COUNT_WORDS];
+    local float boxes[LBVH_BOX_FLOATS];
+    local uint base[LBVH_BASE_WORDS];
+    uint group = get_group_id(0), groups = get_num_groups(0), pass = (step - 2u) / 2u;
+    if (step == 0u)
+        lbvh_bounds(group, groups, tris, n, partial, boxes);
+    else if (step == 1u)
+        lbvh_morton(group, groups, tris, n, partial, keys, ids, boxes);
+    else if (step < LBVH_STEP_HIERARCHY && step % 2u == 0u)
+        lbvh_count(group, groups, n, pass, keys, keys_tmp, hist, counts);
+    else if (step < LBVH_STEP_HIERARCHY)
+        lbvh_scatter(group, groups, n, pass, keys, ids, keys_tmp, ids_tmp, hist, counts, base);
+    else if (step == LBVH_STEP_HIERARCHY)
+        lbvh_hierarchy(group, groups, n, keys, child, parent, visits);
+    else
+        lbvh_fit(group, groups, n, tris, ids, child, parent, box, visits);
+}

@@ -1,0 +1,600 @@
+/* coop-lbvh: Karras's LBVH build (apps/lbvh/) of a generated scene or an .obj file, on the device
+ * in three forms, every tree checked against the CPU's build and by closest hits of random rays:
+ *   standalone   lbvh.cl as one persistent kernel (coop-merge's standalone form);
+ *   cooperative  lbvh.cl as a megakernel beside a periodic matmult task (kernels/tasks/matmult.cl),
+ *                with kills and forks at its resizing barriers (--chaos);
+ *   chain        the baseline: lbvh_step.cl, an ordinary kernel, launched once per pass (20
+ *                launches, enqueued together, in order, one clFinish at the end).
+ *
+ *   coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]
+ *             [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R] [--local-size L]
+ *             [--json FILE]
+ *
+ * With --repeat R every form builds R times and a line gives its median; --json FILE writes every
+ * build's figures. Times: standalone, from the end of discovery to the kernel's end; cooperative, until the host
+ * saw every member finish (coop_mega_report.cooperative_ms); chain, from the first enqueue to the
+ * end of clFinish. Exit status: 0, 1 for an error, 2 for a tree that differs from the CPU's or a
+ * ray whose closest hit through the tree is not every triangle's. */
+#include "buffers.h"
+#include "cli.h"
+#include "clock.h"
+#include "coop.h"
+#include "device.h"
+#include "errors.h"
+#include "json.h"
+#include "lbvh/lbvh_ref.h"
+#include "lbvh_matmult_mega.h"
+#include "lbvh_standalone.h"
+#include "matmult_ref.h"
+#include "mesh.h"
+#include "output.h"
+#include "run.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char lbvh_standalone_source[], lbvh_matmult_mega_source[], lbvh_step_source[];
+
+/* apps/lbvh/lbvh.h's limits and the chain's steps (lbvh_step.cl). */
+enum { LBVH_MAX_LOCAL = 256, LBVH_DIGITS = 16, LBVH_STEPS = 20, LBVH_ARG_STEP = 12 };
+
+/* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
+#define TASK_PERIOD_MS 2.0
+
+/* Differences printed when a tree is wrong; the most generated triangles. */
+enum { SHOWN_FAULTS = 10, GEN_MAX = 1u << 24 };
+
+/* The build's options: float division correctly rounded, as the CPU's, so that the Morton codes'
+ * scale (lbvh.h) is the same float on both. */
+#define LBVH_BUILD_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
+
+typedef enum mode { MODE_STANDALONE, MODE_COOPERATIVE, MODE_CHAIN, MODES } mode;
+static const char *const mode_names[] = {"standalone", "cooperative", "chain"};
+
+typedef struct options {
+    int gen;                 /* 0: --obj, 1: uniform, 2: clustered */
+    unsigned count;          /* --gen's N */
+    const char *obj;
+    int modes[MODES];
+    unsigned chaos, seeds, rays;
+    int task;
+    size_t local_size;       /* 0: the device's default, at most LBVH_MAX_LOCAL */
+    const char *json;
+} options;
+
+/* One build's figures, for the median lines and --json. */
+typedef struct build_record {
+    mode form;
+    unsigned seed, groups, kills, forks, tasks;
+    double ms;
+    int status;              /* 0 right, 2 wrong */
+} build_record;
+
+static const cli coop_lbvh_cli = {
+    "coop-lbvh",
+    "Usage: coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]\n"
+    "                 [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R]\n"
+    "                 [--local-size L] [--json FILE]\n"
+    "Builds a bounding volume hierarchy (Karras's LBVH) on the device and checks it against the CPU.\n"
+    "\n"
+    "One cooperative kernel computes the scene's box, the triangles' 30-bit Morton codes, sorts them\n"
+    "(radix sort, 4 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up, with global\n"
+    "barriers between the passes. Forms: standalone (a persistent kernel), cooperative (a megakernel\n"
+    "beside a periodic matmult task, groups killed and forked at its resizing barriers), chain (an\n"
+    "ordinary kernel launched once per pass: the baseline). Every tree must equal the CPU's build\n"
+    "(leaf order, children, exact boxes), reach every triangle once, and give every random ray the\n"
+    "closest hit that testing every triangle gives.\n"
+    "\n"
+    "Options:\n"
+    "  --gen KIND:N      N generated triangles, 1 to 16777216: uniform (small triangles scattered over\n"
+    "                    the unit cube) or clustered (tessellated spheres of very different sizes)\n"
+    "  --obj FILE        the triangles of a Wavefront .obj file (v and f lines; polygons are fanned)\n"
+    "  --mode M          all (default: every form), standalone, cooperative or chain\n"
+    "  --chaos SEED      cooperative: chaos mode from SEED, 1 to 1073741824 (kills and forks at random)\n"
+    "  --seeds S         builds of each form, 1 to 1073741824 (default 1); with --chaos, the cooperative\n"
+    "                    ones take seeds SEED .. SEED+S-1; after several, a line gives each form's median\n"
+    "  --repeat R        the same as --seeds R\n"
+    "  --task T          cooperative: matmult (default; a 64 x 64 matrix multiplication every 2 ms on\n"
+    "                    a quarter of the groups, checked too) or none\n"
+    "  --rays R          random rays checked against every triangle per tree, 0 to 16777216 (default\n"
+    "                    1000); the check costs R x triangles intersection tests on the host\n"
+    "  --local-size L    work-items per group, 1 to 256 (default: the device's, at most 256)\n"
+    "  --json FILE       write every build's figures and each form's median to FILE\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    CLI_HELP_ENVIRONMENT
+    "\n"
+    "Exit status:\n"
+    "  0  every tree equals the CPU's and every ray's closest hit is right\n"
+    "  1  a bad option, an unreadable or malformed .obj file, or a device or OpenCL error\n"
+    "  2  a tree or a ray's hit differs\n",
+};
+
+/* --gen KIND:N. */
+static int parse_gen(const char *value, options *o)
+{
+    static const char *const kinds[] = {"uniform", "clustered"};
+    const cli *c = &coop_lbvh_cli;
+    const char *colon = strchr(value, ':');
+    if (!colon)
+        return cli_bad_argument(c, "--gen", value, "expected KIND:N, KIND uniform or clustered");
+    char kind[16];
+    size_t length = (size_t)(colon - value);
+    if (length >= sizeof kind)
+        length = sizeof kind - 1;
+    memcpy(kind, value, length);
+    kind[length] = '\0';
+    size_t choice = 0;
+    if (cli_choice(c, "--gen", kind, kinds, 2, &choice) != 0)
+        return -1;
+    o->gen = (int)choice + 1;
+    return cli_unsigned(c, "--gen", colon + 1, 1, GEN_MAX, &o->count);
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+    static const char *const modes[] = {"all", "standalone", "cooperative", "chain"};
+    static const char *const tasks[] = {"matmult", "none"};
+    const cli *c = &coop_lbvh_cli;
+    *o = (options){.seeds = 1, .rays = 1000, .task = 1};
+    cli_seen seen = {0};
+    size_t choice = 0;
+    int mode_given = 0, cooperative_given = 0, seeds_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *option = argv[i];
+        static const char *const known[] = {"--gen", "--obj", "--mode", "--chaos", "--seeds", "--repeat", "--task",
+                                            "--rays", "--local-size", "--json"};
+        size_t k = 0;
+        while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
+            k++;
+        if (k == sizeof known / sizeof known[0])
+            return cli_fail(c, "unknown option '%s'", option);
+        const char *value = cli_value(c, argc, argv, &i, &seen);
+        if (!value)
+            return -1;
+        unsigned local_size = 0;
+        int bad = 0;
+        if (!strcmp(option, "--gen")) {
+            bad = parse_gen(value, o);
+        } else if (!strcmp(option, "--obj")) {
+            o->obj = value;
+        } else if (!strcmp(option, "--json")) {
+            o->json = value;
+        } else if (!strcmp(option, "--mode")) {
+            bad = cli_choice(c, option, value, modes, 4, &choice);
+            for (int m = 0; m < MODES; m++)
+                o->modes[m] = choice == 0 || choice == (size_t)m + 1;
+            mode_given = 1;
+        } else if (!strcmp(option, "--chaos")) {
+            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->chaos);
+        } else if (!strcmp(option, "--seeds") || !strcmp(option, "--repeat")) {
+            if (seeds_given++)
+                return cli_fail(c, "%s '%s': --seeds and --repeat are one option; give it once", option, value);
+            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seeds);
+        } else if (!strcmp(option, "--task")) {
+            bad = cli_choice(c, option, value, tasks, 2, &choice);
+            o->task = choice == 0;
+            cooperative_given = 1;
+        } else if (!strcmp(option, "--rays")) {
+            bad = cli_unsigned(c, option, value, 0, GEN_MAX, &o->rays);
+        } else {
+            bad = cli_unsigned(c, option, value, 1, LBVH_MAX_LOCAL, &local_size);
+            o->local_size = local_size;
+        }
+        if (bad)
+            return -1;
+    }
+    if (!o->gen == !o->obj)
+        return cli_fail(c, "give the scene: --gen KIND:N or --obj FILE, one of them");
+    if (!mode_given)
+        for (int m = 0; m < MODES; m++)
+            o->modes[m] = 1;
+    if (!o->modes[MODE_COOPERATIVE] && (o->chaos || cooperative_given))
+        return cli_fail(c, "--chaos and --task need --mode cooperative or all");
+    return 0;
+}
+
+/* ---- The device's build ------------------------------------------------------------------- */
+
+typedef struct lbvh_env {
+    coop_context *ctx;
+    unsigned n, max_groups;
+    size_t local_size;
+    const float *tris;
+    cl_mem buffers[16];
+    unsigned buffer_count;
+    cl_mem tris_buf, partial, keys, ids, keys_tmp, ids_tmp, hist, child, parent, box, visits;
+    cl_mem task_a, task_b, task_c;
+    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+} lbvh_env;
+
+static const char *const name = "coop-lbvh";
+
+static int open_buffers(lbvh_env *env)
+{
+    size_t n = env->n, nodes = 2 * n - 1;
+    cl_int err = CL_SUCCESS;
+    struct {
+        cl_mem *buffer;
+        size_t bytes;
+        const void *data;
+    } made[] = {
+        {&env->tris_buf, n * 9 * sizeof(float), env->tris},
+        {&env->partial, (size_t)env->max_groups * 6 * sizeof(float), NULL},
+        {&env->keys, n * 4, NULL},
+        {&env->ids, n * 4, NULL},
+        {&env->keys_tmp, n * 4, NULL},
+        {&env->ids_tmp, n * 4, NULL},
+        {&env->hist, (size_t)env->max_groups * LBVH_DIGITS * 4, NULL},
+        {&env->child, (2 * n - 2) * 4, NULL},
+        {&env->parent, nodes * 4, NULL},
+        {&env->box, nodes * 6 * sizeof(float), NULL},
+        {&env->visits, (n - 1) * 4, NULL},
+        {&env->task_a, sizeof env->task_a_host, env->task_a_host},
+        {&env->task_b, sizeof env->task_b_host, env->task_b_host},
+        {&env->task_c, sizeof env->task_a_host, NULL},
+    };
+    uint32_t x = 12345;
+    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
+        x = x * 1664525u + 1013904223u;
+        env->task_a_host[i] = x >> 20;
+        x = x * 1664525u + 1013904223u;
+        env->task_b_host[i] = x >> 20;
+    }
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
+        *made[i].buffer = buffer_create(env->ctx, made[i].bytes, made[i].data, &err);
+        if (err != CL_SUCCESS)
+            return error_cl(name, err, "clCreateBuffer");
+        env->buffers[env->buffer_count++] = *made[i].buffer;
+    }
+    return 0;
+}
+
+/* Sets lbvh's twelve arguments, in lbvh.cl's order, which the megakernel's header and
+ * lbvh_step.cl share: indices 0..11 in all three forms. */
+static int set_lbvh_args(lbvh_env *env, coop_kernel *kernel)
+{
+    cl_mem order[] = {env->tris_buf, NULL, env->partial, env->keys, env->ids, env->keys_tmp, env->ids_tmp,
+                      env->hist, env->child, env->parent, env->box, env->visits};
+    cl_uint n = env->n;
+    coop_status status = COOP_OK;
+    for (unsigned i = 0; i < sizeof order / sizeof order[0] && status == COOP_OK; i++)
+        status = i == LBVH_STANDALONE_ARG_lbvh_n ? coop_kernel_set_arg(kernel, i, sizeof n, &n)
+                                                 : coop_kernel_set_buffer(kernel, i, order[i]);
+    return status == COOP_OK ? 0 : error_coop(name, env->ctx, status, "setting the kernel's arguments");
+}
+
+static int read_back(lbvh_env *env, lbvh_tree *tree)
+{
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    size_t n = env->n, nodes = 2 * n - 1;
+    struct {
+        cl_mem buffer;
+        size_t bytes;
+        void *host;
+    } reads[] = {{env->keys, n * 4, tree->keys},
+                 {env->ids, n * 4, tree->ids},
+                 {env->child, (2 * n - 2) * 4, tree->child},
+                 {env->parent, nodes * 4, tree->parent},
+                 {env->box, nodes * 6 * sizeof(float), tree->box}};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        if (!reads[i].bytes)
+            continue;
+        cl_int err = clEnqueueReadBuffer(queue, reads[i].buffer, CL_TRUE, 0, reads[i].bytes, reads[i].host, 0, NULL,
+                                         NULL);
+        if (err != CL_SUCCESS)
+            return error_cl(name, err, "clEnqueueReadBuffer");
+    }
+    return 0;
+}
+
+/* Fills the outputs with a pattern no build leaves, so that a pass that wrote nothing shows. */
+static int poison(lbvh_env *env)
+{
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    size_t n = env->n, nodes = 2 * n - 1;
+    cl_mem outputs[] = {env->keys, env->ids, env->child, env->parent, env->box};
+    size_t words[] = {n, n, 2 * n - 2, nodes, nodes * 6};
+    cl_int err = CL_SUCCESS;
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0] && err == CL_SUCCESS; i++)
+        if (words[i])
+            err = buffer_fill_words(queue, outputs[i], 0xdeadbeefu, words[i]);
+    if (err == CL_SUCCESS)
+        err = buffer_fill_words(queue, env->task_c, 0, TASK_ORDER * TASK_ORDER);
+    if (err == CL_SUCCESS)
+        err = clFinish(queue);
+    return err == CL_SUCCESS ? 0 : error_cl(name, err, "clEnqueueFillBuffer");
+}
+
+/* The task's product against the CPU's, when it ran: 0, or 2 on a difference. */
+static int task_check(lbvh_env *env, const coop_mega_report *report)
+{
+    if (!report->record_count)
+        return 0;
+    static uint32_t c[TASK_ORDER * TASK_ORDER];
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->task_c, CL_TRUE, 0, sizeof c, c, 0, NULL,
+                                     NULL);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clEnqueueReadBuffer");
+    uint32_t expected[TASK_ORDER];
+    for (unsigned i = 0; i < TASK_ORDER; i++) {
+        matmult_ref_row(env->task_a_host, env->task_b_host, TASK_ORDER, i, expected);
+        for (unsigned j = 0; j < TASK_ORDER; j++)
+            if (c[i * TASK_ORDER + j] != expected[j]) {
+                printf("task: c[%u][%u] = %u, expected %u\n", i, j, c[i * TASK_ORDER + j], expected[j]);
+                return 2;
+            }
+    }
+    return 0;
+}
+
+/* A form's program and kernel. */
+typedef struct form {
+    coop_program *program;
+    coop_kernel *kernel;
+} form;
+
+static int form_open(lbvh_env *env, mode m, form *f)
+{
+    static const char *const kernels[] = {LBVH_STANDALONE_NAME, LBVH_MATMULT_MEGA_NAME, "lbvh_step"};
+    const char *sources[] = {lbvh_standalone_source, lbvh_matmult_mega_source, lbvh_step_source};
+    coop_status status = coop_program_create(env->ctx, sources[m], LBVH_BUILD_OPTIONS, &f->program);
+    if (status == COOP_OK)
+        status = coop_kernel_create(f->program, kernels[m], &f->kernel);
+    if (status != COOP_OK)
+        return error_coop(name, env->ctx, status, mode_names[m]);
+    if (set_lbvh_args(env, f->kernel))
+        return 1;
+    if (m == MODE_COOPERATIVE) {
+        status = coop_kernel_set_buffer(f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_a, env->task_a);
+        if (status == COOP_OK)
+            status = coop_kernel_set_buffer(f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_b, env->task_b);
+        if (status == COOP_OK)
+            status = coop_kernel_set_buffer(f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_c, env->task_c);
+        if (status != COOP_OK)
+            return error_coop(name, env->ctx, status, "setting the task's arguments");
+    }
+    return 0;
+}
+
+static void form_close(form *f)
+{
+    coop_kernel_release(f->kernel);
+    coop_program_release(f->program);
+    *f = (form){0};
+}
+
+/* The chain: every pass a launch of lbvh_step on the same groups, in order on one queue. */
+static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out)
+{
+    size_t groups = ((size_t)env->n + env->local_size - 1) / env->local_size;
+    if (groups > env->max_groups)
+        groups = env->max_groups;
+    *groups_out = (unsigned)groups;
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    double start = clock_now_ms();
+    for (cl_uint step = 0; step < LBVH_STEPS; step++) {
+        coop_status status = coop_kernel_set_arg(f->kernel, LBVH_ARG_STEP, sizeof step, &step);
+        if (status != COOP_OK)
+            return error_coop(name, env->ctx, status, "chain: step");
+        cl_int err = device_enqueue_plain(queue, f->kernel, groups, env->local_size, NULL);
+        if (err != CL_SUCCESS)
+            return error_cl(name, err, "chain: clEnqueueNDRangeKernel");
+    }
+    cl_int err = clFinish(queue);
+    *ms = clock_now_ms() - start;
+    return err == CL_SUCCESS ? 0 : error_cl(name, err, "chain: clFinish");
+}
+
+/* One build in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its figures
+ * in *record; 0, 1 or 2. */
+static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned seed, const lbvh_tree *expected,
+                      lbvh_tree *got, build_record *record)
+{
+    if (poison(env))
+        return 1;
+    coop_mega_report report = {0};
+    double ms = 0;
+    unsigned groups = 0;
+    if (m == MODE_CHAIN) {
+        if (run_chain(env, f, &ms, &groups))
+            return 1;
+    } else if (m == MODE_STANDALONE) {
+        coop_launch launch = {.local_size = env->local_size};
+        coop_run_stats stats = {0};
+        if (run_persistent(name, env->ctx, f->kernel, &launch, &stats, NULL) != COOP_OK)
+            return 1;
+        ms = stats.run_ms - stats.discovery_ms;
+        groups = stats.groups;
+    } else {
+        coop_mega_params params = {.launch = {.local_size = env->local_size}, .chaos_seed = seed, .watchdog_s = 60};
+        coop_task_plan plan = {.task = LBVH_MATMULT_MEGA_TASK_matmult, .workgroups = TASK_GROUPS,
+                               .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
+        if (run_megakernel(name, env->ctx, f->kernel, &params, &plan, o->task ? 1 : 0, &report, NULL) != COOP_OK) {
+            coop_mega_report_free(&report);
+            return 1;
+        }
+        ms = report.cooperative_ms;
+        groups = report.groups;
+    }
+    int status = read_back(env, got);
+    unsigned faults = 0, ray_faults = 0, hits = 0;
+    if (!status) {
+        faults = lbvh_ref_compare(expected, got, env->tris, stdout, SHOWN_FAULTS);
+        if (!faults && o->rays)
+            ray_faults = lbvh_ref_rays(env->tris, got, o->rays, seed + 1, stdout, SHOWN_FAULTS, &hits);
+        if (faults || ray_faults)
+            status = 2;
+    }
+    if (!status && m == MODE_COOPERATIVE)
+        status = task_check(env, &report);
+    printf("%s", mode_names[m]);
+    if (m == MODE_COOPERATIVE)
+        printf(" seed %u", seed);
+    printf(": %.3f ms on %u groups", ms, groups);
+    if (m == MODE_CHAIN)
+        printf(", %u launches", LBVH_STEPS);
+    if (m == MODE_COOPERATIVE)
+        printf(", %u kills, %u forks, %u task runs", report.kills, report.forks, report.tasks);
+    if (status == 1)
+        printf(": error\n");
+    else if (faults)
+        printf(": tree WRONG (%u faults)\n", faults);
+    else if (ray_faults)
+        printf(": tree equal to the CPU's; %u of %u rays WRONG\n", ray_faults, o->rays);
+    else if (status)
+        printf(": tree equal to the CPU's; task WRONG\n");
+    else if (o->rays)
+        printf(": tree equal to the CPU's, %u rays' closest hits (%u hits) equal every triangle's: ok\n", o->rays,
+               hits);
+    else
+        printf(": tree equal to the CPU's (no rays cast): ok\n");
+    *record = (build_record){.form = m, .seed = seed, .groups = groups, .kills = report.kills, .forks = report.forks,
+                             .tasks = report.tasks, .ms = ms, .status = status};
+    coop_mega_report_free(&report);
+    return status;
+}
+
+/* The median time of the `count` records of form m; NAN for none. */
+static double form_median(const build_record *records, unsigned count, mode m, double *times)
+{
+    unsigned found = 0;
+    for (unsigned i = 0; i < count; i++)
+        if (records[i].form == m)
+            times[found++] = records[i].ms;
+    return found ? stats_quantile(times, found, 0.5) : NAN;
+}
+
+/* Every build's figures and each form's median as one JSON object. */
+static int write_json(const options *o, const lbvh_env *env, const build_record *records, unsigned count,
+                      double *times)
+{
+    coop_outfile file;
+    if (output_open(&file, name, o->json) != 0)
+        return CLI_EXIT_ERROR;
+    FILE *out = file.stream;
+    const coop_device_info *info = coop_context_device(env->ctx);
+    fprintf(out, "{\n  \"program\": \"coop-lbvh\",\n  \"device\": ");
+    json_string(out, info->name);
+    fprintf(out, ",\n  \"platform\": ");
+    json_string(out, info->platform);
+    fprintf(out, ",\n  \"scene\": ");
+    json_string(out, o->obj ? o->obj : o->gen == 1 ? "uniform" : "clustered");
+    fprintf(out, ",\n  \"triangles\": %u,\n  \"local_size\": %zu,\n  \"rays\": %u,\n  \"chaos_seed\": %u,\n"
+            "  \"task\": %s,\n  \"builds\": [\n", env->n, env->local_size, o->rays, o->chaos,
+            o->task ? "\"matmult\"" : "null");
+    for (unsigned i = 0; i < count; i++) {
+        const build_record *r = &records[i];
+        fprintf(out, "    {\"form\": \"%s\", \"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, \"kills\": %u, "
+                "\"forks\": %u, \"task_runs\": %u, \"check\": \"%s\"}%s\n", mode_names[r->form], r->seed, r->ms,
+                r->groups, r->kills, r->forks, r->tasks, r->status ? "wrong" : "ok", i + 1 < count ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"median_ms\": {");
+    for (int m = 0; m < MODES; m++) {
+        fprintf(out, "%s\"%s\": ", m ? ", " : "", mode_names[m]);
+        json_number(out, form_median(records, count, (mode)m, times));
+    }
+    fprintf(out, "}\n}\n");
+    return output_commit(&file, name);
+}
+
+static int load_scene(const options *o, float **tris, unsigned *n)
+{
+    if (o->obj) {
+        char err[512];
+        return mesh_read_obj(o->obj, tris, n, err, sizeof err) ? error_report(name, "%s", err) : 0;
+    }
+    *n = o->count;
+    *tris = malloc((size_t)*n * 9 * sizeof **tris);
+    if (!*tris)
+        return error_report(name, "out of memory for %u triangles", *n);
+    if (o->gen == 1)
+        lbvh_scene_uniform(*tris, *n, 1);
+    else
+        lbvh_scene_clustered(*tris, *n, 1);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (cli_info_option(&coop_lbvh_cli, argv[i]))
+            return CLI_EXIT_OK;
+    options o;
+    if (parse(argc, argv, &o) != 0)
+        return CLI_EXIT_ERROR;
+    float *tris = NULL;
+    unsigned n = 0;
+    if (load_scene(&o, &tris, &n))
+        return CLI_EXIT_ERROR;
+    lbvh_tree expected = {0}, got = {0};
+    if (lbvh_tree_alloc(&expected, n) || lbvh_tree_alloc(&got, n) || lbvh_ref_build(tris, &expected)) {
+        lbvh_tree_free(&expected);
+        free(tris);
+        return error_report(name, "out of memory for the trees of %u triangles", n);
+    }
+    /* a line per build, in order with libcoop's messages on standard error */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    output_catch_signals();
+    lbvh_env env = {.n = n, .tris = tris};
+    int result = device_open(name, NULL, &env.ctx);
+    if (!result) {
+        const coop_device_info *info = coop_context_device(env.ctx);
+        env.local_size = o.local_size ? o.local_size : device_default_local_size(info);
+        if (env.local_size > LBVH_MAX_LOCAL)
+            env.local_size = LBVH_MAX_LOCAL;
+        result = device_check_local_size(name, info, env.local_size);
+        env.max_groups = coop_launch_groups(env.ctx, env.local_size);
+    }
+    if (!result)
+        result = open_buffers(&env);
+    if (!result)
+        printf("lbvh: %u triangles (%s), local size %zu\n", n,
+               o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size);
+    unsigned wrong = 0;
+    double *times = malloc((size_t)o.seeds * MODES * sizeof *times);
+    build_record *records = calloc((size_t)o.seeds * MODES, sizeof *records);
+    unsigned recorded = 0;
+    if (!result && (!times || !records))
+        result = error_report(name, "out of memory for %u builds' figures", o.seeds);
+    for (int m = 0; !result && m < MODES; m++) {
+        if (!o.modes[m])
+            continue;
+        form f = {0};
+        result = form_open(&env, (mode)m, &f);
+        unsigned first = recorded;
+        for (unsigned i = 0; !result && i < o.seeds; i++) {
+            int run = build_once(&env, &o, (mode)m, &f, m == MODE_COOPERATIVE && o.chaos ? o.chaos + i : 0,
+                                 &expected, &got, &records[recorded]);
+            if (run == 1)
+                result = 1;
+            else
+                times[recorded - first] = records[recorded].ms, recorded++;
+            wrong += run == 2;
+        }
+        unsigned done = recorded - first;
+        if (!result && done > 1)
+            printf("%s: median %.3f ms over %u builds (min %.3f, max %.3f)\n", mode_names[m],
+                   stats_quantile(times, done, 0.5), done, stats_quantile(times, done, 0.0),
+                   stats_quantile(times, done, 1.0));
+        form_close(&f);
+    }
+    if (!result && wrong)
+        result = CLI_EXIT_CHECK;
+    if (o.json && result != 1 && write_json(&o, &env, records, recorded, times) != 0)
+        result = 1;
+    free(times);
+    free(records);
+    buffers_release(env.buffers, env.buffer_count);
+    coop_context_release(env.ctx);
+    lbvh_tree_free(&expected);
+    lbvh_tree_free(&got);
+    free(tris);
+    return result;
+}

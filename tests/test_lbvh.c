@@ -1,0 +1,408 @@
+/* test_lbvh.c: coop-lbvh (host/coop-lbvh.c with apps/lbvh/), run as a subprocess on PoCL with two
+ * workers: a few thousand triangles, uniform, clustered and from an .obj file, built in each form
+ * (standalone, cooperative beside the matmult task, the chain of one launch per pass) equal the
+ * CPU's tree, and random rays find the same closest hits through it as through every triangle;
+ * the cooperative build stays right under chaos seeds with the periodic task on four workers,
+ * kills happening over the seeds. Malformed .obj lines are refused with the file and line. The checks
+ * themselves (apps/lbvh/lbvh_ref.c, linked in) find a tree with one box, child or leaf wrong, and
+ * a ray that a tree with a box too small misses. scripts/lbvh-build runs its --quick subset (it
+ * needs python3-matplotlib, as test_scripts' scripts do).
+ *
+ * coop-lbvh exits 2 on a wrong tree, so exit status 0 is the equality check. Run from the
+ * repository root. */
+#include "testutil.h"
+
+#include "lbvh/lbvh_ref.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define LBVH "build/bin/coop-lbvh"
+
+/* The chaos case runs on more PoCL workers than the others, so that the groups killed and forked
+ * between passes change the number that splits the work among more than two. */
+enum { WORKERS = 2, CHAOS_WORKERS = 4, CHAOS_SEEDS = 8 };
+
+#define run_lbvh(...) tu_run_program(LBVH, "make " LBVH, WORKERS, __VA_ARGS__)
+
+static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
+{
+    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
+                  run->output);
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
+}
+
+/* The number of lines of `output` that begin with `start` and end with `end`. */
+static unsigned lines_with(const char *output, const char *start, const char *end)
+{
+    unsigned count = 0;
+    for (const char *line = output; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t length = eol ? (size_t)(eol - line) : strlen(line);
+        if (!strncmp(line, start, strlen(start)) && length >= strlen(end) &&
+            !strncmp(line + length - strlen(end), end, strlen(end)))
+            count++;
+        line += length + (eol != NULL);
+    }
+    return count;
+}
+
+/* The sum of the numbers printed before `label` (e.g. " kills") on every line. */
+static unsigned sum_before(const char *output, const char *label)
+{
+    unsigned sum = 0;
+    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
+        const char *digits = at;
+        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
+            digits--;
+        sum += (unsigned)strtoul(digits, NULL, 10);
+    }
+    return sum;
+}
+
+static const char *const OK_END = "equal every triangle's: ok";
+
+/* ---- The three forms ------------------------------------------------------------------------ */
+
+START_TEST(uniform_every_form)
+{
+    tu_process run = run_lbvh("--gen", "uniform:3000", "--rays", "300", NULL);
+    assert_run(&run, "uniform:3000", 0, "lbvh: 3000 triangles (uniform)");
+    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1, "no standalone tree:\n%s", run.output);
+    ck_assert_msg(lines_with(run.output, "cooperative seed 0: ", OK_END) == 1, "no cooperative tree:\n%s", run.output);
+    ck_assert_msg(lines_with(run.output, "chain: ", OK_END) == 1, "no chain tree:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "20 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* Clustered spheres: most Morton codes repeat, so the hierarchy's ties by position decide. */
+START_TEST(clustered_every_form)
+{
+    tu_process run = run_lbvh("--gen", "clustered:4000", "--rays", "300", NULL);
+    assert_run(&run, "clustered:4000", 0, "lbvh: 4000 triangles (clustered)");
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* One triangle (the root is its leaf) and two. */
+START_TEST(smallest_scenes)
+{
+    static const char *const scenes[] = {"uniform:1", "uniform:2", "clustered:5"};
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        tu_process run = run_lbvh("--gen", scenes[i], "--rays", "50", NULL);
+        assert_run(&run, scenes[i], 0, "lbvh: ");
+        ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
+                      run.output);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* --json: every build's figures and each form's median; a failed write is an error. */
+START_TEST(json_has_every_build)
+{
+    char path[] = "/tmp/test_lbvh-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    tu_process run = run_lbvh("--gen", "uniform:500", "--mode", "chain", "--repeat", "3", "--rays", "20", "--json",
+                              path, NULL);
+    assert_run(&run, "--json", 0, "chain: median ");
+    free(run.output);
+    char *json = tu_read_file(path, NULL);
+    unlink(path);
+    ck_assert_msg(strstr(json, "\"program\": \"coop-lbvh\"") && strstr(json, "\"triangles\": 500,") &&
+                      strstr(json, "\"median_ms\": {\"standalone\": null, \"cooperative\": null, \"chain\": "),
+                  "--json lacks the scene or the medians:\n%s", json);
+    unsigned builds = 0;
+    for (const char *at = strstr(json, "{\"form\": \"chain\""); at; at = strstr(at + 1, "{\"form\": \"chain\""))
+        builds++;
+    ck_assert_msg(builds == 3, "--json has %u chain builds, not 3:\n%s", builds, json);
+    ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong build:\n%s", json);
+    free(json);
+    run = run_lbvh("--gen", "uniform:50", "--mode", "chain", "--rays", "0", "--json", "/dev/full", NULL);
+    assert_run(&run, "--json /dev/full", 1, "coop-lbvh: cannot write /dev/full: No space left on device");
+    free(run.output);
+}
+END_TEST
+
+/* ---- Under chaos, beside the periodic task ------------------------------------------------- */
+
+START_TEST(cooperative_under_chaos)
+{
+    char seeds[16];
+    snprintf(seeds, sizeof seeds, "%d", CHAOS_SEEDS);
+    tu_process run = tu_run_program(LBVH, "make " LBVH, CHAOS_WORKERS, "--gen", "clustered:3000", "--mode",
+                                    "cooperative", "--chaos", "1", "--seeds", seeds, "--rays", "100", "--local-size",
+                                    "32", NULL);
+    assert_run(&run, "cooperative --chaos 1", 0, "cooperative seed 1: ");
+    ck_assert_msg(lines_with(run.output, "cooperative seed ", OK_END) == CHAOS_SEEDS, "not %d right trees:\n%s",
+                  CHAOS_SEEDS, run.output);
+    ck_assert_msg(sum_before(run.output, " kills") > 0, "no kill over %d chaos seeds:\n%s", CHAOS_SEEDS, run.output);
+    ck_assert_msg(strstr(run.output, "\ncooperative: median ") != NULL, "no median over the seeds:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* ---- .obj files ------------------------------------------------------------------------------ */
+
+/* Writes `text` to a new temporary file whose path goes to `path` (a mkstemp template). */
+static void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+/* A 40 x 40 grid of quads over a bumpy height field: faces of four vertices with texture and
+ * normal indices, negative indices, comments, groups and normals, all read. */
+START_TEST(obj_file_every_form)
+{
+    enum { SIDE = 40 };
+    size_t capacity = 1 << 20, length = 0;
+    char *text = malloc(capacity);
+    ck_assert_ptr_nonnull(text);
+    length += (size_t)snprintf(text + length, capacity - length, "# a height field\nmtllib none.mtl\no field\n");
+    for (unsigned y = 0; y <= SIDE; y++)
+        for (unsigned x = 0; x <= SIDE; x++)
+            length += (size_t)snprintf(text + length, capacity - length, "v %u %u %.3f\nvn 0 0 1\n", x, y,
+                                       ((x * 7 + y * 3) % 5) * 0.25);
+    length += (size_t)snprintf(text + length, capacity - length, "vt 0 0\ng quads\ns off\n");
+    for (unsigned y = 0; y < SIDE; y++)
+        for (unsigned x = 0; x < SIDE; x++) {
+            unsigned a = y * (SIDE + 1) + x + 1, b = a + 1, c = a + SIDE + 2, d = a + SIDE + 1;
+            if ((x + y) % 2)
+                length += (size_t)snprintf(text + length, capacity - length, "f %u/1/%u %u//%u %u/1 %u\n", a, a, b,
+                                           b, c, d);
+            else
+                length += (size_t)snprintf(text + length, capacity - length, "f %u %u %u %u\n", a, b, c, d);
+        }
+    /* the last triangle again, by negative indices */
+    length += (size_t)snprintf(text + length, capacity - length, "f -3 -2 -1\n");
+    ck_assert_uint_lt(length, capacity);
+    char path[] = "/tmp/test_lbvh-XXXXXX";
+    write_temp(path, text);
+    free(text);
+    tu_process run = run_lbvh("--obj", path, "--rays", "300", NULL);
+    unlink(path);
+    char expected[96];
+    snprintf(expected, sizeof expected, "lbvh: %u triangles (%s)", 2 * SIDE * SIDE + 1, path);
+    assert_run(&run, "--obj", 0, expected);
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* Each malformed .obj is refused, status 1, naming its file and line; nothing is built. */
+START_TEST(obj_malformed_refused)
+{
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nv 1 x 2\n", ":5: v: 'x' is not a number"},
+        {"v 0 0\n", ":1: v: 2 numbers; expected x y z (then w, r g b, or w r g b)"},
+        {"v 0 0 0\nv 1 0 nan\n", ":2: v: 'nan' is not a finite float"},
+        {"v 0 0 0\nv 1 0 0\n# two so far\nf 1 2 3\n", ":4: f: vertex 3 is not defined (2 vertices before this line)"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -4\n", ":4: f: vertex -4 is not defined (3 vertices before this line)"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n", ":4: f: 2 vertices; a face has at least 3"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2 0\n", ":4: f: vertex index 0 in '0': indices count from 1 (or back "
+                                                  "from -1)"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 three\n", ":4: f: 'three' is no vertex index"},
+        {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nbogus 1\n", ":5: unknown statement 'bogus'"},
+        {"# no faces\nv 1 2 3\n", ": no faces"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[] = "/tmp/test_lbvh-XXXXXX";
+        write_temp(path, cases[i].text);
+        tu_process run = run_lbvh("--obj", path, "--mode", "chain", NULL);
+        unlink(path);
+        char expected[256];
+        snprintf(expected, sizeof expected, "coop-lbvh: %s%s\n", path, cases[i].message);
+        assert_run(&run, path, 1, expected);
+        ck_assert_msg(strstr(run.output, "chain:") == NULL, "case %zu built a tree:\n%s", i, run.output);
+        free(run.output);
+    }
+    tu_process run = run_lbvh("--obj", "/nonexistent/scene.obj", NULL);
+    assert_run(&run, "a missing file", 1, "coop-lbvh: /nonexistent/scene.obj: No such file or directory\n");
+    free(run.output);
+}
+END_TEST
+
+START_TEST(bad_arguments)
+{
+    static const struct {
+        const char *args[6], *message;
+    } cases[] = {
+        {{"--gen", "cubes:5"}, "--gen: 'cubes' is not a choice; expected uniform or clustered"},
+        {{"--gen", "uniform"}, "--gen 'uniform': expected KIND:N, KIND uniform or clustered"},
+        {{"--gen", "uniform:0"}, "--gen: '0' is out of range; expected a whole number from 1 to 16777216"},
+        {{"--gen", "uniform:5", "--obj", "x.obj"}, "give the scene: --gen KIND:N or --obj FILE, one of them"},
+        {{"--mode", "chain"}, "give the scene: --gen KIND:N or --obj FILE, one of them"},
+        {{"--gen", "uniform:5", "--local-size", "257"}, "--local-size: '257' is out of range; expected a whole number "
+                                                        "from 1 to 256"},
+        {{"--gen", "uniform:5", "--mode", "chain", "--chaos", "3"}, "--chaos and --task need --mode cooperative or "
+                                                                    "all"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_process run = run_lbvh(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4],
+                                  cases[i].args[5], NULL);
+        assert_run(&run, cases[i].message, 1, cases[i].message);
+        ck_assert_msg(strstr(run.output, "Usage: coop-lbvh") != NULL, "no usage:\n%s", run.output);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* ---- scripts/lbvh-build ------------------------------------------------------------------------ */
+
+/* The benchmark script's smoke test: --quick builds 2,000 triangles of each kind once in each form
+ * and writes its CSV (a row per scene and form), its report and its plot; its times are not
+ * checked (PoCL measures nothing), coop-lbvh checks every tree. */
+START_TEST(benchmark_script_quick)
+{
+    char folder[] = "/tmp/test_lbvh-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    tu_env(WORKERS);
+    char *argv[] = {"scripts/lbvh-build", "--quick", "--out", folder, NULL};
+    tu_process run = tu_run_process(argv);
+    assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
+    free(run.output);
+    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png"};
+    char path[96];
+    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
+    char *csv = tu_read_file(path, NULL);
+    ck_assert_msg(!strncmp(csv, "scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,",
+                           strlen("scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,")),
+                  "the CSV starts:\n%s", csv);
+    ck_assert_msg(lines_with(csv, "clustered:2000,2000,chain,1,", "") == 1, "no clustered chain row:\n%s", csv);
+    free(csv);
+    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(text, "| scene | triangles | standalone | cooperative (matmult task) | chain |") != NULL,
+                  "the report lacks its table:\n%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
+    char *png = tu_read_file(path, NULL);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "lbvh-build.png is not a PNG image");
+    free(png);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
+        unlink(path);
+    }
+    rmdir(folder);
+}
+END_TEST
+
+/* ---- The checks themselves ------------------------------------------------------------------ */
+
+typedef struct scene {
+    float *tris;
+    lbvh_tree tree, copy;
+} scene;
+
+static scene scene_open(unsigned n)
+{
+    scene s = {.tris = malloc((size_t)n * 9 * sizeof(float))};
+    ck_assert_ptr_nonnull(s.tris);
+    lbvh_scene_clustered(s.tris, n, 7);
+    ck_assert_int_eq(lbvh_tree_alloc(&s.tree, n), 0);
+    ck_assert_int_eq(lbvh_tree_alloc(&s.copy, n), 0);
+    ck_assert_int_eq(lbvh_ref_build(s.tris, &s.tree), 0);
+    return s;
+}
+
+/* The copy made equal to the CPU's tree again. */
+static void scene_reset(scene *s)
+{
+    unsigned n = s->tree.n;
+    memcpy(s->copy.keys, s->tree.keys, n * sizeof *s->tree.keys);
+    memcpy(s->copy.ids, s->tree.ids, n * sizeof *s->tree.ids);
+    memcpy(s->copy.child, s->tree.child, (2 * (size_t)n - 2) * sizeof *s->tree.child);
+    memcpy(s->copy.parent, s->tree.parent, (2 * (size_t)n - 1) * sizeof *s->tree.parent);
+    memcpy(s->copy.box, s->tree.box, (2 * (size_t)n - 1) * 6 * sizeof *s->tree.box);
+}
+
+static void scene_close(scene *s)
+{
+    lbvh_tree_free(&s->tree);
+    lbvh_tree_free(&s->copy);
+    free(s->tris);
+}
+
+START_TEST(checks_find_a_wrong_tree)
+{
+    scene s = scene_open(2000);
+    scene_reset(&s);
+    ck_assert_uint_eq(lbvh_ref_compare(&s.tree, &s.copy, s.tris, NULL, 0), 0);
+    unsigned hits = 0;
+    ck_assert_uint_eq(lbvh_ref_rays(s.tris, &s.copy, 500, 3, NULL, 0, &hits), 0);
+    ck_assert_uint_gt(hits, 250);
+    /* one bound of an internal node a little too large */
+    s.copy.box[5 * 6 + 3] += 1e-3f;
+    ck_assert_uint_gt(lbvh_ref_compare(&s.tree, &s.copy, s.tris, NULL, 0), 0);
+    /* two leaves swapped */
+    scene_reset(&s);
+    uint32_t id = s.copy.ids[10];
+    s.copy.ids[10] = s.copy.ids[1900];
+    s.copy.ids[1900] = id;
+    ck_assert_uint_gt(lbvh_ref_compare(&s.tree, &s.copy, s.tris, NULL, 0), 0);
+    /* a child that is another node's */
+    scene_reset(&s);
+    s.copy.child[7] = s.copy.child[9];
+    ck_assert_uint_gt(lbvh_ref_compare(&s.tree, &s.copy, s.tris, NULL, 0), 0);
+    scene_close(&s);
+}
+END_TEST
+
+START_TEST(rays_find_a_box_too_small)
+{
+    scene s = scene_open(2000);
+    scene_reset(&s);
+    /* every leaf's box squeezed to a point: the walk finds no hit, the brute force finds them */
+    unsigned leaves = s.copy.n - 1;
+    for (unsigned k = 0; k < s.copy.n; k++)
+        for (unsigned a = 0; a < 3; a++)
+            s.copy.box[(size_t)(leaves + k) * 6 + 3 + a] = s.copy.box[(size_t)(leaves + k) * 6 + a] = -100.0f;
+    unsigned hits = 0;
+    ck_assert_uint_gt(lbvh_ref_rays(s.tris, &s.copy, 200, 3, NULL, 0, &hits), 100);
+    scene_close(&s);
+}
+END_TEST
+
+static Suite *lbvh_suite(void)
+{
+    Suite *suite = suite_create("lbvh");
+    /* a case run alone builds the programs first: minutes on a busy machine with PoCL */
+    TCase *forms = tu_tcase("forms", 900);
+    tcase_add_test(forms, uniform_every_form);
+    tcase_add_test(forms, clustered_every_form);
+    tcase_add_test(forms, smallest_scenes);
+    tcase_add_test(forms, json_has_every_build);
+    suite_add_tcase(suite, forms);
+    TCase *chaos = tu_tcase("chaos", 900);
+    tcase_add_test(chaos, cooperative_under_chaos);
+    suite_add_tcase(suite, chaos);
+    TCase *obj = tu_tcase("obj", 900);
+    tcase_add_test(obj, obj_file_every_form);
+    tcase_add_test(obj, obj_malformed_refused);
+    suite_add_tcase(suite, obj);
+    TCase *script = tu_tcase("script", 900);
+    tcase_add_test(script, benchmark_script_quick);
+    suite_add_tcase(suite, script);
+    TCase *arguments = tu_tcase("arguments", 60);
+    tcase_add_test(arguments, bad_arguments);
+    suite_add_tcase(suite, arguments);
+    TCase *checks = tu_tcase("checks", 60);
+    tcase_add_test(checks, checks_find_a_wrong_tree);
+    tcase_add_test(checks, rays_find_a_box_too_small);
+    suite_add_tcase(suite, checks);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(lbvh_suite());
+}
