@@ -1,17 +1,16 @@
-/* smith finding: run-crash (the generator's shapes of 2026-11-29; open). Found on PoCL 3.1 here
+/* smith finding: run-crash (the generator's shapes of 2026-11-29). Found on PoCL 3.1 here
  * (campaign from seed 90000, 2026-11-29), the megakernel; the coop-merge before the fixes of
- * 71327 and the volatile local id crashes the same way, so neither caused it. PoCL's work-group
- * compiler fails `ParallelRegion::Verify(): Assertion "Incoming edges to non-entry block!"`
- * (lib/llvmopencl/ParallelRegion.cc:399), as for seeds 147 and 60116: a loud failure to build,
- * never a wrong word. In the merged megakernel, leaving out the join coop-merge puts after the
- * wrapped `if (n2 > 0u) break;` (the join after a run that a jump leaves, seed 117) makes it
- * build and run right; leaving out the other joins around it (before or in the `break`'s `if`,
- * first in the next `if`'s branch, the second at the loop's end) or adding one before or after
- * the `while` does not. Seed 117 needs that join where the run is followed by a fork point, so
- * which rule tells the two apart needs the findings rerun; not done in the time.
+ * 71327 and the volatile local id crashed the same way. PoCL's work-group compiler failed
+ * `ParallelRegion::Verify(): Assertion "Incoming edges to non-entry block!"`
+ * (lib/llvmopencl/ParallelRegion.cc:399), as for seeds 147 and 60116. In the merged megakernel,
+ * leaving out the join coop-merge put after the wrapped `if (n2 > 0u) break;` (the join after a
+ * run that a jump leaves, seed 117) made it build and run right; leaving out the other joins
+ * around it or adding one before or after the `while` did not. Fixed: no such join after a run
+ * that only jumps when an `if` or loop that holds a workgroup barrier follows (seed 117's run is
+ * followed by a fork point).
  * smith-run died of signal 6 after: ### dumped CFG to smith_mega.dot
  * Reproduce: python3 fuzz/smith/smith.py check 90108 --drop 3,14,15,16,17 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed90108.cl --task tests/merge/smith/open/seed90108_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed90108.cl --task tests/merge/smith/seed90108_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 2
  *   buffer smith out 16
