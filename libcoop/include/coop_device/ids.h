@@ -8,24 +8,6 @@
 
 #include "discovery.h"
 
-/* On PoCL every read of the local id after this point, the kernel's own included, goes through a
- * volatile private copy. clang folds a kernel's get_local_id(0) calls into one value, computed
- * before a workgroup barrier and used after it; PoCL 3.1's work-group compiler decided a branch on
- * that value with the group's last work-item's id in every work-item when a loop of the region
- * could be left between the barriers: `if (get_local_id(0) < 6u)` was taken by no work-item,
- * `< 7u` after a loop of barriers by none, `% 2u == 1u` by all (plain OpenCL kernels in
- * tests/merge/smith/seed70089_standalone.cl and seed71078.cl). Through a volatile copy each use
- * tests a load made in its own parallel region; no test or comparison on the id is shared across
- * a barrier. Other targets read the id as it is. */
-#if defined(COOP_TARGET_POCL)
-inline size_t coop_pocl_local_id(uint dim)
-{
-    volatile size_t id = get_local_id(dim);
-    return id;
-}
-#define get_local_id(dim) coop_pocl_local_id(dim)
-#endif
-
 /* The group's id in its role: a cooperative member's virtual id 0 .. M-1, a task workgroup's
  * index in the task's NDRange. */
 inline uint coop_group_id(const coop_ctx *ctx) { return ctx->id; }

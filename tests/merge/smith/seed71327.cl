@@ -1,7 +1,7 @@
 /* smith finding: mismatch (the generator's shapes of 2026-11-29). Found on PoCL 5.0, wrong on
  * PoCL 3.1 too: the megakernel under every chaos seed tried (1-10, 99290), the standalone form
  * right. In group 0 every work-item took `if (get_local_id(0) % 2u == 0u)` (out[17] = 33, the odd
- * work-items' own values), also with `== 0u`, and with the kernel header's volatile local id.
+ * work-items' own values), also with `== 0u`, and with the local id read through a volatile copy.
  * The user's kernel as plain OpenCL, the global vote a workgroup one, runs right on PoCL 3.1, and
  * so does the megakernel's shape written as a plain kernel (the skip word a kernel argument, each
  * join a barrier): a coop-merge fault on PoCL, fixed by a join first in each branch of an `if` that
