@@ -5,7 +5,8 @@
  * (coop_device/ids.h): the program merged by this coop-merge runs right with the header before it,
  * and wrong with the coop-merge before this branch and the new header. So that volatile copy
  * moves PoCL 3.1's fault rather than removing it; which shape PoCL runs right for every such
- * branch is not known yet.
+ * branch is not known yet. It runs right since the copy was dropped; kept with the open findings
+ * of that family as the evidence against the copy.
  * smith-run: standalone: mismatch: smith out[9] = 18, expected 0 (4 of 24 words wrong); megakernel: right under 3 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 90222 --chaos 3
  * Merge: build/bin/coop-merge tests/merge/smith/open/seed90222.cl --task tests/merge/smith/open/seed90222_task.cl -Werror -o mega.cl --host-header mega.h
