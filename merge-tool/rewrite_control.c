@@ -288,6 +288,20 @@ static void rewrite_label(const mt_control *c, layout *l, const mt_stmt *label)
 /* Wraps each run of statements of a block that a group may reach with coop_skip_ set in
  * if (!coop_skip_); primitives and the statements that hold fork points are walked instead
  * (see the top of this file). Declarations stay in their block (guard_declaration). */
+/* Whether a statement of block's run [first, last] holds a workgroup barrier. */
+static int run_holds_barrier(const mt_control *c, const mt_stmt *block, const mt_stmt *first, const mt_stmt *last)
+{
+    int in_run = 0;
+    for (size_t i = 0; i < block->count; i++) {
+        in_run |= block->items[i] == first;
+        if (in_run && mt_holds_barrier(c->merge, c->file, block->items[i]->cursor))
+            return 1;
+        if (block->items[i] == last)
+            break;
+    }
+    return 0;
+}
+
 static void rewrite_block(const mt_control *c, layout *l, const mt_stmt *block)
 {
     const mt_stmt *run_first = NULL, *run_last = NULL;
@@ -311,6 +325,13 @@ static void rewrite_block(const mt_control *c, layout *l, const mt_stmt *block)
         }
         if (item && item->empty && run_first)
             continue;
+        /* none after a run that only jumps, right before an `if` or loop of the kernel's own that
+         * holds a workgroup barrier (which has joins of its own): with one there, after `if (n2 >
+         * 0u) break;` in a loop, before an `if` around a loop of resizing votes, PoCL's compiler
+         * failed "Incoming edges to non-entry block!" (smith seed 90108) */
+        if (run_first && run_barrier && item && (item->kind == MT_ST_IF || mt_is_loop(item)) &&
+            mt_holds_barrier(c->merge, c->file, item->cursor) && !run_holds_barrier(c, block, run_first, run_last))
+            run_barrier = 0;
         if (run_first)
             wrap(l, block, run_first, run_last, 2, run_barrier, "!coop_skip_");
         run_first = run_last = NULL;

@@ -68,6 +68,15 @@ static int barrier_follows(const mt_control *c, const mt_stmt *s)
     return 0;
 }
 
+/* Whether `s` is inside a loop. */
+static int in_loop(const mt_stmt *s)
+{
+    for (const mt_stmt *up = s->parent; up; up = up->parent)
+        if (mt_is_loop(up))
+            return 1;
+    return 0;
+}
+
 /* Whether `s` is in a branch of an `if` with no loop in between. */
 static int in_branch(const mt_stmt *s)
 {
@@ -231,6 +240,35 @@ static void join_branch_tail(const mt_control *c, const mt_stmt *s)
     }
 }
 
+/* An `if` that holds a workgroup barrier gets coop_pocl_join() first in each branch that holds
+ * one. In the megakernel, after a helper's barriers and the join after them, `if (c) { if
+ * (coop_group_id(ctx) == 0) { if (get_local_id(0) % 2u == 0u) ... } v = resizing_global_barrier_any(...);
+ * ... }` in a loop took that branch on the local id in every work-item of group 0, under every
+ * chaos seed (smith seed 71327); the user's kernel as plain OpenCL, with a workgroup vote for the
+ * global one, and the standalone form ran right. A join first in the branch, or before the `if`,
+ * made it right; before the `if` such a join made PoCL's compiler fail an assertion in a loop
+ * (seed 111), so it goes into the branch, but not before a loop there (seed 60116, join_loop).
+ * Only for an `if` in a loop and in no other `if`'s branch: in `else if (n0 > 0u) { if (n1 > 2u)
+ * { <a loop of global barriers> } else if (n0 > 2u) { if (get_local_id(0) < 7u) ... } }` outside
+ * loops, such a join first in the outer branch made PoCL take that `if` in every work-item, or
+ * crash, in both forms (seed 70007). */
+static void join_branch_head(const mt_control *c, const mt_stmt *s, int holds)
+{
+    if (s->kind != MT_ST_IF || !holds || !in_loop(s) || in_branch(s))
+        return;
+    for (size_t i = 0; i < s->count; i++) {
+        const mt_stmt *branch = s->items[i];
+        if (branch->kind != MT_ST_COMPOUND || !branch->count || mt_is_loop(branch->items[0]) ||
+            !mt_holds_barrier(c->merge, c->file, branch->cursor))
+            continue;
+        char *indent = mt_indent_at(c->file, branch->items[0]->begin);
+        char *text = mt_printf("\n%scoop_pocl_join();", indent);
+        mt_edit_add(c->file, branch->begin + 1, branch->begin + 1, -MT_JOIN_RANK, text);
+        free(text);
+        free(indent);
+    }
+}
+
 /* Whether a statement is or holds a `break` or `continue` of the loop around it. */
 int mt_holds_jump(const mt_stmt *s)
 {
@@ -289,8 +327,10 @@ void mt_join_statement(const mt_control *c, const mt_stmt *s)
 {
     /* whether it holds a workgroup barrier: a walk of its subtree, taken once for all rules */
     int holds = (s->kind == MT_ST_IF || mt_is_loop(s)) && mt_holds_barrier(c->merge, c->file, s->cursor);
-    if (s->kind == MT_ST_IF)
+    if (s->kind == MT_ST_IF) {
         join_before(c, s, holds);
+        join_branch_head(c, s, holds);
+    }
     if (mt_is_loop(s))
         join_loop(c, s, holds);
     join_branch_tail(c, s);

@@ -2548,6 +2548,7 @@ static Suite *merge_suite(void)
         exit(1);
     }
     glob("tests/merge/smith/seed*_shapes.cl", GLOB_APPEND, NULL, &smith_findings);
+    glob("tests/merge/smith/seed*_standalone.cl", GLOB_APPEND, NULL, &smith_findings);
     tcase_add_loop_test(skipped_barriers, smith_findings_run_right, 0, (int)smith_findings.gl_pathc);
     suite_add_tcase(suite, skipped_barriers);
     TCase *watchdog = tu_tcase("watchdog", 300);

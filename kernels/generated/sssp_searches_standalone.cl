@@ -477,6 +477,7 @@ void sssp_searches(coop_ctx *ctx, global const uint *row, global const uint *col
         coop_pocl_join();
         uint group = ((size_t)coop_group_id(ctx)), groups = coop_fixed_num_groups(ctx);
         if (in_count) {
+            coop_pocl_join();
             sssp_round(group, groups, round, in_count, row, col, weight, dist, mark, wl0, wl1, counts, (*scratch));
         } else {
             search_restart(group, groups, round, dist, 0u, wl0, wl1, counts);

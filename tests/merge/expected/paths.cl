@@ -33,11 +33,13 @@ void paths(coop_ctx *ctx, global int *data, global const int *w, uint n, uint st
             coop_transmit_.total += coop_transmit_.first;
         }
         if (coop_skip_ ? coop_skip_ == 2 : (coop_transmit_.step % 2 == 0)) {
+            coop_pocl_join();
             if (!coop_skip_) {
                 data[g % n] = coop_transmit_.total;
             }
             coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         } else if (!coop_skip_) {
+            coop_pocl_join();
             coop_at(ctx, 2), coop_global_barrier(ctx);
         }
         coop_pocl_join();

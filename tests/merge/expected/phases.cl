@@ -30,8 +30,10 @@ void phases(coop_ctx *ctx, global uint *data, uint n, uint steps)
             coop_transmit_.added += coop_transmit_.step + 1;
         }
         if (coop_skip_ ? coop_skip_ == 2 : (coop_transmit_.step % 2 == 0)) {
+            coop_pocl_join();
             coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
         } else {
+            coop_pocl_join();
             coop_at(ctx, 3), coop_global_barrier_unless(ctx, coop_skip_);
             coop_kill_at(ctx, &coop_skip_);
             coop_at(ctx, 4), coop_global_barrier_unless(ctx, coop_skip_);

@@ -19,6 +19,7 @@ void sweep(coop_ctx *ctx, global float *data, uint n, uint sweeps)
         for (uint i = coop_global_id(ctx, 0); i < n; i += coop_global_size(ctx, 0))
             data[i] = data[i] * 0.5f + (float)coop_transmit_.s;
         if (coop_transmit_.s % 4 == 3) {
+            coop_pocl_join();
             coop_at(ctx, 1), coop_global_barrier(ctx);
             coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
         }

@@ -1,20 +1,16 @@
-/* smith finding: mismatch (the generator's shapes of 2026-11-29; open). Found on PoCL 5.0 (both
- * forms wrong), wrong on PoCL 3.1 here too: unreduced, the megakernel under chaos seed 90624 and
- * the standalone form (out[32] = 0, expected 675); the reduction below keeps the megakernel's
- * failure only, under every chaos seed tried (1-3, 90624). `if (get_local_id(0) < 3u)` after
- * the `for (i1 ...)` nest is taken in no work-item. In the merged megakernel, leaving out the
- * join after that loop makes it right, and so does a second join there; the global barrier is
- * not needed (a workgroup barrier for it still fails), nor coop_group_id (get_group_id(0) in the
- * `if` still fails). A plain OpenCL kernel, no libcoop, is wrong on PoCL 3.1 too once the body
- * is called in a branch of a scheduling loop as the megakernel's is: `for (;;) { <lid 0 writes
- * a role to local memory>; barrier; <read it>; if (!role) break; if (role == 1u) { barrier;
- * body(); } else if (role == 2u) { barrier; ... } barrier; }`, where body() is the kernel below
- * with each join a barrier and the vote's flag through local memory between barriers (2 groups
- * of 8, n0 = 3): out[8..10] = 0. Without the body in that loop it runs right. In that plain
- * kernel a second barrier after the `for (i1 ...)` nest makes it right, as does moving its one
- * barrier after the `if`s that follow (before `i0++`), or leaving it out. Not fixed in the time:
- * the join after a barrier-holding loop answers other findings (105, 23158), so which of these
- * coop-merge can emit for every such loop needs the findings rerun.
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). Found on PoCL 5.0 (both forms
+ * wrong), wrong on PoCL 3.1 too: unreduced, the megakernel under chaos seed 90624 and the standalone
+ * form (seed70089_standalone.cl reduces that one); the reduction below keeps the megakernel's
+ * failure, under every chaos seed tried (1-3, 90624). `if (get_local_id(0) < 3u)` after the
+ * `for (i1 ...)` nest is taken in no work-item. A plain OpenCL kernel, no libcoop, is wrong on PoCL
+ * 3.1 too once the body is called in a branch of a scheduling loop as the megakernel's is: `for (;;)
+ * { <lid 0 writes a role to local memory>; barrier; <read it>; if (!role) break; if (role == 1u) {
+ * barrier; body(); } else if (role == 2u) { barrier; ... } barrier; }`, where body() is the kernel
+ * below with each join a barrier and the vote's flag through local memory between barriers (2
+ * groups of 8, n0 = 3): out[8..10] = 0. As in seed70089_standalone.cl, the branch is decided with
+ * the group's last work-item's local id, a value clang computed once before the barriers; fixed
+ * (made right by reading the local id through a volatile private copy at each use, which made
+ * seeds 90222 and 90285 wrong instead: not kept; open).
  * smith-run: megakernel, chaos seed 90624: mismatch: smith out[8] = 0, expected 186 (3 of 24 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 70089 --drop 1,3,4,6,7,8,10 --chaos 1
  * Merge: build/bin/coop-merge tests/merge/smith/open/seed70089.cl --task tests/merge/smith/open/seed70089_task.cl -Werror -o mega.cl --host-header mega.h

@@ -1,14 +1,37 @@
-/* smith finding: mismatch (the generator's shapes of 2026-11-29; open). Found on PoCL 5.0,
- * wrong on PoCL 3.1 here too (the standalone form). `if (get_local_id(0) < 7u)` after the inner
- * loop is taken in no work-item (every one adds the `else`'s 6). A plain OpenCL kernel of the
- * standalone form's shape, no libcoop, is wrong on PoCL 3.1 too: `for (i0 < n0) { barrier;
- * barrier; for (i1 < n1) { barrier; barrier; } barrier; if (get_local_id(0) < 7u) {...} else if
- * (...) {...} <a helper's two barriers and a use>; barrier; }` (2 groups of 16, n0 = 1, n1 = 3).
- * It runs right without the barrier after the inner loop, with two there, without the last one
- * in the outer body, without the helper's barriers, or with the outer loop's count a constant.
- * Tried in coop-merge, both failed smith_findings_run_right: no join last in a loop's body whose
- * last barrier-holding statement is no loop or `if` (80160's megakernel wrong again), and no
- * join after a loop inside a loop (one finding's megakernel hung). Same family as 70089.
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). Found on PoCL 5.0, wrong on
+ * PoCL 3.1 too (the standalone form): `if (get_local_id(0) < 7u)` after the inner loop is taken in
+ * no work-item (every one adds the `else`'s 6). The plain OpenCL kernel below, no libcoop, runs
+ * wrong on PoCL 3.1 too, as one group of 16 with n0 = 1, n1 = 3: out[0..15] stay 0 (by hand:
+ * out[0..6] are 1).
+ * 
+ *   kernel void k(global uint *out, uint n0, uint n1)
+ *   {
+ *       local uint s[1];
+ *       for (uint i0 = 0; i0 < n0; i0++) {
+ *           for (uint i1 = 0; i1 < n1; i1++)
+ *               barrier(CLK_LOCAL_MEM_FENCE);
+ *           barrier(CLK_LOCAL_MEM_FENCE);
+ *           if (get_local_id(0) < 7u)
+ *               atomic_add(&out[get_local_id(0)], 1u);
+ *           if (get_local_id(0) == 0)
+ *               s[0] = i0;
+ *           barrier(CLK_LOCAL_MEM_FENCE);
+ *           uint h = s[0];
+ *           barrier(CLK_LOCAL_MEM_FENCE);
+ *           if (get_group_id(0) == 0)
+ *               atomic_add(&out[16u + get_local_id(0)], h);
+ *           barrier(CLK_LOCAL_MEM_FENCE);
+ *       }
+ *   }
+ * 
+ * The `if` is decided with the group's last work-item's local id: `>= 7u` is taken by all. It
+ * runs right with no barrier or two between the inner loop and the `if`, without the outer loop,
+ * or without the `if (get_group_id(0) == 0)` after the later barriers; and with the local id read
+ * through a volatile private copy at each use (in the kernel header that made seeds 90222 and
+ * 90285 wrong instead: not kept; open). Two joins tried in coop-merge before that
+ * (no join last in a loop's body whose last barrier-holding statement is no loop or `if`; no join
+ * after a loop inside a loop) each broke an older finding; two joins after such a loop passed them
+ * all but left seed70089_standalone.cl wrong.
  * smith-run: standalone: mismatch: smith out[0] = 6, expected 32 (7 of 32 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 71078 --drop 0,2,4,7,8,10,11 --chaos 1
  * Merge: build/bin/coop-merge tests/merge/smith/open/seed71078.cl --task tests/merge/smith/open/seed71078_task.cl -Werror -o mega.cl --host-header mega.h

@@ -1,7 +1,11 @@
-/* smith finding: mismatch (the generator's shapes of 2026-11-29; open). Found on PoCL 5.0,
- * wrong on PoCL 3.1 here too (the standalone form); reduced here, not analysed yet. Like 70089
- * and 71078, an `if (get_local_id(0) < 3u)` after a barrier-holding loop (here a `while (v0)` of
- * voting global barriers in a `do`-`while`) adds nothing.
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). Found on PoCL 5.0, wrong on
+ * PoCL 3.1 too (the standalone form): `if (get_local_id(0) < 3u)` after a `while (v0)` of voting
+ * global barriers in a `do`-`while` adds nothing. Probed in the standalone form: with the branch
+ * `get_local_id(0) == 15u` every one of the 16 work-items took it and wrote out[15] with the value
+ * of local id 15; with none or two joins between the loop and the `if` it ran right. The same
+ * PoCL 3.1 fault as seed71078.cl (a local id clang computed before the barriers, decided with the
+ * group's last work-item's value); right with the local id read through a volatile private copy,
+ * which made seeds 90222 and 90285 wrong instead: not kept; open.
  * smith-run: standalone: mismatch: smith out[0] = 0, expected 59 (3 of 17 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 71205 --drop 2,3,4,6,8,9 --chaos 1
  * Merge: build/bin/coop-merge tests/merge/smith/open/seed71205.cl --task tests/merge/smith/open/seed71205_task.cl -Werror -o mega.cl --host-header mega.h

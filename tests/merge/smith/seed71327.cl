@@ -1,9 +1,15 @@
-/* smith finding: mismatch (the generator's shapes of 2026-11-29; open). Found on PoCL 5.0,
- * wrong on PoCL 3.1 here too (the megakernel under chaos seed 99290); reduced here, not analysed
- * yet.
+/* smith finding: mismatch (the generator's shapes of 2026-11-29). Found on PoCL 5.0, wrong on
+ * PoCL 3.1 too: the megakernel under every chaos seed tried (1-10, 99290), the standalone form
+ * right. In group 0 every work-item took `if (get_local_id(0) % 2u == 0u)` (out[17] = 33, the odd
+ * work-items' own values), also with `== 0u`, and with the local id read through a volatile copy.
+ * The user's kernel as plain OpenCL, the global vote a workgroup one, runs right on PoCL 3.1, and
+ * so does the megakernel's shape written as a plain kernel (the skip word a kernel argument, each
+ * join a barrier): a coop-merge fault on PoCL, fixed by a join first in each branch of an `if` that
+ * holds a workgroup barrier (merge-tool/rewrite_joins.c); a join before the `if` made it right
+ * too.
  * smith-run: megakernel, chaos seed 99290: mismatch: smith out[17] = 33, expected 0 (8 of 48 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 71327 --drop 0,7,8 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed71327.cl --task tests/merge/smith/open/seed71327_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed71327.cl --task tests/merge/smith/seed71327_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 4
  *   buffer smith out 48
