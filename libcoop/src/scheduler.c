@@ -367,6 +367,18 @@ static int share_step(mega *m, double now_us)
         block_load(m, f->block, COOP_CTRL_SLOT((unsigned)m->gathering, COOP_SLOT_JOINED), &joined);
         need = f->want > joined ? f->want - joined : 0;
     }
+    /* else a spawned run the agent applied may gather (section 10.2): it counted on the groups
+     * its block held, which moves out of the block may have taken meanwhile; its want (the
+     * agent copies no JOINED: an over-count, whose extra groups wait idle there) */
+    for (unsigned k = 0; block < 0 && m->spawn_slot && k < m->kernels; k++) {
+        uint32_t task = 0, want = 0;
+        block_load(m, k, COOP_CTRL_TASK_STATUS, &task);
+        if (COOP_TASK_STATUS_OF(task) != COOP_TASK_GATHERING || !(COOP_TASK_STATUS_SEQ(task) & COOP_SPAWN_SEQ_BIT))
+            continue;
+        block_load(m, k, COOP_CTRL_SLOT(COOP_TASK_STATUS_SLOT(task), COOP_SLOT_WANT), &want);
+        block = (int)k;
+        need = want;
+    }
     return coop_share_step(m->share, now_us, block, need);
 }
 
