@@ -466,7 +466,8 @@ static void check_dimension(mt_merge *merge, const mt_file *file, CXCursor call,
 }
 
 /* spawn_task("NAME", workgroups, words...): a task kernel of the megakernel, named by a string
- * literal; at most COOP_TASK_ARGS words; only where a scheduler runs what it asks for. */
+ * literal; at most COOP_TASK_ARGS words; only where a scheduler runs what it asks for (in a
+ * megakernel of several cooperative kernels, each kernel block's queue is served). */
 static void check_spawn(mt_merge *merge, const mt_file *file, CXCursor call)
 {
     int words = clang_Cursor_getNumArguments(call) - 2;
@@ -475,10 +476,6 @@ static void check_spawn(mt_merge *merge, const mt_file *file, CXCursor call)
     if (merge->options.standalone)
         reject_at(merge, file, call, "merge it without --standalone: a megakernel's scheduler runs spawned tasks",
                   "spawn_task() in a standalone kernel: it has no tasks to run");
-    else if (merge->coop_count > 1)
-        reject_at(merge, file, call, "merge the spawning kernel alone with its tasks",
-                  "spawn_task() in a megakernel of %zu cooperative kernels: the host serves the first kernel's "
-                  "spawn queue only", merge->coop_count);
     else if (!name)
         reject_at(merge, file, clang_Cursor_getArgument(call, 0),
                   "write the task kernel's name in quotes: spawn_task(\"NAME\", workgroups, ...)",

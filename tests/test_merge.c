@@ -209,6 +209,7 @@ static const golden_case goldens[] = {
     {"stall", {"tests/merge/stall.cl", NULL}},
     {"stall_standalone", {"tests/merge/stall.cl", "--standalone", NULL}},
     {"spawn", {"tests/merge/spawn.cl", "--task", "tests/merge/spawn_tasks.cl", NULL}},
+    {"two_spawners", {"tests/merge/hand_out.cl", "tests/merge/chains.cl", "--task", "tests/merge/share_tasks.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -344,9 +345,6 @@ static const rejection rejections[] = {
      REJECT "spawn_not_literal.cl:4:43: error: spawn_task()'s first argument is not a string literal", "in quotes"},
     {{REJECT "spawn_too_many.cl", "--task", "tests/merge/spawn_tasks.cl"},
      REJECT "spawn_too_many.cl:4:112: error: spawn_task(\"count\") with 17 argument words: at most 16", "buffer"},
-    {{"tests/merge/rounds.cl", REJECT "spawn_standalone.cl", "--task", "tests/merge/spawn_tasks.cl"},
-     REJECT "spawn_standalone.cl:4:32: error: spawn_task() in a megakernel of 2 cooperative kernels: the host serves "
-            "the first kernel's spawn queue only", "alone with its tasks"},
     {{REJECT "spawn_standalone.cl", "--standalone"},
      REJECT "spawn_standalone.cl:4:32: error: spawn_task() in a standalone kernel: it has no tasks to run",
      "without --standalone"},

@@ -11,6 +11,7 @@
 #include "coop/kernels/ws_layout.h"
 #include "merge/expected/stall_beside.h"
 #include "merge/expected/two_kernels.h"
+#include "merge/expected/two_spawners.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -114,17 +115,17 @@ static void two_check(two *t, const char *what, int task_ran, cl_uint fill_seed)
 }
 
 /* Every kernel block at rest (testutil.h's tu_assert_mega_at_rest, per block; section 17's C4):
- * each kernel's members all finished, no fork slot, parked member, kill token or move left, the
+ * each kernel's members all finished, no fork slot, parked member, kill token, move or spawn left, the
  * check build's rules kept, every block's barrier counters back at rest, and the pool whole
  * across the blocks: the IDLE words sum to every group but the agent, and every group that moved
  * out of a block moved into another. */
-static void assert_blocks_at_rest(two *t, const coop_mega_report *report, const char *what)
+static void assert_blocks_at_rest(coop_context *ctx, unsigned kernels, const coop_mega_report *report,
+                                  const char *what)
 {
-    coop_context *ctx = t->ctx;
     uint32_t idle = 0, moved_in = 0, moved_out = 0;
     uint32_t *ctrl = malloc(COOP_CTRL_WORDS * sizeof *ctrl);
     ck_assert_ptr_nonnull(ctrl);
-    for (unsigned k = 0; k < ROUNDS_MEGA_COOP_COUNT; k++) {
+    for (unsigned k = 0; k < kernels; k++) {
         char block[128];
         snprintf(block, sizeof block, "%s, kernel block %u", what, k);
         if (ctx->channel.kind == COOP_CHANNEL_SVM) {
@@ -146,6 +147,8 @@ static void assert_blocks_at_rest(two *t, const coop_mega_report *report, const 
         TU_AT_REST(block, "KILLS", ctrl[COOP_CTRL_KILLS], 0u);
         TU_AT_REST(block, "KILLS_REQUEST", ctrl[COOP_CTRL_KILLS_REQUEST], 0u);
         TU_AT_REST(block, "MOVE", ctrl[COOP_CTRL_MOVE], 0u);
+        /* S4 per block: every ticket its spawners reserved was taken */
+        TU_AT_REST(block, "SPAWN_TAIL", ctrl[COOP_CTRL_SPAWN_TAIL], ctrl[COOP_CTRL_SPAWN_HEAD]);
         idle += ctrl[COOP_CTRL_IDLE];
         moved_in += ctrl[COOP_CTRL_MOVED_IN];
         moved_out += ctrl[COOP_CTRL_MOVED_OUT];
@@ -182,7 +185,7 @@ static void run_two(two *t, const coop_mega_params *params, const coop_kernel_sh
     TU_ASSERT_OK(t->ctx, coop_mega_run_shared(t->kernel, params, shares, ROUNDS_MEGA_COOP_COUNT, plan, plan ? 1 : 0,
                                               report, kernels));
     two_check(t, what, plan != NULL, fill_seed);
-    assert_blocks_at_rest(t, report, what);
+    assert_blocks_at_rest(t->ctx, ROUNDS_MEGA_COOP_COUNT, report, what);
 }
 
 /* Two kernels of different shapes in one megakernel, equal weights, no task, no chaos: both
@@ -256,13 +259,15 @@ END_TEST
 
 /* The queue channel's agent (section 11) serves every kernel block: requests (tasks, moves, share
  * tokens) through each block's mailbox, each block's words copied out. Under chaos with a
- * periodic task, every result the CPU's and every block at rest; rounds.cl ends first and its
- * groups go to ws_rounds.cl through the agent's moves. */
+ * periodic task, every result the CPU's and every block at rest; and the scheduler's decisions,
+ * from the report: no group moved that the host did not ask to move, every group one block moved
+ * out arrived in the other's, and where rounds.cl (2 rounds) finished before ws_rounds.cl (200)
+ * the host gave rounds's groups on (moves, or tasks into its block). Which kernel finishes first,
+ * and so whether any group moves, is the machine's doing: the test asserts no count of moves. */
 START_TEST(an_agent_serves_every_kernel_block)
 {
     two t;
     two_open_channel(&t, 2, 200, COOP_CHANNEL_QUEUE);
-    unsigned moved = 0;
     for (unsigned seed = 0; seed <= 3; seed++) {
         cl_uint fill_seed = 200 + seed;
         two_prepare(&t, fill_seed);
@@ -279,10 +284,28 @@ START_TEST(an_agent_serves_every_kernel_block)
         ck_assert_msg(kernels[0].members_start >= 1 && kernels[1].members_start >= 1,
                       "%s: kernels started on %u and %u members", what, kernels[0].members_start,
                       kernels[1].members_start);
-        moved += kernels[ROUNDS_MEGA_COOP_ws_rounds].moved_in;
+        const coop_kernel_report *rounds = &kernels[ROUNDS_MEGA_COOP_rounds];
+        const coop_kernel_report *ws = &kernels[ROUNDS_MEGA_COOP_ws_rounds];
+        ck_assert_msg(rounds->moved_out <= rounds->moves_asked && ws->moved_out <= ws->moves_asked,
+                      "%s: groups moved unasked: rounds %u of %u asked, ws_rounds %u of %u", what, rounds->moved_out,
+                      rounds->moves_asked, ws->moved_out, ws->moves_asked);
+        ck_assert_msg(ws->moved_in == rounds->moved_out && rounds->moved_in == ws->moved_out,
+                      "%s: rounds moved %u out and ws_rounds took %u in; ws_rounds moved %u out and rounds took %u in",
+                      what, rounds->moved_out, ws->moved_in, ws->moved_out, rounds->moved_in);
+        /* once rounds finished, its groups were given on: moved (the host asked its block), or
+         * lent to a task run in its block that was still in flight then (a task's groups, and a
+         * gathering task's block, are not moved; tasks go to the block holding the most groups) */
+        unsigned lent_after = 0;
+        for (size_t r = 0; r < report.record_count; r++)
+            lent_after += report.records[r].kernel == ROUNDS_MEGA_COOP_rounds &&
+                          report.records[r].request_ms + report.records[r].response_us / 1e3 >= rounds->finish_ms;
+        if (rounds->finish_ms < ws->finish_ms)
+            ck_assert_msg(rounds->moves_asked > 0 || lent_after > 0,
+                          "%s: rounds finished at %.3f ms, ws_rounds at %.3f ms, and the host neither asked a move "
+                          "of rounds's groups nor lent them to a task in flight after it finished", what,
+                          rounds->finish_ms, ws->finish_ms);
         coop_mega_report_free(&report);
     }
-    ck_assert_msg(moved > 0, "no group moved to ws_rounds in 4 runs (rounds.cl runs 2 rounds, ws_rounds.cl 200)");
     two_close(&t);
 }
 END_TEST
@@ -484,7 +507,7 @@ START_TEST(too_few_groups_fail_once_the_run_ended)
                       "ended", i, values[i], t.rounds);
     free(values);
     coop_mega_report groups = {.groups = 1};
-    assert_blocks_at_rest(&t, &groups, "one group");
+    assert_blocks_at_rest(t.ctx, ROUNDS_MEGA_COOP_COUNT, &groups, "one group");
     two_close(&t);
 }
 END_TEST
@@ -521,6 +544,276 @@ START_TEST(watchdog_names_what_each_kernel_waits_for)
 }
 END_TEST
 
+/* ---- Two kernels that spawn tasks (docs/DESIGN.md sections 10.2 and 17) ------------------- */
+
+enum { SPAWN_ITEMS = 600, SPAWN_PIECE = 64, SPAWN_CHAINS = 3, LINK_STRIDE = 16, SPAWN_ROUNDS = 40,
+       SPAWN_STATUSES = SPAWN_ITEMS / SPAWN_PIECE + 1 + 4, FLOOD_MOST = 2000, FLOOD_CHAINS = 4 };
+
+/* tests/merge/expected/two_spawners.cl: hand_out.cl (learns how many multiples of 3 its input
+ * holds and spawns `square` runs over them; with a flood, keeps its block's queue full until the
+ * other kernel's chains have ended) beside chains.cl (spawns chains of `link` runs, each link
+ * the next), merged with share_tasks.cl. */
+typedef struct spawners {
+    coop_context *ctx;
+    coop_program *program;
+    coop_kernel *kernel;
+    cl_mem in, found, list, squares, statuses, starts, links, link_statuses, bumped;
+} spawners;
+
+/* The queue channel's agent needs a group of its own: two more workers, so that each kernel
+ * still starts on two members for chaos to kill and fork. */
+static void spawners_open(spawners *s, coop_channel_kind channel)
+{
+    size_t size = 0;
+    char *source = tu_read_file("tests/merge/expected/two_spawners.cl", &size);
+    ck_assert_ptr_nonnull(source);
+    s->ctx = tu_context_channel(WORKERS + (channel == COOP_CHANNEL_QUEUE ? 2u : 0u), channel);
+    s->kernel = tu_kernel(s->ctx, source, TU_CHECK_OPTIONS, HAND_OUT_MEGA_NAME, &s->program);
+    free(source);
+    s->in = tu_buffer(s->ctx, SPAWN_ITEMS);
+    s->found = tu_buffer(s->ctx, 1);
+    s->list = tu_buffer(s->ctx, SPAWN_ITEMS);
+    s->squares = tu_buffer(s->ctx, SPAWN_ITEMS);
+    s->statuses = tu_buffer(s->ctx, SPAWN_STATUSES);
+    s->starts = tu_buffer(s->ctx, FLOOD_CHAINS);
+    s->links = tu_buffer(s->ctx, FLOOD_CHAINS * LINK_STRIDE);
+    s->link_statuses = tu_buffer(s->ctx, FLOOD_CHAINS * LINK_STRIDE);
+    s->bumped = tu_buffer(s->ctx, 1);
+    coop_kernel *k = s->kernel;
+    const struct {
+        unsigned arg;
+        cl_mem buffer;
+    } buffers[] = {{HAND_OUT_MEGA_ARG_hand_out_in, s->in},
+                   {HAND_OUT_MEGA_ARG_hand_out_found, s->found},
+                   {HAND_OUT_MEGA_ARG_hand_out_list, s->list},
+                   {HAND_OUT_MEGA_ARG_hand_out_statuses, s->statuses},
+                   {HAND_OUT_MEGA_ARG_hand_out_link_statuses, s->link_statuses},
+                   {HAND_OUT_MEGA_ARG_chains_starts, s->starts},
+                   {HAND_OUT_MEGA_ARG_square_list, s->list},
+                   {HAND_OUT_MEGA_ARG_square_squares, s->squares},
+                   {HAND_OUT_MEGA_ARG_chain_link_links, s->links},
+                   {HAND_OUT_MEGA_ARG_chain_link_link_statuses, s->link_statuses},
+                   {HAND_OUT_MEGA_ARG_bump_bumped, s->bumped}};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        TU_ASSERT_OK(s->ctx, coop_kernel_set_buffer(k, buffers[i].arg, buffers[i].buffer));
+}
+
+static void spawners_close(spawners *s)
+{
+    cl_mem buffers[] = {s->in, s->found, s->list, s->squares, s->statuses, s->starts, s->links, s->link_statuses,
+                        s->bumped};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        clReleaseMemObject(buffers[i]);
+    coop_kernel_release(s->kernel);
+    coop_program_release(s->program);
+    coop_context_release(s->ctx);
+}
+
+/* What one run of the two spawning kernels did, as checked against the CPU. */
+typedef struct spawned {
+    unsigned pieces, fulls, bumps, chains_seen; /* hand_out's member 0: its flood, and the chains it
+                                                   saw begin meanwhile */
+    unsigned squares_spawned[COOP_MAX_KERNELS], links_spawned[COOP_MAX_KERNELS]; /* records, by spawn_kernel */
+    unsigned lent_by_other;                     /* runs that took another kernel's groups than their spawner's */
+    unsigned kills, forks;                      /* chaos's, every kernel's */
+} spawned;
+
+static void set_uint(spawners *s, unsigned arg, cl_uint value)
+{
+    TU_ASSERT_OK(s->ctx, coop_kernel_set_arg(s->kernel, arg, sizeof value, &value));
+}
+
+/* One run: seed `seed` for the input and chaos, `chains` chains of `length` links (at most the
+ * depth limit's), hand_out flooding with `flood` runs at most (0: none); `members` start the
+ * kernels (0: all groups). Checks every result against the CPU, every block at rest, and each
+ * record's kernels: squares spawned in hand_out's block, first links in chains's, a later link
+ * in the block its spawner ran in. */
+static void spawners_run(spawners *s, unsigned seed, unsigned chains, unsigned length, unsigned flood,
+                         unsigned members, const char *what, spawned *out)
+{
+    coop_context *ctx = s->ctx;
+    static cl_uint in[SPAWN_ITEMS], list[SPAWN_ITEMS], squares[SPAWN_ITEMS];
+    cl_uint statuses[SPAWN_STATUSES], zero[FLOOD_CHAINS * LINK_STRIDE] = {0};
+    cl_uint links[FLOOD_CHAINS * LINK_STRIDE], link_statuses[FLOOD_CHAINS * LINK_STRIDE], starts[FLOOD_CHAINS];
+    unsigned expected_found = 0;
+    for (unsigned i = 0; i < SPAWN_ITEMS; i++) {
+        in[i] = (i * 7919u + seed * 104729u) % 100003u;
+        expected_found += in[i] % 3u == 0;
+    }
+    tu_write(ctx, s->in, in, SPAWN_ITEMS);
+    tu_write(ctx, s->found, zero, 1);
+    memset(squares, 0, sizeof squares);
+    tu_write(ctx, s->squares, squares, SPAWN_ITEMS);
+    tu_write(ctx, s->statuses, zero, SPAWN_STATUSES);
+    tu_write(ctx, s->starts, zero, FLOOD_CHAINS);
+    tu_write(ctx, s->links, zero, FLOOD_CHAINS * LINK_STRIDE);
+    tu_write(ctx, s->link_statuses, zero, FLOOD_CHAINS * LINK_STRIDE);
+    tu_write(ctx, s->bumped, zero, 1);
+    set_uint(s, HAND_OUT_MEGA_ARG_hand_out_n, SPAWN_ITEMS);
+    set_uint(s, HAND_OUT_MEGA_ARG_hand_out_piece, SPAWN_PIECE);
+    set_uint(s, HAND_OUT_MEGA_ARG_hand_out_flood, flood);
+    set_uint(s, HAND_OUT_MEGA_ARG_hand_out_chains, chains);
+    set_uint(s, HAND_OUT_MEGA_ARG_hand_out_rounds, flood ? 0 : SPAWN_ROUNDS);
+    set_uint(s, HAND_OUT_MEGA_ARG_chains_chains, chains);
+    set_uint(s, HAND_OUT_MEGA_ARG_chains_length, length);
+    set_uint(s, HAND_OUT_MEGA_ARG_chains_rounds, flood ? 0 : SPAWN_ROUNDS);
+    coop_mega_params params = {.launch = {.local_size = LOCAL, .timeout_s = COMPILE_TIMEOUT_S}, .chaos_seed = seed,
+                               .watchdog_s = 60, .tasks_in_flight = 2, .members = members};
+    tu_pin_groups(&params.launch, ctx, coop_context_device(ctx)->compute_units);
+    coop_mega_report report;
+    coop_kernel_report kernels[HAND_OUT_MEGA_COOP_COUNT];
+    TU_ASSERT_OK(ctx, coop_mega_run_shared(s->kernel, &params, NULL, HAND_OUT_MEGA_COOP_COUNT, NULL, 0, &report,
+                                           kernels));
+    assert_blocks_at_rest(ctx, HAND_OUT_MEGA_COOP_COUNT, &report, what);
+
+    /* hand_out: the list and every square of it, each piece spawned once */
+    cl_uint found = 0;
+    tu_read(ctx, s->found, &found, 1);
+    ck_assert_msg(found == expected_found, "%s: found %u multiples of 3, the CPU %u", what, found, expected_found);
+    tu_read(ctx, s->list, list, SPAWN_ITEMS);
+    tu_read(ctx, s->squares, squares, SPAWN_ITEMS);
+    for (unsigned i = 0; i < found; i++)
+        ck_assert_msg(list[i] % 3u == 0 && squares[i] == list[i] * list[i],
+                      "%s: list[%u] = %u, its square %u (no spawned run wrote it)", what, i, list[i], squares[i]);
+    memset(out, 0, sizeof *out);
+    out->pieces = (found + SPAWN_PIECE - 1) / SPAWN_PIECE;
+    tu_read(ctx, s->statuses, statuses, SPAWN_STATUSES);
+    for (unsigned p = 0; p < out->pieces; p++)
+        ck_assert_msg(statuses[p] == COOP_SPAWN_OK, "%s: square spawn %u returned %u", what, p, statuses[p]);
+    ck_assert_msg(statuses[out->pieces] == 0xffffffffu, "%s: hand_out's spawner did not end", what);
+    out->fulls = statuses[out->pieces + 1];
+    out->bumps = statuses[out->pieces + 2];
+    out->chains_seen = statuses[out->pieces + 3];
+    cl_uint bumped = 0;
+    tu_read(ctx, s->bumped, &bumped, 1);
+    ck_assert_msg(bumped == out->bumps, "%s: %u bump runs went in, %u ran", what, out->bumps, bumped);
+
+    /* chains: each started once, ran once at every depth up to its length (at most the depth
+     * limit), each link's spawn OK but the last's: SPAWN_NO_WORK at its length, SPAWN_TOO_DEEP at
+     * the limit (per queue: the chain's links run in either kernel's block) */
+    tu_read(ctx, s->starts, starts, FLOOD_CHAINS);
+    tu_read(ctx, s->links, links, FLOOD_CHAINS * LINK_STRIDE);
+    tu_read(ctx, s->link_statuses, link_statuses, FLOOD_CHAINS * LINK_STRIDE);
+    unsigned deepest = length < COOP_SPAWN_DEPTH_MAX ? length : COOP_SPAWN_DEPTH_MAX, link_runs = 0;
+    for (unsigned c = 0; c < chains; c++) {
+        ck_assert_msg(starts[c] == 1 + COOP_SPAWN_OK, "%s: chain %u's start returned %u", what, c, starts[c] - 1);
+        for (unsigned d = 0; d < LINK_STRIDE; d++) {
+            unsigned runs = d >= 1 && d <= deepest, at = c * LINK_STRIDE + d;
+            ck_assert_msg(links[at] == runs, "%s: chain %u ran %u times at depth %u, expected %u", what, c, links[at],
+                          d, runs);
+            unsigned status = !runs ? 0
+                              : d < deepest ? 1 + COOP_SPAWN_OK
+                              : d == length ? 1 + COOP_SPAWN_NO_WORK
+                                            : 1 + COOP_SPAWN_TOO_DEEP;
+            ck_assert_msg(link_statuses[at] == status, "%s: chain %u at depth %u: spawn status %d, expected %d", what,
+                          c, d, (int)link_statuses[at] - 1, (int)status - 1);
+            link_runs += runs;
+        }
+    }
+
+    /* the records: one per run that went in, each saying which kernel's queue it came from */
+    unsigned squares_recorded = 0, links_recorded = 0, bumps_recorded = 0;
+    for (size_t r = 0; r < report.record_count; r++) {
+        const coop_task_record *rec = &report.records[r];
+        ck_assert_msg(rec->spawned && rec->kernel < HAND_OUT_MEGA_COOP_COUNT &&
+                          rec->spawn_kernel < HAND_OUT_MEGA_COOP_COUNT && rec->depth >= 1 &&
+                          rec->depth <= COOP_SPAWN_DEPTH_MAX,
+                      "%s: record %zu: spawned %d, kernel %u, spawn_kernel %u, depth %u", what, r, rec->spawned,
+                      rec->kernel, rec->spawn_kernel, rec->depth);
+        out->lent_by_other += rec->kernel != rec->spawn_kernel;
+        if (rec->task == HAND_OUT_MEGA_TASK_square || rec->task == HAND_OUT_MEGA_TASK_bump) {
+            ck_assert_msg(rec->spawn_kernel == HAND_OUT_MEGA_COOP_hand_out && !rec->spawned_by && rec->depth == 1,
+                          "%s: record %zu (task %u): spawned in kernel %u by request %u at depth %u, expected "
+                          "hand_out's kernel at depth 1", what, r, rec->task, rec->spawn_kernel, rec->spawned_by,
+                          rec->depth);
+            squares_recorded += rec->task == HAND_OUT_MEGA_TASK_square;
+            bumps_recorded += rec->task == HAND_OUT_MEGA_TASK_bump;
+            out->squares_spawned[rec->spawn_kernel]++;
+            continue;
+        }
+        ck_assert_uint_eq(rec->task, HAND_OUT_MEGA_TASK_chain_link);
+        links_recorded++;
+        out->links_spawned[rec->spawn_kernel]++;
+        if (!rec->spawned_by) {
+            ck_assert_msg(rec->spawn_kernel == HAND_OUT_MEGA_COOP_chains && rec->depth == 1,
+                          "%s: record %zu: a first link spawned in kernel %u at depth %u", what, r, rec->spawn_kernel,
+                          rec->depth);
+            continue;
+        }
+        /* a later link: spawned by a link, in the queue of the block that link ran in */
+        const coop_task_record *by = NULL;
+        for (size_t j = 0; j < report.record_count && !by; j++)
+            if (report.records[j].request == rec->spawned_by)
+                by = &report.records[j];
+        ck_assert_msg(by && by->task == HAND_OUT_MEGA_TASK_chain_link && by->kernel == rec->spawn_kernel &&
+                          rec->depth == by->depth + 1,
+                      "%s: record %zu: link at depth %u spawned in kernel %u by request %u (%s, in kernel %u, depth "
+                      "%u)", what, r, rec->depth, rec->spawn_kernel, rec->spawned_by, by ? "recorded" : "no record",
+                      by ? by->kernel : 0, by ? by->depth : 0);
+    }
+    ck_assert_msg(squares_recorded == out->pieces && links_recorded == link_runs && bumps_recorded == out->bumps &&
+                      report.record_count == out->pieces + link_runs + out->bumps,
+                  "%s: %zu records: %u squares of %u pieces, %u links of %u runs, %u bumps of %u", what,
+                  report.record_count, squares_recorded, out->pieces, links_recorded, link_runs, bumps_recorded,
+                  out->bumps);
+    out->kills = report.kills;
+    out->forks = report.forks;
+    coop_mega_report_free(&report);
+}
+
+static const coop_channel_kind spawn_channels[] = {COOP_CHANNEL_SVM, COOP_CHANNEL_QUEUE};
+
+/* Two cooperative kernels that both spawn: hand_out hands out the work it learned, chains.cl's
+ * chains spawn link after link down to the depth limit, without chaos and under chaos seed after
+ * seed; with the host serving both blocks' queues (SVM) and with the queue channel's agent
+ * applying their runs itself. Every result the CPU's, every block at rest (its queue taken to its
+ * head), every run recorded once with the kernel it was spawned in, and both kernels' spawns
+ * served. */
+START_TEST(both_kernels_spawn_tasks)
+{
+    spawners s;
+    spawners_open(&s, spawn_channels[_i]);
+    unsigned served[COOP_MAX_KERNELS] = {0}, kills = 0, forks = 0;
+    for (unsigned seed = 0; seed <= SEEDS / 2; seed++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s, chaos seed %u", _i ? "agent" : "host", seed);
+        spawned result;
+        spawners_run(&s, seed, SPAWN_CHAINS, LINK_STRIDE, 0, 0, what, &result);
+        ck_assert_msg(result.fulls == 0 && result.bumps == 0, "%s: %u fulls, %u bumps without a flood", what,
+                      result.fulls, result.bumps);
+        for (unsigned k = 0; k < HAND_OUT_MEGA_COOP_COUNT; k++)
+            served[k] += result.squares_spawned[k] + result.links_spawned[k];
+        kills += result.kills;
+        forks += result.forks;
+    }
+    ck_assert_msg(kills > 0 && forks > 0, "chaos made %u kills and %u forks in seeds 0 .. %u", kills, forks, SEEDS / 2);
+    ck_assert_msg(served[HAND_OUT_MEGA_COOP_hand_out] > 0 && served[HAND_OUT_MEGA_COOP_chains] > 0,
+                  "runs spawned in hand_out's block: %u, in chains's: %u", served[HAND_OUT_MEGA_COOP_hand_out],
+                  served[HAND_OUT_MEGA_COOP_chains]);
+    spawners_close(&s);
+}
+END_TEST
+
+/* hand_out keeps its block's queue full (SPAWN_FULL, a status there: it tries again) until
+ * chains.cl's chains have begun, which needs chains's block's queue served meanwhile: the full
+ * queue stalls neither the other kernel nor its runs. One member each: the other groups are
+ * idle, for the spawned runs. Both consumers. */
+START_TEST(a_full_queue_stalls_no_other_kernel)
+{
+    spawners s;
+    spawners_open(&s, spawn_channels[_i]);
+    char what[48];
+    snprintf(what, sizeof what, "%s, flood", _i ? "agent" : "host");
+    spawned result;
+    spawners_run(&s, 0, FLOOD_CHAINS, 1, FLOOD_MOST, HAND_OUT_MEGA_COOP_COUNT, what, &result);
+    ck_assert_msg(result.fulls > 0, "%s: hand_out's queue was never full (%u bumps went in)", what, result.bumps);
+    ck_assert_msg(result.chains_seen == FLOOD_CHAINS && result.bumps < FLOOD_MOST,
+                  "%s: hand_out flooded %u runs (at most %u) and saw %u of %u chains begin meanwhile", what,
+                  result.bumps, FLOOD_MOST, result.chains_seen, FLOOD_CHAINS);
+    spawners_close(&s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("share");
@@ -545,5 +838,9 @@ int main(void)
     tcase_add_test(refusals, shared_runs_refuse_what_they_cannot_run);
     tcase_add_test(refusals, shares_follow_the_weights);
     suite_add_tcase(suite, refusals);
+    TCase *spawn = tu_tcase("spawn", 1800);
+    tcase_add_loop_test(spawn, both_kernels_spawn_tasks, 0, 2);
+    tcase_add_loop_test(spawn, a_full_queue_stalls_no_other_kernel, 0, 2);
+    suite_add_tcase(suite, spawn);
     return tu_run(suite);
 }

@@ -367,6 +367,10 @@ typedef struct coop_task_record {
     double spawn_wait_us;         /* a spawned run: from its spawn until its request (the device
                                      clock's where device_timed, else from when the host took it
                                      from the queue); due_ms is when the host took it */
+    unsigned kernel;              /* the cooperative kernel whose groups it took: the one whose block
+                                     it was requested in (coop-merge's order; 0 with one kernel) */
+    unsigned spawn_kernel;        /* a spawned run: the cooperative kernel whose spawn queue it came
+                                     from: that kernel's or one of its block's task runs' spawn */
 } coop_task_record;
 
 /* How to run a megakernel. Zero fields take the defaults. */

@@ -230,6 +230,7 @@ enum coop_slot_word {
     COOP_SLOT_T_DONE = 40,
     COOP_SLOT_T_SPAWN = 42,    /* an agent-served spawned run's spawn (64-bit, device clock) */
     COOP_SLOT_SPAWNER = 44,    /* ... and its spawner's request number (0: the cooperative kernel) */
+    COOP_SLOT_SPAWN_KERNEL = 45, /* ... and, several kernels, the kernel block it was spawned in */
     COOP_SLOT_ARGS = 48,       /* COOP_TASK_ARGS argument words */
     COOP_SLOT_WORDS = 64
 };

@@ -15,7 +15,7 @@ enum { WATCH_KERNEL = 1, WATCH_TASK = 2 };
 typedef struct spawn_run {
     unsigned task, workgroups, depth;
     unsigned cap;               /* its spawner's groups, the most it takes (0: the kernel's) */
-    uint32_t spawner;           /* the spawning run's request number (low 28 bits); 0: the kernel */
+    uint32_t spawner;           /* the spawning run's number among the task runs; 0: the kernel */
     uint32_t args[COOP_TASK_ARGS];
     uint64_t spawn_tick;
     double seen_us;             /* when the host took it */
@@ -23,6 +23,7 @@ typedef struct spawn_run {
     unsigned order;             /* its place among the spawns taken (ties of due order) */
     unsigned overtaken;         /* P1: runs sent ahead of it though due after it */
     size_t plan;                /* its chain's plan (plan_count: the cooperative kernel's) */
+    unsigned kernel;            /* the kernel block whose queue it came from */
 } spawn_run;
 
 /* A due run as the policy weighs it (scheduler.c, send_next): a plan's next run or a spawned one. */
@@ -46,6 +47,7 @@ typedef struct flight {
     unsigned task, want, overtaken, in_flight;
     int spawned;                /* from the device's spawn queue (section 10.2) */
     unsigned spawned_by, depth;
+    unsigned spawned_in;        /* a spawned run: the kernel block whose queue it came from */
     uint64_t spawn_tick;        /* the device's clock at the spawn (0: none) */
     double spawn_seen_us;       /* when the host took it from the queue */
     double due_ms;              /* when its plan wanted it */
@@ -75,16 +77,22 @@ typedef struct mega {
     /* spawned runs taken from the device's queue, not yet sent (section 10.2) */
     spawn_run spawns[COOP_SPAWN_QUEUE];
     unsigned spawn_count;
-    uint32_t spawn_tail;        /* the next ticket to take */
+    uint32_t spawn_tail[COOP_MAX_KERNELS]; /* per kernel block: the next ticket to take */
     unsigned spawn_order;       /* spawns taken so far: the due order among equal times */
-    size_t *chain_plan;         /* per request number: the plan its chain began from (plan_count:
-                                   the cooperative kernel) */
+    /* per request number (a mailbox sequence number): the plan its chain began from (plan_count:
+     * the cooperative kernel), and its number among the task runs (what records call it) */
+    struct chain_note {
+        size_t plan;
+        uint32_t number;
+    } *chains;
     size_t chain_capacity;
     due_run *candidates;        /* plan_count + COOP_SPAWN_QUEUE: send_next's due runs */
     unsigned spawn_slot;        /* the agent serves the spawn queue from this task slot on (0: the
                                    host does) */
-    uint32_t acked[COOP_TASK_SLOTS]; /* the agent-served run each such slot last had recorded */
-    double seen_us[COOP_TASK_SLOTS];  /* ... when the host first saw its current one (0: not yet) */
+    /* per kernel block and task slot: the agent-served run last recorded there, and when the host
+     * first saw the slot's current one (0: not yet) */
+    uint32_t acked[COOP_MAX_KERNELS][COOP_TASK_SLOTS];
+    double seen_us[COOP_MAX_KERNELS][COOP_TASK_SLOTS];
     long task_count;            /* the megakernel's tasks as coop-merge wrote them (-1: unknown) */
     coop_task_record *records;
     coop_trace_task *tasks;     /* per record: its device times, and what a trace shows of it */
@@ -105,6 +113,7 @@ typedef struct mega {
     uint32_t quiet_kills, quiet_forks, quiet_tasks; /* their counts when the last progress was seen */
     const char *ended;          /* a failed run: "watchdog" or "time limit" ended it (NULL: an error) */
     struct coop_share *share;   /* several cooperative kernels (share.c); NULL: one */
+    unsigned kernels;           /* their kernel blocks (1: one kernel) */
 } mega;
 
 /* A word of kernel block `block`'s control block, through the channel (several cooperative
@@ -145,14 +154,18 @@ long coop_program_tasks(const coop_kernel *kernel);
 coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const coop_task_plan *plans,
                              size_t count);
 
-/* spawn.c: takes the complete entries of the device's spawn queue (at most as many as the
- * host's list has room for) and frees them on the device. */
+/* spawn.c: takes the complete entries of every kernel block's spawn queue, a ticket of each in
+ * turn (at most as many as the host's list has room for), and frees them on the device. */
 coop_status coop_spawns_take(mega *m, double now_us);
-/* spawn.c: records the chain plan of request `seq` (for the runs it spawns). */
-coop_status coop_spawns_note(mega *m, uint32_t seq, size_t plan);
-/* spawn.c: where the agent serves the queue, records each of its runs once done, and tells the
- * agent so (SPAWN_ACK). */
+/* spawn.c: records the chain plan of request `seq`, task run `number` (for the runs it spawns). */
+coop_status coop_spawns_note(mega *m, uint32_t seq, size_t plan, uint32_t number);
+/* spawn.c: where the agent serves the queues, records each of its runs once done, in whichever
+ * kernel block the agent put it, and tells the agent so (block 0's SPAWN_ACK). */
 coop_status coop_spawns_follow(mega *m, double now_us);
+/* spawn.c: whether every ticket reserved in every kernel block was taken (the host serves) or the
+ * agent reports none waiting and every run of its recorded (SPAWN_BUSY 0); read after the STATE
+ * and status words that showed the members finished and the tasks done (S4). */
+coop_status coop_spawns_left(mega *m, int *left);
 /* records.c: the run in flight in task slot `slot` is done: its record, and the slot is free. */
 coop_status coop_mega_record(mega *m, unsigned slot, double done_us);
 

@@ -38,6 +38,8 @@ coop_status coop_mega_record(mega *m, unsigned slot, double done_us)
     r->spawned = f->spawned;
     r->spawned_by = f->spawned_by;
     r->depth = f->depth;
+    r->kernel = f->block;
+    r->spawn_kernel = f->spawned_in;
     r->groups = f->want;
     r->request = f->number;
     r->due_ms = f->due_ms;

@@ -113,6 +113,7 @@ typedef struct run_spec {
     unsigned task, workgroups, want, depth;
     const unsigned *args;
     size_t plan;                /* the plan, or the chain's (plan_count: the cooperative kernel's) */
+    int spawned;                /* spawned on the device: `want` is COOP_SPAWN_WANT_OF's */
 } run_spec;
 
 /* Sends a request: the task run `run` into task slot `slot`, or the shutdown (run NULL). The
@@ -122,12 +123,15 @@ static coop_status send_request(mega *m, uint32_t kind, const run_spec *run, uns
     unsigned block = 0, limit = m->limit;
     uint32_t want = run ? run->want : 0;
     /* several cooperative kernels: the run goes to the block holding the most groups, and takes
-     * from those (docs/DESIGN.md section 17); the shutdown ends blocks 1 .. K-1 first */
+     * from those (docs/DESIGN.md section 17), a spawned one too, whichever block spawned it; the
+     * shutdown ends blocks 1 .. K-1 first */
     if (run && m->share) {
         block = coop_share_task_block(m->share, &limit);
         coop_share_before_task(m->share, block);
-        if (run->plan < m->plan_count)
+        if (!run->spawned)
             want = coop_groups_to_take(&m->plans[run->plan], limit ? limit : 1u);
+        else if (want > (limit ? limit : 1u))
+            want = limit ? limit : 1u;
     } else if (m->share) {
         coop_share_shutdown(m->share);
     }
@@ -142,7 +146,7 @@ static coop_status send_request(mega *m, uint32_t kind, const run_spec *run, uns
             status = block_store(m, block, COOP_CTRL_REQ_ARGS + i, run->args[i]);
     }
     if (status == COOP_OK && run)
-        status = coop_spawns_note(m, m->seq + 1, run->plan);
+        status = coop_spawns_note(m, m->seq + 1, run->plan, m->runs + 1);
     if (status != COOP_OK)
         return status;
     coop_share_sent(m->share, block, ++m->seq);
@@ -271,6 +275,7 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
     *f = (flight){.used = 1, .plan = c->plan, .overtaken = *c->overtaken, .in_flight = m->in_flight + 1,
                   .due_ms = c->due_ms, .deadline_ms = c->deadline_ms};
     run_spec run = {.plan = c->plan};
+    spawn_run taken; /* a spawned run's words: run.args points into it until the request is sent */
     if (!c->spawn) {
         const coop_task_plan *plan = &m->plans[c->plan];
         run.task = plan->task;
@@ -280,7 +285,7 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
         m->overtaken[c->plan] = 0;
         m->sent[c->plan]++;
     } else {
-        spawn_run taken = m->spawns[c->spawn - 1];
+        taken = m->spawns[c->spawn - 1];
         /* the list keeps the order the host took the runs in */
         for (unsigned i = c->spawn; i < m->spawn_count; i++)
             m->spawns[i - 1] = m->spawns[i];
@@ -293,6 +298,8 @@ static coop_status send_next(mega *m, double now_ms, int cooperative_done, int *
         f->spawned_by = taken.spawner;
         f->spawn_tick = taken.spawn_tick;
         f->spawn_seen_us = taken.seen_us;
+        f->spawned_in = taken.kernel;
+        run.spawned = 1;
         run.task = taken.task;
         run.workgroups = taken.workgroups;
         run.want = COOP_SPAWN_WANT_OF(taken.workgroups, taken.cap, m->limit);
@@ -318,7 +325,7 @@ static coop_status follow_tasks(mega *m, double now_us)
         /* where the agent also applies spawned runs, TASK_STATUS may name one already: the slot
          * says the gather is over too (the agent holds a request back while another gathers) */
         if (task != word && m->spawn_slot &&
-            (status = ctrl_load(m, COOP_CTRL_SLOT(m->gathering, COOP_SLOT_STATUS), &task)) != COOP_OK)
+            (status = block_load(m, f->block, COOP_CTRL_SLOT(m->gathering, COOP_SLOT_STATUS), &task)) != COOP_OK)
             return status;
         if (task == word || (m->spawn_slot && task == COOP_TASK_STATUS_SET(word, COOP_TASK_DONE))) {
             if (f->running_us == 0)
@@ -359,6 +366,18 @@ static int share_step(mega *m, double now_us)
         block = (int)f->block;
         block_load(m, f->block, COOP_CTRL_SLOT((unsigned)m->gathering, COOP_SLOT_JOINED), &joined);
         need = f->want > joined ? f->want - joined : 0;
+    }
+    /* else a spawned run the agent applied may gather (section 10.2): it counted on the groups
+     * its block held, which moves out of the block may have taken meanwhile; its want (the
+     * agent copies no JOINED: an over-count, whose extra groups wait idle there) */
+    for (unsigned k = 0; block < 0 && m->spawn_slot && k < m->kernels; k++) {
+        uint32_t task = 0, want = 0;
+        block_load(m, k, COOP_CTRL_TASK_STATUS, &task);
+        if (COOP_TASK_STATUS_OF(task) != COOP_TASK_GATHERING || !(COOP_TASK_STATUS_SEQ(task) & COOP_SPAWN_SEQ_BIT))
+            continue;
+        block_load(m, k, COOP_CTRL_SLOT(COOP_TASK_STATUS_SLOT(task), COOP_SLOT_WANT), &want);
+        block = (int)k;
+        need = want;
     }
     return coop_share_step(m->share, now_us, block, need);
 }
@@ -407,17 +426,14 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
         return status;
     if (m->seq != sent)
         return COOP_OK;
-    /* every ticket reserved before the members finished and the tasks ended has been taken: the
-     * head is read after STATE and the slots' statuses (acquire) that showed them; where the
-     * agent serves the queue, its busy word says so, and that its runs are done and recorded
-     * (section 10.2) */
-    uint32_t spawn_head = m->spawn_tail, busy = 0;
-    if (cooperative_done && !pending && !m->in_flight)
-        status = m->spawn_slot ? ctrl_load(m, COOP_CTRL_SPAWN_BUSY, &busy)
-                               : ctrl_load(m, COOP_CTRL_SPAWN_HEAD, &spawn_head);
-    if (status != COOP_OK)
+    /* every ticket reserved before the members finished and the tasks ended has been taken, in
+     * every kernel block: the heads are read after STATE and the slots' statuses (acquire) that
+     * showed them; where the agent serves the queues, its busy word says so, and that its runs
+     * are done and recorded (section 10.2) */
+    int left = 0;
+    if (cooperative_done && !pending && !m->in_flight && (status = coop_spawns_left(m, &left)) != COOP_OK)
         return status;
-    if (cooperative_done && !pending && !m->in_flight && spawn_head == m->spawn_tail && !busy) {
+    if (cooperative_done && !pending && !m->in_flight && !left) {
         *finished = 1;
         return send_request(m, COOP_REQ_SHUTDOWN, NULL, 0);
     }
@@ -614,7 +630,8 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
               .direct = ctx->channel.kind == COOP_CHANNEL_SVM, .trace = trace != 0.0,
               .device_clock = ctx->info.target == COOP_TARGET_NVIDIA, .us_per_tick = 1e-3, .gathering = -1,
               .slot_limit = slot_limit, .policy = params->policy,
-              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4, .share = share};
+              .overtake_limit = params->overtake_limit ? params->overtake_limit : 4, .share = share,
+              .kernels = coop_share_kernels(share)};
     if (m.share)
         coop_share_attach(m.share, share_send, &m);
     start.kernels = coop_share_kernels(m.share);
@@ -709,7 +726,7 @@ static coop_status mega_run(coop_kernel *kernel, const coop_mega_params *params,
     free(m.sent);
     free(m.overtaken);
     free(m.candidates);
-    free(m.chain_plan);
+    free(m.chains);
     coop_share_free(m.share);
     return status;
 }

@@ -236,7 +236,7 @@ static void cancel_tokens(coop_share *s, unsigned k)
 
 /* Moves and tokens toward the targets. A task gathering in block g counts its need as that
  * block's first claim; no group moves out of g, and g gets no share tokens (its tokens are the
- * task's). */
+ * task's); nor out of a block where a spawned run the agent applied gathers. */
 static void balance(coop_share *s, int gathering, unsigned need)
 {
     unsigned available = 0, target[COOP_MAX_KERNELS], pending[COOP_MAX_KERNELS] = {0};
@@ -267,7 +267,10 @@ static void balance(coop_share *s, int gathering, unsigned need)
                 to = j;
         if ((int)k == gathering)
             continue;
-        if (spare && to < s->kernels && !word(s, k, COOP_CTRL_MOVE)) {
+        /* nor out of a block where the agent's spawned run gathers (section 10.2): it counted
+         * on the groups the block held */
+        if (spare && to < s->kernels && !word(s, k, COOP_CTRL_MOVE) &&
+            COOP_TASK_STATUS_OF(word(s, k, COOP_CTRL_TASK_STATUS)) != COOP_TASK_GATHERING) {
             unsigned count = spare < deficit[to] ? spare : (unsigned)deficit[to];
             ask_move(s, k, to, count);
             deficit[to] -= count;

@@ -276,20 +276,142 @@ inline uint coop_agent_kernel_slot(uint i)
     }
 }
 
+/* Several kernel blocks, an agent serving their spawn queues (docs/DESIGN.md sections 10.2 and
+ * 17). The block a spawned run takes its groups from: the one holding the most groups no task
+ * holds (M - F + IDLE; ties: the lowest index), as the host chooses for its own requests
+ * (share.c, coop_share_task_block); COOP_KERNELS where every group is in a task. *groups: how
+ * many it holds. Relaxed: a choice, which the gather's own protocol then makes right. */
+inline uint coop_agent_lending_block(global uint *dev0, uint *groups)
+{
+    uint best = COOP_KERNELS, most = 0;
+    for (uint k = 0; k < COOP_KERNELS; k++) {
+        global uint *ctrl = dev0 + k * COOP_DEV_WORDS + COOP_DEV_CTRL;
+        uint state = coop_load_relaxed(&ctrl[COOP_CTRL_STATE]);
+        uint holds = COOP_STATE_MEMBERS(state) - COOP_STATE_FINISHED(state) + coop_load_relaxed(&ctrl[COOP_CTRL_IDLE]);
+        if (holds > most) {
+            most = holds;
+            best = k;
+        }
+    }
+    *groups = most;
+    return best;
+}
+
+/* Whether the agent's task slot `slot` is free: its last run, in block `block`, is done and the
+ * host recorded it (block 0's SPAWN_ACK, cached in acked[slot]; S5), or it never ran. Acquire:
+ * pairs with the last leaver's release of DONE (T3, T7). */
+inline int coop_agent_slot_free(global uint *dev0, global uint *host0, uint block, uint slot, uint *acked)
+{
+    global uint *ctrl = dev0 + block * COOP_DEV_WORDS + COOP_DEV_CTRL;
+    uint status = coop_load_acquire(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS)]);
+    if (!status)
+        return 1;
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE)
+        return 0;
+    if (acked[slot] != COOP_TASK_STATUS_SEQ(status))
+        /* relaxed: the host's record needs no order here, only the value */
+        acked[slot] = coop_host_load_relaxed(&host0[COOP_CTRL_SPAWN_ACK + slot]);
+    return acked[slot] == COOP_TASK_STATUS_SEQ(status);
+}
+
+/* Applies ticket `ticket` of block `from`'s spawn queue as request COOP_SPAWN_SEQ_BIT | `number`
+ * into a free task slot of the agent's (from `first`), in the block the groups are lent from,
+ * taking at most the groups that block holds. The caller has seen no block's task gathering (T6
+ * across the blocks, as the host keeps it for its own). Returns 1 once applied (the ticket is
+ * then taken), 0 when the entry is not complete, no slot is free or no group is. */
+inline int coop_agent_spawn_apply(coop_ctx *ctx, uint from, uint ticket, uint number, uint first, uint *slot_block,
+                                  uint *acked)
+{
+    global uint *queue = ctx->dev0 + from * COOP_DEV_WORDS + COOP_DEV_CTRL;
+    global uint *host0 = ctx->chan0 + COOP_CHAN_CTRL;
+    global uint *entry = &queue[COOP_CTRL_SPAWN_ENTRY(ticket, 0u)];
+    /* acquire: pairs with the spawner's release of READY, after the entry's words */
+    if (coop_load_acquire(&entry[COOP_SPAWN_READY]) != ticket + 1u)
+        return 0;
+    uint groups = 0, to = coop_agent_lending_block(ctx->dev0, &groups), slot = first;
+    while (slot < COOP_TASK_SLOTS && !coop_agent_slot_free(ctx->dev0, host0, slot_block[slot], slot, acked))
+        slot++;
+    if (to == COOP_KERNELS || slot == COOP_TASK_SLOTS)
+        return 0;
+    global uint *ctrl = ctx->dev0 + to * COOP_DEV_WORDS + COOP_DEV_CTRL;
+    /* room for a task in that block, as the host makes before its own requests
+     * (coop_share_before_task): its share kill tokens cancelled by compare-and-swap (C5; a
+     * give-back of them then fails, K7), and no idle group asked to move away */
+    ulong tokens = coop_load_relaxed64(coop_kill_tokens(ctrl));
+    while (COOP_KILLS_REQUEST(tokens) & COOP_SHARE_REQUEST) {
+        ulong seen = coop_cas64(coop_kill_tokens(ctrl), tokens, 0ul);
+        if (seen == tokens)
+            break;
+        tokens = seen;
+    }
+    coop_store_release(&ctrl[COOP_CTRL_MOVE], 0u);
+    global uint *words = &ctrl[COOP_CTRL_SLOT(slot, 0u)];
+    uint range = coop_load_relaxed(&entry[COOP_SPAWN_RANGE]), cap = coop_load_relaxed(&entry[COOP_SPAWN_WANT]);
+    uint want = COOP_SPAWN_WANT_OF(range, cap, ctx->physical_groups - 1u);
+    coop_store_relaxed(&words[COOP_SLOT_SPAWNER], coop_load_relaxed(&entry[COOP_SPAWN_SPAWNER]));
+    coop_store_relaxed(&words[COOP_SLOT_SPAWN_KERNEL], from);
+    coop_store_relaxed(&words[COOP_SLOT_T_SPAWN], coop_load_relaxed(&entry[COOP_SPAWN_T_SPAWN]));
+    coop_store_relaxed(&words[COOP_SLOT_T_SPAWN + 1u], coop_load_relaxed(&entry[COOP_SPAWN_T_SPAWN + 1u]));
+    coop_apply_task(ctrl, COOP_SPAWN_SEQ_BIT | (number & (COOP_SPAWN_SEQ_BIT - 1u)), slot,
+                    coop_load_relaxed(&entry[COOP_SPAWN_TASK]), want < groups ? want : groups, range,
+                    coop_load_relaxed(&entry[COOP_SPAWN_DEPTH]), &entry[COOP_SPAWN_ARGS]);
+    slot_block[slot] = to;
+    /* release: the entry read before its spawners may write it again (S1); pairs with their
+     * acquire of the tail */
+    coop_store_release(&queue[COOP_CTRL_SPAWN_TAIL], ticket + 1u);
+    return 1;
+}
+
+/* SPAWN_BUSY for an agent serving the queues of several blocks: 1 while a block's ticket is
+ * reserved but not applied, or one of the agent's runs is not done and recorded. The slots'
+ * statuses first (acquire, coop_agent_slot_free), the heads after them. */
+inline uint coop_agent_spawns_busy(global uint *dev0, global uint *host0, uint first, const uint *taken,
+                                   const uint *slot_block, uint *acked)
+{
+    uint busy = 0;
+    for (uint slot = first; slot < COOP_TASK_SLOTS; slot++)
+        busy |= !coop_agent_slot_free(dev0, host0, slot_block[slot], slot, acked);
+    for (uint k = 0; k < COOP_KERNELS; k++)
+        busy |= taken[k] != coop_load_relaxed(&dev0[k * COOP_DEV_WORDS + COOP_DEV_CTRL + COOP_CTRL_SPAWN_HEAD]);
+    return busy;
+}
+
 /* The agent of several kernel blocks: coop_agent's steps for each block in turn, each with its
- * own mailbox, copies and dump, until block 0's EXIT (the host sets the other blocks' first). */
+ * own mailbox, copies and dump, until block 0's EXIT (the host sets the other blocks' first).
+ * The spawn queues (section 10.2): where the host serves them, each block's copied out as
+ * coop_agent copies one; where the agent does, it applies one run a pass, a ticket of each block
+ * in turn, into the block the groups are lent from, while no block's task gathers (a host task
+ * request and a spawned run alternate while both wait), and SPAWN_BUSY (block 0's) covers every
+ * block. */
 COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
 {
     local uint *now = ctx->scratch + COOP_SCRATCH_SWEEP;
     local uint *statuses_now = now + COOP_AGENT_KERNEL_MIRRORED;
     local uint *kept = statuses_now + COOP_AGENT_STATUSES; /* each block's last copies */
+    global uint *host0 = ctx->chan0 + COOP_CHAN_CTRL;
     uint applied[COOP_KERNELS], dumped[COOP_KERNELS];
+    /* per block: the next ticket to copy out or to apply, and the host's tail last brought in;
+     * per agent slot: the block its last run was in, and that run's record as last read */
+    uint taken[COOP_KERNELS], freed[COOP_KERNELS], slot_block[COOP_TASK_SLOTS], acked[COOP_TASK_SLOTS];
+    uint spawn_first = coop_load_relaxed(&ctx->dev0[COOP_DEV_SPAWN_SLOT]);
+    uint spawned = 0, host_went_last = 0, turn = 0, busy_copied = 0xffffffffu;
     for (uint k = 0; k < COOP_KERNELS; k++) {
-        applied[k] = dumped[k] = 0;
+        applied[k] = dumped[k] = taken[k] = freed[k] = 0;
         for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES; i++)
             kept[k * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES) + i] = 0xffffffffu;
     }
+    for (uint slot = 0; slot < COOP_TASK_SLOTS; slot++)
+        slot_block[slot] = acked[slot] = 0;
     for (;;) {
+        /* T6 with two sources of requests, across the blocks: a host task request, or a spawned
+         * run, is applied only while no block's task gathers. Acquire: pairs with the starter's
+         * release of RUNNING, after it cleared the kill tokens (K7) */
+        uint gathering = 0, spawn_waiting = 0, host_waiting = 0;
+        for (uint k = 0; spawn_first && k < COOP_KERNELS; k++) {
+            global uint *ctrl = ctx->dev0 + k * COOP_DEV_WORDS + COOP_DEV_CTRL;
+            gathering |= COOP_TASK_STATUS_OF(coop_load_acquire(&ctrl[COOP_CTRL_TASK_STATUS])) == COOP_TASK_GATHERING;
+            spawn_waiting |= taken[k] != coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]);
+        }
         for (uint k = 0; k < COOP_KERNELS; k++) {
             global uint *ctrl = ctx->dev0 + k * COOP_DEV_WORDS + COOP_DEV_CTRL;
             global uint *host = ctx->chan0 + k * COOP_CHAN_WORDS + COOP_CHAN_CTRL;
@@ -299,25 +421,60 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
             /* acquire: pairs with the host's release of REQ_SEQ after the request's words (A1) */
             uint seq = coop_host_load(&host[COOP_CTRL_REQ_SEQ]);
             if (seq != applied[k]) {
-                coop_agent_copy_request(ctrl, host);
-                coop_apply_request(ctrl, seq);
-                applied[k] = seq;
+                /* a task request waits while a task gathers, and lets a waiting spawned run go
+                 * first when it went last itself; moves, share tokens and the shutdown never wait */
+                uint task = coop_host_load_relaxed(&host[COOP_CTRL_REQ_KIND]) == COOP_REQ_TASK;
+                if (spawn_first && task && (gathering || (host_went_last && spawn_waiting))) {
+                    host_waiting = 1;
+                } else {
+                    coop_agent_copy_request(ctrl, host);
+                    coop_apply_request(ctrl, seq);
+                    applied[k] = seq;
+                    host_went_last |= task;
+                    gathering |= task;
+                }
             }
             /* as coop_agent: status words acquired first and copied out last with release (A2) */
             for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
                 statuses_now[i] = coop_load_acquire(&ctrl[coop_agent_status(i)]);
             for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED; i++)
                 now[i] = ((volatile global uint *)ctrl)[coop_agent_kernel_slot(i)];
+            /* STATE (slot 0) with acquire: pairs with the members' finishing increments, after
+             * their spawns; the queues' heads are read after it (and after the statuses), and
+             * what the host needs of them copied before STATE's copy (release below), as
+             * coop_agent does */
+            now[0] = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
+            if (!spawn_first) {
+                taken[k] = coop_agent_spawns(ctrl, host, taken[k], &freed[k]);
+            } else {
+                uint busy = coop_agent_spawns_busy(ctx->dev0, host0, spawn_first, taken, slot_block, acked);
+                if (busy != busy_copied) {
+                    coop_host_store_relaxed(&host0[COOP_CTRL_SPAWN_BUSY], busy);
+                    busy_copied = busy;
+                }
+            }
             for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED; i++) {
                 if (now[i] != shadow[i]) {
-                    coop_host_store_relaxed(&host[coop_agent_kernel_slot(i)], now[i]);
+                    if (i == 0)
+                        coop_host_store(&host[coop_agent_kernel_slot(i)], now[i]);
+                    else
+                        coop_host_store_relaxed(&host[coop_agent_kernel_slot(i)], now[i]);
                     shadow[i] = now[i];
                 }
             }
             for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
                 if (statuses_now[i] != statuses[i]) {
-                    for (uint t = 0; i && t < COOP_AGENT_TIME_WORDS; t++) {
-                        uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_T_REQUEST + t);
+                    /* an agent-served run's slot also holds what the host records of it, and the
+                     * block it was spawned in */
+                    int spawned_run = spawn_first && i > spawn_first;
+                    uint first = spawned_run ? COOP_SLOT_TASK : COOP_SLOT_T_REQUEST;
+                    uint count = spawned_run ? COOP_AGENT_SPAWNED_WORDS : COOP_AGENT_TIME_WORDS;
+                    for (uint t = 0; i && t < count; t++) {
+                        uint word = COOP_CTRL_SLOT(i - 1u, first + t);
+                        coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
+                    }
+                    if (spawned_run) {
+                        uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_SPAWN_KERNEL);
                         coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
                     }
                     coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
@@ -334,6 +491,17 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
                 }
                 coop_host_store(&host[COOP_CTRL_DUMPED], dump);
                 dumped[k] = dump;
+            }
+        }
+        /* one spawned run a pass, a ticket of each block in turn */
+        for (uint i = 0; spawn_first && !gathering && (host_went_last || !host_waiting) && i < COOP_KERNELS; i++) {
+            uint k = (turn + i) % COOP_KERNELS;
+            if (coop_agent_spawn_apply(ctx, k, taken[k], spawned, spawn_first, slot_block, acked)) {
+                taken[k]++;
+                spawned++;
+                host_went_last = 0;
+                turn = k + 1u;
+                break;
             }
         }
         if (coop_load_relaxed(&ctx->dev0[COOP_DEV_CTRL + COOP_CTRL_EXIT]))
