@@ -1,7 +1,8 @@
-# coop-multi: BFS and SSSP as two cooperative kernels of one megakernel sharing the device by
-# weight, beside the render and matmult tasks (host/coop-multi.c), and its test. Its kernels are
-# what coop-merge made (kernels/generated/multi_mega.cl, and bfs_searches_mega.cl and
-# sssp_searches_mega.cl for each kernel alone, listed in merges.txt); the tasks' sizes, buffers
+# coop-multi: BFS, SSSP and a work-stealing tree that spawns tasks as three cooperative kernels
+# of one megakernel sharing the device by weight, beside the render and matmult tasks
+# (host/coop-multi.c), and its test. Its kernels are what coop-merge made
+# (kernels/generated/multi_mega.cl, and bfs_searches_mega.cl, sssp_searches_mega.cl and
+# tree_spawn_mega.cl for each kernel alone, listed in merges.txt); the tasks' sizes, buffers
 # and checks are coop-bench's (host/bench_task.c, built again to name this program in its
 # messages), its checks the apps' CPU references.
 # Included after the Makefile: make -f Makefile -f host/coop-multi.mk build/bin/coop-multi
@@ -9,11 +10,13 @@
 COOP_MULTI_OBJS := $(BUILD)/obj/host/coop-multi.o $(BUILD)/obj/host/bench_task_multi.o \
     $(BUILD)/obj/apps/bfs/bfs_ref.o $(BUILD)/obj/apps/sssp/sssp_ref.o \
     $(BUILD)/obj/gen/multi_mega_source.o $(BUILD)/obj/gen/bfs_searches_mega_source.o \
-    $(BUILD)/obj/gen/sssp_searches_mega_source.o $(BUILD)/obj/gen/bench_tasks_plain_source.o
+    $(BUILD)/obj/gen/sssp_searches_mega_source.o $(BUILD)/obj/gen/tree_spawn_mega_source.o \
+    $(BUILD)/obj/gen/bench_tasks_plain_source.o
 
-$(BUILD)/gen/multi_mega_source.c: $(GENERATED)/multi_mega.cl scripts/embed.sh
+$(BUILD)/gen/multi_mega_source.c $(BUILD)/gen/tree_spawn_mega_source.c: $(BUILD)/gen/%_source.c: $(GENERATED)/%.cl \
+    scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh multi_mega_source $< > $@
+	sh scripts/embed.sh $*_source $< > $@
 
 $(BUILD)/obj/host/bench_task_multi.o: host/bench_task.c host/bench_task.h host/common/image.h \
     host/common/render_ref.h $(LIB_HEADERS)
@@ -21,7 +24,8 @@ $(BUILD)/obj/host/bench_task_multi.o: host/bench_task.c host/bench_task.h host/c
 	$(CC) $(ALL_CFLAGS) $(HOST_CFLAGS) -DBENCH_TASK_PROGRAM='"coop-multi"' -c $< -o $@
 
 $(BUILD)/obj/host/coop-multi.o: host/bench_task.h host/common/graph.h apps/bfs/bfs_ref.h apps/sssp/sssp_ref.h \
-    $(GENERATED)/multi_mega.h $(GENERATED)/bfs_searches_mega.h $(GENERATED)/sssp_searches_mega.h
+    $(GENERATED)/multi_mega.h $(GENERATED)/bfs_searches_mega.h $(GENERATED)/sssp_searches_mega.h \
+    $(GENERATED)/tree_spawn_mega.h kernels/lib/ws_layout.h
 $(BUILD)/obj/host/coop-multi.o: HOST_CFLAGS += -I$(GENERATED)
 
 $(BUILD)/bin/coop-multi: $(COOP_MULTI_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJS) \
