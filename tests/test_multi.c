@@ -171,6 +171,14 @@ START_TEST(bad_arguments)
     assert_output(&one, "coop-multi: the together run: the device cannot run cooperative kernels: megakernel of 3 "
                         "cooperative kernels: only 2 groups are co-resident, and kernel 2 ('tree_spawn') got none");
     free(one.output);
+    /* one group for three kernels: two got none; the first is named once bfs ran to its end (the
+     * groups bfs leaves must not wait for the other kernel that never starts) */
+    tu_process alone = run_multi("--quick", "--groups", "1", "--out", scratch, NULL);
+    ck_assert_msg(alone.status == 1, "--groups 1: exit status %d; output:\n%s", alone.status, alone.output);
+    assert_output(&alone, "coop-multi: the together run: the device cannot run cooperative kernels: megakernel of "
+                          "3 cooperative kernels: only 1 groups are co-resident, and kernel 1 ('sssp_searches') got "
+                          "none");
+    free(alone.output);
     rmdir(scratch);
     tu_process run = run_multi("--graph", "tests/data/no-such-graph.gr", NULL);
     ck_assert_msg(run.status == 1, "missing graph: exit status %d; output:\n%s", run.status, run.output);

@@ -157,9 +157,11 @@ coop_status coop_share_start(coop_share *s, unsigned groups, double discovered_u
             coop_poll_pause(s->ctx, 10, 100);
         b->members_max = b->members_start;
         /* a kernel with no group never starts: the others run to their end, so that the megakernel
-         * ends, and the run fails then (coop_share_started) */
-        if (!b->members_start && !s->unstarted) {
-            s->unstarted = k + 1;
+         * ends, and the run fails then (coop_share_started, naming the first such kernel); each
+         * such kernel counts as finished, or the groups the others leave would wait for it */
+        if (!b->members_start) {
+            if (!s->unstarted)
+                s->unstarted = k + 1;
             b->done = 1;
             b->finish_us = discovered_us;
         }
