@@ -25,7 +25,7 @@ $(BUILD)/obj/host/bench_task_multi.o: host/bench_task.c host/bench_task.h host/c
 
 $(BUILD)/obj/host/coop-multi.o: host/bench_task.h host/common/graph.h apps/bfs/bfs_ref.h apps/sssp/sssp_ref.h \
     $(GENERATED)/multi_mega.h $(GENERATED)/bfs_searches_mega.h $(GENERATED)/sssp_searches_mega.h \
-    $(GENERATED)/tree_spawn_mega.h kernels/lib/ws_layout.h
+    $(GENERATED)/tree_spawn_mega.h kernels/lib/ws_layout.h | $(KERNEL_LIB)
 $(BUILD)/obj/host/coop-multi.o: HOST_CFLAGS += -I$(GENERATED)
 
 $(BUILD)/bin/coop-multi: $(COOP_MULTI_OBJS) $(COOP_BENCH_RENDER_OBJS) $(GRAPH_OBJS) \
