@@ -322,14 +322,11 @@ static int task_check(lbvh_env *env, const coop_mega_report *report)
                                      NULL);
     if (err != CL_SUCCESS)
         return error_cl(name, err, "clEnqueueReadBuffer");
-    uint32_t expected[TASK_ORDER];
-    for (unsigned i = 0; i < TASK_ORDER; i++) {
-        matmult_ref_row(env->task_a_host, env->task_b_host, TASK_ORDER, i, expected);
-        for (unsigned j = 0; j < TASK_ORDER; j++)
-            if (c[i * TASK_ORDER + j] != expected[j]) {
-                printf("task: c[%u][%u] = %u, expected %u\n", i, j, c[i * TASK_ORDER + j], expected[j]);
-                return 2;
-            }
+    uint32_t row[TASK_ORDER];
+    matmult_difference first;
+    if (matmult_ref_compare(env->task_a_host, env->task_b_host, c, TASK_ORDER, row, &first)) {
+        printf("task: c[%zu][%zu] = %u, expected %u\n", first.row, first.col, first.got, first.expected);
+        return 2;
     }
     return 0;
 }
