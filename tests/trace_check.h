@@ -312,8 +312,10 @@ static inline unsigned tc_count_spans(const tc_trace *t, const char *cat, int fo
     return count;
 }
 
-/* Instants of category `cat`, and (request != 0) their time for that request in *ts. */
-static inline unsigned tc_count_instants(const tc_trace *t, const char *cat, unsigned request, double *ts)
+/* Instants of category `cat` whose args' `field` is `value` (field NULL: every
+ * one), and the last one's time in *ts (ts may be NULL). */
+static inline unsigned tc_count_instants_with(const tc_trace *t, const char *cat, const char *field, unsigned value,
+                                              double *ts)
 {
     json_t *events = json_object_get(t->root, "traceEvents");
     unsigned count = 0;
@@ -322,13 +324,19 @@ static inline unsigned tc_count_instants(const tc_trace *t, const char *cat, uns
         json_t *c = json_object_get(e, "cat");
         if (strcmp(json_string_value(json_object_get(e, "ph")), "i") || !c || strcmp(json_string_value(c), cat))
             continue;
-        if (request && (unsigned)tc_number(json_object_get(e, "args"), "request", cat) != request)
+        if (field && (unsigned)tc_number(tc_member(e, "args", cat), field, cat) != value)
             continue;
         count++;
         if (ts)
             *ts = tc_number(e, "ts", cat);
     }
     return count;
+}
+
+/* Instants of category `cat`, and (request != 0) their time for that request in *ts. */
+static inline unsigned tc_count_instants(const tc_trace *t, const char *cat, unsigned request, double *ts)
+{
+    return tc_count_instants_with(t, cat, request ? "request" : NULL, request, ts);
 }
 
 /* Flow arrows into groups, from request `request`'s time. */
@@ -485,21 +493,6 @@ static inline coop_mega_report tc_report_of(const tc_trace *t, coop_task_record 
     return report;
 }
 
-/* Instants of category `cat` on group tracks whose args' `field` is `value`. */
-static inline unsigned tc_count_instants_with(const tc_trace *t, const char *cat, const char *field, unsigned value)
-{
-    json_t *events = json_object_get(t->root, "traceEvents");
-    unsigned count = 0;
-    for (size_t i = 0; i < json_array_size(events); i++) {
-        json_t *e = json_array_get(events, i);
-        json_t *c = json_object_get(e, "cat");
-        if (strcmp(json_string_value(json_object_get(e, "ph")), "i") || !c || strcmp(json_string_value(c), cat))
-            continue;
-        count += (unsigned)tc_number(tc_member(e, "args", cat), field, cat) == value;
-    }
-    return count;
-}
-
 /* Spans of category `cat` in kernel `kernel` (forked_only: member spans a fork started). */
 static inline unsigned tc_count_kernel_spans(const tc_trace *t, unsigned kernel, const char *cat, int forked_only)
 {
@@ -528,8 +521,9 @@ static inline void tc_check_kernels(const tc_trace *t, const coop_kernel_report 
             starting += t->tracks[tid].count && t->tracks[tid].spans[0].start == 0.0 &&
                         t->tracks[tid].spans[0].kernel == k && !strcmp(t->tracks[tid].spans[0].cat, "member");
         unsigned kills = tc_count_kernel_spans(t, k, "killed", 0), forks = tc_count_kernel_spans(t, k, "member", 1);
-        unsigned out = tc_count_instants_with(t, "move", "from", k), in = tc_count_instants_with(t, "move", "to", k);
-        unsigned resizes = tc_count_instants_with(t, "resize", "kernel", k), barriers = tc_member0_barriers(t, k);
+        unsigned out = tc_count_instants_with(t, "move", "from", k, NULL),
+                 in = tc_count_instants_with(t, "move", "to", k, NULL);
+        unsigned resizes = tc_count_instants_with(t, "resize", "kernel", k, NULL), barriers = tc_member0_barriers(t, k);
         ck_assert_msg(starting == r->members_start && kills == r->kills && forks == r->forks && out == r->moved_out &&
                           in == r->moved_in && resizes == r->resizes && barriers == r->barriers,
                       "%s: kernel %u: the trace has %u members at the start, %u kills, %u forks, %u groups moved "
