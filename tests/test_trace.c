@@ -292,6 +292,60 @@ START_TEST(traced_runs_with_an_agent)
 }
 END_TEST
 
+/* A sweep while a member below the sweeper has finished (tests/kernels/trace.cl's
+ * trace_finish_mega): a task taking two of the three groups puts kill tokens out, member 0 then
+ * finishes, and the largest takes a token at its next offer. Its sweep must not wait for the
+ * trace to count the finished member back in: it spun there for ever, which the watchdog
+ * reported as "running". The run is traced without chaos and its trace checked as the others. */
+START_TEST(sweep_after_members_finished)
+{
+    tu_env(WORKERS);
+    coop_context *ctx = NULL;
+    coop_options options = {.platform = TU_POCL_PLATFORM};
+    TU_ASSERT_OK(ctx, coop_context_create(&options, &ctx));
+    coop_program *program = NULL;
+    coop_kernel *kernel = NULL;
+    TU_ASSERT_OK(ctx, coop_program_create_from_file(ctx, KERNEL_FILE, TU_CHECK_OPTIONS, &program));
+    TU_ASSERT_OK(ctx, coop_kernel_create(program, "trace_finish_mega", &kernel));
+    cl_mem task_groups = tu_buffer(ctx, 1), offers = tu_buffer(ctx, 1);
+    const cl_uint zero[1] = {0};
+    tu_write(ctx, task_groups, zero, 1);
+    tu_write(ctx, offers, zero, 1);
+    const coop_task_plan two = {.task = 0, .workgroups = 2, .take = COOP_TAKE_COUNT, .take_count = 2};
+    cl_uint target = two.workgroups;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 0, task_groups));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, 1, sizeof target, &target));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, 2, offers));
+    char dir[64] = "/tmp/test_trace.XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/finish.json", dir);
+    coop_mega_params params = {.launch = {.local_size = LOCAL_SIZE, .max_groups = WORKERS,
+                                          .discovery_window_us = 2e6},
+                               .watchdog_s = 60, .trace_file = path, .trace_events = EVENTS};
+    coop_mega_report report;
+    TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, &two, 1, &report));
+    tu_assert_mega_at_rest(ctx, &report, "finished members");
+    cl_uint ran = 0, offered = 0;
+    tu_read(ctx, task_groups, &ran, 1);
+    tu_read(ctx, offers, &offered, 1);
+    ck_assert_uint_eq(report.record_count, 1);
+    ck_assert_uint_eq(ran, target);
+    ck_assert_msg(report.groups == WORKERS && report.kills == 1 && offered > 0,
+                  "%u groups, %u kills, %u offers: the largest member was not swept", report.groups, report.kills,
+                  offered);
+    check_trace(path, &report, "finished members");
+    coop_mega_report_free(&report);
+    clReleaseMemObject(task_groups);
+    clReleaseMemObject(offers);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+    char command[160];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
 /* A buffer of 24 events per group fills early: the run still succeeds, the report and the file
  * count the dropped events, and the file is still a valid trace up to where it is complete. */
 START_TEST(small_buffer_drops_events)
@@ -630,6 +684,7 @@ static Suite *trace_suite(void)
     tcase_add_test(runs, second_resize_at_one_barrier_fails);
     tcase_add_test(runs, traced_runs_with_an_agent);
     tcase_add_test(runs, small_buffer_drops_events);
+    tcase_add_test(runs, sweep_after_members_finished);
     tcase_add_test(runs, trace_file_from_the_environment);
     tcase_add_test(runs, failed_traces_leave_the_path_alone);
     suite_add_tcase(suite, runs);

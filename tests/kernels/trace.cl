@@ -54,3 +54,44 @@ kernel void trace_mega(COOP_PARAMS, global uint *data, uint n, uint min_rounds, 
         COOP_GROUP_SYNC();
     }
 }
+
+/* A kill token taken while a member below has finished: member 0 finishes once a task's request
+ * has put kill tokens out (the task takes two groups and none is idle then); the largest waits
+ * for that finish, then offers kill until it is killed (a sweep, whose trace-mode wait must count
+ * the finished member out) or the tasks have run `target` workgroups; the members between wait
+ * for the tasks. */
+void trace_finish_early(coop_ctx *ctx, global uint *task_groups, uint target, global uint *offers)
+{
+    if (coop_resume_point(ctx))
+        return;
+    uint id = coop_group_id(ctx), m = coop_shared_num_groups(ctx);
+    if (id == 0u && m > 1u) {
+        while (coop_broadcast(ctx, get_local_id(0) == 0u ? coop_load_acquire(&ctx->ctrl[COOP_CTRL_KILLS]) : 0u) == 0u)
+            ;
+        return;
+    }
+    int killed = 0;
+    while (!killed && coop_broadcast(ctx, get_local_id(0) == 0u ? coop_load_acquire(task_groups) : 0u) < target) {
+        if (id + 1u != m)
+            continue;
+        uint finished = get_local_id(0) == 0u ? COOP_STATE_FINISHED(coop_load_acquire(&ctx->ctrl[COOP_CTRL_STATE])) : 0u;
+        if (coop_broadcast(ctx, finished) == 0u && m > 1u)
+            continue;
+        if (get_local_id(0) == 0)
+            offers[0]++;
+        killed = coop_offer_kill(ctx);
+    }
+}
+
+kernel void trace_finish_mega(COOP_PARAMS, global uint *task_groups, uint target, global uint *offers)
+{
+    COOP_ENTER(ctx);
+    for (uint role = coop_schedule(&ctx); role; role = coop_schedule(&ctx)) {
+        if (role == COOP_ROLE_COOP)
+            trace_finish_early(&ctx, task_groups, target, offers);
+        COOP_GROUP_SYNC();
+        if (role == COOP_ROLE_TASK && get_local_id(0) == 0)
+            coop_fetch_add(task_groups, 1u);
+        COOP_GROUP_SYNC();
+    }
+}

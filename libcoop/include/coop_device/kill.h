@@ -94,8 +94,9 @@ COOP_COLD int coop_kill_self(coop_ctx *ctx, uint state)
         return 0;
 #if COOP_TRACING
     /* trace mode: not before the members above it are counted out of the trace's members (it
-     * may decline: a chaos kill is only offered), so that those are 0 .. M-1 at every moment */
-    if (coop_trace_member_count(ctx) != ctx->id + 1u)
+     * may decline: a chaos kill is only offered), so that those are 0 .. M-1 at every moment;
+     * members that finished are out of the trace's count and still in M */
+    if (coop_trace_member_count(ctx) != ctx->id + 1u - COOP_STATE_FINISHED(state))
         return 0;
 #endif
     if (coop_cas(&ctx->ctrl[COOP_CTRL_STATE], state, state - 1u) != state)
@@ -312,8 +313,10 @@ inline uint coop_sweep_commit(coop_ctx *ctx, uint tokens, uint request, uint sta
 #if COOP_TRACING
     /* trace mode: not before the trace's members are M, so that its ids stay 0 .. M-1: a chaos
      * kill or a fork changes STATE first and the trace's count after (coop_kill_self,
-     * coop_idle_wait); that group is past its STATE update, so the count comes */
-    while (tokens && COOP_STATE_MEMBERS(state) == members && coop_trace_member_count(ctx) != members)
+     * coop_idle_wait); that group is past its STATE update, so the count comes. The trace no
+     * longer counts a member that finished (coop_member_finished), which stays in M */
+    while (tokens && COOP_STATE_MEMBERS(state) == members &&
+           coop_trace_member_count(ctx) != members - COOP_STATE_FINISHED(state))
         state = coop_load_acquire(&ctrl[COOP_CTRL_STATE]);
 #endif
     while (tokens && COOP_STATE_MEMBERS(state) == members) {
