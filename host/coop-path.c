@@ -241,7 +241,7 @@ static int parse(int argc, char **argv, options *o)
         return cli_fail(c, "--chaos and --task need a cooperative method (megaloop, wavefront-barrier or queue) "
                            "and --mode cooperative or all");
     if (mode_given && !any_cooperative)
-        return cli_fail(c, "--mode chooses the forms of megaloop, wavefront-barrier and queue; --method %s has one",
+        return cli_fail(c, "--mode chooses the forms of megaloop, wavefront-barrier and queue; --method %s has one form",
                         method_names[method_choice - 1]);
     return 0;
 }
@@ -642,15 +642,17 @@ static int run_once(path_env *env, method m, form f, program *p, unsigned seed, 
         coop_mega_report_free(&report);
         return error_cl(name, err, "clEnqueueReadBuffer");
     }
-    const char *label = method_names[m];
+    char label[64];
+    if (f == FORM_PLAIN)
+        snprintf(label, sizeof label, "%s", method_names[m]);
+    else if (f == FORM_STANDALONE)
+        snprintf(label, sizeof label, "%s standalone", method_names[m]);
+    else
+        snprintf(label, sizeof label, "%s cooperative seed %u", method_names[m], seed);
     unsigned wrong = path_ref_compare(env->picture, o->width, c->pixels, c->count, c->expected, label, stdout,
                                       SHOWN_FAULTS);
     status = wrong ? 2 : f == FORM_COOPERATIVE ? task_check(env, &report) : 0;
     printf("%s", label);
-    if (f != FORM_PLAIN)
-        printf(" %s", form_names[f]);
-    if (f == FORM_COOPERATIVE)
-        printf(" seed %u", seed);
     printf(": %.3f ms on %u groups", ms, groups);
     if (m == WAVEFRONT_HOST)
         printf(", %u launches", launches);
