@@ -164,6 +164,49 @@ START_TEST(cooperative_under_chaos)
 }
 END_TEST
 
+/* ---- scripts/path-study ---------------------------------------------------------------------- */
+
+/* The study's smoke test: --quick runs 64x32 at 1 and 2 spp, depth 4, once each, and writes its
+ * CSV (a row per configuration, method and form), its report and its plot; its times are not
+ * checked (PoCL measures nothing), coop-path checks every image. */
+START_TEST(study_script_quick)
+{
+    char folder[] = "/tmp/test_path-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    tu_env(WORKERS);
+    char *argv[] = {"scripts/path-study", "--quick", "--out", folder, NULL};
+    tu_process run = tu_run_process(argv);
+    assert_run(&run, "scripts/path-study --quick", 0, "[2/2] 64x32, 2 spp, depth 4 ... naive ");
+    free(run.output);
+    static const char *const files[] = {"path-study.csv", "report.md", "path-study.png"};
+    char path[96];
+    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
+    char *csv = tu_read_file(path, NULL);
+    static const char header[] = "width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
+                                 "64,32,1,4,naive,plain,1,";
+    ck_assert_msg(!strncmp(csv, header, strlen(header)), "the CSV starts:\n%s", csv);
+    ck_assert_uint_eq(lines_with(csv, "64,32,2,4,queue,standalone,1,", ""), 1);
+    ck_assert_uint_eq(lines_with(csv, "64,32,", ""), 10);
+    free(csv);
+    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(text, "| size | spp | depth | naive | megaloop standalone | wavefront-host | "
+                               "wavefront-barrier standalone | queue standalone | best | pick | pick / best |") &&
+                      strstr(text, "The picker is within 10% of the best in "),
+                  "the report lacks its table or the picker's line:\n%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
+    char *png = tu_read_file(path, NULL);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "path-study.png is not a PNG image");
+    free(png);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
+        unlink(path);
+    }
+    rmdir(folder);
+}
+END_TEST
+
 /* ---- The picker ------------------------------------------------------------------------------ */
 
 /* The rule's four branches (coop-path.c, pick()), at 132 compute units: 270,336 lanes. */
@@ -287,6 +330,9 @@ static Suite *path_suite(void)
     TCase *chaos = tu_tcase("chaos", 900);
     tcase_add_test(chaos, cooperative_under_chaos);
     suite_add_tcase(suite, chaos);
+    TCase *script = tu_tcase("script", 900);
+    tcase_add_test(script, study_script_quick);
+    suite_add_tcase(suite, script);
     TCase *arguments = tu_tcase("arguments", 60);
     tcase_add_test(arguments, picker_rule);
     tcase_add_test(arguments, bad_arguments);
