@@ -2,8 +2,10 @@
  * kernels of one program (path.h inlined):
  *   path_naive     one work-item per pixel, its samples and bounces in a loop;
  *   path_generate  the host-driven wavefront's first wave: sample `sample` of every pixel;
- *   path_extend_wave  one bounce of `count` paths, the survivors compacted into `out`; the host
- *                  reads *out_count back to size the next launch. */
+ *   path_extend_wave  one bounce of `count` paths, a group a chunk of local-size paths, the
+ *                  survivors compacted into `out`; the host reads *out_count back to size the
+ *                  next launch. */
+#define PATH_GROUP_SYNC() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #include "path.h"
 
 kernel void path_naive(global uint *image, uint width, uint height, uint spp, uint depth)
@@ -30,7 +32,6 @@ kernel void path_generate(global uint *paths, uint width, uint height, uint samp
 kernel void path_extend_wave(global const uint *in, uint count, global uint *out, global uint *out_count,
                              global uint *image, uint depth)
 {
-    uint index = get_global_id(0);
-    if (index < count)
-        path_extend(in, index, out, out_count, image, depth);
+    local uint share[2];
+    path_extend_group(in, get_group_id(0) * get_local_size(0), count, out, out_count, image, depth, share);
 }

@@ -300,17 +300,40 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
     atomic_add(&image[pixel * 3u + 2u], path_fixed(light.z));
 }
 
-/* One wavefront step of path `index` of `in`: a path that goes on is appended to `out` (its slot
- * from *out_count), a finished one adds its light to the image. */
-inline void path_extend(global const uint *in, uint index, global uint *out, global uint *out_count,
-                        global uint *image, uint depth)
+/* A workgroup barrier that orders global and local memory: coop_group_sync() in the cooperative
+ * kernels (libcoop's kernel header); path_plain.cl, an ordinary program, defines its own. */
+#ifndef PATH_GROUP_SYNC
+#define PATH_GROUP_SYNC() coop_group_sync()
+#endif
+
+/* One wave step by the whole group (every work-item calls it): paths first + local id of `in`,
+ * those below `live`, extended by a bounce; a finished path adds its light to the image, the
+ * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
+ * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
+inline void path_extend_group(global const uint *in, uint first, uint live, global uint *out,
+                              global uint *out_count, global uint *image, uint depth, local uint *share)
 {
-    path_ray ray = path_load(in, index);
-    path_vec light;
-    if (path_bounce(&ray, depth, &light))
-        path_store(out, atomic_inc(out_count), &ray);
-    else
-        path_accumulate(image, ray.pixel, light);
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
+    if (get_local_id(0) == 0)
+        share[0] = 0;
+    PATH_GROUP_SYNC();
+    path_ray ray;
+    if (index < live) {
+        path_vec light;
+        ray = path_load(in, index);
+        goes_on = path_bounce(&ray, depth, &light);
+        if (goes_on)
+            rank = atomic_inc(&share[0]);
+        else
+            path_accumulate(image, ray.pixel, light);
+    }
+    PATH_GROUP_SYNC();
+    if (get_local_id(0) == 0)
+        share[1] = share[0] ? atomic_add(out_count, share[0]) : 0u;
+    PATH_GROUP_SYNC();
+    if (goes_on)
+        path_store(out, share[1] + rank, &ray);
+    PATH_GROUP_SYNC();   /* share read by all before the next call's local id 0 writes it */
 }
 
 #pragma OPENCL FP_CONTRACT ON

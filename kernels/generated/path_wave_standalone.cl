@@ -6,7 +6,7 @@
 /* ---- apps/path/path_wave.cl ---- */
 /* path_wave.cl: the wavefront method as one cooperative kernel: for each sample, a wave makes
  * every pixel's camera ray, then each wave extends the live paths by one bounce and compacts the
- * survivors (an atomic counter per wave), waves apart at resizing barriers, until no path is left
+ * survivors (a counter per wave, an atomic a group), waves apart at resizing barriers, until no path is left
  * or the depth is reached. No host round trip: every group reads the next wave's size after the
  * barrier. Each wave splits its paths by the groups there are after the barrier before it, so
  * groups may be killed or forked at every one.
@@ -304,17 +304,40 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
     atomic_add(&image[pixel * 3u + 2u], path_fixed(light.z));
 }
 
-/* One wavefront step of path `index` of `in`: a path that goes on is appended to `out` (its slot
- * from *out_count), a finished one adds its light to the image. */
-inline void path_extend(global const uint *in, uint index, global uint *out, global uint *out_count,
-                        global uint *image, uint depth)
+/* A workgroup barrier that orders global and local memory: coop_group_sync() in the cooperative
+ * kernels (libcoop's kernel header); path_plain.cl, an ordinary program, defines its own. */
+#ifndef PATH_GROUP_SYNC
+#define PATH_GROUP_SYNC() coop_group_sync()
+#endif
+
+/* One wave step by the whole group (every work-item calls it): paths first + local id of `in`,
+ * those below `live`, extended by a bounce; a finished path adds its light to the image, the
+ * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
+ * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
+inline void path_extend_group(global const uint *in, uint first, uint live, global uint *out,
+                              global uint *out_count, global uint *image, uint depth, local uint *share)
 {
-    path_ray ray = path_load(in, index);
-    path_vec light;
-    if (path_bounce(&ray, depth, &light))
-        path_store(out, atomic_inc(out_count), &ray);
-    else
-        path_accumulate(image, ray.pixel, light);
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
+    if (get_local_id(0) == 0)
+        share[0] = 0;
+    PATH_GROUP_SYNC();
+    path_ray ray;
+    if (index < live) {
+        path_vec light;
+        ray = path_load(in, index);
+        goes_on = path_bounce(&ray, depth, &light);
+        if (goes_on)
+            rank = atomic_inc(&share[0]);
+        else
+            path_accumulate(image, ray.pixel, light);
+    }
+    PATH_GROUP_SYNC();
+    if (get_local_id(0) == 0)
+        share[1] = share[0] ? atomic_add(out_count, share[0]) : 0u;
+    PATH_GROUP_SYNC();
+    if (goes_on)
+        path_store(out, share[1] + rank, &ray);
+    PATH_GROUP_SYNC();   /* share read by all before the next call's local id 0 writes it */
 }
 
 #pragma OPENCL FP_CONTRACT ON
@@ -325,7 +348,7 @@ inline void path_extend(global const uint *in, uint index, global uint *out, glo
 #endif
 /* ---- end of apps/path/path.h ---- */
 
-void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts)
+void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, __local uint (*share)[2])
 {
     uint live = 0;
     uint pixels = width * height;
@@ -344,8 +367,11 @@ void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint 
             global uint *in = bounce % 2u ? paths_b : paths_a;
             global uint *out = bounce % 2u ? paths_a : paths_b;
             global uint *out_count = counts + sample * (depth + 1u) + bounce + 1u;
-            for (uint index = coop_global_id(ctx, 0); index < live; index += coop_fixed_global_size(ctx, 0))
-                path_extend(in, index, out, out_count, image, depth);
+            uint size = get_local_size(0);
+            coop_pocl_join();
+            for (uint first = ((size_t)coop_group_id(ctx)) * size; first < live; first += ((size_t)coop_fixed_num_groups(ctx)) * size)
+                { coop_pocl_join(); path_extend_group(in, first, live, out, out_count, image, depth, (*share)); coop_pocl_join(); }
+            coop_pocl_join();
             coop_at(ctx, 2), coop_global_barrier(ctx);
             live = coop_load_relaxed(out_count);
             coop_pocl_join();
@@ -360,13 +386,14 @@ void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint 
 kernel void path_wave_standalone(COOP_PARAMS, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts)
 {
     COOP_ENTER(ctx);
+    __local uint coop_local_path_wave_share[2];
     coop_fix_num_groups(&ctx);
-    path_wave(&ctx, image, width, height, spp, depth, paths_a, paths_b, counts);
+    path_wave(&ctx, image, width, height, spp, depth, paths_a, paths_b, counts, &coop_local_path_wave_share);
     coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: apps/path/path_wave.cl:24:9: resizing_global_barrier()
- * coop-site 2: apps/path/path_wave.cl:31:13: resizing_global_barrier()
+ * coop-site 1: apps/path/path_wave.cl:25:9: resizing_global_barrier()
+ * coop-site 2: apps/path/path_wave.cl:33:13: resizing_global_barrier()
  */
