@@ -56,7 +56,9 @@
 typedef uint32_t uint;
 #define PATH_FN static inline
 #define PATH_CONSTANT static const
+/* the float functions by their OpenCL names, single precision as on the device */
 #define sqrt sqrtf
+#define fabs fabsf
 #endif
 
 #define PATH_SPHERES 5u
@@ -344,6 +346,7 @@ inline void path_extend_group(global const uint *in, uint first, uint live, glob
 #pragma OPENCL FP_CONTRACT ON
 #else
 #undef sqrt
+#undef fabs
 #endif
 
 #endif
