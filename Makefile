@@ -279,6 +279,7 @@ include host/coop-demo.mk
 include host/coop-multi.mk
 include host/coop-ws.mk
 include host/coop-lbvh.mk
+include host/coop-path.mk
 include benchmarks/spawn/spawn-bench.mk
 include host/examples.mk
 include merge-tool/Makefile.inc

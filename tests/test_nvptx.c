@@ -138,10 +138,12 @@ START_TEST(generated_programs_compile)
 }
 END_TEST
 
-/* coop-bench's multikernel steps. */
+/* The apps' ordinary kernels: coop-bench's multikernel steps, coop-lbvh's chain, coop-path's naive
+ * and host-driven wavefront kernels. */
 START_TEST(step_kernels_compile)
 {
     compile_all("apps/*/*_step.cl", NULL);
+    compile_all("apps/path/path_plain.cl", NULL);
 }
 END_TEST
 

@@ -15,7 +15,7 @@
 /* Every program `make` builds (gridsync-bench and preempt-bench only with make CUDA=1: tested where they were). */
 static const char *const programs[] = {"coop-info", "coop-litmus", "barrier-bench", "sched-bench",
                                        "coop-chaos", "coop-bench", "coop-demo", "coop-multi", "coop-ws",
-                                       "coop-lbvh", "spawn-bench"};
+                                       "coop-lbvh", "coop-path", "spawn-bench"};
 enum { PROGRAMS = sizeof programs / sizeof programs[0] };
 
 /* Runs build/bin/NAME with the arguments up to a NULL (at most 8), in this process's environment. */
@@ -179,6 +179,8 @@ static const struct {
     {"coop-lbvh", {"--gen", "uniform:16777217"}, "--gen: '16777217' is out of range; expected a whole number from 1 "
                                                  "to 16777216"},
     {"coop-lbvh", {"--gen", "uniform:8", "--rays", "x"}, "--rays: 'x' is not a whole number"},
+    {"coop-path", {"--spp", "256"}, "--spp: '256' is out of range; expected a whole number from 1 to 255"},
+    {"coop-path", {"--mode", "both"}, "--mode: 'both' is not a choice; expected all, standalone or cooperative"},
     /* an option with a value given twice: the last used to win silently */
     {"coop-info", {"--rounds", "5", "--rounds", "6"}, "--rounds: given twice ('5', then '6'); give it once"},
     {"coop-litmus", {"--test", "mp", "--test", "sb"}, "--test: given twice ('mp', then 'sb'); give it once"},

@@ -1,0 +1,334 @@
+/* path.h: the recursion study's path tracer (Cao and Kalloor's naive, mega-loop, wavefront and
+ * queue methods), one bounce at a time, shared by every kernel of apps/path/ and, compiled as C,
+ * by the CPU reference (path_ref.c): one text, so the check is the tracer's own arithmetic.
+ *
+ * The scene is the render task's (kernels/tasks/render.h): a ground sphere and four diffuse and
+ * metal spheres under a sky gradient, seen from a fixed camera. A path is one camera sample of a
+ * pixel, traced for at most `depth` segments; it ends in the sky (its light: the sky times the
+ * albedos on the way), absorbed by a metal or out of bounces (black). Random numbers are a hash of
+ * (pixel, sample, bounce, dimension): any order of the work gives the same paths.
+ *
+ * Exactness: only +, -, *, / and sqrt, no contraction into fma, and divisions and square roots
+ * correctly rounded (the host builds with -cl-fp32-correctly-rounded-divide-sqrt), so a device
+ * computes every path's floats as the CPU does. render.h's sphere sampling uses sin and cos, whose
+ * rounding differs between math libraries; path.h samples by rejection instead. A path's light
+ * goes into the image as 24-bit fixed point (path_fixed), and a pixel is the integer sum of its
+ * samples: the order in which a method adds the samples changes nothing, so every method's image
+ * equals the CPU's exactly.
+ *
+ * Image: 3 words per pixel (red, green, blue sums), rows top to bottom, zero before a render.
+ * Records (the wavefront's and the queue's paths in memory, kernels only): PATH_RECORD_WORDS
+ * words, path_store / path_load. */
+#ifndef APPS_PATH_PATH_H
+#define APPS_PATH_PATH_H
+
+/* OpenCL C (clang, coop-merge's parser, defines only the first), or C */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define PATH_OPENCL 1
+#pragma OPENCL FP_CONTRACT OFF
+#define PATH_FN inline
+#define PATH_CONSTANT constant
+#else
+#include <math.h>
+#include <stdint.h>
+/* gcc contracts nothing in ISO C mode (-std=c11); clang needs telling */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+typedef uint32_t uint;
+#define PATH_FN static inline
+#define PATH_CONSTANT static const
+/* the float functions by their OpenCL names, single precision as on the device */
+#define sqrt sqrtf
+#define fabs fabsf
+#endif
+
+#define PATH_SPHERES 5u
+#define PATH_NO_HIT PATH_SPHERES
+#define PATH_T_MIN 0.001f
+#define PATH_T_FAR 1.0e30f
+#define PATH_MAX_DEPTH 64u    /* the bounce is 8 bits of the random key */
+#define PATH_MAX_SPP 255u     /* 255 samples of at most 2^24 fit a word */
+#define PATH_FIXED_ONE 16777216.0f
+#define PATH_TRIES 8u         /* rejection draws for a unit vector */
+#define PATH_RECORD_WORDS 12u
+
+typedef struct path_vec {
+    float x, y, z;
+} path_vec;
+
+typedef struct path_sphere {
+    float cx, cy, cz, radius;
+    float r, g, b;
+    float fuzz;             /* < 0: diffuse; >= 0: metal with this fuzz */
+} path_sphere;
+
+PATH_CONSTANT path_sphere path_scene[PATH_SPHERES] = {
+    {0.0f, -100.5f, -1.0f, 100.0f, 0.8f, 0.8f, 0.0f, -1.0f},
+    {0.0f, 0.0f, -1.2f, 0.5f, 0.1f, 0.2f, 0.5f, -1.0f},
+    {-1.0f, 0.0f, -1.0f, 0.5f, 0.8f, 0.8f, 0.8f, 0.05f},
+    {1.0f, 0.0f, -1.0f, 0.5f, 0.8f, 0.6f, 0.2f, 0.3f},
+    {0.35f, -0.35f, -0.55f, 0.15f, 0.7f, 0.2f, 0.2f, -1.0f},
+};
+
+/* A path between two segments: where it goes, what it carries, whose it is. */
+typedef struct path_ray {
+    path_vec origin, direction, throughput;
+    uint pixel, sample, bounce;
+} path_ray;
+
+PATH_FN path_vec path_v(float x, float y, float z)
+{
+    path_vec v = {x, y, z};
+    return v;
+}
+
+PATH_FN path_vec path_add(path_vec a, path_vec b) { return path_v(a.x + b.x, a.y + b.y, a.z + b.z); }
+PATH_FN path_vec path_sub(path_vec a, path_vec b) { return path_v(a.x - b.x, a.y - b.y, a.z - b.z); }
+PATH_FN path_vec path_scale(path_vec a, float s) { return path_v(a.x * s, a.y * s, a.z * s); }
+PATH_FN path_vec path_mul(path_vec a, path_vec b) { return path_v(a.x * b.x, a.y * b.y, a.z * b.z); }
+PATH_FN float path_dot(path_vec a, path_vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+PATH_FN path_vec path_cross(path_vec a, path_vec b)
+{
+    return path_v(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+PATH_FN path_vec path_unit(path_vec a)
+{
+    float length = sqrt(path_dot(a, a));
+    return path_v(a.x / length, a.y / length, a.z / length);
+}
+
+/* lowbias32 (Chris Wellons' hash prospector), as render.h's. */
+PATH_FN uint path_hash(uint x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* A uniform number in [0, 1) for draw `dimension` of `bounce` of `sample` of `pixel`; 24 bits,
+ * so the conversion is exact. */
+PATH_FN float path_random(uint pixel, uint sample, uint bounce, uint dimension)
+{
+    uint key = (sample << 16) | (bounce << 8) | dimension;
+    uint h = path_hash(path_hash(pixel + 0x9e3779b9u) + path_hash(key));
+    return (float)(h >> 8) * (1.0f / 16777216.0f);
+}
+
+/* A direction on the unit sphere: the first of PATH_TRIES points of the cube inside the ball,
+ * scaled to length 1 (straight up when none is). */
+PATH_FN path_vec path_random_unit(uint pixel, uint sample, uint bounce)
+{
+    for (uint draw = 0; draw < PATH_TRIES; draw++) {
+        path_vec p = path_v(2.0f * path_random(pixel, sample, bounce, 2u + 3u * draw) - 1.0f,
+                            2.0f * path_random(pixel, sample, bounce, 3u + 3u * draw) - 1.0f,
+                            2.0f * path_random(pixel, sample, bounce, 4u + 3u * draw) - 1.0f);
+        float length2 = path_dot(p, p);
+        if (length2 > 1.0e-6f && length2 <= 1.0f)
+            return path_scale(p, 1.0f / sqrt(length2));
+    }
+    return path_v(0.0f, 1.0f, 0.0f);
+}
+
+/* Sample `sample` of `pixel`'s camera ray: the render task's first frame, jittered in the pixel. */
+PATH_FN path_ray path_camera(uint width, uint height, uint pixel, uint sample)
+{
+    path_vec target = path_v(0.0f, 0.0f, -1.0f), origin = path_v(0.0f, 0.4f, 1.0f);
+    path_vec back = path_unit(path_sub(origin, target));
+    path_vec right = path_unit(path_cross(path_v(0.0f, 1.0f, 0.0f), back));
+    path_vec up = path_cross(back, right);
+    float viewport_height = 1.2f;
+    float viewport_width = viewport_height * (float)width / (float)height;
+    uint x = pixel % width, y = pixel / width;
+    float s = ((float)x + path_random(pixel, sample, 0u, 0u)) / (float)width - 0.5f;
+    float t = 0.5f - ((float)y + path_random(pixel, sample, 0u, 1u)) / (float)height;
+    path_ray ray;
+    ray.origin = origin;
+    ray.direction = path_add(path_scale(back, -1.0f),
+                             path_add(path_scale(right, viewport_width * s), path_scale(up, viewport_height * t)));
+    ray.throughput = path_v(1.0f, 1.0f, 1.0f);
+    ray.pixel = pixel;
+    ray.sample = sample;
+    ray.bounce = 0;
+    return ray;
+}
+
+/* The nearest sphere along the ray for t in (PATH_T_MIN, PATH_T_FAR), or PATH_NO_HIT. */
+PATH_FN uint path_hit(path_vec origin, path_vec direction, float *t_hit)
+{
+    uint nearest = PATH_NO_HIT;
+    float t_max = PATH_T_FAR;
+    float a = path_dot(direction, direction);
+    for (uint s = 0; s < PATH_SPHERES; s++) {
+        path_vec oc = path_sub(path_v(path_scene[s].cx, path_scene[s].cy, path_scene[s].cz), origin);
+        float h = path_dot(direction, oc);
+        float c = path_dot(oc, oc) - path_scene[s].radius * path_scene[s].radius;
+        float discriminant = h * h - a * c;
+        if (discriminant < 0.0f)
+            continue;
+        float root = sqrt(discriminant);
+        float t = (h - root) / a;
+        if (t <= PATH_T_MIN || t >= t_max)
+            t = (h + root) / a;
+        if (t <= PATH_T_MIN || t >= t_max)
+            continue;
+        t_max = t;
+        nearest = s;
+    }
+    *t_hit = t_max;
+    return nearest;
+}
+
+PATH_FN path_vec path_sky(path_vec direction)
+{
+    float a = 0.5f * (path_unit(direction).y + 1.0f);
+    return path_add(path_scale(path_v(1.0f, 1.0f, 1.0f), 1.0f - a), path_scale(path_v(0.5f, 0.7f, 1.0f), a));
+}
+
+/* One segment of the path: 1 when it goes on (*ray is its next segment), else 0 with its light
+ * in *light. */
+PATH_FN uint path_bounce(path_ray *ray, uint depth, path_vec *light)
+{
+    float t = 0.0f;
+    uint s = path_hit(ray->origin, ray->direction, &t);
+    if (s == PATH_NO_HIT) {
+        *light = path_mul(ray->throughput, path_sky(ray->direction));
+        return 0;
+    }
+    path_vec centre = path_v(path_scene[s].cx, path_scene[s].cy, path_scene[s].cz);
+    path_vec point = path_add(ray->origin, path_scale(ray->direction, t));
+    path_vec normal = path_scale(path_sub(point, centre), 1.0f / path_scene[s].radius);
+    if (path_dot(ray->direction, normal) > 0.0f)
+        normal = path_scale(normal, -1.0f);
+    path_vec scattered;
+    uint absorbed = 0;
+    if (path_scene[s].fuzz < 0.0f) {
+        scattered = path_add(normal, path_random_unit(ray->pixel, ray->sample, ray->bounce));
+        if (fabs(scattered.x) < 1e-8f && fabs(scattered.y) < 1e-8f && fabs(scattered.z) < 1e-8f)
+            scattered = normal;
+    } else {
+        path_vec incoming = path_unit(ray->direction);
+        path_vec reflected = path_sub(incoming, path_scale(normal, 2.0f * path_dot(incoming, normal)));
+        scattered = path_add(path_unit(reflected),
+                             path_scale(path_random_unit(ray->pixel, ray->sample, ray->bounce), path_scene[s].fuzz));
+        absorbed = path_dot(scattered, normal) <= 0.0f;
+    }
+    *light = path_v(0.0f, 0.0f, 0.0f);
+    if (absorbed || ray->bounce + 1u >= depth)
+        return 0;
+    ray->throughput = path_mul(ray->throughput, path_v(path_scene[s].r, path_scene[s].g, path_scene[s].b));
+    ray->origin = point;
+    ray->direction = scattered;
+    ray->bounce++;
+    return 1;
+}
+
+/* A light channel in [0, 1] as 24-bit fixed point. */
+PATH_FN uint path_fixed(float channel)
+{
+    return (uint)(channel * PATH_FIXED_ONE);
+}
+
+/* Pixel `pixel`'s sums over its `spp` samples into sum[0..2]: the naive and mega-loop methods and
+ * the CPU. */
+PATH_FN void path_pixel(uint width, uint height, uint spp, uint depth, uint pixel, uint *sum)
+{
+    sum[0] = sum[1] = sum[2] = 0;
+    for (uint sample = 0; sample < spp; sample++) {
+        path_ray ray = path_camera(width, height, pixel, sample);
+        path_vec light;
+        while (path_bounce(&ray, depth, &light))
+            ;
+        sum[0] += path_fixed(light.x);
+        sum[1] += path_fixed(light.y);
+        sum[2] += path_fixed(light.z);
+    }
+}
+
+#ifdef PATH_OPENCL
+inline void path_store(global uint *records, uint index, const path_ray *ray)
+{
+    global uint *r = records + (size_t)index * PATH_RECORD_WORDS;
+    r[0] = as_uint(ray->origin.x);
+    r[1] = as_uint(ray->origin.y);
+    r[2] = as_uint(ray->origin.z);
+    r[3] = as_uint(ray->direction.x);
+    r[4] = as_uint(ray->direction.y);
+    r[5] = as_uint(ray->direction.z);
+    r[6] = as_uint(ray->throughput.x);
+    r[7] = as_uint(ray->throughput.y);
+    r[8] = as_uint(ray->throughput.z);
+    r[9] = ray->pixel;
+    r[10] = ray->sample;
+    r[11] = ray->bounce;
+}
+
+inline path_ray path_load(global const uint *records, uint index)
+{
+    global const uint *r = records + (size_t)index * PATH_RECORD_WORDS;
+    path_ray ray;
+    ray.origin = path_v(as_float(r[0]), as_float(r[1]), as_float(r[2]));
+    ray.direction = path_v(as_float(r[3]), as_float(r[4]), as_float(r[5]));
+    ray.throughput = path_v(as_float(r[6]), as_float(r[7]), as_float(r[8]));
+    ray.pixel = r[9];
+    ray.sample = r[10];
+    ray.bounce = r[11];
+    return ray;
+}
+
+/* A finished path's light into the image; other paths of its pixel may add at the same time. */
+inline void path_accumulate(global uint *image, uint pixel, path_vec light)
+{
+    atomic_add(&image[pixel * 3u], path_fixed(light.x));
+    atomic_add(&image[pixel * 3u + 1u], path_fixed(light.y));
+    atomic_add(&image[pixel * 3u + 2u], path_fixed(light.z));
+}
+
+/* A workgroup barrier that orders global and local memory: coop_group_sync() in the cooperative
+ * kernels (libcoop's kernel header); path_plain.cl, an ordinary program, defines its own. */
+#ifndef PATH_GROUP_SYNC
+#define PATH_GROUP_SYNC() coop_group_sync()
+#endif
+
+/* One wave step by the whole group (every work-item calls it): paths first + local id of `in`,
+ * those below `live`, extended by a bounce; a finished path adds its light to the image, the
+ * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
+ * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
+inline void path_extend_group(global const uint *in, uint first, uint live, global uint *out,
+                              global uint *out_count, global uint *image, uint depth, local uint *share)
+{
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
+    if (get_local_id(0) == 0)
+        share[0] = 0;
+    PATH_GROUP_SYNC();
+    path_ray ray;
+    if (index < live) {
+        path_vec light;
+        ray = path_load(in, index);
+        goes_on = path_bounce(&ray, depth, &light);
+        if (goes_on)
+            rank = atomic_inc(&share[0]);
+        else
+            path_accumulate(image, ray.pixel, light);
+    }
+    PATH_GROUP_SYNC();
+    if (get_local_id(0) == 0)
+        share[1] = share[0] ? atomic_add(out_count, share[0]) : 0u;
+    PATH_GROUP_SYNC();
+    if (goes_on)
+        path_store(out, share[1] + rank, &ray);
+    PATH_GROUP_SYNC();   /* share read by all before the next call's local id 0 writes it */
+}
+
+#pragma OPENCL FP_CONTRACT ON
+#else
+#undef sqrt
+#undef fabs
+#endif
+
+#endif

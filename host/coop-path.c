@@ -1,0 +1,834 @@
+/* coop-path: the recursion study (Cao and Kalloor's recursive methods for path tracing) on the
+ * spheres of apps/path/path.h, each method's image checked against the CPU at the pixels checked:
+ *   naive              path_plain.cl's path_naive: a work-item a pixel, samples and bounces looped;
+ *   megaloop           path_loop.cl: persistent groups take pixels from a counter;
+ *   wavefront-host     path_plain.cl's generate and extend kernels, launched by the host bounce by
+ *                      bounce, the next wave's size read back after each (the host round trips);
+ *   wavefront-barrier  path_wave.cl: the same waves in one cooperative kernel, resizing barriers
+ *                      between them;
+ *   queue              path_queue.cl: bundles of paths re-enqueued by the kernel on ws_deque.h.
+ * The cooperative methods (megaloop, wavefront-barrier, queue) run standalone (coop-merge's
+ * persistent form) and cooperatively, as a megakernel beside a periodic matmult task, with kills
+ * and forks at random under --chaos.
+ *
+ *   coop-path [--method M] [--mode all|standalone|cooperative] [--width W] [--height H] [--spp S]
+ *             [--depth D] [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none]
+ *             [--local-size L] [--json FILE] [--image FILE]
+ *   coop-path --pick [--width W] [--height H] [--spp S] [--depth D] [--compute-units N]
+ *
+ * Times: naive and wavefront-host from the first enqueue to the end of the last command;
+ * standalone, from the end of discovery to the kernel's end; cooperative, until the host saw
+ * every member finish (coop_mega_report.cooperative_ms). Exit status: 0, 1 for an error, 2 for an
+ * image that differs from the CPU's at a pixel checked. */
+#include "buffers.h"
+#include "cli.h"
+#include "clock.h"
+#include "coop.h"
+#include "coop/kernels/ws_layout.h" /* the queue's words, as path_queue.cl has them */
+#include "device.h"
+#include "errors.h"
+#include "json.h"
+#include "matmult_ref.h"
+#include "output.h"
+#include "path/path_ref.h"
+#include "path_loop_matmult_mega.h"
+#include "path_loop_standalone.h"
+#include "path_queue_matmult_mega.h"
+#include "path_queue_standalone.h"
+#include "path_wave_matmult_mega.h"
+#include "path_wave_standalone.h"
+#include "run.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char path_plain_source[], path_loop_standalone_source[], path_loop_matmult_mega_source[],
+    path_wave_standalone_source[], path_wave_matmult_mega_source[], path_queue_standalone_source[],
+    path_queue_matmult_mega_source[];
+
+/* path.h's limits and record size. */
+enum { PATH_MAX_DEPTH = 64, PATH_MAX_SPP = 255, PATH_RECORD_WORDS = 12, SIDE_MAX = 16384 };
+#define PATHS_MAX 2147483648.0
+
+/* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
+#define TASK_PERIOD_MS 2.0
+
+/* The queue: a deque of QUEUE_DEQUE slots a group, and BUNDLES_PER_GROUP bundles a group the
+ * kernel can have, so that a group that has re-enqueued its bundle finds others to steal. */
+enum { QUEUE_DEQUE = 8, BUNDLES_PER_GROUP = 2 };
+
+/* Wrong pixels printed per run. */
+enum { SHOWN_FAULTS = 10 };
+
+/* Every division and square root correctly rounded, as the CPU's (path.h: the images are exact). */
+#define PATH_BUILD_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
+
+typedef enum method { NAIVE, MEGALOOP, WAVEFRONT_HOST, WAVEFRONT_BARRIER, QUEUE, METHODS } method;
+static const char *const method_names[] = {"naive", "megaloop", "wavefront-host", "wavefront-barrier", "queue"};
+static const int method_cooperative[] = {0, 1, 0, 1, 1};
+
+/* The path kernels' arguments have the same indices in both forms (set_args). */
+_Static_assert(PATH_LOOP_STANDALONE_ARG_path_loop_next_pixel == PATH_LOOP_MATMULT_MEGA_ARG_path_loop_next_pixel &&
+                   PATH_WAVE_STANDALONE_ARG_path_wave_counts == PATH_WAVE_MATMULT_MEGA_ARG_path_wave_counts &&
+                   PATH_QUEUE_STANDALONE_ARG_path_queue_queue_shared ==
+                       PATH_QUEUE_MATMULT_MEGA_ARG_path_queue_queue_shared,
+               "the standalone and megakernel forms number the path kernel's arguments alike");
+
+typedef enum form { FORM_PLAIN, FORM_STANDALONE, FORM_COOPERATIVE } form;
+static const char *const form_names[] = {"plain", "standalone", "cooperative"};
+
+typedef struct options {
+    int methods[METHODS];
+    int standalone, cooperative;   /* --mode */
+    unsigned width, height, spp, depth;
+    unsigned chaos, seeds, compute_units;
+    int task, pick;
+    size_t local_size;             /* 0: the device's default */
+    const char *json, *image;
+} options;
+
+/* One run's figures, for the median lines and --json. */
+typedef struct run_record {
+    method m;
+    form f;
+    unsigned seed, groups, kills, forks, tasks, launches;
+    double ms;
+    int status;                    /* 0 right, 2 wrong */
+} run_record;
+
+static const char *const name = "coop-path";
+
+static const cli coop_path_cli = {
+    "coop-path",
+    "Usage: coop-path [--method M] [--mode all|standalone|cooperative] [--width W] [--height H]\n"
+    "                 [--spp S] [--depth D] [--chaos SEED] [--seeds S | --repeat R]\n"
+    "                 [--task matmult|none] [--local-size L] [--json FILE] [--image FILE]\n"
+    "       coop-path --pick [--width W] [--height H] [--spp S] [--depth D] [--compute-units N]\n"
+    "Path-traces spheres by five recursion methods on the device and checks each image against the CPU.\n"
+    "\n"
+    "Methods: naive (a work-item a pixel, looping over samples and bounces), megaloop (persistent\n"
+    "groups taking pixels from a counter), wavefront-host (a kernel per bounce launched by the host,\n"
+    "which reads each wave's size back), wavefront-barrier (the same waves in one cooperative kernel,\n"
+    "resizing barriers between them) and queue (bundles of paths re-enqueued by the kernel on a\n"
+    "work-stealing queue). The cooperative methods (megaloop, wavefront-barrier, queue) run\n"
+    "standalone and as a megakernel beside a periodic matmult task. Every image must equal the CPU's\n"
+    "at the pixels checked (all up to 4096 pixels, else 1000): the tracer's arithmetic is exact.\n"
+    "\n"
+    "Options:\n"
+    "  --method M        all (default), naive, megaloop, wavefront-host, wavefront-barrier or queue\n"
+    "  --mode M          the cooperative methods' forms: all (default), standalone or cooperative\n"
+    "  --width W         pixels across, 1 to 16384 (default 2048)\n"
+    "  --height H        pixels down, 1 to 16384 (default 1024)\n"
+    "  --spp S           samples per pixel, 1 to 255 (default 8)\n"
+    "  --depth D         segments per path at most, 1 to 64 (default 32)\n"
+    "  --chaos SEED      cooperative: chaos mode from SEED, 1 to 1073741824 (kills and forks at random)\n"
+    "  --seeds S         runs of each method and form, 1 to 1073741824 (default 1); with --chaos, the\n"
+    "                    cooperative ones take seeds SEED .. SEED+S-1; after several, a line gives the\n"
+    "                    median\n"
+    "  --repeat R        the same as --seeds R\n"
+    "  --task T          cooperative: matmult (default; a 64 x 64 matrix multiplication every 2 ms on\n"
+    "                    a quarter of the groups, checked too) or none\n"
+    "  --local-size L    work-items per group, 1 to 1024 (default: the device's)\n"
+    "  --json FILE       write every run's figures and each method's median to FILE\n"
+    "  --image FILE      write the first run's image to FILE (binary PPM, gamma 2)\n"
+    "  --pick            print the method the picker chooses for the configuration, and exit\n"
+    "  --compute-units N --pick: the device's compute units, 1 to 65536 (default: the device's)\n"
+    "  -h, --help        print this help and exit\n"
+    "  --version         print the version and exit\n"
+    "\n"
+    CLI_HELP_ENVIRONMENT
+    "\n"
+    "Exit status:\n"
+    "  0  every image equals the CPU's at the pixels checked\n"
+    "  1  a bad option, or a device or OpenCL error\n"
+    "  2  an image (or the task's product) differs\n",
+};
+
+static int parse(int argc, char **argv, options *o)
+{
+    static const char *const methods[] = {"all", "naive", "megaloop", "wavefront-host", "wavefront-barrier", "queue"};
+    static const char *const modes[] = {"all", "standalone", "cooperative"};
+    static const char *const tasks[] = {"matmult", "none"};
+    static const char *const known[] = {"--method", "--mode", "--width", "--height", "--spp", "--depth", "--chaos",
+                                        "--seeds", "--repeat", "--task", "--local-size", "--json", "--image",
+                                        "--compute-units"};
+    const cli *c = &coop_path_cli;
+    *o = (options){.width = 2048, .height = 1024, .spp = 8, .depth = 32, .seeds = 1, .task = 1};
+    cli_seen seen = {0};
+    size_t choice = 0;
+    size_t method_choice = 0;
+    int method_given = 0, mode_given = 0, cooperative_given = 0, seeds_given = 0, units_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *option = argv[i];
+        if (!strcmp(option, "--pick")) {
+            o->pick = 1;
+            continue;
+        }
+        size_t k = 0;
+        while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
+            k++;
+        if (k == sizeof known / sizeof known[0])
+            return cli_fail(c, "unknown option '%s'", option);
+        const char *value = cli_value(c, argc, argv, &i, &seen);
+        if (!value)
+            return -1;
+        unsigned number = 0;
+        int bad = 0;
+        if (!strcmp(option, "--method")) {
+            bad = cli_choice(c, option, value, methods, 6, &method_choice);
+            for (int m = 0; m < METHODS; m++)
+                o->methods[m] = method_choice == 0 || method_choice == (size_t)m + 1;
+            method_given = 1;
+        } else if (!strcmp(option, "--mode")) {
+            bad = cli_choice(c, option, value, modes, 3, &choice);
+            o->standalone = choice != 2;
+            o->cooperative = choice != 1;
+            mode_given = 1;
+        } else if (!strcmp(option, "--width")) {
+            bad = cli_unsigned(c, option, value, 1, SIDE_MAX, &o->width);
+        } else if (!strcmp(option, "--height")) {
+            bad = cli_unsigned(c, option, value, 1, SIDE_MAX, &o->height);
+        } else if (!strcmp(option, "--spp")) {
+            bad = cli_unsigned(c, option, value, 1, PATH_MAX_SPP, &o->spp);
+        } else if (!strcmp(option, "--depth")) {
+            bad = cli_unsigned(c, option, value, 1, PATH_MAX_DEPTH, &o->depth);
+        } else if (!strcmp(option, "--chaos")) {
+            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->chaos);
+            cooperative_given = 1;
+        } else if (!strcmp(option, "--seeds") || !strcmp(option, "--repeat")) {
+            if (seeds_given++)
+                return cli_fail(c, "%s '%s': --seeds and --repeat are one option; give it once", option, value);
+            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seeds);
+        } else if (!strcmp(option, "--task")) {
+            bad = cli_choice(c, option, value, tasks, 2, &choice);
+            o->task = choice == 0;
+            cooperative_given = 1;
+        } else if (!strcmp(option, "--local-size")) {
+            bad = cli_unsigned(c, option, value, 1, 1024, &number);
+            o->local_size = number;
+        } else if (!strcmp(option, "--json")) {
+            o->json = value;
+        } else if (!strcmp(option, "--image")) {
+            o->image = value;
+        } else {
+            bad = cli_unsigned(c, option, value, 1, 65536, &o->compute_units);
+            units_given = 1;
+        }
+        if (bad)
+            return -1;
+    }
+    if (!method_given)
+        for (int m = 0; m < METHODS; m++)
+            o->methods[m] = 1;
+    if (!mode_given)
+        o->standalone = o->cooperative = 1;
+    if (units_given && !o->pick)
+        return cli_fail(c, "--compute-units goes with --pick");
+    if (o->pick && (method_given || mode_given || cooperative_given || seeds_given || o->local_size || o->json ||
+                    o->image))
+        return cli_fail(c, "--pick takes only --width, --height, --spp, --depth and --compute-units");
+    if ((double)o->width * o->height * o->spp > PATHS_MAX)
+        return cli_fail(c, "%u x %u pixels x %u samples is more than 2147483648 paths", o->width, o->height, o->spp);
+    int any_cooperative = 0;
+    for (int m = 0; m < METHODS; m++)
+        any_cooperative |= o->methods[m] && method_cooperative[m];
+    if (cooperative_given && !(any_cooperative && o->cooperative))
+        return cli_fail(c, "--chaos and --task need a cooperative method (megaloop, wavefront-barrier or queue) "
+                           "and --mode cooperative or all");
+    if (mode_given && !any_cooperative)
+        return cli_fail(c, "--mode chooses the forms of megaloop, wavefront-barrier and queue; --method %s has one form",
+                        method_names[method_choice - 1]);
+    return 0;
+}
+
+/* ---- The picker -------------------------------------------------------------------------- */
+
+/* The method the picker chooses. A rule, from how each method keeps the device busy: `lanes`
+ * estimates the work-items a device runs at once (2048 a compute unit, an NVIDIA SM's most).
+ *   - fewer paths in all than twice the lanes: naive; no method has work to balance, and naive
+ *     has no counters, barriers or queue;
+ *   - fewer pixels than four times the lanes: queue; the naive, mega-loop and wavefront methods
+ *     run a pixel's samples (or a sample's pixels) on one lane's worth of work, the queue spreads
+ *     every path of every sample over the device;
+ *   - depth 4 or less: megaloop; paths end within a few bounces, so compaction buys little, and
+ *     persistent groups balance pixels of different cost;
+ *   - else wavefront-barrier: long paths of different lengths, compacted wave by wave, with no
+ *     host round trip.
+ * scripts/path-study measures it against the best method of each configuration. */
+static method pick(unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned compute_units)
+{
+    double lanes = 2048.0 * compute_units, pixels = (double)width * height;
+    if (pixels * spp < 2 * lanes)
+        return NAIVE;
+    if (pixels < 4 * lanes)
+        return QUEUE;
+    if (depth <= 4)
+        return MEGALOOP;
+    return WAVEFRONT_BARRIER;
+}
+
+/* ---- The device's runs ------------------------------------------------------------------- */
+
+typedef struct path_env {
+    coop_context *ctx;
+    const options *o;
+    unsigned pixels, queue_groups, bundles;
+    size_t local_size;
+    cl_mem buffers[16];
+    unsigned buffer_count;
+    cl_mem image, paths_a, paths_b, counts, count, next, bundle_buf, bundle_live, queue;
+    cl_mem task_a, task_b, task_c;
+    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+    uint32_t *picture;             /* the image read back */
+} path_env;
+
+static size_t queue_words(const path_env *env)
+{
+    return WS_QUEUE_WORDS((size_t)env->queue_groups, (size_t)QUEUE_DEQUE, (size_t)env->bundles);
+}
+
+static int open_buffers(path_env *env)
+{
+    const options *o = env->o;
+    size_t pixels = env->pixels;
+    int waves = o->methods[WAVEFRONT_HOST] || o->methods[WAVEFRONT_BARRIER], queue = o->methods[QUEUE];
+    cl_int err = CL_SUCCESS;
+    struct {
+        cl_mem *buffer;
+        size_t bytes;
+        const void *data;
+    } made[] = {
+        {&env->image, pixels * 3 * 4, NULL},
+        {&env->paths_a, waves ? pixels * PATH_RECORD_WORDS * 4 : 4, NULL},
+        {&env->paths_b, waves ? pixels * PATH_RECORD_WORDS * 4 : 4, NULL},
+        {&env->counts, (size_t)o->spp * (o->depth + 1) * 4, NULL},
+        {&env->count, 4, NULL},
+        {&env->next, 4, NULL},
+        {&env->bundle_buf, queue ? (size_t)env->bundles * env->local_size * PATH_RECORD_WORDS * 4 : 4, NULL},
+        {&env->bundle_live, (size_t)env->bundles * 4, NULL},
+        {&env->queue, queue_words(env) * 4, NULL},
+        {&env->task_a, sizeof env->task_a_host, env->task_a_host},
+        {&env->task_b, sizeof env->task_b_host, env->task_b_host},
+        {&env->task_c, sizeof env->task_a_host, NULL},
+    };
+    uint32_t x = 12345;
+    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
+        x = x * 1664525u + 1013904223u;
+        env->task_a_host[i] = x >> 20;
+        x = x * 1664525u + 1013904223u;
+        env->task_b_host[i] = x >> 20;
+    }
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
+        *made[i].buffer = buffer_create(env->ctx, made[i].bytes, made[i].data, &err);
+        if (err != CL_SUCCESS)
+            return error_cl(name, err, "clCreateBuffer");
+        env->buffers[env->buffer_count++] = *made[i].buffer;
+    }
+    env->picture = malloc(pixels * 3 * sizeof *env->picture);
+    return env->picture ? 0 : error_report(name, "out of memory for a %u-pixel image", env->pixels);
+}
+
+/* Zeroes the image and the counters, poisons nothing else (every method writes every pixel), and
+ * seeds the queue with bundles 0 .. bundles - 1 in its shared deque (ws_layout.h). */
+static int reset(path_env *env)
+{
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    const options *o = env->o;
+    struct {
+        cl_mem buffer;
+        size_t words;
+    } zero[] = {{env->image, (size_t)env->pixels * 3}, {env->counts, (size_t)o->spp * (o->depth + 1)},
+                {env->count, 1}, {env->next, 1}, {env->bundle_live, env->bundles}, {env->queue, queue_words(env)},
+                {env->task_c, TASK_ORDER * TASK_ORDER}};
+    cl_int err = CL_SUCCESS;
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0] && err == CL_SUCCESS; i++)
+        err = buffer_fill_words(queue, zero[i].buffer, 0, zero[i].words);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clEnqueueFillBuffer");
+    if (o->methods[QUEUE]) {
+        size_t shared = WS_DEQUE_BASE((size_t)QUEUE_DEQUE, (size_t)env->queue_groups);
+        uint32_t *seed = malloc((size_t)env->bundles * 4);
+        if (!seed)
+            return error_report(name, "out of memory for %u bundles", env->bundles);
+        for (unsigned b = 0; b < env->bundles; b++)
+            seed[b] = b;
+        uint32_t count = env->bundles;
+        err = clEnqueueWriteBuffer(queue, env->queue, CL_TRUE, (shared + WS_SLOTS) * 4, (size_t)count * 4, seed, 0,
+                                   NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clEnqueueWriteBuffer(queue, env->queue, CL_TRUE, (shared + WS_TAIL) * 4, 4, &count, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clEnqueueWriteBuffer(queue, env->queue, CL_TRUE, WS_OUTSTANDING * 4, 4, &count, 0, NULL, NULL);
+        free(seed);
+        if (err != CL_SUCCESS)
+            return error_cl(name, err, "clEnqueueWriteBuffer");
+    }
+    err = clFinish(queue);
+    return err == CL_SUCCESS ? 0 : error_cl(name, err, "clFinish");
+}
+
+/* A method's program and its kernels (wavefront-host: generate, then extend). */
+typedef struct program {
+    coop_program *program;
+    coop_kernel *kernel, *extend;
+} program;
+
+/* Sets the arguments the path kernels begin with: image, width, height, spp, depth, then `more`
+ * buffers; indices from 0 in every form (the megakernels' task arguments come after them). */
+static coop_status set_args(path_env *env, coop_kernel *kernel, const cl_mem *more, unsigned more_count)
+{
+    const options *o = env->o;
+    cl_uint words[] = {o->width, o->height, o->spp, o->depth};
+    coop_status status = coop_kernel_set_buffer(kernel, 0, env->image);
+    for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+        status = coop_kernel_set_arg(kernel, 1 + i, sizeof words[i], &words[i]);
+    for (unsigned i = 0; i < more_count && status == COOP_OK; i++)
+        status = coop_kernel_set_buffer(kernel, 5 + i, more[i]);
+    return status;
+}
+
+/* Sets wavefront-host's generate kernel for sample `sample` of `height` rows. */
+static coop_status set_generate(path_env *env, coop_kernel *kernel, cl_uint height, cl_uint sample)
+{
+    cl_uint width = env->o->width;
+    coop_status status = coop_kernel_set_buffer(kernel, 0, env->paths_a);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(kernel, 1, sizeof width, &width);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(kernel, 2, sizeof height, &height);
+    return status == COOP_OK ? coop_kernel_set_arg(kernel, 3, sizeof sample, &sample) : status;
+}
+
+/* Sets wavefront-host's extend kernel for `count` paths from `in` to `out`. */
+static coop_status set_extend(path_env *env, coop_kernel *kernel, cl_mem in, cl_uint count, cl_mem out)
+{
+    cl_uint depth = env->o->depth;
+    coop_status status = coop_kernel_set_buffer(kernel, 0, in);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(kernel, 1, sizeof count, &count);
+    if (status == COOP_OK)
+        status = coop_kernel_set_buffer(kernel, 2, out);
+    if (status == COOP_OK)
+        status = coop_kernel_set_buffer(kernel, 3, env->count);
+    if (status == COOP_OK)
+        status = coop_kernel_set_buffer(kernel, 4, env->image);
+    return status == COOP_OK ? coop_kernel_set_arg(kernel, 5, sizeof depth, &depth) : status;
+}
+
+/* PoCL compiles an ordinary kernel at its first launch: one launch of a group with nothing to do
+ * (no rows, no paths) keeps that out of the first run's time. */
+static int warm_up(path_env *env, program *p, method m)
+{
+    cl_uint rows = env->o->height, none = 0;
+    coop_status status = m == NAIVE ? coop_kernel_set_arg(p->kernel, 2, sizeof none, &none)
+                                    : set_generate(env, p->kernel, 0, 0);
+    if (status == COOP_OK && m == WAVEFRONT_HOST)
+        status = set_extend(env, p->extend, env->paths_a, 0, env->paths_b);
+    if (status != COOP_OK)
+        return error_coop(name, env->ctx, status, "warming up");
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    cl_int err = device_enqueue_plain(queue, p->kernel, 1, env->local_size, NULL);
+    if (err == CL_SUCCESS && m == WAVEFRONT_HOST)
+        err = device_enqueue_plain(queue, p->extend, 1, env->local_size, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(queue);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "warming up");
+    status = m == NAIVE ? coop_kernel_set_arg(p->kernel, 2, sizeof rows, &rows) : COOP_OK;
+    return status == COOP_OK ? 0 : error_coop(name, env->ctx, status, "warming up");
+}
+
+static int program_open(path_env *env, method m, form f, program *p)
+{
+    static const char *const standalone_names[] = {NULL, PATH_LOOP_STANDALONE_NAME, NULL, PATH_WAVE_STANDALONE_NAME,
+                                                   PATH_QUEUE_STANDALONE_NAME};
+    static const char *const mega_names[] = {NULL, PATH_LOOP_MATMULT_MEGA_NAME, NULL, PATH_WAVE_MATMULT_MEGA_NAME,
+                                             PATH_QUEUE_MATMULT_MEGA_NAME};
+    const char *standalone_sources[] = {NULL, path_loop_standalone_source, NULL, path_wave_standalone_source,
+                                        path_queue_standalone_source};
+    const char *mega_sources[] = {NULL, path_loop_matmult_mega_source, NULL, path_wave_matmult_mega_source,
+                                  path_queue_matmult_mega_source};
+    const char *source = f == FORM_PLAIN ? path_plain_source
+                         : f == FORM_STANDALONE ? standalone_sources[m] : mega_sources[m];
+    const char *kernel = m == NAIVE ? "path_naive" : m == WAVEFRONT_HOST ? "path_generate"
+                         : f == FORM_STANDALONE ? standalone_names[m] : mega_names[m];
+    coop_status status = coop_program_create(env->ctx, source, PATH_BUILD_OPTIONS, &p->program);
+    if (status == COOP_OK)
+        status = coop_kernel_create(p->program, kernel, &p->kernel);
+    if (status == COOP_OK && m == WAVEFRONT_HOST)
+        status = coop_kernel_create(p->program, "path_extend_wave", &p->extend);
+    if (status != COOP_OK)
+        return error_coop(name, env->ctx, status, method_names[m]);
+    cl_uint queue_args[] = {env->queue_groups, QUEUE_DEQUE, env->bundles};
+    if (m == NAIVE) {
+        status = set_args(env, p->kernel, NULL, 0);
+    } else if (m == MEGALOOP) {
+        status = set_args(env, p->kernel, &env->next, 1);
+    } else if (m == WAVEFRONT_BARRIER) {
+        cl_mem more[] = {env->paths_a, env->paths_b, env->counts};
+        status = set_args(env, p->kernel, more, 3);
+    } else if (m == QUEUE) {
+        cl_mem more[] = {env->bundle_buf, env->bundle_live, env->next, env->queue};
+        status = set_args(env, p->kernel, more, 4);
+        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+            status = coop_kernel_set_arg(p->kernel, PATH_QUEUE_STANDALONE_ARG_path_queue_queue_groups + i,
+                                         sizeof queue_args[i], &queue_args[i]);
+    }
+    /* wavefront-host's arguments change every launch (run_wavefront_host) */
+    if (status == COOP_OK && f == FORM_COOPERATIVE) {
+        unsigned first = m == MEGALOOP ? PATH_LOOP_MATMULT_MEGA_ARG_matmult_a
+                         : m == WAVEFRONT_BARRIER ? PATH_WAVE_MATMULT_MEGA_ARG_matmult_a
+                                                  : PATH_QUEUE_MATMULT_MEGA_ARG_matmult_a;
+        cl_mem task[] = {env->task_a, env->task_b, env->task_c};
+        for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
+            status = coop_kernel_set_buffer(p->kernel, first + i, task[i]);
+    }
+    if (status != COOP_OK)
+        return error_coop(name, env->ctx, status, "setting the kernel's arguments");
+    return f == FORM_PLAIN ? warm_up(env, p, m) : 0;
+}
+
+static void program_close(program *p)
+{
+    coop_kernel_release(p->extend);
+    coop_kernel_release(p->kernel);
+    coop_program_release(p->program);
+    *p = (program){0};
+}
+
+static size_t groups_for(size_t items, size_t local_size)
+{
+    return (items + local_size - 1) / local_size;
+}
+
+static int run_naive(path_env *env, program *p, double *ms, unsigned *launches)
+{
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    double start = clock_now_ms();
+    cl_int err = device_enqueue_plain(queue, p->kernel, groups_for(env->pixels, env->local_size), env->local_size,
+                                      NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(queue);
+    *ms = clock_now_ms() - start;
+    *launches = 1;
+    return err == CL_SUCCESS ? 0 : error_cl(name, err, "naive: clEnqueueNDRangeKernel");
+}
+
+/* Per sample: generate every pixel's camera ray, then launch extend on the live paths, zero the
+ * survivors' counter before and read it back after each launch: the next launch's size. */
+static int run_wavefront_host(path_env *env, program *p, double *ms, unsigned *launches)
+{
+    const options *o = env->o;
+    cl_command_queue queue = coop_context_queue(env->ctx);
+    cl_uint zero = 0;
+    coop_status status = COOP_OK;
+    cl_int err = CL_SUCCESS;
+    *launches = 0;
+    double start = clock_now_ms();
+    for (cl_uint sample = 0; sample < o->spp && status == COOP_OK && err == CL_SUCCESS; sample++) {
+        status = set_generate(env, p->kernel, o->height, sample);
+        if (status != COOP_OK)
+            break;
+        err = device_enqueue_plain(queue, p->kernel, groups_for(env->pixels, env->local_size), env->local_size, NULL);
+        ++*launches;
+        cl_uint live = env->pixels;
+        for (cl_uint bounce = 0; bounce < o->depth && live && err == CL_SUCCESS; bounce++) {
+            status = set_extend(env, p->extend, bounce % 2 ? env->paths_b : env->paths_a, live,
+                                bounce % 2 ? env->paths_a : env->paths_b);
+            if (status != COOP_OK)
+                break;
+            err = clEnqueueWriteBuffer(queue, env->count, CL_FALSE, 0, 4, &zero, 0, NULL, NULL);
+            if (err == CL_SUCCESS)
+                err = device_enqueue_plain(queue, p->extend, groups_for(live, env->local_size), env->local_size,
+                                           NULL);
+            ++*launches;
+            if (err == CL_SUCCESS)
+                err = clEnqueueReadBuffer(queue, env->count, CL_TRUE, 0, 4, &live, 0, NULL, NULL);
+        }
+    }
+    *ms = clock_now_ms() - start;
+    if (status != COOP_OK)
+        return error_coop(name, env->ctx, status, "wavefront-host: setting the kernels' arguments");
+    return err == CL_SUCCESS ? 0 : error_cl(name, err, "wavefront-host: a launch or its count");
+}
+
+/* The task's product against the CPU's, when it ran: 0, or 2 on a difference. */
+static int task_check(path_env *env, const coop_mega_report *report)
+{
+    if (!report->record_count)
+        return 0;
+    static uint32_t c[TASK_ORDER * TASK_ORDER];
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->task_c, CL_TRUE, 0, sizeof c, c, 0, NULL,
+                                     NULL);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clEnqueueReadBuffer");
+    uint32_t row[TASK_ORDER];
+    matmult_difference first;
+    if (matmult_ref_compare(env->task_a_host, env->task_b_host, c, TASK_ORDER, row, &first)) {
+        printf("task: c[%zu][%zu] = %u, expected %u\n", first.row, first.col, first.got, first.expected);
+        return 2;
+    }
+    return 0;
+}
+
+/* The image as a binary PPM, each channel's mean through gamma 2. */
+static int write_image(const path_env *env, const char *path)
+{
+    const options *o = env->o;
+    coop_outfile file;
+    if (output_open(&file, name, path) != 0)
+        return 1;
+    fprintf(file.stream, "P6\n%u %u\n255\n", o->width, o->height);
+    for (size_t i = 0; i < (size_t)env->pixels * 3; i++)
+        fputc((int)path_ref_byte(env->picture[i], o->spp), file.stream);
+    return output_commit(&file, name) ? 1 : 0;
+}
+
+/* The checked pixels and the CPU's sums there. */
+typedef struct check {
+    uint32_t *pixels, *expected;
+    unsigned count;
+} check;
+
+/* One run of method m in form f (chaos seed `seed`, 0: none), checked; prints a line and gives
+ * its figures in *record; 0, 1 or 2. */
+static int run_once(path_env *env, method m, form f, program *p, unsigned seed, const check *c, run_record *record)
+{
+    const options *o = env->o;
+    if (reset(env))
+        return 1;
+    coop_mega_report report = {0};
+    double ms = 0;
+    unsigned groups = 0, launches = 0;
+    int status = 0;
+    if (m == NAIVE) {
+        status = run_naive(env, p, &ms, &launches);
+        groups = (unsigned)groups_for(env->pixels, env->local_size);
+    } else if (m == WAVEFRONT_HOST) {
+        status = run_wavefront_host(env, p, &ms, &launches);
+        groups = (unsigned)groups_for(env->pixels, env->local_size);
+    } else if (f == FORM_STANDALONE) {
+        coop_launch launch = {.local_size = env->local_size};
+        coop_run_stats stats = {0};
+        status = run_persistent(name, env->ctx, p->kernel, &launch, &stats, method_names[m]) != COOP_OK;
+        ms = stats.run_ms - stats.discovery_ms;
+        groups = stats.groups;
+        launches = 1;
+    } else {
+        coop_mega_params params = {.launch = {.local_size = env->local_size}, .chaos_seed = seed, .watchdog_s = 60};
+        unsigned task = m == MEGALOOP ? PATH_LOOP_MATMULT_MEGA_TASK_matmult
+                        : m == WAVEFRONT_BARRIER ? PATH_WAVE_MATMULT_MEGA_TASK_matmult
+                                                 : PATH_QUEUE_MATMULT_MEGA_TASK_matmult;
+        coop_task_plan plan = {.task = task, .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER,
+                               .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
+        status = run_megakernel(name, env->ctx, p->kernel, &params, &plan, o->task ? 1 : 0, &report,
+                                method_names[m]) != COOP_OK;
+        ms = report.cooperative_ms;
+        groups = report.groups;
+        launches = 1;
+    }
+    if (status) {
+        coop_mega_report_free(&report);
+        return 1;
+    }
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->image, CL_TRUE, 0,
+                                     (size_t)env->pixels * 3 * 4, env->picture, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        coop_mega_report_free(&report);
+        return error_cl(name, err, "clEnqueueReadBuffer");
+    }
+    char label[64];
+    if (f == FORM_PLAIN)
+        snprintf(label, sizeof label, "%s", method_names[m]);
+    else if (f == FORM_STANDALONE)
+        snprintf(label, sizeof label, "%s standalone", method_names[m]);
+    else
+        snprintf(label, sizeof label, "%s cooperative seed %u", method_names[m], seed);
+    unsigned wrong = path_ref_compare(env->picture, o->width, c->pixels, c->count, c->expected, label, stdout,
+                                      SHOWN_FAULTS);
+    status = wrong ? 2 : f == FORM_COOPERATIVE ? task_check(env, &report) : 0;
+    printf("%s", label);
+    printf(": %.3f ms on %u groups", ms, groups);
+    if (m == WAVEFRONT_HOST)
+        printf(", %u launches", launches);
+    if (f == FORM_COOPERATIVE)
+        printf(", %u kills, %u forks, %u task runs", report.kills, report.forks, report.tasks);
+    if (status == 1)
+        printf(": error\n");
+    else if (wrong)
+        printf(": image WRONG at %u of %u pixels checked\n", wrong, c->count);
+    else if (status)
+        printf(": image equal to the CPU's; task WRONG\n");
+    else
+        printf(": %u pixels checked equal the CPU's: ok\n", c->count);
+    *record = (run_record){.m = m, .f = f, .seed = seed, .groups = groups, .kills = report.kills,
+                           .forks = report.forks, .tasks = report.tasks, .launches = launches, .ms = ms,
+                           .status = status};
+    coop_mega_report_free(&report);
+    return status;
+}
+
+/* The median time of the `count` records of method m in form f; NAN for none. */
+static double median_of(const run_record *records, unsigned count, method m, form f, double *times)
+{
+    unsigned found = 0;
+    for (unsigned i = 0; i < count; i++)
+        if (records[i].m == m && records[i].f == f)
+            times[found++] = records[i].ms;
+    return found ? stats_quantile(times, found, 0.5) : NAN;
+}
+
+/* Every run's figures and each method and form's median as one JSON object. */
+static int write_json(const path_env *env, const run_record *records, unsigned count, double *times)
+{
+    const options *o = env->o;
+    coop_outfile file;
+    if (output_open(&file, name, o->json) != 0)
+        return CLI_EXIT_ERROR;
+    FILE *out = file.stream;
+    const coop_device_info *info = coop_context_device(env->ctx);
+    fprintf(out, "{\n  \"program\": \"coop-path\",\n  \"device\": ");
+    json_string(out, info->name);
+    fprintf(out, ",\n  \"platform\": ");
+    json_string(out, info->platform);
+    fprintf(out, ",\n  \"compute_units\": %u,\n  \"width\": %u,\n  \"height\": %u,\n  \"spp\": %u,\n"
+            "  \"depth\": %u,\n  \"local_size\": %zu,\n  \"chaos_seed\": %u,\n  \"task\": %s,\n  \"pick\": \"%s\",\n"
+            "  \"runs\": [\n", info->compute_units, o->width, o->height, o->spp, o->depth, env->local_size, o->chaos,
+            o->task ? "\"matmult\"" : "null",
+            method_names[pick(o->width, o->height, o->spp, o->depth, info->compute_units)]);
+    for (unsigned i = 0; i < count; i++) {
+        const run_record *r = &records[i];
+        fprintf(out, "    {\"method\": \"%s\", \"form\": \"%s\", \"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, "
+                "\"launches\": %u, \"kills\": %u, \"forks\": %u, \"task_runs\": %u, \"check\": \"%s\"}%s\n",
+                method_names[r->m], form_names[r->f], r->seed, r->ms, r->groups, r->launches, r->kills, r->forks,
+                r->tasks, r->status ? "wrong" : "ok", i + 1 < count ? "," : "");
+    }
+    fprintf(out, "  ],\n  \"median_ms\": {");
+    int first = 1;
+    for (int m = 0; m < METHODS; m++)
+        for (int f = 0; f < 3; f++) {
+            if ((f == FORM_PLAIN) == method_cooperative[m])
+                continue;
+            fprintf(out, "%s\"%s%s%s\": ", first ? "" : ", ", method_names[m], f == FORM_PLAIN ? "" : " ",
+                    f == FORM_PLAIN ? "" : form_names[f]);
+            json_number(out, median_of(records, count, (method)m, (form)f, times));
+            first = 0;
+        }
+    fprintf(out, "}\n}\n");
+    return output_commit(&file, name);
+}
+
+/* Runs every method and form asked for, o->seeds times each; 0, 1 or 2. */
+static int run_all(path_env *env, const check *c)
+{
+    const options *o = env->o;
+    unsigned most = o->seeds * 8;
+    double *times = malloc((size_t)most * sizeof *times);
+    run_record *records = calloc(most, sizeof *records);
+    unsigned recorded = 0, wrong = 0;
+    int result = !times || !records ? error_report(name, "out of memory for %u runs' figures", most) : 0;
+    int image_written = !o->image;
+    for (int m = 0; !result && m < METHODS; m++) {
+        for (int f = 0; !result && f < 3; f++) {
+            if (!o->methods[m] || (f == FORM_PLAIN) == method_cooperative[m] ||
+                (f == FORM_STANDALONE && !o->standalone) || (f == FORM_COOPERATIVE && !o->cooperative))
+                continue;
+            program p = {0};
+            result = program_open(env, (method)m, (form)f, &p);
+            unsigned first = recorded;
+            for (unsigned i = 0; !result && i < o->seeds; i++) {
+                unsigned seed = f == FORM_COOPERATIVE && o->chaos ? o->chaos + i : 0;
+                int run = run_once(env, (method)m, (form)f, &p, seed, c, &records[recorded]);
+                if (run == 1) {
+                    result = 1;
+                    break;
+                }
+                times[recorded - first] = records[recorded].ms;
+                recorded++;
+                wrong += run == 2;
+                if (!image_written) {
+                    result = write_image(env, o->image);
+                    image_written = 1;
+                }
+            }
+            unsigned done = recorded - first;
+            if (!result && done > 1)
+                printf("%s%s%s: median %.3f ms over %u runs (min %.3f, max %.3f)\n", method_names[m],
+                       f == FORM_PLAIN ? "" : " ", f == FORM_PLAIN ? "" : form_names[f],
+                       stats_quantile(times, done, 0.5), done, stats_quantile(times, done, 0.0),
+                       stats_quantile(times, done, 1.0));
+            program_close(&p);
+        }
+    }
+    if (!result && wrong)
+        result = CLI_EXIT_CHECK;
+    if (o->json && result != 1 && write_json(env, records, recorded, times) != 0)
+        result = 1;
+    free(times);
+    free(records);
+    return result;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (cli_info_option(&coop_path_cli, argv[i]))
+            return CLI_EXIT_OK;
+    options o;
+    if (parse(argc, argv, &o) != 0)
+        return CLI_EXIT_ERROR;
+    path_env env = {.o = &o, .pixels = o.width * o.height};
+    if (o.pick && o.compute_units) {
+        printf("pick: %s (%u x %u, %u spp, depth %u, %u compute units)\n",
+               method_names[pick(o.width, o.height, o.spp, o.depth, o.compute_units)], o.width, o.height, o.spp,
+               o.depth, o.compute_units);
+        return CLI_EXIT_OK;
+    }
+    /* a line per run, in order with libcoop's messages on standard error */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    output_catch_signals();
+    int result = device_open(name, NULL, &env.ctx);
+    if (!result && o.pick) {
+        unsigned units = coop_context_device(env.ctx)->compute_units;
+        printf("pick: %s (%u x %u, %u spp, depth %u, %u compute units)\n",
+               method_names[pick(o.width, o.height, o.spp, o.depth, units)], o.width, o.height, o.spp, o.depth,
+               units);
+        coop_context_release(env.ctx);
+        return CLI_EXIT_OK;
+    }
+    check c = {0};
+    if (!result) {
+        const coop_device_info *info = coop_context_device(env.ctx);
+        env.local_size = o.local_size ? o.local_size : device_default_local_size(info);
+        result = device_check_local_size(name, info, env.local_size);
+        env.queue_groups = coop_launch_groups(env.ctx, env.local_size);
+        env.bundles = BUNDLES_PER_GROUP * env.queue_groups;
+    }
+    if (!result)
+        result = open_buffers(&env);
+    if (!result) {
+        unsigned room = env.pixels <= PATH_REF_ALL_UP_TO ? env.pixels : PATH_REF_SAMPLED;
+        c.pixels = malloc((size_t)room * sizeof *c.pixels);
+        c.expected = malloc((size_t)room * 3 * sizeof *c.expected);
+        if (!c.pixels || !c.expected)
+            result = error_report(name, "out of memory for the pixels checked");
+    }
+    if (!result) {
+        c.count = path_ref_checked(o.width, o.height, c.pixels);
+        path_ref_expect(o.width, o.height, o.spp, o.depth, c.pixels, c.count, c.expected);
+        printf("path: %u x %u pixels, %u spp, depth %u, local size %zu, %u pixels checked\n", o.width, o.height,
+               o.spp, o.depth, env.local_size, c.count);
+        result = run_all(&env, &c);
+    }
+    free(c.pixels);
+    free(c.expected);
+    free(env.picture);
+    buffers_release(env.buffers, env.buffer_count);
+    coop_context_release(env.ctx);
+    return result;
+}

@@ -1,0 +1,350 @@
+/* test_path.c: coop-path (host/coop-path.c with apps/path/), run as a subprocess on PoCL with two
+ * workers at small sizes: every method's image (naive, megaloop, wavefront-host,
+ * wavefront-barrier, queue; the cooperative three standalone and beside the matmult task) equals
+ * the CPU's at every pixel, at sizes that fill no group evenly too; the cooperative methods stay
+ * right under chaos seeds with the periodic task on four workers, kills happening over the seeds.
+ * The picker's rule, --json and --image give what they say; bad arguments are refused with their
+ * message. The check itself (apps/path/path_ref.c, linked in) finds a pixel one level off, naming
+ * it, the method, what it got and what it expected. scripts/path-study runs its --quick subset (it
+ * needs python3-matplotlib, as test_scripts' scripts do).
+ *
+ * coop-path exits 2 on a wrong image, so exit status 0 is the equality check. Run from the
+ * repository root. */
+#include "testutil.h"
+
+#include "path/path_ref.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define PATH "build/bin/coop-path"
+
+enum { WORKERS = 2, CHAOS_WORKERS = 4 };
+
+#define run_path(...) tu_run_program(PATH, "make " PATH, WORKERS, __VA_ARGS__)
+
+static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
+{
+    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
+                  run->output);
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
+}
+
+/* The number of lines of `output` that begin with `start` and end with `end`. */
+static unsigned lines_with(const char *output, const char *start, const char *end)
+{
+    unsigned count = 0;
+    for (const char *line = output; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t length = eol ? (size_t)(eol - line) : strlen(line);
+        if (!strncmp(line, start, strlen(start)) && length >= strlen(end) &&
+            !strncmp(line + length - strlen(end), end, strlen(end)))
+            count++;
+        line += length + (eol != NULL);
+    }
+    return count;
+}
+
+/* The sum of the numbers printed before `label` (e.g. " kills") on every line. */
+static unsigned sum_before(const char *output, const char *label)
+{
+    unsigned sum = 0;
+    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
+        const char *digits = at;
+        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
+            digits--;
+        sum += (unsigned)strtoul(digits, NULL, 10);
+    }
+    return sum;
+}
+
+static const char *const OK_END = " pixels checked equal the CPU's: ok";
+
+/* ---- Every method ---------------------------------------------------------------------------- */
+
+START_TEST(every_method_equals_the_cpu)
+{
+    tu_process run = run_path("--width", "64", "--height", "32", "--spp", "2", "--depth", "8", NULL);
+    assert_run(&run, "64 x 32", 0, "path: 64 x 32 pixels, 2 spp, depth 8, local size 64, 2048 pixels checked\n");
+    static const char *const starts[] = {"naive: ",
+                                         "megaloop standalone: ",
+                                         "megaloop cooperative seed 0: ",
+                                         "wavefront-host: ",
+                                         "wavefront-barrier standalone: ",
+                                         "wavefront-barrier cooperative seed 0: ",
+                                         "queue standalone: ",
+                                         "queue cooperative seed 0: "};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        ck_assert_msg(lines_with(run.output, starts[i], "2048 pixels checked equal the CPU's: ok") == 1,
+                      "no right \"%s\" image:\n%s", starts[i], run.output);
+    /* a launch per sample's generate and per bounce: 2 x (1 + 8) at most */
+    ck_assert_msg(strstr(run.output, " launches: ") != NULL, "wavefront-host counts no launches:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* Sizes that fill no group evenly, one pixel, one segment: the edges of every method's split. */
+START_TEST(odd_sizes)
+{
+    static const char *const sizes[][5] = {
+        {"37", "5", "3", "5", "16"},
+        {"1", "1", "1", "1", "8"},
+        {"7", "3", "4", "64", "3"},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        tu_process run = run_path("--width", sizes[i][0], "--height", sizes[i][1], "--spp", sizes[i][2], "--depth",
+                                  sizes[i][3], "--local-size", sizes[i][4], "--mode", "standalone", NULL);
+        assert_run(&run, sizes[i][0], 0, "path: ");
+        ck_assert_msg(lines_with(run.output, "", OK_END) == 5, "%s x %s: not five right images:\n%s", sizes[i][0],
+                      sizes[i][1], run.output);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* --json: every run's figures and the medians; --image: the picture; a failed write is an error. */
+START_TEST(json_and_image)
+{
+    char json_path[] = "/tmp/test_path-XXXXXX", image_path[] = "/tmp/test_path-XXXXXX";
+    int fd = mkstemp(json_path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    fd = mkstemp(image_path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    tu_process run = run_path("--width", "16", "--height", "8", "--spp", "2", "--depth", "4", "--method", "queue",
+                              "--mode", "standalone", "--repeat", "3", "--json", json_path, "--image", image_path,
+                              NULL);
+    assert_run(&run, "--json", 0, "queue standalone: median ");
+    free(run.output);
+    char *json = tu_read_file(json_path, NULL);
+    unlink(json_path);
+    ck_assert_msg(strstr(json, "\"program\": \"coop-path\"") && strstr(json, "\"width\": 16,") &&
+                      strstr(json, "\"spp\": 2,") && strstr(json, "\"pick\": \"naive\"") &&
+                      strstr(json, "\"queue standalone\": ") && strstr(json, "\"naive\": null"),
+                  "--json lacks the configuration, the pick or the medians:\n%s", json);
+    unsigned runs = 0;
+    for (const char *at = strstr(json, "{\"method\": \"queue\""); at; at = strstr(at + 1, "{\"method\": \"queue\""))
+        runs++;
+    ck_assert_msg(runs == 3, "--json has %u queue runs, not 3:\n%s", runs, json);
+    ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong run:\n%s", json);
+    free(json);
+    size_t size = 0;
+    char *image = tu_read_file(image_path, &size);
+    unlink(image_path);
+    ck_assert_msg(size == strlen("P6\n16 8\n255\n") + 16 * 8 * 3 && !strncmp(image, "P6\n16 8\n255\n", 12),
+                  "--image is not a 16 x 8 PPM (%zu bytes)", size);
+    free(image);
+    run = run_path("--width", "8", "--height", "8", "--spp", "1", "--depth", "2", "--method", "naive", "--json",
+                   "/dev/full", NULL);
+    assert_run(&run, "--json /dev/full", 1, "coop-path: cannot write /dev/full: No space left on device");
+    free(run.output);
+}
+END_TEST
+
+/* ---- Under chaos, beside the periodic task --------------------------------------------------- */
+
+START_TEST(cooperative_under_chaos)
+{
+    static const char *const methods[] = {"megaloop", "wavefront-barrier", "queue"};
+    unsigned kills = 0;
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        tu_process run = tu_run_program(PATH, "make " PATH, CHAOS_WORKERS, "--width", "48", "--height", "24",
+                                        "--spp", "2", "--depth", "6", "--method", methods[i], "--mode", "cooperative",
+                                        "--chaos", "11", "--seeds", "3", "--local-size", "16", NULL);
+        assert_run(&run, methods[i], 0, " cooperative seed 11: ");
+        char start[64];
+        snprintf(start, sizeof start, "%s cooperative seed ", methods[i]);
+        ck_assert_msg(lines_with(run.output, start, "1152 pixels checked equal the CPU's: ok") == 3,
+                      "%s: not three right images:\n%s", methods[i], run.output);
+        kills += sum_before(run.output, " kills");
+        free(run.output);
+    }
+    ck_assert_msg(kills > 0, "no kill over three methods and three chaos seeds each");
+}
+END_TEST
+
+/* ---- scripts/path-study ---------------------------------------------------------------------- */
+
+/* The study's smoke test: --quick runs 64x32 at 1 and 2 spp, depth 4, once each, and writes its
+ * CSV (a row per configuration, method and form), its report and its plot; its times are not
+ * checked (PoCL measures nothing), coop-path checks every image. */
+START_TEST(study_script_quick)
+{
+    char folder[] = "/tmp/test_path-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    tu_env(WORKERS);
+    char *argv[] = {"scripts/path-study", "--quick", "--out", folder, NULL};
+    tu_process run = tu_run_process(argv);
+    assert_run(&run, "scripts/path-study --quick", 0, "[2/2] 64x32, 2 spp, depth 4 ... naive ");
+    free(run.output);
+    static const char *const files[] = {"path-study.csv", "report.md", "path-study.png"};
+    char path[96];
+    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
+    char *csv = tu_read_file(path, NULL);
+    static const char header[] = "width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
+                                 "64,32,1,4,naive,plain,1,";
+    ck_assert_msg(!strncmp(csv, header, strlen(header)), "the CSV starts:\n%s", csv);
+    ck_assert_uint_eq(lines_with(csv, "64,32,2,4,queue,standalone,1,", ""), 1);
+    ck_assert_uint_eq(lines_with(csv, "64,32,", ""), 10);
+    free(csv);
+    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(text, "| size | spp | depth | naive | megaloop standalone | wavefront-host | "
+                               "wavefront-barrier standalone | queue standalone | best | pick | pick / best |") &&
+                      strstr(text, "The picker is within 10% of the best in "),
+                  "the report lacks its table or the picker's line:\n%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
+    char *png = tu_read_file(path, NULL);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "path-study.png is not a PNG image");
+    free(png);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
+        unlink(path);
+    }
+    rmdir(folder);
+}
+END_TEST
+
+/* ---- The picker ------------------------------------------------------------------------------ */
+
+/* The rule's four branches (coop-path.c, pick()), at 132 compute units: 270,336 lanes. */
+START_TEST(picker_rule)
+{
+    static const struct {
+        const char *width, *height, *spp, *depth, *line;
+    } cases[] = {
+        {"256", "256", "1", "32", "pick: naive (256 x 256, 1 spp, depth 32, 132 compute units)\n"},
+        {"256", "256", "32", "32", "pick: queue (256 x 256, 32 spp, depth 32, 132 compute units)\n"},
+        {"2048", "1024", "8", "4", "pick: megaloop (2048 x 1024, 8 spp, depth 4, 132 compute units)\n"},
+        {"2048", "1024", "32", "32", "pick: wavefront-barrier (2048 x 1024, 32 spp, depth 32, 132 compute units)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_process run = run_path("--pick", "--width", cases[i].width, "--height", cases[i].height, "--spp",
+                                  cases[i].spp, "--depth", cases[i].depth, "--compute-units", "132", NULL);
+        assert_run(&run, cases[i].line, 0, cases[i].line);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* ---- Arguments ------------------------------------------------------------------------------- */
+
+START_TEST(bad_arguments)
+{
+    static const struct {
+        const char *args[6], *message;
+    } cases[] = {
+        {{"--spp", "0"}, "--spp: '0' is out of range; expected a whole number from 1 to 255"},
+        {{"--depth", "65"}, "--depth: '65' is out of range; expected a whole number from 1 to 64"},
+        {{"--width", "16385"}, "--width: '16385' is out of range; expected a whole number from 1 to 16384"},
+        {{"--method", "recursive"}, "--method: 'recursive' is not a choice; expected all, naive, megaloop, "
+                                    "wavefront-host, wavefront-barrier or queue"},
+        {{"--width", "16384", "--height", "16384", "--spp", "9"}, "16384 x 16384 pixels x 9 samples is more than "
+                                                                  "2147483648 paths"},
+        {{"--method", "naive", "--chaos", "3"}, "--chaos and --task need a cooperative method (megaloop, "
+                                                "wavefront-barrier or queue) and --mode cooperative or all"},
+        {{"--method", "queue", "--mode", "standalone", "--task", "none"}, "--chaos and --task need a cooperative "
+                                                                          "method"},
+        {{"--method", "wavefront-host", "--mode", "standalone"}, "--mode chooses the forms of megaloop, "
+                                                                 "wavefront-barrier and queue; --method "
+                                                                 "wavefront-host has one form"},
+        {{"--compute-units", "4"}, "--compute-units goes with --pick"},
+        {{"--pick", "--method", "queue"}, "--pick takes only --width, --height, --spp, --depth and --compute-units"},
+        {{"--seeds", "2", "--repeat", "3"}, "--repeat '3': --seeds and --repeat are one option; give it once"},
+        {{"--rays", "5"}, "unknown option '--rays'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_process run = run_path(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3],
+                                  cases[i].args[4], cases[i].args[5], NULL);
+        char expected[256];
+        snprintf(expected, sizeof expected, "coop-path: %s", cases[i].message);
+        assert_run(&run, cases[i].message, 1, expected);
+        ck_assert_msg(strstr(run.output, "Usage: coop-path") != NULL, "no usage:\n%s", run.output);
+        ck_assert_msg(strstr(run.output, "pixels checked") == NULL, "case %zu ran:\n%s", i, run.output);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* ---- The check itself ------------------------------------------------------------------------ */
+
+/* The CPU's image at every pixel, then one channel of one pixel a level off: the check names it. */
+START_TEST(check_finds_a_wrong_pixel)
+{
+    enum { W = 24, H = 12, SPP = 3, DEPTH = 6 };
+    uint32_t pixels[W * H], expected[W * H * 3], image[W * H * 3];
+    unsigned count = path_ref_checked(W, H, pixels);
+    ck_assert_uint_eq(count, W * H);
+    path_ref_expect(W, H, SPP, DEPTH, pixels, count, expected);
+    memcpy(image, expected, sizeof image);
+    ck_assert_uint_eq(path_ref_compare(image, W, pixels, count, expected, "naive", stdout, 10), 0);
+    unsigned lit = 0;
+    for (unsigned i = 0; i < W * H * 3; i++)
+        lit += expected[i] != 0;
+    ck_assert_msg(lit > W * H, "the CPU's image is mostly black: %u channels lit", lit);
+    uint32_t sum[3];
+    path_ref_pixel(W, H, SPP, DEPTH, 5 * W + 7, sum);
+    ck_assert_msg(!memcmp(sum, expected + 3 * (5 * W + 7), sizeof sum), "path_ref_pixel differs from the image");
+    image[3 * (5 * W + 7) + 1] += 1;
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = open_memstream(&text, &length);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_uint_eq(path_ref_compare(image, W, pixels, count, expected, "queue", out, 10), 1);
+    fclose(out);
+    char line[160];
+    snprintf(line, sizeof line, "queue: pixel (7, 5): got %u %u %u, expected %u %u %u\n", sum[0], sum[1] + 1, sum[2],
+             sum[0], sum[1], sum[2]);
+    ck_assert_str_eq(text, line);
+    free(text);
+}
+END_TEST
+
+/* Above 4096 pixels: 1000 distinct pixels, in order, the corners among them, the same every time. */
+START_TEST(checked_pixels_sampled)
+{
+    static uint32_t pixels[PATH_REF_SAMPLED], again[PATH_REF_SAMPLED];
+    unsigned count = path_ref_checked(2048, 1024, pixels);
+    ck_assert_uint_eq(count, PATH_REF_SAMPLED);
+    ck_assert_uint_eq(path_ref_checked(2048, 1024, again), PATH_REF_SAMPLED);
+    ck_assert_msg(!memcmp(pixels, again, sizeof pixels), "two calls pick different pixels");
+    for (unsigned i = 1; i < count; i++)
+        ck_assert_msg(pixels[i - 1] < pixels[i], "pixels %u and %u out of order: %u, %u", i - 1, i, pixels[i - 1],
+                      pixels[i]);
+    ck_assert_uint_eq(pixels[0], 0);
+    ck_assert_uint_eq(pixels[count - 1], 2048 * 1024 - 1);
+}
+END_TEST
+
+static Suite *path_suite(void)
+{
+    Suite *suite = suite_create("path");
+    /* a case run alone builds the programs first: minutes on a busy machine with PoCL */
+    TCase *methods = tu_tcase("methods", 900);
+    tcase_add_test(methods, every_method_equals_the_cpu);
+    tcase_add_test(methods, odd_sizes);
+    tcase_add_test(methods, json_and_image);
+    suite_add_tcase(suite, methods);
+    TCase *chaos = tu_tcase("chaos", 900);
+    tcase_add_test(chaos, cooperative_under_chaos);
+    suite_add_tcase(suite, chaos);
+    TCase *script = tu_tcase("script", 900);
+    tcase_add_test(script, study_script_quick);
+    suite_add_tcase(suite, script);
+    TCase *arguments = tu_tcase("arguments", 60);
+    tcase_add_test(arguments, picker_rule);
+    tcase_add_test(arguments, bad_arguments);
+    suite_add_tcase(suite, arguments);
+    TCase *checks = tu_tcase("checks", 60);
+    tcase_add_test(checks, check_finds_a_wrong_pixel);
+    tcase_add_test(checks, checked_pixels_sampled);
+    suite_add_tcase(suite, checks);
+    return suite;
+}
+
+int main(void)
+{
+    return tu_run(path_suite());
+}
