@@ -724,23 +724,23 @@ static void figure(const coop_mega_report *report, unsigned plan, size_t offset,
 static void print_table(const multi *m, const outcome *tasks, const outcome *together, double alone_ms[APPS])
 {
     const settings *s = &m->s;
-    unsigned weight_sum = 0;
-    double group_sum = 0;
+    double beside_sum = 0, due_sum = 0;
     for (unsigned k = 0; k < APPS; k++) {
-        weight_sum += s->weights[k];
-        group_sum += tasks->kernels[k].group_all_ms;
+        beside_sum += tasks->kernels[k].group_beside_ms;
+        due_sum += tasks->kernels[k].group_due_ms;
     }
     printf("\n%-6s %6s %9s %12s %11s %9s %6s %6s %9s %10s\n", "kernel", "weight", "time ms", "group-time",
            "weight's", "mean M", "kills", "forks", "moved in", "moved out");
     for (unsigned k = 0; k < APPS; k++) {
         const coop_kernel_report *r = &tasks->kernels[k];
         printf("%-6s %6u %9.2f %11.1f%% %10.1f%% %9.2f %6u %6u %9u %10u\n", m->apps[k].name, s->weights[k],
-               r->finish_ms, group_sum > 0 ? 100.0 * r->group_all_ms / group_sum : 0.0,
-               100.0 * s->weights[k] / weight_sum, r->mean_members, r->kills, r->forks, r->moved_in, r->moved_out);
+               r->finish_ms, beside_sum > 0 ? 100.0 * r->group_beside_ms / beside_sum : 0.0,
+               due_sum > 0 ? 100.0 * r->group_due_ms / due_sum : 0.0, r->mean_members, r->kills, r->forks,
+               r->moved_in, r->moved_out);
     }
     printf("(the run with the tasks: time from discovery until the kernel finished; its share of the\n"
-           "kernels' group-time while every kernel ran, against its weight's share; its mean members\n"
-           "until it finished)\n");
+           "kernels' group-time while two or more ran, against what its weight gave it of the running\n"
+           "kernels' then; its mean members until it finished)\n");
     static const char *const names[PLANS] = {"render", "light"};
     printf("\n%-7s %5s %8s %21s %21s %21s %9s\n", "task", "runs", "groups", "gather us med/p99",
            "exec us med/p99", "response us med/p99", "deadlines");

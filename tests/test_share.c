@@ -14,6 +14,7 @@
 #include "merge/expected/two_spawners.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -339,6 +340,14 @@ START_TEST(a_finished_kernel_gives_its_groups_to_the_other)
                       ws->group_all_ms < ws->group_ms,
                   "group-ms while both ran: rounds %.4f of %.4f, ws_rounds %.4f of %.4f", rounds->group_all_ms,
                   rounds->group_ms, ws->group_all_ms, ws->group_ms);
+    /* beside another kernel: the same time (two kernels), and the two dues split the two kernels'
+     * group-time then by the weights (1:1) */
+    double beside = rounds->group_beside_ms + ws->group_beside_ms;
+    ck_assert_msg(rounds->group_beside_ms == rounds->group_all_ms && ws->group_beside_ms == ws->group_all_ms &&
+                      fabs(rounds->group_due_ms - beside / 2) < 1e-9 * beside &&
+                      fabs(ws->group_due_ms - beside / 2) < 1e-9 * beside,
+                  "beside the other: rounds %.4f (due %.4f), ws_rounds %.4f (due %.4f)", rounds->group_beside_ms,
+                  rounds->group_due_ms, ws->group_beside_ms, ws->group_due_ms);
     coop_mega_report_free(&report);
     two_close(&t);
 }
@@ -360,6 +369,13 @@ START_TEST(weights_split_the_groups)
     ck_assert_msg(kernels[0].members_start == 1 && kernels[1].members_start == 3,
                   "weights 1:3 started kernels on %u and %u members, expected 1 and 3", kernels[0].members_start,
                   kernels[1].members_start);
+    /* what each was due while both ran: 1:3 of their group-time then (however the host's
+     * samples fell), whatever each held */
+    double beside = kernels[0].group_beside_ms + kernels[1].group_beside_ms;
+    ck_assert_msg(beside > 0 && fabs(kernels[0].group_due_ms - beside / 4) < 1e-9 * beside &&
+                      fabs(kernels[1].group_due_ms - 3 * beside / 4) < 1e-9 * beside,
+                  "weights 1:3: due %.4f and %.4f of %.4f group-ms beside each other", kernels[0].group_due_ms,
+                  kernels[1].group_due_ms, beside);
     coop_mega_report_free(&report);
     two_close(&t);
 }

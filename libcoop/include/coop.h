@@ -470,6 +470,11 @@ typedef struct coop_kernel_report {
     unsigned share_kills;         /* kill tokens the host set on it for the others' shares */
     double group_all_ms;          /* its group_ms while every kernel ran (none had finished): its
                                      share of the kernels' is what its weight steers */
+    double group_beside_ms;       /* its group_ms while it and another kernel ran */
+    double group_due_ms;          /* its weight's part of the running kernels' group_ms over the
+                                     same time: group_beside_ms / group_due_ms is 1 where the
+                                     shares follow the weights exactly (a kernel that finishes
+                                     early leaves the others theirs) */
 } coop_kernel_report;
 
 /* As coop_mega_run(), for a megakernel of kernel_count cooperative kernels, each with its weight

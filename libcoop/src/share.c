@@ -17,6 +17,8 @@ typedef struct block {
     int done;
     double group_us, finish_us;
     double group_all_us;        /* group_us while no kernel had finished */
+    double group_beside_us;     /* group_us while another kernel ran too */
+    double group_due_us;        /* its weight's part of every running kernel's group_us then */
     unsigned moves_asked, share_kills;
     unsigned tokens_members;    /* M when its last share tokens were set (0: none since) */
     unsigned move_to;           /* where the last move asked of it goes */
@@ -307,12 +309,26 @@ int coop_share_step(coop_share *s, double now_us, int gathering_block, unsigned 
     int all_done = 1, all_running = 1;
     for (unsigned k = 0; k < s->kernels; k++)
         all_running &= !s->blocks[k].done;
+    /* the kernels running since the last sample, their weights and group-time: each one's due is
+     * its weight's part of that group-time while two or more ran */
+    unsigned running = 0, weights = 0;
+    double running_us = 0;
+    for (unsigned k = 0; k < s->kernels; k++)
+        if (!s->blocks[k].done) {
+            running++;
+            weights += s->blocks[k].weight;
+            running_us += (double)(s->blocks[k].members - s->blocks[k].finished) * (now_us - s->sample_us);
+        }
     for (unsigned k = 0; k < s->kernels; k++) {
         block *b = &s->blocks[k];
         double group_us = (double)(b->members - b->finished) * (now_us - s->sample_us);
         b->group_us += group_us;
         if (all_running)
             b->group_all_us += group_us;
+        if (running > 1 && !b->done && weights) {
+            b->group_beside_us += group_us;
+            b->group_due_us += running_us * b->weight / weights;
+        }
         uint32_t state = word(s, k, COOP_CTRL_STATE);
         b->members = COOP_STATE_MEMBERS(state);
         b->finished = COOP_STATE_FINISHED(state);
@@ -390,6 +406,8 @@ void coop_share_report(const coop_share *s, coop_kernel_report *reports)
         r->members_max = b->members_max;
         r->group_ms = b->group_us / 1e3;
         r->group_all_ms = b->group_all_us / 1e3;
+        r->group_beside_ms = b->group_beside_us / 1e3;
+        r->group_due_ms = b->group_due_us / 1e3;
         r->finish_ms = ((b->done ? b->finish_us : s->sample_us) - s->discovered_us) / 1e3;
         r->mean_members = r->finish_ms > 0 ? r->group_ms / r->finish_ms : b->members_start;
         r->kills = word(s, k, COOP_CTRL_KILL_COUNT);
