@@ -280,6 +280,7 @@ include host/coop-multi.mk
 include host/coop-ws.mk
 include host/coop-lbvh.mk
 include host/coop-path.mk
+include host/coop-qsort.mk
 include benchmarks/spawn/spawn-bench.mk
 include host/examples.mk
 include merge-tool/Makefile.inc

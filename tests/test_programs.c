@@ -15,7 +15,7 @@
 /* Every program `make` builds (gridsync-bench and preempt-bench only with make CUDA=1: tested where they were). */
 static const char *const programs[] = {"coop-info", "coop-litmus", "barrier-bench", "sched-bench",
                                        "coop-chaos", "coop-bench", "coop-demo", "coop-multi", "coop-ws",
-                                       "coop-lbvh", "coop-path", "spawn-bench"};
+                                       "coop-lbvh", "coop-path", "coop-qsort", "spawn-bench"};
 enum { PROGRAMS = sizeof programs / sizeof programs[0] };
 
 /* Runs build/bin/NAME with the arguments up to a NULL (at most 8), in this process's environment. */
