@@ -173,6 +173,47 @@ START_TEST(depth_limit_sorted_by_spawner)
 }
 END_TEST
 
+/* ---- scripts/qsort-study ---------------------------------------------------------------------- */
+
+/* The study's smoke test: --quick sorts 4096 keys of two distributions once in each form and
+ * writes its CSV (a row per distribution and form), its report and its plot; its times are not
+ * checked (PoCL measures nothing), coop-qsort checks every sort. */
+START_TEST(study_script_quick)
+{
+    char folder[] = "/tmp/test_qsort-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    tu_env(WORKERS);
+    char *argv[] = {"scripts/qsort-study", "--quick", "--out", folder, NULL};
+    tu_process run = tu_run_process(argv);
+    assert_run(&run, "scripts/qsort-study --quick", 0, "[2/2] few-unique 4096 ... standalone ");
+    free(run.output);
+    static const char *const files[] = {"qsort.csv", "report.md", "qsort.png"};
+    char path[96];
+    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
+    char *csv = tu_read_file(path, NULL);
+    static const char *const head = "dist,n,form,sorts,median_ms,min_ms,max_ms,cpu_qsort_ms,sort_part_runs,"
+                                    "small_sort_runs,full,too_deep,max_depth\nuniform,4096,standalone,1,";
+    ck_assert_msg(!strncmp(csv, head, strlen(head)), "the CSV starts:\n%s", csv);
+    ck_assert_msg(lines_with(csv, "few-unique,4096,cooperative,1,", "") == 1, "no few-unique cooperative row:\n%s",
+                  csv);
+    free(csv);
+    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(text, "| dist | keys | standalone | cooperative (matmult task) | CPU qsort |") != NULL,
+                  "the report lacks its table:\n%s", text);
+    free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
+    char *png = tu_read_file(path, NULL);
+    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "qsort.png is not a PNG image");
+    free(png);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
+        unlink(path);
+    }
+    rmdir(folder);
+}
+END_TEST
+
 /* ---- Arguments -------------------------------------------------------------------------------- */
 
 START_TEST(bad_arguments)
@@ -191,6 +232,7 @@ START_TEST(bad_arguments)
         {{"--task-groups", "0"}, "--task-groups: '0' is out of range; expected a whole number from 1 to 1024"},
         {{"--seed", "x"}, "--seed: 'x' is not a whole number"},
         {{"--mode", "standalone", "--chaos", "3"}, "--chaos needs --mode cooperative or all"},
+        {{"--local-size", "2"}, "--local-size: '2' is out of range; expected a whole number from 3 to 256"},
         {{"--size", "5"}, "unknown option '--size'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -218,6 +260,9 @@ static Suite *qsort_suite(void)
     tcase_add_test(refused, full_queue_sorted_by_spawner);
     tcase_add_test(refused, depth_limit_sorted_by_spawner);
     suite_add_tcase(suite, refused);
+    TCase *script = tu_tcase("script", 900);
+    tcase_add_test(script, study_script_quick);
+    suite_add_tcase(suite, script);
     TCase *arguments = tu_tcase("arguments", 60);
     tcase_add_test(arguments, bad_arguments);
     suite_add_tcase(suite, arguments);
