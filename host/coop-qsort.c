@@ -5,14 +5,16 @@
  * the C library's qsort of the same keys, which is also the baseline that spawns nothing.
  *   standalone   the megakernel of the quicksort's procedures alone;
  *   cooperative  the same beside a periodic matmult task (kernels/tasks/matmult.cl), with kills
- *                and forks at the kernel's resizing barriers (--chaos).
+ *                and forks at the kernel's resizing barriers (--chaos);
+ *   radix        the baseline on the device that spawns nothing: an LSD radix sort in one
+ *                persistent kernel (apps/qsort/radix.cl, on the LBVH build's radix passes).
  *
- *   coop-qsort [--n N] [--dist D] [--seed S] [--mode all|standalone|cooperative] [--chaos SEED]
+ *   coop-qsort [--n N] [--dist D] [--seed S] [--mode all|standalone|cooperative|radix] [--chaos SEED]
  *              [--repeat R] [--levels L] [--cutoff C] [--max-depth D] [--task-groups G]
  *              [--local-size L] [--json FILE]
  *
  * Times: from the end of discovery until the host saw the kernel finished and every spawned run
- * done (coop_mega_report.run_ms - discovery_ms). Exit status: 0, 1 for an error, 2 for keys that
+ * done (coop_mega_report.run_ms - discovery_ms; radix: coop_run_stats' the same). Exit status: 0, 1 for an error, 2 for keys that
  * differ from the CPU's sort (or a wrong matmult product). */
 #include "buffers.h"
 #include "cli.h"
@@ -25,6 +27,7 @@
 #include "output.h"
 #include "qsort_matmult_mega.h"
 #include "qsort_mega.h"
+#include "qsort_radix_standalone.h"
 #include "run.h"
 #include "stats.h"
 
@@ -34,11 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const char qsort_mega_source[], qsort_matmult_mega_source[];
+extern const char qsort_mega_source[], qsort_matmult_mega_source[], qsort_radix_standalone_source[];
 
 /* apps/qsort/qsort.h's limits and its stats words. */
 enum { QS_MAX_LOCAL = 256, QS_LOCAL_KEYS = 2048, QS_MAX_LEVELS = 8, QS_SEG_WORDS = 4, QS_NODE_WORDS = 4,
        QS_DEPTH_MAX = 8 };
+/* apps/lbvh/lbvh.h's digits a radix pass, for the radix form's histogram. */
+enum { RADIX_DIGITS = 16 };
 enum { STAT_SORT_PART, STAT_SMALL_SORT, STAT_FULL, STAT_TOO_DEEP, STAT_DEPTH_CUT, STAT_NO_NODE, STAT_INLINE,
        STAT_NODES, STATS };
 
@@ -49,8 +54,8 @@ enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
 /* PoCL's work-group compiler aborts on a megakernel of 1 or 2 work-items a group (docs/PROGRAMS.md). */
 enum { N_MAX = 1u << 26, SHOWN_FAULTS = 10, MEGA_MIN_LOCAL = 3 };
 
-typedef enum mode { MODE_STANDALONE, MODE_COOPERATIVE, MODES } mode;
-static const char *const mode_names[] = {"standalone", "cooperative"};
+typedef enum mode { MODE_STANDALONE, MODE_COOPERATIVE, MODE_RADIX, MODES } mode;
+static const char *const mode_names[] = {"standalone", "cooperative", "radix"};
 
 typedef enum dist { DIST_UNIFORM, DIST_SORTED, DIST_REVERSED, DIST_FEW_UNIQUE, DIST_EQUAL, DISTS } dist;
 static const char *const dist_names[] = {"uniform", "sorted", "reversed", "few-unique", "equal"};
@@ -75,9 +80,9 @@ typedef struct sort_record {
 
 static const cli coop_qsort_cli = {
     "coop-qsort",
-    "Usage: coop-qsort [--n N] [--dist D] [--seed S] [--mode all|standalone|cooperative] [--chaos SEED]\n"
-    "                  [--repeat R] [--levels L] [--cutoff C] [--max-depth D] [--task-groups G]\n"
-    "                  [--local-size L] [--json FILE]\n"
+    "Usage: coop-qsort [--n N] [--dist D] [--seed S] [--mode all|standalone|cooperative|radix]\n"
+    "                  [--chaos SEED] [--repeat R] [--levels L] [--cutoff C] [--max-depth D]\n"
+    "                  [--task-groups G] [--local-size L] [--json FILE]\n"
     "Sorts 32-bit keys on the device with a quicksort whose recursion is tasks spawned on the device,\n"
     "and checks them against the C library's qsort.\n"
     "\n"
@@ -87,14 +92,16 @@ static const cli coop_qsort_cli = {
     "in local memory). A spawn the runtime refuses (its queue full, or the chain of spawns 8 deep) or\n"
     "one past --max-depth is not lost: the group that would have spawned sorts that range itself.\n"
     "Forms: standalone (the quicksort alone), cooperative (beside a 64 x 64 matmult task every 2 ms on a\n"
-    "quarter of the groups, checked too; groups killed and forked at the kernel's resizing barriers).\n"
+    "quarter of the groups, checked too; groups killed and forked at the kernel's resizing barriers),\n"
+    "radix (the baseline on the device that spawns nothing: an LSD radix sort, 4 bits a pass, in one\n"
+    "persistent kernel). The CPU's qsort is timed too.\n"
     "\n"
     "Options:\n"
     "  --n N             keys, 1 to 67108864 (default 65536)\n"
     "  --dist D          uniform (default: random words), sorted, reversed, few-unique (16 values) or\n"
     "                    equal (every key the same: the ties' stress)\n"
     "  --seed S          the keys' random seed, 1 to 1073741824 (default 1)\n"
-    "  --mode M          all (default: both forms), standalone or cooperative\n"
+    "  --mode M          all (default: every form), standalone, cooperative or radix\n"
     "  --chaos SEED      cooperative: chaos mode from SEED, 1 to 1073741824 (kills and forks at random)\n"
     "  --repeat R        sorts of each form, 1 to 1000 (default 1); with --chaos the cooperative ones take\n"
     "                    seeds SEED .. SEED+R-1; after several, the table gives each form's median\n"
@@ -119,7 +126,7 @@ static const cli coop_qsort_cli = {
 
 static int parse(int argc, char **argv, options *o)
 {
-    static const char *const modes[] = {"all", "standalone", "cooperative"};
+    static const char *const modes[] = {"all", "standalone", "cooperative", "radix"};
     const cli *c = &coop_qsort_cli;
     *o = (options){.n = 65536, .seed = 1, .repeat = 1, .levels = 1, .cutoff = 1024, .task_groups = 8};
     cli_seen seen = {0};
@@ -147,7 +154,7 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(option, "--seed")) {
             bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seed);
         } else if (!strcmp(option, "--mode")) {
-            bad = cli_choice(c, option, value, modes, 3, &choice);
+            bad = cli_choice(c, option, value, modes, 4, &choice);
             for (int m = 0; m < MODES; m++)
                 o->modes[m] = choice == 0 || choice == (size_t)m + 1;
             mode_given = 1;
@@ -208,12 +215,12 @@ static int compare_keys(const void *a, const void *b)
 
 typedef struct qsort_env {
     coop_context *ctx;
-    unsigned n, node_cap;
+    unsigned n, node_cap, max_groups;
     size_t local_size;
     const uint32_t *input;
-    cl_mem buffers[8];
+    cl_mem buffers[11];
     unsigned buffer_count;
-    cl_mem keys, tmp, seg, nodes, stats;
+    cl_mem keys, tmp, seg, nodes, stats, ids, ids_tmp, hist;
     cl_mem task_a, task_b, task_c;
     uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
 } qsort_env;
@@ -241,6 +248,9 @@ static int open_buffers(qsort_env *env)
         {&env->seg, (2u << QS_MAX_LEVELS) * QS_SEG_WORDS * 4, NULL},
         {&env->nodes, (size_t)env->node_cap * QS_NODE_WORDS * 4, NULL},
         {&env->stats, STATS * 4, NULL},
+        {&env->ids, n * 4, NULL},
+        {&env->ids_tmp, n * 4, NULL},
+        {&env->hist, (size_t)env->max_groups * RADIX_DIGITS * 4, NULL},
         {&env->task_a, sizeof env->task_a_host, env->task_a_host},
         {&env->task_b, sizeof env->task_b_host, env->task_b_host},
         {&env->task_c, sizeof env->task_a_host, NULL},
@@ -318,15 +328,30 @@ typedef struct form {
     coop_kernel *kernel;
 } form;
 
+/* radix.cl's arguments: keys, ids, keys_tmp, ids_tmp, hist, n. */
+static int set_radix_args(qsort_env *env, coop_kernel *kernel)
+{
+    cl_mem buffers[] = {env->keys, env->ids, env->tmp, env->ids_tmp, env->hist};
+    cl_uint n = env->n;
+    coop_status status = COOP_OK;
+    for (unsigned i = 0; i < sizeof buffers / sizeof buffers[0] && status == COOP_OK; i++)
+        status = coop_kernel_set_buffer(kernel, i, buffers[i]);
+    if (status == COOP_OK)
+        status = coop_kernel_set_arg(kernel, RADIX_STANDALONE_ARG_radix_n, sizeof n, &n);
+    return status == COOP_OK ? 0 : error_coop(name, env->ctx, status, "setting the radix kernel's arguments");
+}
+
 static int form_open(qsort_env *env, const options *o, mode m, form *f)
 {
-    static const char *const kernels[] = {QSORT_MEGA_NAME, QSORT_MATMULT_MEGA_NAME};
-    const char *sources[] = {qsort_mega_source, qsort_matmult_mega_source};
+    static const char *const kernels[] = {QSORT_MEGA_NAME, QSORT_MATMULT_MEGA_NAME, RADIX_STANDALONE_NAME};
+    const char *sources[] = {qsort_mega_source, qsort_matmult_mega_source, qsort_radix_standalone_source};
     coop_status status = coop_program_create(env->ctx, sources[m], NULL, &f->program);
     if (status == COOP_OK)
         status = coop_kernel_create(f->program, kernels[m], &f->kernel);
     if (status != COOP_OK)
         return error_coop(name, env->ctx, status, mode_names[m]);
+    if (m == MODE_RADIX)
+        return set_radix_args(env, f->kernel);
     if (set_qsort_args(env, o, f->kernel))
         return 1;
     if (m == MODE_COOPERATIVE) {
@@ -378,6 +403,24 @@ static int keys_check(qsort_env *env, const uint32_t *expected, uint32_t *got)
     return faults ? 2 : 0;
 }
 
+/* One sort by the radix kernel, checked; prints a line and gives its figures in *record; 0, 1
+ * or 2. */
+static int radix_once(qsort_env *env, form *f, const uint32_t *expected, uint32_t *got, sort_record *record)
+{
+    coop_launch launch = {.local_size = env->local_size};
+    coop_run_stats stats = {0};
+    if (run_persistent(name, env->ctx, f->kernel, &launch, &stats, NULL) != COOP_OK)
+        return 1;
+    *record = (sort_record){.form = MODE_RADIX, .groups = stats.groups, .ms = stats.run_ms - stats.discovery_ms};
+    int status = keys_check(env, expected, got);
+    if (status == 1)
+        return 1;
+    record->status = status;
+    printf("radix: %.3f ms on %u groups, one kernel, no spawns: %s\n", record->ms, record->groups,
+           status ? "keys WRONG" : "keys equal to the CPU's sort: ok");
+    return status;
+}
+
 /* One sort in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its figures
  * in *record; 0, 1 or 2. */
 static int sort_once(qsort_env *env, mode m, form *f, unsigned seed, const uint32_t *expected, uint32_t *got,
@@ -385,6 +428,8 @@ static int sort_once(qsort_env *env, mode m, form *f, unsigned seed, const uint3
 {
     if (reset(env))
         return 1;
+    if (m == MODE_RADIX)
+        return radix_once(env, f, expected, got, record);
     coop_mega_report report = {0};
     coop_mega_params params = {.launch = {.local_size = env->local_size}, .chaos_seed = seed, .watchdog_s = 60};
     coop_task_plan plan = {.task = QSORT_MATMULT_MEGA_TASK_matmult, .workgroups = TASK_GROUPS,
@@ -487,6 +532,7 @@ static int write_json(const options *o, const qsort_env *env, const sort_record 
 static void print_table(const sort_record *records, unsigned count, double *times, double cpu_ms, unsigned n)
 {
     printf("%-12s %12s %14s %10s\n", "form", "median ms", "Mkeys/s", "vs qsort");
+    /* radix and qsort: the baselines that spawn nothing, on the device and on the CPU */
     for (int m = 0; m < MODES; m++) {
         double ms = form_median(records, count, (mode)m, times);
         if (!isnan(ms))
@@ -527,6 +573,7 @@ int main(int argc, char **argv)
         if (env.local_size > QS_MAX_LOCAL)
             env.local_size = QS_MAX_LOCAL;
         result = device_check_local_size(name, info, env.local_size);
+        env.max_groups = coop_launch_groups(env.ctx, env.local_size);
     }
     if (!result)
         result = open_buffers(&env);

@@ -1,9 +1,9 @@
 # coop-qsort: the quicksort whose recursion is spawned tasks (host/coop-qsort.c) and its test. Its
 # programs are what coop-merge makes of apps/qsort/qsort.cl with its tasks (qsort_tasks.cl), alone
-# and beside the matmult task (kernels/tasks/matmult.cl), committed in kernels/generated/
-# (merges.txt; `make regenerate`). Included after the Makefile.
+# and beside the matmult task (kernels/tasks/matmult.cl), and of the radix baseline (radix.cl),
+# committed in kernels/generated/ (merges.txt; `make regenerate`). Included after the Makefile.
 
-COOP_QSORT_PROGRAMS := qsort_mega qsort_matmult_mega
+COOP_QSORT_PROGRAMS := qsort_mega qsort_matmult_mega qsort_radix_standalone
 
 $(COOP_QSORT_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kernels/generated/%.cl scripts/embed.sh
 	@mkdir -p $(@D)

@@ -4,7 +4,8 @@
  * sides go to two small_sort runs); the cooperative form stays right under chaos seeds beside the
  * periodic matmult task; a full spawn queue (more ranges at once than the queue and the host hold)
  * and the depth limit are reached on purpose, and the groups that could not spawn sort those
- * ranges themselves, still right; bad arguments are refused with their message. scripts/qsort-study
+ * ranges themselves, still right; the baseline that spawns nothing (a radix sort in one kernel)
+ * sorts right too; bad arguments are refused with their message. scripts/qsort-study
  * runs its --quick subset (it needs python3-matplotlib, as test_scripts' scripts do).
  *
  * coop-qsort exits 2 when its keys differ from the CPU's sort (it compares every word with a
@@ -24,7 +25,7 @@ enum { WORKERS = 2, CHAOS_WORKERS = 4 };
 
 #define run_qsort(...) tu_run_program(QSORT, "make " QSORT, WORKERS, __VA_ARGS__)
 
-static const char *const OK_END = "keys equal to the CPU's sort: ok";
+#define OK_END "keys equal to the CPU's sort: ok"
 
 static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
 {
@@ -103,6 +104,29 @@ START_TEST(smallest_recursion_spawns_each_procedure)
                       run.output);
         free(run.output);
     }
+}
+END_TEST
+
+/* The baseline that spawns nothing, the radix sort in one kernel, sorts uniform and few-unique
+ * keys right too, and every form runs in one call by default. */
+START_TEST(radix_baseline_sorts)
+{
+    static const char *const dists[] = {"uniform", "few-unique"};
+    for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
+        tu_process run = run_qsort("--n", "20000", "--dist", dists[i], "--mode", "radix", NULL);
+        assert_run(&run, dists[i], 0, "radix: ");
+        ck_assert_msg(lines_with(run.output, "radix: ", "one kernel, no spawns: " OK_END) == 1, "%s: not sorted:\n%s",
+                      dists[i], run.output);
+        ck_assert_msg(strstr(run.output, "\nradix ") != NULL, "%s: no radix row in the table:\n%s", dists[i],
+                      run.output);
+        free(run.output);
+    }
+    tu_process run = run_qsort("--n", "4000", NULL);
+    assert_run(&run, "every form", 0, "cpu qsort ");
+    static const char *const forms[] = {"standalone: ", "cooperative seed 0: ", "radix: "};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        ck_assert_msg(lines_with(run.output, forms[i], OK_END) == 1, "no right %s line:\n%s", forms[i], run.output);
+    free(run.output);
 }
 END_TEST
 
@@ -196,10 +220,11 @@ START_TEST(study_script_quick)
     ck_assert_msg(!strncmp(csv, head, strlen(head)), "the CSV starts:\n%s", csv);
     ck_assert_msg(lines_with(csv, "few-unique,4096,cooperative,1,", "") == 1, "no few-unique cooperative row:\n%s",
                   csv);
+    ck_assert_msg(lines_with(csv, "few-unique,4096,radix,1,", "") == 1, "no few-unique radix row:\n%s", csv);
     free(csv);
     snprintf(path, sizeof path, "%s/%s", folder, files[1]);
     char *text = tu_read_file(path, NULL);
-    ck_assert_msg(strstr(text, "| dist | keys | standalone | cooperative (matmult task) | CPU qsort |") != NULL,
+    ck_assert_msg(strstr(text, "| dist | keys | standalone | cooperative (matmult task) | radix | CPU qsort |") != NULL,
                   "the report lacks its table:\n%s", text);
     free(text);
     snprintf(path, sizeof path, "%s/%s", folder, files[2]);
@@ -225,7 +250,7 @@ START_TEST(bad_arguments)
         {{"--n", "67108865"}, "--n: '67108865' is out of range; expected a whole number from 1 to 67108864"},
         {{"--dist", "gauss"}, "--dist: 'gauss' is not a choice; expected uniform, sorted, reversed, few-unique or "
                               "equal"},
-        {{"--mode", "chain"}, "--mode: 'chain' is not a choice; expected all, standalone or cooperative"},
+        {{"--mode", "chain"}, "--mode: 'chain' is not a choice; expected all, standalone, cooperative or radix"},
         {{"--levels", "9"}, "--levels: '9' is out of range; expected a whole number from 0 to 8"},
         {{"--cutoff", "2049"}, "--cutoff: '2049' is out of range; expected a whole number from 1 to 2048"},
         {{"--max-depth", "9"}, "--max-depth: '9' is out of range; expected a whole number from 0 to 8"},
@@ -251,6 +276,7 @@ static Suite *qsort_suite(void)
     TCase *sorts = tu_tcase("sorts", 900);
     tcase_add_test(sorts, every_distribution);
     tcase_add_test(sorts, smallest_recursion_spawns_each_procedure);
+    tcase_add_test(sorts, radix_baseline_sorts);
     tcase_add_test(sorts, json_has_every_sort);
     suite_add_tcase(suite, sorts);
     TCase *chaos = tu_tcase("chaos", 900);
