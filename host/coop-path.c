@@ -1,5 +1,6 @@
-/* coop-path: the recursion study (Cao and Kalloor's recursive methods for path tracing) on the
- * spheres of apps/path/path.h, each method's image checked against the CPU at the pixels checked:
+/* coop-path: the recursion study (Cao and Kalloor's recursive methods for path tracing) on a scene
+ * of apps/path/path.h (spheres under a sky, or a closed room with a light, where paths run long),
+ * each method's image checked against the CPU at the pixels checked:
  *   naive              path_plain.cl's path_naive: a work-item a pixel, samples and bounces looped;
  *   megaloop           path_loop.cl: persistent groups take pixels from a counter;
  *   wavefront-host     path_plain.cl's generate and extend kernels, launched by the host bounce by
@@ -11,10 +12,10 @@
  * persistent form) and cooperatively, as a megakernel beside a periodic matmult task, with kills
  * and forks at random under --chaos.
  *
- *   coop-path [--method M] [--mode all|standalone|cooperative] [--width W] [--height H] [--spp S]
- *             [--depth D] [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none]
- *             [--local-size L] [--json FILE] [--image FILE]
- *   coop-path --pick [--width W] [--height H] [--spp S] [--depth D] [--compute-units N]
+ *   coop-path [--scene spheres|room] [--method M] [--mode all|standalone|cooperative] [--width W]
+ *             [--height H] [--spp S] [--depth D] [--chaos SEED] [--seeds S | --repeat R]
+ *             [--task matmult|none] [--local-size L] [--json FILE] [--image FILE]
+ *   coop-path --pick [--scene S] [--width W] [--height H] [--spp S] [--depth D] [--compute-units N]
  *
  * Times: naive and wavefront-host from the first enqueue to the end of the last command;
  * standalone, from the end of discovery to the kernel's end; cooperative, until the host saw
@@ -68,6 +69,10 @@ enum { SHOWN_FAULTS = 10 };
 /* Every division and square root correctly rounded, as the CPU's (path.h: the images are exact). */
 #define PATH_BUILD_OPTIONS "-cl-fp32-correctly-rounded-divide-sqrt"
 
+/* path.h's scenes, as PATH_SCENE's values and path_ref's. */
+typedef enum scene { SPHERES = PATH_REF_SPHERES, ROOM = PATH_REF_ROOM } scene;
+static const char *const scene_names[] = {"spheres", "room"};
+
 typedef enum method { NAIVE, MEGALOOP, WAVEFRONT_HOST, WAVEFRONT_BARRIER, QUEUE, METHODS } method;
 static const char *const method_names[] = {"naive", "megaloop", "wavefront-host", "wavefront-barrier", "queue"};
 static const int method_cooperative[] = {0, 1, 0, 1, 1};
@@ -85,6 +90,7 @@ static const char *const form_names[] = {"plain", "standalone", "cooperative"};
 typedef struct options {
     int methods[METHODS];
     int standalone, cooperative;   /* --mode */
+    scene scene;
     unsigned width, height, spp, depth;
     unsigned chaos, seeds, compute_units;
     int task, pick;
@@ -105,11 +111,13 @@ static const char *const name = "coop-path";
 
 static const cli coop_path_cli = {
     "coop-path",
-    "Usage: coop-path [--method M] [--mode all|standalone|cooperative] [--width W] [--height H]\n"
-    "                 [--spp S] [--depth D] [--chaos SEED] [--seeds S | --repeat R]\n"
-    "                 [--task matmult|none] [--local-size L] [--json FILE] [--image FILE]\n"
-    "       coop-path --pick [--width W] [--height H] [--spp S] [--depth D] [--compute-units N]\n"
-    "Path-traces spheres by five recursion methods on the device and checks each image against the CPU.\n"
+    "Usage: coop-path [--scene spheres|room] [--method M] [--mode all|standalone|cooperative]\n"
+    "                 [--width W] [--height H] [--spp S] [--depth D] [--chaos SEED]\n"
+    "                 [--seeds S | --repeat R] [--task matmult|none] [--local-size L] [--json FILE]\n"
+    "                 [--image FILE]\n"
+    "       coop-path --pick [--scene S] [--width W] [--height H] [--spp S] [--depth D]\n"
+    "                 [--compute-units N]\n"
+    "Path-traces a scene by five recursion methods on the device and checks each image against the CPU.\n"
     "\n"
     "Methods: naive (a work-item a pixel, looping over samples and bounces), megaloop (persistent\n"
     "groups taking pixels from a counter), wavefront-host (a kernel per bounce launched by the host,\n"
@@ -120,6 +128,9 @@ static const cli coop_path_cli = {
     "at the pixels checked (all up to 4096 pixels, else 1000): the tracer's arithmetic is exact.\n"
     "\n"
     "Options:\n"
+    "  --scene S         spheres (default: five spheres under a sky, most paths end within three\n"
+    "                    bounces) or room (a closed room with a light, a mirror and Russian roulette:\n"
+    "                    paths of 1 to D segments, 9 on average at depth 32)\n"
     "  --method M        all (default), naive, megaloop, wavefront-host, wavefront-barrier or queue\n"
     "  --mode M          the cooperative methods' forms: all (default), standalone or cooperative\n"
     "  --width W         pixels across, 1 to 16384 (default 2048)\n"
@@ -136,7 +147,8 @@ static const cli coop_path_cli = {
     "  --local-size L    work-items per group, 1 to 1024 (default: the device's)\n"
     "  --json FILE       write every run's figures and each method's median to FILE\n"
     "  --image FILE      write the first run's image to FILE (binary PPM, gamma 2)\n"
-    "  --pick            print the method the picker chooses for the configuration, and exit\n"
+    "  --pick            print the method the picker chooses for the configuration (scene, size,\n"
+    "                    spp, depth, compute units), and exit\n"
     "  --compute-units N --pick: the device's compute units, 1 to 65536 (default: the device's)\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
@@ -156,7 +168,7 @@ static int parse(int argc, char **argv, options *o)
     static const char *const tasks[] = {"matmult", "none"};
     static const char *const known[] = {"--method", "--mode", "--width", "--height", "--spp", "--depth", "--chaos",
                                         "--seeds", "--repeat", "--task", "--local-size", "--json", "--image",
-                                        "--compute-units"};
+                                        "--compute-units", "--scene"};
     const cli *c = &coop_path_cli;
     *o = (options){.width = 2048, .height = 1024, .spp = 8, .depth = 32, .seeds = 1, .task = 1};
     cli_seen seen = {0};
@@ -215,6 +227,9 @@ static int parse(int argc, char **argv, options *o)
             o->json = value;
         } else if (!strcmp(option, "--image")) {
             o->image = value;
+        } else if (!strcmp(option, "--scene")) {
+            bad = cli_choice(c, option, value, scene_names, 2, &choice);
+            o->scene = (scene)choice;
         } else {
             bad = cli_unsigned(c, option, value, 1, 65536, &o->compute_units);
             units_given = 1;
@@ -231,7 +246,7 @@ static int parse(int argc, char **argv, options *o)
         return cli_fail(c, "--compute-units goes with --pick");
     if (o->pick && (method_given || mode_given || cooperative_given || seeds_given || o->local_size || o->json ||
                     o->image))
-        return cli_fail(c, "--pick takes only --width, --height, --spp, --depth and --compute-units");
+        return cli_fail(c, "--pick takes only --scene, --width, --height, --spp, --depth and --compute-units");
     if ((double)o->width * o->height * o->spp > PATHS_MAX)
         return cli_fail(c, "%u x %u pixels x %u samples is more than 2147483648 paths", o->width, o->height, o->spp);
     int any_cooperative = 0;
@@ -457,7 +472,9 @@ static int program_open(path_env *env, method m, form f, program *p)
                          : f == FORM_STANDALONE ? standalone_sources[m] : mega_sources[m];
     const char *kernel = m == NAIVE ? "path_naive" : m == WAVEFRONT_HOST ? "path_generate"
                          : f == FORM_STANDALONE ? standalone_names[m] : mega_names[m];
-    coop_status status = coop_program_create(env->ctx, source, PATH_BUILD_OPTIONS, &p->program);
+    char options[96];
+    snprintf(options, sizeof options, "%s -DPATH_SCENE=%d", PATH_BUILD_OPTIONS, (int)env->o->scene);
+    coop_status status = coop_program_create(env->ctx, source, options, &p->program);
     if (status == COOP_OK)
         status = coop_kernel_create(p->program, kernel, &p->kernel);
     if (status == COOP_OK && m == WAVEFRONT_HOST)
@@ -696,10 +713,10 @@ static int write_json(const path_env *env, const run_record *records, unsigned c
     json_string(out, info->name);
     fprintf(out, ",\n  \"platform\": ");
     json_string(out, info->platform);
-    fprintf(out, ",\n  \"compute_units\": %u,\n  \"width\": %u,\n  \"height\": %u,\n  \"spp\": %u,\n"
-            "  \"depth\": %u,\n  \"local_size\": %zu,\n  \"chaos_seed\": %u,\n  \"task\": %s,\n  \"pick\": \"%s\",\n"
-            "  \"runs\": [\n", info->compute_units, o->width, o->height, o->spp, o->depth, env->local_size, o->chaos,
-            o->task ? "\"matmult\"" : "null",
+    fprintf(out, ",\n  \"compute_units\": %u,\n  \"scene\": \"%s\",\n  \"width\": %u,\n  \"height\": %u,\n"
+            "  \"spp\": %u,\n  \"depth\": %u,\n  \"local_size\": %zu,\n  \"chaos_seed\": %u,\n  \"task\": %s,\n"
+            "  \"pick\": \"%s\",\n  \"runs\": [\n", info->compute_units, scene_names[o->scene], o->width, o->height,
+            o->spp, o->depth, env->local_size, o->chaos, o->task ? "\"matmult\"" : "null",
             method_names[pick(o->width, o->height, o->spp, o->depth, info->compute_units)]);
     for (unsigned i = 0; i < count; i++) {
         const run_record *r = &records[i];
@@ -774,6 +791,14 @@ static int run_all(path_env *env, const check *c)
     return result;
 }
 
+static int print_pick(const options *o, unsigned compute_units)
+{
+    printf("pick: %s (%s, %u x %u, %u spp, depth %u, %u compute units)\n",
+           method_names[pick(o->width, o->height, o->spp, o->depth, compute_units)], scene_names[o->scene],
+           o->width, o->height, o->spp, o->depth, compute_units);
+    return CLI_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -783,23 +808,16 @@ int main(int argc, char **argv)
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;
     path_env env = {.o = &o, .pixels = o.width * o.height};
-    if (o.pick && o.compute_units) {
-        printf("pick: %s (%u x %u, %u spp, depth %u, %u compute units)\n",
-               method_names[pick(o.width, o.height, o.spp, o.depth, o.compute_units)], o.width, o.height, o.spp,
-               o.depth, o.compute_units);
-        return CLI_EXIT_OK;
-    }
+    if (o.pick && o.compute_units)
+        return print_pick(&o, o.compute_units);
     /* a line per run, in order with libcoop's messages on standard error */
     setvbuf(stdout, NULL, _IOLBF, 0);
     output_catch_signals();
     int result = device_open(name, NULL, &env.ctx);
     if (!result && o.pick) {
-        unsigned units = coop_context_device(env.ctx)->compute_units;
-        printf("pick: %s (%u x %u, %u spp, depth %u, %u compute units)\n",
-               method_names[pick(o.width, o.height, o.spp, o.depth, units)], o.width, o.height, o.spp, o.depth,
-               units);
+        result = print_pick(&o, coop_context_device(env.ctx)->compute_units);
         coop_context_release(env.ctx);
-        return CLI_EXIT_OK;
+        return result;
     }
     check c = {0};
     if (!result) {
@@ -820,9 +838,9 @@ int main(int argc, char **argv)
     }
     if (!result) {
         c.count = path_ref_checked(o.width, o.height, c.pixels);
-        path_ref_expect(o.width, o.height, o.spp, o.depth, c.pixels, c.count, c.expected);
-        printf("path: %u x %u pixels, %u spp, depth %u, local size %zu, %u pixels checked\n", o.width, o.height,
-               o.spp, o.depth, env.local_size, c.count);
+        path_ref_expect(o.scene, o.width, o.height, o.spp, o.depth, c.pixels, c.count, c.expected);
+        printf("path: %s, %u x %u pixels, %u spp, depth %u, local size %zu, %u pixels checked\n",
+               scene_names[o.scene], o.width, o.height, o.spp, o.depth, env.local_size, c.count);
         result = run_all(&env, &c);
     }
     free(c.pixels);

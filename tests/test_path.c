@@ -3,6 +3,7 @@
  * wavefront-barrier, queue; the cooperative three standalone and beside the matmult task) equals
  * the CPU's at every pixel, at sizes that fill no group evenly too; the cooperative methods stay
  * right under chaos seeds with the periodic task on four workers, kills happening over the seeds.
+ * The room scene (long paths of varied length) equals the CPU by every method, under chaos too.
  * The picker's rule, --json and --image give what they say; bad arguments are refused with their
  * message. The check itself (apps/path/path_ref.c, linked in) finds a pixel one level off, naming
  * it, the method, what it got and what it expected. scripts/path-study runs its --quick subset (it
@@ -65,7 +66,8 @@ static const char *const OK_END = " pixels checked equal the CPU's: ok";
 START_TEST(every_method_equals_the_cpu)
 {
     tu_process run = run_path("--width", "64", "--height", "32", "--spp", "2", "--depth", "8", NULL);
-    assert_run(&run, "64 x 32", 0, "path: 64 x 32 pixels, 2 spp, depth 8, local size 64, 2048 pixels checked\n");
+    assert_run(&run, "64 x 32", 0,
+               "path: spheres, 64 x 32 pixels, 2 spp, depth 8, local size 64, 2048 pixels checked\n");
     static const char *const starts[] = {"naive: ",
                                          "megaloop standalone: ",
                                          "megaloop cooperative seed 0: ",
@@ -80,6 +82,53 @@ START_TEST(every_method_equals_the_cpu)
     /* a launch per sample's generate and per bounce: 2 x (1 + 8) at most */
     ck_assert_msg(strstr(run.output, " launches: ") != NULL, "wavefront-host counts no launches:\n%s", run.output);
     free(run.output);
+}
+END_TEST
+
+/* The room (paths of 1 to 32 segments, Russian roulette): every method, standalone, equals the
+ * CPU; each cooperative one beside the task under a chaos seed. */
+START_TEST(room_equals_the_cpu)
+{
+    tu_process run = run_path("--scene", "room", "--width", "24", "--height", "12", "--spp", "3", "--depth", "32",
+                              "--mode", "standalone", NULL);
+    assert_run(&run, "room", 0, "path: room, 24 x 12 pixels, 3 spp, depth 32, ");
+    static const char *const starts[] = {"naive: ", "megaloop standalone: ", "wavefront-host: ",
+                                         "wavefront-barrier standalone: ", "queue standalone: "};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        ck_assert_msg(lines_with(run.output, starts[i], "288 pixels checked equal the CPU's: ok") == 1,
+                      "no right \"%s\" image of the room:\n%s", starts[i], run.output);
+    free(run.output);
+    static const char *const methods[] = {"megaloop", "wavefront-barrier", "queue"};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        run = tu_run_program(PATH, "make " PATH, CHAOS_WORKERS, "--scene", "room", "--width", "24", "--height", "12",
+                             "--spp", "2", "--depth", "32", "--method", methods[i], "--mode", "cooperative", "--chaos",
+                             "23", "--local-size", "16", NULL);
+        char start[64];
+        snprintf(start, sizeof start, "%s cooperative seed 23: ", methods[i]);
+        assert_run(&run, methods[i], 0, start);
+        ck_assert_msg(lines_with(run.output, start, "288 pixels checked equal the CPU's: ok") == 1,
+                      "%s: no right image of the room under chaos:\n%s", methods[i], run.output);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* The room's image is the room's: lit (the light reaches most pixels within 32 segments), and
+ * not the spheres' image. */
+START_TEST(room_reference)
+{
+    enum { W = 16, H = 8, SPP = 16, DEPTH = 32 };
+    uint32_t pixels[W * H], room[W * H * 3], spheres[W * H * 3];
+    unsigned count = path_ref_checked(W, H, pixels);
+    path_ref_expect(PATH_REF_ROOM, W, H, SPP, DEPTH, pixels, count, room);
+    path_ref_expect(PATH_REF_SPHERES, W, H, SPP, DEPTH, pixels, count, spheres);
+    unsigned lit = 0, same = 0;
+    for (unsigned p = 0; p < W * H; p++) {
+        lit += room[3 * p] + room[3 * p + 1] + room[3 * p + 2] != 0;
+        same += !memcmp(room + 3 * p, spheres + 3 * p, 3 * sizeof *room);
+    }
+    ck_assert_msg(lit > W * H / 2, "the room is dark: %u of %u pixels lit", lit, W * H);
+    ck_assert_msg(same == 0, "%u pixels of the room equal the spheres'", same);
 }
 END_TEST
 
@@ -215,10 +264,11 @@ START_TEST(picker_rule)
     static const struct {
         const char *width, *height, *spp, *depth, *line;
     } cases[] = {
-        {"256", "256", "1", "32", "pick: naive (256 x 256, 1 spp, depth 32, 132 compute units)\n"},
-        {"256", "256", "32", "32", "pick: queue (256 x 256, 32 spp, depth 32, 132 compute units)\n"},
-        {"2048", "1024", "8", "4", "pick: megaloop (2048 x 1024, 8 spp, depth 4, 132 compute units)\n"},
-        {"2048", "1024", "32", "32", "pick: wavefront-barrier (2048 x 1024, 32 spp, depth 32, 132 compute units)\n"},
+        {"256", "256", "1", "32", "pick: naive (spheres, 256 x 256, 1 spp, depth 32, 132 compute units)\n"},
+        {"256", "256", "32", "32", "pick: queue (spheres, 256 x 256, 32 spp, depth 32, 132 compute units)\n"},
+        {"2048", "1024", "8", "4", "pick: megaloop (spheres, 2048 x 1024, 8 spp, depth 4, 132 compute units)\n"},
+        {"2048", "1024", "32", "32",
+         "pick: wavefront-barrier (spheres, 2048 x 1024, 32 spp, depth 32, 132 compute units)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_path("--pick", "--width", cases[i].width, "--height", cases[i].height, "--spp",
@@ -241,6 +291,7 @@ START_TEST(bad_arguments)
         {{"--width", "16385"}, "--width: '16385' is out of range; expected a whole number from 1 to 16384"},
         {{"--method", "recursive"}, "--method: 'recursive' is not a choice; expected all, naive, megaloop, "
                                     "wavefront-host, wavefront-barrier or queue"},
+        {{"--scene", "cornell"}, "--scene: 'cornell' is not a choice; expected spheres or room"},
         {{"--width", "16384", "--height", "16384", "--spp", "9"}, "16384 x 16384 pixels x 9 samples is more than "
                                                                   "2147483648 paths"},
         {{"--method", "naive", "--chaos", "3"}, "--chaos and --task need a cooperative method (megaloop, "
@@ -251,7 +302,8 @@ START_TEST(bad_arguments)
                                                                  "wavefront-barrier and queue; --method "
                                                                  "wavefront-host has one form"},
         {{"--compute-units", "4"}, "--compute-units goes with --pick"},
-        {{"--pick", "--method", "queue"}, "--pick takes only --width, --height, --spp, --depth and --compute-units"},
+        {{"--pick", "--method", "queue"}, "--pick takes only --scene, --width, --height, --spp, --depth and "
+                                          "--compute-units"},
         {{"--seeds", "2", "--repeat", "3"}, "--repeat '3': --seeds and --repeat are one option; give it once"},
         {{"--rays", "5"}, "unknown option '--rays'"},
     };
@@ -277,7 +329,7 @@ START_TEST(check_finds_a_wrong_pixel)
     uint32_t pixels[W * H], expected[W * H * 3], image[W * H * 3];
     unsigned count = path_ref_checked(W, H, pixels);
     ck_assert_uint_eq(count, W * H);
-    path_ref_expect(W, H, SPP, DEPTH, pixels, count, expected);
+    path_ref_expect(PATH_REF_SPHERES, W, H, SPP, DEPTH, pixels, count, expected);
     memcpy(image, expected, sizeof image);
     ck_assert_uint_eq(path_ref_compare(image, W, pixels, count, expected, "naive", stdout, 10), 0);
     unsigned lit = 0;
@@ -285,7 +337,7 @@ START_TEST(check_finds_a_wrong_pixel)
         lit += expected[i] != 0;
     ck_assert_msg(lit > W * H, "the CPU's image is mostly black: %u channels lit", lit);
     uint32_t sum[3];
-    path_ref_pixel(W, H, SPP, DEPTH, 5 * W + 7, sum);
+    path_ref_pixel(PATH_REF_SPHERES, W, H, SPP, DEPTH, 5 * W + 7, sum);
     ck_assert_msg(!memcmp(sum, expected + 3 * (5 * W + 7), sizeof sum), "path_ref_pixel differs from the image");
     image[3 * (5 * W + 7) + 1] += 1;
     char *text = NULL;
@@ -324,6 +376,7 @@ static Suite *path_suite(void)
     /* a case run alone builds the programs first: minutes on a busy machine with PoCL */
     TCase *methods = tu_tcase("methods", 900);
     tcase_add_test(methods, every_method_equals_the_cpu);
+    tcase_add_test(methods, room_equals_the_cpu);
     tcase_add_test(methods, odd_sizes);
     tcase_add_test(methods, json_and_image);
     suite_add_tcase(suite, methods);
@@ -339,6 +392,7 @@ static Suite *path_suite(void)
     suite_add_tcase(suite, arguments);
     TCase *checks = tu_tcase("checks", 60);
     tcase_add_test(checks, check_finds_a_wrong_pixel);
+    tcase_add_test(checks, room_reference);
     tcase_add_test(checks, checked_pixels_sampled);
     suite_add_tcase(suite, checks);
     return suite;

@@ -20,7 +20,7 @@ kernel void path_loop(global uint *image, uint width, uint height, uint spp, uin
         uint pixel = first + get_local_id(0);
         if (pixel < pixels) {
             uint sum[3];
-            path_pixel(width, height, spp, depth, pixel, sum);
+            path_pixel(PATH_SCENE, width, height, spp, depth, pixel, sum);
             image[pixel * 3u] = sum[0];
             image[pixel * 3u + 1u] = sum[1];
             image[pixel * 3u + 2u] = sum[2];

@@ -1,5 +1,5 @@
 /* path_plain.cl: the recursion study's methods that need no cooperative kernel, as ordinary
- * kernels of one program (path.h inlined):
+ * kernels of one program (path.h inlined; the scene is PATH_SCENE):
  *   path_naive     one work-item per pixel, its samples and bounces in a loop;
  *   path_generate  the host-driven wavefront's first wave: sample `sample` of every pixel;
  *   path_extend_wave  one bounce of `count` paths, a group a chunk of local-size paths, the
@@ -14,7 +14,7 @@ kernel void path_naive(global uint *image, uint width, uint height, uint spp, ui
     if (pixel >= width * height)
         return;
     uint sum[3];
-    path_pixel(width, height, spp, depth, pixel, sum);
+    path_pixel(PATH_SCENE, width, height, spp, depth, pixel, sum);
     image[pixel * 3u] = sum[0];
     image[pixel * 3u + 1u] = sum[1];
     image[pixel * 3u + 2u] = sum[2];
@@ -24,7 +24,7 @@ kernel void path_generate(global uint *paths, uint width, uint height, uint samp
 {
     uint pixel = get_global_id(0);
     if (pixel < width * height) {
-        path_ray ray = path_camera(width, height, pixel, sample);
+        path_ray ray = path_camera(PATH_SCENE, width, height, pixel, sample);
         path_store(paths, pixel, &ray);
     }
 }
@@ -33,5 +33,5 @@ kernel void path_extend_wave(global const uint *in, uint count, global uint *out
                              global uint *image, uint depth)
 {
     local uint share[2];
-    path_extend_group(in, get_group_id(0) * get_local_size(0), count, out, out_count, image, depth, share);
+    path_extend_group(PATH_SCENE, in, get_group_id(0) * get_local_size(0), count, out, out_count, image, depth, share);
 }

@@ -42,12 +42,12 @@ inline void path_queue_task(ws_queue *q, uint have, uint slot, global uint *imag
         ray = path_load(bundle, lid);
     } else if (lid < stored + fresh) {
         uint path = first + (lid - stored);
-        ray = path_camera(width, height, path % pixels, path / pixels);
+        ray = path_camera(PATH_SCENE, width, height, path % pixels, path / pixels);
     }
     coop_group_sync();   /* every stored path read before the survivors overwrite the bundle */
     if (lid < stored + fresh) {
         path_vec light;
-        if (path_bounce(&ray, depth, &light))
+        if (path_bounce(PATH_SCENE, &ray, depth, &light))
             path_store(bundle, atomic_inc(&share[3]), &ray);
         else
             path_accumulate(image, ray.pixel, light);

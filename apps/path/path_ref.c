@@ -3,9 +3,10 @@
 
 #include "path.h"
 
-void path_ref_pixel(unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned pixel, uint32_t *sum)
+void path_ref_pixel(unsigned scene, unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned pixel,
+                    uint32_t *sum)
 {
-    path_pixel(width, height, spp, depth, pixel, sum);
+    path_pixel(scene, width, height, spp, depth, pixel, sum);
 }
 
 unsigned path_ref_checked(unsigned width, unsigned height, uint32_t *pixels)
@@ -34,11 +35,11 @@ unsigned path_ref_checked(unsigned width, unsigned height, uint32_t *pixels)
     return count;
 }
 
-void path_ref_expect(unsigned width, unsigned height, unsigned spp, unsigned depth, const uint32_t *pixels,
-                     unsigned count, uint32_t *expected)
+void path_ref_expect(unsigned scene, unsigned width, unsigned height, unsigned spp, unsigned depth,
+                     const uint32_t *pixels, unsigned count, uint32_t *expected)
 {
     for (unsigned i = 0; i < count; i++)
-        path_pixel(width, height, spp, depth, pixels[i], expected + 3 * (size_t)i);
+        path_pixel(scene, width, height, spp, depth, pixels[i], expected + 3 * (size_t)i);
 }
 
 unsigned path_ref_compare(const uint32_t *image, unsigned width, const uint32_t *pixels, unsigned count,

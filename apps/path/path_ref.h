@@ -9,12 +9,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The scenes (path.h's PATH_SCENE_SPHERES and PATH_SCENE_ROOM). */
+enum { PATH_REF_SPHERES = 0, PATH_REF_ROOM = 1 };
+
 /* Pixels up to which every pixel is checked; above, PATH_REF_SAMPLED of them. */
 #define PATH_REF_ALL_UP_TO 4096u
 #define PATH_REF_SAMPLED 1000u
 
-/* Pixel `pixel`'s three sums over `spp` samples of at most `depth` segments. */
-void path_ref_pixel(unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned pixel, uint32_t *sum);
+/* Pixel `pixel`'s three sums over `spp` samples of at most `depth` segments in scene `scene`. */
+void path_ref_pixel(unsigned scene, unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned pixel,
+                    uint32_t *sum);
 
 /* The pixels checked of a width x height image, into `pixels` (room for PATH_REF_SAMPLED or
  * width x height, whichever is fewer), in increasing order: all of them up to PATH_REF_ALL_UP_TO,
@@ -22,8 +26,8 @@ void path_ref_pixel(unsigned width, unsigned height, unsigned spp, unsigned dept
 unsigned path_ref_checked(unsigned width, unsigned height, uint32_t *pixels);
 
 /* The CPU's sums at the `count` pixels, 3 words each, into `expected`. */
-void path_ref_expect(unsigned width, unsigned height, unsigned spp, unsigned depth, const uint32_t *pixels,
-                     unsigned count, uint32_t *expected);
+void path_ref_expect(unsigned scene, unsigned width, unsigned height, unsigned spp, unsigned depth,
+                     const uint32_t *pixels, unsigned count, uint32_t *expected);
 
 /* The pixels of `image` that differ from `expected`; the first `shown` are printed to `out` as
  * "METHOD: pixel (x, y): got r g b, expected r g b". Returns their number. */

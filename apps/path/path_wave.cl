@@ -18,7 +18,7 @@ kernel void path_wave(global uint *image, uint width, uint height, uint spp, uin
     uint pixels = width * height;
     for (uint sample = 0; sample < spp; sample++) {
         for (uint pixel = get_global_id(0); pixel < pixels; pixel += get_global_size(0)) {
-            path_ray ray = path_camera(width, height, pixel, sample);
+            path_ray ray = path_camera(PATH_SCENE, width, height, pixel, sample);
             path_store(paths_a, pixel, &ray);
         }
         live = pixels;
@@ -29,7 +29,7 @@ kernel void path_wave(global uint *image, uint width, uint height, uint spp, uin
             global uint *out_count = counts + sample * (depth + 1u) + bounce + 1u;
             uint size = get_local_size(0);
             for (uint first = get_group_id(0) * size; first < live; first += get_num_groups(0) * size)
-                path_extend_group(in, first, live, out, out_count, image, depth, share);
+                path_extend_group(PATH_SCENE, in, first, live, out, out_count, image, depth, share);
             resizing_global_barrier();
             live = coop_load_relaxed(out_count);
         }

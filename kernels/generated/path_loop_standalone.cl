@@ -14,19 +14,29 @@
  * queue methods), one bounce at a time, shared by every kernel of apps/path/ and, compiled as C,
  * by the CPU reference (path_ref.c): one text, so the check is the tracer's own arithmetic.
  *
- * The scene is the render task's (kernels/tasks/render.h): a ground sphere and four diffuse and
- * metal spheres under a sky gradient, seen from a fixed camera. A path is one camera sample of a
- * pixel, traced for at most `depth` segments; it ends in the sky (its light: the sky times the
- * albedos on the way), absorbed by a metal or out of bounces (black). Random numbers are a hash of
- * (pixel, sample, bounce, dimension): any order of the work gives the same paths.
+ * Two scenes (`scene`: PATH_SCENE_SPHERES or PATH_SCENE_ROOM; a kernel passes PATH_SCENE, which
+ * the host sets with -DPATH_SCENE=N, so each program holds one scene's code):
+ *   spheres  the render task's (kernels/tasks/render.h): a ground sphere and four diffuse and
+ *            metal spheres under a sky gradient. A path ends in the sky (its light: the sky times
+ *            the albedos on the way), absorbed by a metal or out of bounces (black); most end
+ *            after one to three bounces.
+ *   room     a closed box (red and green side walls, white floor, ceiling, back and front), a
+ *            square light in the ceiling, a mirror sphere and a diffuse one. No path escapes: one
+ *            ends at the light (its light: the emission times the albedos) or, after
+ *            PATH_ROULETTE_FROM bounces, by Russian roulette (it survives with the probability of
+ *            the surface's largest albedo channel, at most PATH_ROULETTE_MAX, its throughput divided
+ *            by it), or out of bounces; path lengths spread from 1 to the depth limit (at depth 32,
+ *            a mean of 9 segments and 1% of the paths at the limit).
+ * A path is one camera sample of a pixel, traced for at most `depth` segments. Random numbers are
+ * a hash of (pixel, sample, bounce, dimension): any order of the work gives the same paths.
  *
  * Exactness: only +, -, *, / and sqrt, no contraction into fma, and divisions and square roots
  * correctly rounded (the host builds with -cl-fp32-correctly-rounded-divide-sqrt), so a device
  * computes every path's floats as the CPU does. render.h's sphere sampling uses sin and cos, whose
  * rounding differs between math libraries; path.h samples by rejection instead. A path's light
- * goes into the image as 24-bit fixed point (path_fixed), and a pixel is the integer sum of its
- * samples: the order in which a method adds the samples changes nothing, so every method's image
- * equals the CPU's exactly.
+ * goes into the image as 24-bit fixed point (path_fixed, clamped to 1), and a pixel is the integer
+ * sum of its samples: the order in which a method adds the samples changes nothing, so every
+ * method's image equals the CPU's exactly.
  *
  * Image: 3 words per pixel (red, green, blue sums), rows top to bottom, zero before a render.
  * Records (the wavefront's and the queue's paths in memory, kernels only): PATH_RECORD_WORDS
@@ -55,8 +65,17 @@ typedef uint32_t uint;
 #define fabs fabsf
 #endif
 
+#define PATH_SCENE_SPHERES 0u
+#define PATH_SCENE_ROOM 1u
+#ifndef PATH_SCENE
+#define PATH_SCENE PATH_SCENE_SPHERES
+#endif
+
 #define PATH_SPHERES 5u
-#define PATH_NO_HIT PATH_SPHERES
+#define PATH_ROOM_SPHERES 2u
+#define PATH_ROOM_WALLS 6u
+#define PATH_ROOM_CEILING 3u  /* the wall with the light */
+#define PATH_NO_HIT 255u
 #define PATH_T_MIN 0.001f
 #define PATH_T_FAR 1.0e30f
 #define PATH_MAX_DEPTH 64u    /* the bounce is 8 bits of the random key */
@@ -64,6 +83,15 @@ typedef uint32_t uint;
 #define PATH_FIXED_ONE 16777216.0f
 #define PATH_TRIES 8u         /* rejection draws for a unit vector */
 #define PATH_RECORD_WORDS 12u
+/* The room's light: a square of the ceiling, centred at (x, z), half its side across. */
+#define PATH_LIGHT_X 0.0f
+#define PATH_LIGHT_Z (-1.75f)
+#define PATH_LIGHT_HALF 0.35f
+/* Russian roulette in the room: from this bounce on, at most this survival probability, drawn
+ * from this dimension (after the unit vector's 2 + 3 x PATH_TRIES). */
+#define PATH_ROULETTE_FROM 4u
+#define PATH_ROULETTE_MAX 0.95f
+#define PATH_ROULETTE_DIMENSION 30u
 
 typedef struct path_vec {
     float x, y, z;
@@ -75,12 +103,34 @@ typedef struct path_sphere {
     float fuzz;             /* < 0: diffuse; >= 0: metal with this fuzz */
 } path_sphere;
 
-PATH_CONSTANT path_sphere path_scene[PATH_SPHERES] = {
+/* A diffuse wall of the room: the plane where coordinate `axis` (0 x, 1 y, 2 z) is `position`. */
+typedef struct path_wall {
+    uint axis;
+    float position;
+    float r, g, b;
+} path_wall;
+
+PATH_CONSTANT path_sphere path_spheres[PATH_SPHERES] = {
     {0.0f, -100.5f, -1.0f, 100.0f, 0.8f, 0.8f, 0.0f, -1.0f},
     {0.0f, 0.0f, -1.2f, 0.5f, 0.1f, 0.2f, 0.5f, -1.0f},
     {-1.0f, 0.0f, -1.0f, 0.5f, 0.8f, 0.8f, 0.8f, 0.05f},
     {1.0f, 0.0f, -1.0f, 0.5f, 0.8f, 0.6f, 0.2f, 0.3f},
     {0.35f, -0.35f, -0.55f, 0.15f, 0.7f, 0.2f, 0.2f, -1.0f},
+};
+
+/* The room: x and y from -1 to 1, z from -3 to 1.5 (the camera at 1.2 looks towards -z). */
+PATH_CONSTANT path_sphere path_room_spheres[PATH_ROOM_SPHERES] = {
+    {-0.45f, -0.6f, -1.9f, 0.4f, 0.95f, 0.95f, 0.95f, 0.0f},
+    {0.5f, -0.65f, -1.3f, 0.35f, 0.75f, 0.75f, 0.3f, -1.0f},
+};
+
+PATH_CONSTANT path_wall path_room_walls[PATH_ROOM_WALLS] = {
+    {0u, -1.0f, 0.85f, 0.2f, 0.2f},
+    {0u, 1.0f, 0.2f, 0.85f, 0.2f},
+    {1u, -1.0f, 0.85f, 0.85f, 0.85f},
+    {1u, 1.0f, 0.85f, 0.85f, 0.85f},
+    {2u, -3.0f, 0.85f, 0.85f, 0.85f},
+    {2u, 1.5f, 0.85f, 0.85f, 0.85f},
 };
 
 /* A path between two segments: where it goes, what it carries, whose it is. */
@@ -100,6 +150,8 @@ PATH_FN path_vec path_sub(path_vec a, path_vec b) { return path_v(a.x - b.x, a.y
 PATH_FN path_vec path_scale(path_vec a, float s) { return path_v(a.x * s, a.y * s, a.z * s); }
 PATH_FN path_vec path_mul(path_vec a, path_vec b) { return path_v(a.x * b.x, a.y * b.y, a.z * b.z); }
 PATH_FN float path_dot(path_vec a, path_vec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+PATH_FN float path_axis(path_vec a, uint axis) { return axis == 0u ? a.x : axis == 1u ? a.y : a.z; }
 
 PATH_FN path_vec path_cross(path_vec a, path_vec b)
 {
@@ -147,10 +199,12 @@ PATH_FN path_vec path_random_unit(uint pixel, uint sample, uint bounce)
     return path_v(0.0f, 1.0f, 0.0f);
 }
 
-/* Sample `sample` of `pixel`'s camera ray: the render task's first frame, jittered in the pixel. */
-PATH_FN path_ray path_camera(uint width, uint height, uint pixel, uint sample)
+/* Sample `sample` of `pixel`'s camera ray: the spheres seen as the render task's first frame,
+ * or the room from near its front wall, jittered in the pixel. */
+PATH_FN path_ray path_camera(uint scene, uint width, uint height, uint pixel, uint sample)
 {
-    path_vec target = path_v(0.0f, 0.0f, -1.0f), origin = path_v(0.0f, 0.4f, 1.0f);
+    path_vec target = path_v(0.0f, 0.0f, -1.0f);
+    path_vec origin = scene == PATH_SCENE_ROOM ? path_v(0.0f, 0.0f, 1.2f) : path_v(0.0f, 0.4f, 1.0f);
     path_vec back = path_unit(path_sub(origin, target));
     path_vec right = path_unit(path_cross(path_v(0.0f, 1.0f, 0.0f), back));
     path_vec up = path_cross(back, right);
@@ -170,27 +224,51 @@ PATH_FN path_ray path_camera(uint width, uint height, uint pixel, uint sample)
     return ray;
 }
 
-/* The nearest sphere along the ray for t in (PATH_T_MIN, PATH_T_FAR), or PATH_NO_HIT. */
-PATH_FN uint path_hit(path_vec origin, path_vec direction, float *t_hit)
+/* Whether the ray meets `sphere` for t in (PATH_T_MIN, *t_max); then *t_max is where. `a`: the
+ * direction's squared length. */
+PATH_FN uint path_sphere_hit(path_sphere sphere, path_vec origin, path_vec direction, float a, float *t_max)
+{
+    path_vec oc = path_sub(path_v(sphere.cx, sphere.cy, sphere.cz), origin);
+    float h = path_dot(direction, oc);
+    float c = path_dot(oc, oc) - sphere.radius * sphere.radius;
+    float discriminant = h * h - a * c;
+    if (discriminant < 0.0f)
+        return 0;
+    float root = sqrt(discriminant);
+    float t = (h - root) / a;
+    if (t <= PATH_T_MIN || t >= *t_max)
+        t = (h + root) / a;
+    if (t <= PATH_T_MIN || t >= *t_max)
+        return 0;
+    *t_max = t;
+    return 1;
+}
+
+/* The nearest surface along the ray for t in (PATH_T_MIN, PATH_T_FAR), or PATH_NO_HIT: a sphere
+ * of the scene's, or (the room) PATH_ROOM_SPHERES + a wall. */
+PATH_FN uint path_hit(uint scene, path_vec origin, path_vec direction, float *t_hit)
 {
     uint nearest = PATH_NO_HIT;
     float t_max = PATH_T_FAR;
     float a = path_dot(direction, direction);
-    for (uint s = 0; s < PATH_SPHERES; s++) {
-        path_vec oc = path_sub(path_v(path_scene[s].cx, path_scene[s].cy, path_scene[s].cz), origin);
-        float h = path_dot(direction, oc);
-        float c = path_dot(oc, oc) - path_scene[s].radius * path_scene[s].radius;
-        float discriminant = h * h - a * c;
-        if (discriminant < 0.0f)
-            continue;
-        float root = sqrt(discriminant);
-        float t = (h - root) / a;
-        if (t <= PATH_T_MIN || t >= t_max)
-            t = (h + root) / a;
-        if (t <= PATH_T_MIN || t >= t_max)
-            continue;
-        t_max = t;
-        nearest = s;
+    if (scene == PATH_SCENE_ROOM) {
+        for (uint s = 0; s < PATH_ROOM_SPHERES; s++)
+            if (path_sphere_hit(path_room_spheres[s], origin, direction, a, &t_max))
+                nearest = s;
+        for (uint w = 0; w < PATH_ROOM_WALLS; w++) {
+            float d = path_axis(direction, path_room_walls[w].axis);
+            if (d == 0.0f)
+                continue;
+            float t = (path_room_walls[w].position - path_axis(origin, path_room_walls[w].axis)) / d;
+            if (t <= PATH_T_MIN || t >= t_max)
+                continue;
+            t_max = t;
+            nearest = PATH_ROOM_SPHERES + w;
+        }
+    } else {
+        for (uint s = 0; s < PATH_SPHERES; s++)
+            if (path_sphere_hit(path_spheres[s], origin, direction, a, &t_max))
+                nearest = s;
     }
     *t_hit = t_max;
     return nearest;
@@ -204,22 +282,42 @@ PATH_FN path_vec path_sky(path_vec direction)
 
 /* One segment of the path: 1 when it goes on (*ray is its next segment), else 0 with its light
  * in *light. */
-PATH_FN uint path_bounce(path_ray *ray, uint depth, path_vec *light)
+PATH_FN uint path_bounce(uint scene, path_ray *ray, uint depth, path_vec *light)
 {
     float t = 0.0f;
-    uint s = path_hit(ray->origin, ray->direction, &t);
+    uint room = scene == PATH_SCENE_ROOM;
+    uint s = path_hit(scene, ray->origin, ray->direction, &t);
+    *light = path_v(0.0f, 0.0f, 0.0f);
     if (s == PATH_NO_HIT) {
-        *light = path_mul(ray->throughput, path_sky(ray->direction));
+        /* no ray leaves the room; one that slips through a corner's rounding is black */
+        if (!room)
+            *light = path_mul(ray->throughput, path_sky(ray->direction));
         return 0;
     }
-    path_vec centre = path_v(path_scene[s].cx, path_scene[s].cy, path_scene[s].cz);
     path_vec point = path_add(ray->origin, path_scale(ray->direction, t));
-    path_vec normal = path_scale(path_sub(point, centre), 1.0f / path_scene[s].radius);
+    path_vec normal, albedo;
+    float fuzz;
+    if (room && s >= PATH_ROOM_SPHERES) {
+        path_wall wall = path_room_walls[s - PATH_ROOM_SPHERES];
+        if (s - PATH_ROOM_SPHERES == PATH_ROOM_CEILING && fabs(point.x - PATH_LIGHT_X) < PATH_LIGHT_HALF &&
+            fabs(point.z - PATH_LIGHT_Z) < PATH_LIGHT_HALF) {
+            *light = path_mul(ray->throughput, path_v(4.0f, 3.6f, 3.0f));
+            return 0;
+        }
+        normal = path_v(wall.axis == 0u ? 1.0f : 0.0f, wall.axis == 1u ? 1.0f : 0.0f, wall.axis == 2u ? 1.0f : 0.0f);
+        albedo = path_v(wall.r, wall.g, wall.b);
+        fuzz = -1.0f;
+    } else {
+        path_sphere sphere = room ? path_room_spheres[s] : path_spheres[s];
+        normal = path_scale(path_sub(point, path_v(sphere.cx, sphere.cy, sphere.cz)), 1.0f / sphere.radius);
+        albedo = path_v(sphere.r, sphere.g, sphere.b);
+        fuzz = sphere.fuzz;
+    }
     if (path_dot(ray->direction, normal) > 0.0f)
         normal = path_scale(normal, -1.0f);
     path_vec scattered;
     uint absorbed = 0;
-    if (path_scene[s].fuzz < 0.0f) {
+    if (fuzz < 0.0f) {
         scattered = path_add(normal, path_random_unit(ray->pixel, ray->sample, ray->bounce));
         if (fabs(scattered.x) < 1e-8f && fabs(scattered.y) < 1e-8f && fabs(scattered.z) < 1e-8f)
             scattered = normal;
@@ -227,34 +325,42 @@ PATH_FN uint path_bounce(path_ray *ray, uint depth, path_vec *light)
         path_vec incoming = path_unit(ray->direction);
         path_vec reflected = path_sub(incoming, path_scale(normal, 2.0f * path_dot(incoming, normal)));
         scattered = path_add(path_unit(reflected),
-                             path_scale(path_random_unit(ray->pixel, ray->sample, ray->bounce), path_scene[s].fuzz));
+                             path_scale(path_random_unit(ray->pixel, ray->sample, ray->bounce), fuzz));
         absorbed = path_dot(scattered, normal) <= 0.0f;
     }
-    *light = path_v(0.0f, 0.0f, 0.0f);
     if (absorbed || ray->bounce + 1u >= depth)
         return 0;
-    ray->throughput = path_mul(ray->throughput, path_v(path_scene[s].r, path_scene[s].g, path_scene[s].b));
+    ray->throughput = path_mul(ray->throughput, albedo);
+    if (room && ray->bounce + 1u >= PATH_ROULETTE_FROM) {
+        float survive = albedo.x > albedo.y ? albedo.x : albedo.y;
+        survive = survive > albedo.z ? survive : albedo.z;
+        survive = survive < PATH_ROULETTE_MAX ? survive : PATH_ROULETTE_MAX;
+        if (path_random(ray->pixel, ray->sample, ray->bounce, PATH_ROULETTE_DIMENSION) >= survive)
+            return 0;
+        path_vec w = ray->throughput;
+        ray->throughput = path_v(w.x / survive, w.y / survive, w.z / survive);
+    }
     ray->origin = point;
     ray->direction = scattered;
     ray->bounce++;
     return 1;
 }
 
-/* A light channel in [0, 1] as 24-bit fixed point. */
+/* A light channel as 24-bit fixed point, clamped to 1 (the room's light is brighter). */
 PATH_FN uint path_fixed(float channel)
 {
-    return (uint)(channel * PATH_FIXED_ONE);
+    return (uint)((channel < 1.0f ? channel : 1.0f) * PATH_FIXED_ONE);
 }
 
 /* Pixel `pixel`'s sums over its `spp` samples into sum[0..2]: the naive and mega-loop methods and
  * the CPU. */
-PATH_FN void path_pixel(uint width, uint height, uint spp, uint depth, uint pixel, uint *sum)
+PATH_FN void path_pixel(uint scene, uint width, uint height, uint spp, uint depth, uint pixel, uint *sum)
 {
     sum[0] = sum[1] = sum[2] = 0;
     for (uint sample = 0; sample < spp; sample++) {
-        path_ray ray = path_camera(width, height, pixel, sample);
+        path_ray ray = path_camera(scene, width, height, pixel, sample);
         path_vec light;
-        while (path_bounce(&ray, depth, &light))
+        while (path_bounce(scene, &ray, depth, &light))
             ;
         sum[0] += path_fixed(light.x);
         sum[1] += path_fixed(light.y);
@@ -311,7 +417,7 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
  * those below `live`, extended by a bounce; a finished path adds its light to the image, the
  * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
  * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
-inline void path_extend_group(global const uint *in, uint first, uint live, global uint *out,
+inline void path_extend_group(uint scene, global const uint *in, uint first, uint live, global uint *out,
                               global uint *out_count, global uint *image, uint depth, local uint *share)
 {
     uint index = first + get_local_id(0), rank = 0, goes_on = 0;
@@ -322,7 +428,7 @@ inline void path_extend_group(global const uint *in, uint first, uint live, glob
     if (index < live) {
         path_vec light;
         ray = path_load(in, index);
-        goes_on = path_bounce(&ray, depth, &light);
+        goes_on = path_bounce(scene, &ray, depth, &light);
         if (goes_on)
             rank = atomic_inc(&share[0]);
         else
@@ -362,7 +468,7 @@ void path_loop(coop_ctx *ctx, global uint *image, uint width, uint height, uint 
         uint pixel = first + get_local_id(0);
         if (pixel < pixels) {
             uint sum[3];
-            path_pixel(width, height, spp, depth, pixel, sum);
+            path_pixel(PATH_SCENE, width, height, spp, depth, pixel, sum);
             image[pixel * 3u] = sum[0];
             image[pixel * 3u + 1u] = sum[1];
             image[pixel * 3u + 2u] = sum[2];
