@@ -3,8 +3,9 @@
  * each method's image checked against the CPU at the pixels checked:
  *   naive              path_plain.cl's path_naive: a work-item a pixel, samples and bounces looped;
  *   megaloop           path_loop.cl: persistent groups take pixels from a counter;
- *   wavefront-host     path_plain.cl's generate and extend kernels, launched by the host bounce by
- *                      bounce, the next wave's size read back after each (the host round trips);
+ *   wavefront-host     path_plain.cl's path_wave_launch, a launch a wave (path.h: a wave's
+ *                      survivors topped up with new camera paths of every sample), the next
+ *                      wave's size read back after each (the host round trips);
  *   wavefront-barrier  path_wave.cl: the same waves in one cooperative kernel, resizing barriers
  *                      between them;
  *   queue              path_queue.cl: bundles of paths re-enqueued by the kernel on ws_deque.h.
@@ -13,8 +14,9 @@
  * and forks at random under --chaos.
  *
  *   coop-path [--scene spheres|room] [--method M] [--mode all|standalone|cooperative] [--width W]
- *             [--height H] [--spp S] [--depth D] [--chaos SEED] [--seeds S | --repeat R]
- *             [--task matmult|none] [--local-size L] [--json FILE] [--image FILE]
+ *             [--height H] [--spp S] [--depth D] [--wave-paths N] [--chaos SEED]
+ *             [--seeds S | --repeat R] [--task matmult|none] [--local-size L] [--json FILE]
+ *             [--image FILE]
  *   coop-path --pick [--scene S] [--width W] [--height H] [--spp S] [--depth D] [--compute-units N]
  *
  * Times: naive and wavefront-host from the first enqueue to the end of the last command;
@@ -52,8 +54,12 @@ extern const char path_plain_source[], path_loop_standalone_source[], path_loop_
     path_queue_matmult_mega_source[];
 
 /* path.h's limits and record size. */
-enum { PATH_MAX_DEPTH = 64, PATH_MAX_SPP = 255, PATH_RECORD_WORDS = 12, SIDE_MAX = 16384 };
+enum { PATH_MAX_DEPTH = 64, PATH_MAX_SPP = 255, PATH_RECORD_WORDS = 12, PATH_WAVE_COUNTS = 3, SIDE_MAX = 16384 };
 #define PATHS_MAX 2147483648.0
+
+/* The paths a wave holds by default (192 MiB of records in each of the two buffers): the more,
+ * the fewer waves, each a barrier or a host round trip. */
+#define WAVE_PATHS_DEFAULT 4194304u
 
 /* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
 enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
@@ -79,7 +85,7 @@ static const int method_cooperative[] = {0, 1, 0, 1, 1};
 
 /* The path kernels' arguments have the same indices in both forms (set_args). */
 _Static_assert(PATH_LOOP_STANDALONE_ARG_path_loop_next_pixel == PATH_LOOP_MATMULT_MEGA_ARG_path_loop_next_pixel &&
-                   PATH_WAVE_STANDALONE_ARG_path_wave_counts == PATH_WAVE_MATMULT_MEGA_ARG_path_wave_counts &&
+                   PATH_WAVE_STANDALONE_ARG_path_wave_capacity == PATH_WAVE_MATMULT_MEGA_ARG_path_wave_capacity &&
                    PATH_QUEUE_STANDALONE_ARG_path_queue_queue_shared ==
                        PATH_QUEUE_MATMULT_MEGA_ARG_path_queue_queue_shared,
                "the standalone and megakernel forms number the path kernel's arguments alike");
@@ -92,6 +98,7 @@ typedef struct options {
     int standalone, cooperative;   /* --mode */
     scene scene;
     unsigned width, height, spp, depth;
+    unsigned wave_paths;           /* 0: the default */
     unsigned chaos, seeds, compute_units;
     int task, pick;
     size_t local_size;             /* 0: the device's default */
@@ -112,7 +119,7 @@ static const char *const name = "coop-path";
 static const cli coop_path_cli = {
     "coop-path",
     "Usage: coop-path [--scene spheres|room] [--method M] [--mode all|standalone|cooperative]\n"
-    "                 [--width W] [--height H] [--spp S] [--depth D] [--chaos SEED]\n"
+    "                 [--width W] [--height H] [--spp S] [--depth D] [--wave-paths N] [--chaos SEED]\n"
     "                 [--seeds S | --repeat R] [--task matmult|none] [--local-size L] [--json FILE]\n"
     "                 [--image FILE]\n"
     "       coop-path --pick [--scene S] [--width W] [--height H] [--spp S] [--depth D]\n"
@@ -120,12 +127,14 @@ static const cli coop_path_cli = {
     "Path-traces a scene by five recursion methods on the device and checks each image against the CPU.\n"
     "\n"
     "Methods: naive (a work-item a pixel, looping over samples and bounces), megaloop (persistent\n"
-    "groups taking pixels from a counter), wavefront-host (a kernel per bounce launched by the host,\n"
-    "which reads each wave's size back), wavefront-barrier (the same waves in one cooperative kernel,\n"
-    "resizing barriers between them) and queue (bundles of paths re-enqueued by the kernel on a\n"
-    "work-stealing queue). The cooperative methods (megaloop, wavefront-barrier, queue) run\n"
-    "standalone and as a megakernel beside a periodic matmult task. Every image must equal the CPU's\n"
-    "at the pixels checked (all up to 4096 pixels, else 1000): the tracer's arithmetic is exact.\n"
+    "groups taking pixels from a counter), wavefront-host (a kernel per wave of paths launched by the\n"
+    "host, which reads each wave's size back; a wave extends its paths by a bounce, keeps the\n"
+    "survivors and fills up with new paths of any sample), wavefront-barrier (the same waves in one\n"
+    "cooperative kernel, resizing barriers between them) and queue (bundles of paths re-enqueued by\n"
+    "the kernel on a work-stealing queue). The cooperative methods (megaloop, wavefront-barrier,\n"
+    "queue) run standalone and as a megakernel beside a periodic matmult task. Every image must equal\n"
+    "the CPU's at the pixels checked (all up to 4096 pixels, else 1000): the tracer's arithmetic is\n"
+    "exact.\n"
     "\n"
     "Options:\n"
     "  --scene S         spheres (default: five spheres under a sky, most paths end within three\n"
@@ -137,6 +146,8 @@ static const cli coop_path_cli = {
     "  --height H        pixels down, 1 to 16384 (default 1024)\n"
     "  --spp S           samples per pixel, 1 to 255 (default 8)\n"
     "  --depth D         segments per path at most, 1 to 64 (default 32)\n"
+    "  --wave-paths N    the wavefront methods: paths a wave holds, 1 to 2147483648 (default 4194304,\n"
+    "                    or every path when there are fewer)\n"
     "  --chaos SEED      cooperative: chaos mode from SEED, 1 to 1073741824 (kills and forks at random)\n"
     "  --seeds S         runs of each method and form, 1 to 1073741824 (default 1); with --chaos, the\n"
     "                    cooperative ones take seeds SEED .. SEED+S-1; after several, a line gives the\n"
@@ -168,13 +179,14 @@ static int parse(int argc, char **argv, options *o)
     static const char *const tasks[] = {"matmult", "none"};
     static const char *const known[] = {"--method", "--mode", "--width", "--height", "--spp", "--depth", "--chaos",
                                         "--seeds", "--repeat", "--task", "--local-size", "--json", "--image",
-                                        "--compute-units", "--scene"};
+                                        "--compute-units", "--scene", "--wave-paths"};
     const cli *c = &coop_path_cli;
     *o = (options){.width = 2048, .height = 1024, .spp = 8, .depth = 32, .seeds = 1, .task = 1};
     cli_seen seen = {0};
     size_t choice = 0;
     size_t method_choice = 0;
     int method_given = 0, mode_given = 0, cooperative_given = 0, seeds_given = 0, units_given = 0;
+    unsigned wave_paths = 0;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
         if (!strcmp(option, "--pick")) {
@@ -230,6 +242,8 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(option, "--scene")) {
             bad = cli_choice(c, option, value, scene_names, 2, &choice);
             o->scene = (scene)choice;
+        } else if (!strcmp(option, "--wave-paths")) {
+            bad = cli_unsigned(c, option, value, 1, 2147483648u, &wave_paths);
         } else {
             bad = cli_unsigned(c, option, value, 1, 65536, &o->compute_units);
             units_given = 1;
@@ -245,10 +259,15 @@ static int parse(int argc, char **argv, options *o)
     if (units_given && !o->pick)
         return cli_fail(c, "--compute-units goes with --pick");
     if (o->pick && (method_given || mode_given || cooperative_given || seeds_given || o->local_size || o->json ||
-                    o->image))
+                    o->image || wave_paths))
         return cli_fail(c, "--pick takes only --scene, --width, --height, --spp, --depth and --compute-units");
     if ((double)o->width * o->height * o->spp > PATHS_MAX)
         return cli_fail(c, "%u x %u pixels x %u samples is more than 2147483648 paths", o->width, o->height, o->spp);
+    if (wave_paths && !o->methods[WAVEFRONT_HOST] && !o->methods[WAVEFRONT_BARRIER])
+        return cli_fail(c, "--wave-paths goes with the wavefront methods (wavefront-host, wavefront-barrier)");
+    /* fewer when there are fewer paths: a wave holds at most every path of the image */
+    double paths = (double)o->width * o->height * o->spp, wave = wave_paths ? wave_paths : WAVE_PATHS_DEFAULT;
+    o->wave_paths = (unsigned)(wave < paths ? wave : paths);
     int any_cooperative = 0;
     for (int m = 0; m < METHODS; m++)
         any_cooperative |= o->methods[m] && method_cooperative[m];
@@ -296,7 +315,7 @@ typedef struct path_env {
     size_t local_size;
     cl_mem buffers[16];
     unsigned buffer_count;
-    cl_mem image, paths_a, paths_b, counts, count, next, bundle_buf, bundle_live, queue;
+    cl_mem image, paths_a, paths_b, counts, next, bundle_buf, bundle_live, queue;
     cl_mem task_a, task_b, task_c;
     uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
     uint32_t *picture;             /* the image read back */
@@ -319,10 +338,9 @@ static int open_buffers(path_env *env)
         const void *data;
     } made[] = {
         {&env->image, pixels * 3 * 4, NULL},
-        {&env->paths_a, waves ? pixels * PATH_RECORD_WORDS * 4 : 4, NULL},
-        {&env->paths_b, waves ? pixels * PATH_RECORD_WORDS * 4 : 4, NULL},
-        {&env->counts, (size_t)o->spp * (o->depth + 1) * 4, NULL},
-        {&env->count, 4, NULL},
+        {&env->paths_a, waves ? (size_t)o->wave_paths * PATH_RECORD_WORDS * 4 : 4, NULL},
+        {&env->paths_b, waves ? (size_t)o->wave_paths * PATH_RECORD_WORDS * 4 : 4, NULL},
+        {&env->counts, PATH_WAVE_COUNTS * 4, NULL},
         {&env->next, 4, NULL},
         {&env->bundle_buf, queue ? (size_t)env->bundles * env->local_size * PATH_RECORD_WORDS * 4 : 4, NULL},
         {&env->bundle_live, (size_t)env->bundles * 4, NULL},
@@ -357,8 +375,8 @@ static int reset(path_env *env)
     struct {
         cl_mem buffer;
         size_t words;
-    } zero[] = {{env->image, (size_t)env->pixels * 3}, {env->counts, (size_t)o->spp * (o->depth + 1)},
-                {env->count, 1}, {env->next, 1}, {env->bundle_live, env->bundles}, {env->queue, queue_words(env)},
+    } zero[] = {{env->image, (size_t)env->pixels * 3}, {env->counts, PATH_WAVE_COUNTS}, {env->next, 1},
+                {env->bundle_live, env->bundles}, {env->queue, queue_words(env)},
                 {env->task_c, TASK_ORDER * TASK_ORDER}};
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < sizeof zero / sizeof zero[0] && err == CL_SUCCESS; i++)
@@ -387,10 +405,10 @@ static int reset(path_env *env)
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "clFinish");
 }
 
-/* A method's program and its kernels (wavefront-host: generate, then extend). */
+/* A method's program and its kernel. */
 typedef struct program {
     coop_program *program;
-    coop_kernel *kernel, *extend;
+    coop_kernel *kernel;
 } program;
 
 /* Sets the arguments the path kernels begin with: image, width, height, spp, depth, then `more`
@@ -407,32 +425,18 @@ static coop_status set_args(path_env *env, coop_kernel *kernel, const cl_mem *mo
     return status;
 }
 
-/* Sets wavefront-host's generate kernel for sample `sample` of `height` rows. */
-static coop_status set_generate(path_env *env, coop_kernel *kernel, cl_uint height, cl_uint sample)
+/* Sets wavefront-host's kernel for wave `wave`: `live` survivors in `in`, `fresh` camera paths
+ * from number `made` on, the survivors into `out` (path_plain.cl's path_wave_launch). */
+static coop_status set_wave(coop_kernel *kernel, cl_mem in, cl_mem out, cl_uint live, cl_uint fresh, cl_uint made,
+                            cl_uint wave)
 {
-    cl_uint width = env->o->width;
-    coop_status status = coop_kernel_set_buffer(kernel, 0, env->paths_a);
+    cl_uint words[] = {live, fresh, made, wave};
+    coop_status status = coop_kernel_set_buffer(kernel, 5, in);
     if (status == COOP_OK)
-        status = coop_kernel_set_arg(kernel, 1, sizeof width, &width);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(kernel, 2, sizeof height, &height);
-    return status == COOP_OK ? coop_kernel_set_arg(kernel, 3, sizeof sample, &sample) : status;
-}
-
-/* Sets wavefront-host's extend kernel for `count` paths from `in` to `out`. */
-static coop_status set_extend(path_env *env, coop_kernel *kernel, cl_mem in, cl_uint count, cl_mem out)
-{
-    cl_uint depth = env->o->depth;
-    coop_status status = coop_kernel_set_buffer(kernel, 0, in);
-    if (status == COOP_OK)
-        status = coop_kernel_set_arg(kernel, 1, sizeof count, &count);
-    if (status == COOP_OK)
-        status = coop_kernel_set_buffer(kernel, 2, out);
-    if (status == COOP_OK)
-        status = coop_kernel_set_buffer(kernel, 3, env->count);
-    if (status == COOP_OK)
-        status = coop_kernel_set_buffer(kernel, 4, env->image);
-    return status == COOP_OK ? coop_kernel_set_arg(kernel, 5, sizeof depth, &depth) : status;
+        status = coop_kernel_set_buffer(kernel, 6, out);
+    for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+        status = coop_kernel_set_arg(kernel, 8 + i, sizeof words[i], &words[i]);
+    return status;
 }
 
 /* PoCL compiles an ordinary kernel at its first launch: one launch of a group with nothing to do
@@ -441,15 +445,11 @@ static int warm_up(path_env *env, program *p, method m)
 {
     cl_uint rows = env->o->height, none = 0;
     coop_status status = m == NAIVE ? coop_kernel_set_arg(p->kernel, 2, sizeof none, &none)
-                                    : set_generate(env, p->kernel, 0, 0);
-    if (status == COOP_OK && m == WAVEFRONT_HOST)
-        status = set_extend(env, p->extend, env->paths_a, 0, env->paths_b);
+                                    : set_wave(p->kernel, env->paths_a, env->paths_b, 0, 0, 0, 0);
     if (status != COOP_OK)
         return error_coop(name, env->ctx, status, "warming up");
     cl_command_queue queue = coop_context_queue(env->ctx);
     cl_int err = device_enqueue_plain(queue, p->kernel, 1, env->local_size, NULL);
-    if (err == CL_SUCCESS && m == WAVEFRONT_HOST)
-        err = device_enqueue_plain(queue, p->extend, 1, env->local_size, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(queue);
     if (err != CL_SUCCESS)
@@ -470,25 +470,30 @@ static int program_open(path_env *env, method m, form f, program *p)
                                   path_queue_matmult_mega_source};
     const char *source = f == FORM_PLAIN ? path_plain_source
                          : f == FORM_STANDALONE ? standalone_sources[m] : mega_sources[m];
-    const char *kernel = m == NAIVE ? "path_naive" : m == WAVEFRONT_HOST ? "path_generate"
+    const char *kernel = m == NAIVE ? "path_naive" : m == WAVEFRONT_HOST ? "path_wave_launch"
                          : f == FORM_STANDALONE ? standalone_names[m] : mega_names[m];
     char options[96];
     snprintf(options, sizeof options, "%s -DPATH_SCENE=%d", PATH_BUILD_OPTIONS, (int)env->o->scene);
     coop_status status = coop_program_create(env->ctx, source, options, &p->program);
     if (status == COOP_OK)
         status = coop_kernel_create(p->program, kernel, &p->kernel);
-    if (status == COOP_OK && m == WAVEFRONT_HOST)
-        status = coop_kernel_create(p->program, "path_extend_wave", &p->extend);
     if (status != COOP_OK)
         return error_coop(name, env->ctx, status, method_names[m]);
     cl_uint queue_args[] = {env->queue_groups, QUEUE_DEQUE, env->bundles};
+    cl_uint capacity = env->o->wave_paths;
     if (m == NAIVE) {
         status = set_args(env, p->kernel, NULL, 0);
     } else if (m == MEGALOOP) {
         status = set_args(env, p->kernel, &env->next, 1);
+    } else if (m == WAVEFRONT_HOST) {
+        cl_mem more[] = {env->paths_a, env->paths_b, env->counts};
+        status = set_args(env, p->kernel, more, 3);
     } else if (m == WAVEFRONT_BARRIER) {
         cl_mem more[] = {env->paths_a, env->paths_b, env->counts};
         status = set_args(env, p->kernel, more, 3);
+        if (status == COOP_OK)
+            status = coop_kernel_set_arg(p->kernel, PATH_WAVE_STANDALONE_ARG_path_wave_capacity, sizeof capacity,
+                                         &capacity);
     } else if (m == QUEUE) {
         cl_mem more[] = {env->bundle_buf, env->bundle_live, env->next, env->queue};
         status = set_args(env, p->kernel, more, 4);
@@ -496,7 +501,7 @@ static int program_open(path_env *env, method m, form f, program *p)
             status = coop_kernel_set_arg(p->kernel, PATH_QUEUE_STANDALONE_ARG_path_queue_queue_groups + i,
                                          sizeof queue_args[i], &queue_args[i]);
     }
-    /* wavefront-host's arguments change every launch (run_wavefront_host) */
+    /* wavefront-host's wave arguments change every launch (run_wavefront_host) */
     if (status == COOP_OK && f == FORM_COOPERATIVE) {
         unsigned first = m == MEGALOOP ? PATH_LOOP_MATMULT_MEGA_ARG_matmult_a
                          : m == WAVEFRONT_BARRIER ? PATH_WAVE_MATMULT_MEGA_ARG_matmult_a
@@ -512,7 +517,6 @@ static int program_open(path_env *env, method m, form f, program *p)
 
 static void program_close(program *p)
 {
-    coop_kernel_release(p->extend);
     coop_kernel_release(p->kernel);
     coop_program_release(p->program);
     *p = (program){0};
@@ -536,41 +540,34 @@ static int run_naive(path_env *env, program *p, double *ms, unsigned *launches)
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "naive: clEnqueueNDRangeKernel");
 }
 
-/* Per sample: generate every pixel's camera ray, then launch extend on the live paths, zero the
- * survivors' counter before and read it back after each launch: the next launch's size. */
+/* A launch a wave (path.h's waves), until every path is made and none is left: the host reads
+ * the wave's survivors back after each, the next launch's size; the counter the next wave counts
+ * on is zeroed by the kernel, so a wave costs one launch and one 4-byte read. */
 static int run_wavefront_host(path_env *env, program *p, double *ms, unsigned *launches)
 {
     const options *o = env->o;
     cl_command_queue queue = coop_context_queue(env->ctx);
-    cl_uint zero = 0;
+    cl_uint total = env->pixels * o->spp, made = 0, live = 0;
     coop_status status = COOP_OK;
     cl_int err = CL_SUCCESS;
     *launches = 0;
     double start = clock_now_ms();
-    for (cl_uint sample = 0; sample < o->spp && status == COOP_OK && err == CL_SUCCESS; sample++) {
-        status = set_generate(env, p->kernel, o->height, sample);
+    for (cl_uint wave = 0; (live || made < total) && status == COOP_OK && err == CL_SUCCESS; wave++) {
+        cl_uint room = o->wave_paths - live, fresh = room < total - made ? room : total - made;
+        status = set_wave(p->kernel, wave % 2 ? env->paths_b : env->paths_a, wave % 2 ? env->paths_a : env->paths_b,
+                          live, fresh, made, wave);
         if (status != COOP_OK)
             break;
-        err = device_enqueue_plain(queue, p->kernel, groups_for(env->pixels, env->local_size), env->local_size, NULL);
+        err = device_enqueue_plain(queue, p->kernel, groups_for(live + fresh, env->local_size), env->local_size, NULL);
         ++*launches;
-        cl_uint live = env->pixels;
-        for (cl_uint bounce = 0; bounce < o->depth && live && err == CL_SUCCESS; bounce++) {
-            status = set_extend(env, p->extend, bounce % 2 ? env->paths_b : env->paths_a, live,
-                                bounce % 2 ? env->paths_a : env->paths_b);
-            if (status != COOP_OK)
-                break;
-            err = clEnqueueWriteBuffer(queue, env->count, CL_FALSE, 0, 4, &zero, 0, NULL, NULL);
-            if (err == CL_SUCCESS)
-                err = device_enqueue_plain(queue, p->extend, groups_for(live, env->local_size), env->local_size,
-                                           NULL);
-            ++*launches;
-            if (err == CL_SUCCESS)
-                err = clEnqueueReadBuffer(queue, env->count, CL_TRUE, 0, 4, &live, 0, NULL, NULL);
-        }
+        made += fresh;
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(queue, env->counts, CL_TRUE, (size_t)(wave % PATH_WAVE_COUNTS) * 4, 4, &live, 0,
+                                      NULL, NULL);
     }
     *ms = clock_now_ms() - start;
     if (status != COOP_OK)
-        return error_coop(name, env->ctx, status, "wavefront-host: setting the kernels' arguments");
+        return error_coop(name, env->ctx, status, "wavefront-host: setting the kernel's arguments");
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "wavefront-host: a launch or its count");
 }
 
@@ -714,9 +711,10 @@ static int write_json(const path_env *env, const run_record *records, unsigned c
     fprintf(out, ",\n  \"platform\": ");
     json_string(out, info->platform);
     fprintf(out, ",\n  \"compute_units\": %u,\n  \"scene\": \"%s\",\n  \"width\": %u,\n  \"height\": %u,\n"
-            "  \"spp\": %u,\n  \"depth\": %u,\n  \"local_size\": %zu,\n  \"chaos_seed\": %u,\n  \"task\": %s,\n"
-            "  \"pick\": \"%s\",\n  \"runs\": [\n", info->compute_units, scene_names[o->scene], o->width, o->height,
-            o->spp, o->depth, env->local_size, o->chaos, o->task ? "\"matmult\"" : "null",
+            "  \"spp\": %u,\n  \"depth\": %u,\n  \"wave_paths\": %u,\n  \"local_size\": %zu,\n  \"chaos_seed\": %u,\n"
+            "  \"task\": %s,\n  \"pick\": \"%s\",\n  \"runs\": [\n", info->compute_units, scene_names[o->scene],
+            o->width, o->height, o->spp, o->depth, o->wave_paths, env->local_size, o->chaos,
+            o->task ? "\"matmult\"" : "null",
             method_names[pick(o->width, o->height, o->spp, o->depth, info->compute_units)]);
     for (unsigned i = 0; i < count; i++) {
         const run_record *r = &records[i];
@@ -839,8 +837,8 @@ int main(int argc, char **argv)
     if (!result) {
         c.count = path_ref_checked(o.width, o.height, c.pixels);
         path_ref_expect(o.scene, o.width, o.height, o.spp, o.depth, c.pixels, c.count, c.expected);
-        printf("path: %s, %u x %u pixels, %u spp, depth %u, local size %zu, %u pixels checked\n",
-               scene_names[o.scene], o.width, o.height, o.spp, o.depth, env.local_size, c.count);
+        printf("path: %s, %u x %u pixels, %u spp, depth %u, local size %zu, %u paths a wave, %u pixels checked\n",
+               scene_names[o.scene], o.width, o.height, o.spp, o.depth, env.local_size, o.wave_paths, c.count);
         result = run_all(&env, &c);
     }
     free(c.pixels);

@@ -67,7 +67,8 @@ START_TEST(every_method_equals_the_cpu)
 {
     tu_process run = run_path("--width", "64", "--height", "32", "--spp", "2", "--depth", "8", NULL);
     assert_run(&run, "64 x 32", 0,
-               "path: spheres, 64 x 32 pixels, 2 spp, depth 8, local size 64, 2048 pixels checked\n");
+               "path: spheres, 64 x 32 pixels, 2 spp, depth 8, local size 64, 4096 paths a wave, 2048 pixels "
+               "checked\n");
     static const char *const starts[] = {"naive: ",
                                          "megaloop standalone: ",
                                          "megaloop cooperative seed 0: ",
@@ -79,8 +80,10 @@ START_TEST(every_method_equals_the_cpu)
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
         ck_assert_msg(lines_with(run.output, starts[i], "2048 pixels checked equal the CPU's: ok") == 1,
                       "no right \"%s\" image:\n%s", starts[i], run.output);
-    /* a launch per sample's generate and per bounce: 2 x (1 + 8) at most */
-    ck_assert_msg(strstr(run.output, " launches: ") != NULL, "wavefront-host counts no launches:\n%s", run.output);
+    /* one wave holds every path of both samples, so a launch per bounce of the longest path */
+    unsigned launches = sum_before(run.output, " launches");
+    ck_assert_msg(launches >= 1 && launches <= 8, "wavefront-host: %u launches, not 1 to 8:\n%s", launches,
+                  run.output);
     free(run.output);
 }
 END_TEST
@@ -113,6 +116,28 @@ START_TEST(room_equals_the_cpu)
 }
 END_TEST
 
+/* The wavefront methods on the room with waves of 37 paths (of 864): the survivors of a wave
+ * share it with new paths of later samples; the barrier form under chaos beside the task too. */
+START_TEST(room_small_waves)
+{
+    tu_process run = tu_run_program(PATH, "make " PATH, CHAOS_WORKERS, "--scene", "room", "--width", "24", "--height",
+                                    "12", "--spp", "3", "--depth", "32", "--method", "wavefront-barrier",
+                                    "--wave-paths", "37", "--chaos", "31", "--local-size", "16", NULL);
+    assert_run(&run, "wavefront-barrier, 37 paths a wave", 0, ", 37 paths a wave, 288 pixels checked\n");
+    ck_assert_msg(lines_with(run.output, "wavefront-barrier ", "288 pixels checked equal the CPU's: ok") == 2,
+                  "wavefront-barrier: not two right images:\n%s", run.output);
+    free(run.output);
+    run = run_path("--scene", "room", "--width", "24", "--height", "12", "--spp", "3", "--depth", "32", "--method",
+                   "wavefront-host", "--wave-paths", "37", NULL);
+    assert_run(&run, "wavefront-host, 37 paths a wave", 0, "288 pixels checked equal the CPU's: ok");
+    /* 864 paths of 9 segments on average, at most 37 a launch */
+    unsigned launches = sum_before(run.output, " launches");
+    ck_assert_msg(launches > 864 * 4 / 37, "wavefront-host: %u launches for waves of 37 paths:\n%s", launches,
+                  run.output);
+    free(run.output);
+}
+END_TEST
+
 /* The room's image is the room's: lit (the light reaches most pixels within 32 segments), and
  * not the spheres' image. */
 START_TEST(room_reference)
@@ -132,17 +157,19 @@ START_TEST(room_reference)
 }
 END_TEST
 
-/* Sizes that fill no group evenly, one pixel, one segment: the edges of every method's split. */
+/* Sizes that fill no group evenly, one pixel, one segment, waves of a few paths (topped up from
+ * the next samples many times): the edges of every method's split. */
 START_TEST(odd_sizes)
 {
-    static const char *const sizes[][5] = {
-        {"37", "5", "3", "5", "16"},
-        {"1", "1", "1", "1", "8"},
-        {"7", "3", "4", "64", "3"},
+    static const char *const sizes[][6] = {
+        {"37", "5", "3", "5", "16", "50"},
+        {"1", "1", "1", "1", "8", "1"},
+        {"7", "3", "4", "64", "3", "5"},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         tu_process run = run_path("--width", sizes[i][0], "--height", sizes[i][1], "--spp", sizes[i][2], "--depth",
-                                  sizes[i][3], "--local-size", sizes[i][4], "--mode", "standalone", NULL);
+                                  sizes[i][3], "--local-size", sizes[i][4], "--wave-paths", sizes[i][5], "--mode",
+                                  "standalone", NULL);
         assert_run(&run, sizes[i][0], 0, "path: ");
         ck_assert_msg(lines_with(run.output, "", OK_END) == 5, "%s x %s: not five right images:\n%s", sizes[i][0],
                       sizes[i][1], run.output);
@@ -169,7 +196,8 @@ START_TEST(json_and_image)
     char *json = tu_read_file(json_path, NULL);
     unlink(json_path);
     ck_assert_msg(strstr(json, "\"program\": \"coop-path\"") && strstr(json, "\"width\": 16,") &&
-                      strstr(json, "\"spp\": 2,") && strstr(json, "\"pick\": \"naive\"") &&
+                      strstr(json, "\"spp\": 2,") && strstr(json, "\"scene\": \"spheres\",") &&
+                      strstr(json, "\"wave_paths\": 256,") && strstr(json, "\"pick\": \"naive\"") &&
                       strstr(json, "\"queue standalone\": ") && strstr(json, "\"naive\": null"),
                   "--json lacks the configuration, the pick or the medians:\n%s", json);
     unsigned runs = 0;
@@ -292,6 +320,9 @@ START_TEST(bad_arguments)
         {{"--method", "recursive"}, "--method: 'recursive' is not a choice; expected all, naive, megaloop, "
                                     "wavefront-host, wavefront-barrier or queue"},
         {{"--scene", "cornell"}, "--scene: 'cornell' is not a choice; expected spheres or room"},
+        {{"--wave-paths", "0"}, "--wave-paths: '0' is out of range; expected a whole number from 1 to 2147483648"},
+        {{"--method", "queue", "--wave-paths", "64"}, "--wave-paths goes with the wavefront methods (wavefront-host, "
+                                                      "wavefront-barrier)"},
         {{"--width", "16384", "--height", "16384", "--spp", "9"}, "16384 x 16384 pixels x 9 samples is more than "
                                                                   "2147483648 paths"},
         {{"--method", "naive", "--chaos", "3"}, "--chaos and --task need a cooperative method (megaloop, "
@@ -302,6 +333,7 @@ START_TEST(bad_arguments)
                                                                  "wavefront-barrier and queue; --method "
                                                                  "wavefront-host has one form"},
         {{"--compute-units", "4"}, "--compute-units goes with --pick"},
+        {{"--pick", "--wave-paths", "64"}, "--pick takes only --scene"},
         {{"--pick", "--method", "queue"}, "--pick takes only --scene, --width, --height, --spp, --depth and "
                                           "--compute-units"},
         {{"--seeds", "2", "--repeat", "3"}, "--repeat '3': --seeds and --repeat are one option; give it once"},
@@ -377,6 +409,7 @@ static Suite *path_suite(void)
     TCase *methods = tu_tcase("methods", 900);
     tcase_add_test(methods, every_method_equals_the_cpu);
     tcase_add_test(methods, room_equals_the_cpu);
+    tcase_add_test(methods, room_small_waves);
     tcase_add_test(methods, odd_sizes);
     tcase_add_test(methods, json_and_image);
     suite_add_tcase(suite, methods);

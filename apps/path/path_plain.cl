@@ -1,10 +1,9 @@
 /* path_plain.cl: the recursion study's methods that need no cooperative kernel, as ordinary
  * kernels of one program (path.h inlined; the scene is PATH_SCENE):
- *   path_naive     one work-item per pixel, its samples and bounces in a loop;
- *   path_generate  the host-driven wavefront's first wave: sample `sample` of every pixel;
- *   path_extend_wave  one bounce of `count` paths, a group a chunk of local-size paths, the
- *                  survivors compacted into `out`; the host reads *out_count back to size the
- *                  next launch. */
+ *   path_naive  one work-item per pixel, its samples and bounces in a loop;
+ *   path_wave_launch  the host-driven wavefront's wave `wave` (path.h: survivors topped up with
+ *               camera paths), a group a chunk of local-size paths, the survivors compacted into
+ *               `out`; the host reads counts[wave % 3] back to size the next launch. */
 #define PATH_GROUP_SYNC() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #include "path.h"
 
@@ -20,18 +19,13 @@ kernel void path_naive(global uint *image, uint width, uint height, uint spp, ui
     image[pixel * 3u + 2u] = sum[2];
 }
 
-kernel void path_generate(global uint *paths, uint width, uint height, uint sample)
-{
-    uint pixel = get_global_id(0);
-    if (pixel < width * height) {
-        path_ray ray = path_camera(PATH_SCENE, width, height, pixel, sample);
-        path_store(paths, pixel, &ray);
-    }
-}
-
-kernel void path_extend_wave(global const uint *in, uint count, global uint *out, global uint *out_count,
-                             global uint *image, uint depth)
+kernel void path_wave_launch(global uint *image, uint width, uint height, uint spp, uint depth,
+                             global const uint *in, global uint *out, global uint *counts, uint live, uint fresh,
+                             uint made, uint wave)
 {
     local uint share[2];
-    path_extend_group(PATH_SCENE, in, get_group_id(0) * get_local_size(0), count, out, out_count, image, depth, share);
+    if (get_global_id(0) == 0)
+        counts[(wave + 1u) % PATH_WAVE_COUNTS] = 0;
+    path_wave_group(PATH_SCENE, width, height, depth, in, get_group_id(0) * get_local_size(0), live, fresh, made,
+                    out, counts + wave % PATH_WAVE_COUNTS, image, share);
 }

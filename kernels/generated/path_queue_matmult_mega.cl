@@ -421,21 +421,44 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
 #define PATH_GROUP_SYNC() coop_group_sync()
 #endif
 
-/* One wave step by the whole group (every work-item calls it): paths first + local id of `in`,
- * those below `live`, extended by a bounce; a finished path adds its light to the image, the
- * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
- * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
-inline void path_extend_group(uint scene, global const uint *in, uint first, uint live, global uint *out,
-                              global uint *out_count, global uint *image, uint depth, local uint *share)
+/* The wavefront's waves (path_wave.cl, path_plain.cl): a wave holds at most `capacity` paths,
+ * the survivors of the wave before it first, then new camera paths up to `capacity`, numbered
+ * sample-major from the paths made so far (path p is sample p / pixels of pixel p % pixels), so
+ * the samples of every pixel flow through one stream of waves and a wave stays full until the last
+ * camera paths are made. Wave `wave` counts its survivors in counts[wave % 3] and zeroes
+ * counts[(wave + 1) % 3] for the next wave: that word was last read as the size of wave `wave` -
+ * 1, before the barrier (or launch) that began this wave. */
+#define PATH_WAVE_COUNTS 3u
+
+/* New camera paths for a wave that carries `live` survivors, `made` of `total` paths made. */
+PATH_FN uint path_wave_fresh(uint capacity, uint live, uint made, uint total)
 {
-    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
+    uint room = capacity - live, left = total - made;
+    return room < left ? room : left;
+}
+
+/* One wave step by the whole group (every work-item calls it) on the wave's paths first + local
+ * id: those below `live` read from `in`, the next `fresh` camera paths from number `made` on; each
+ * is extended by a bounce; a finished path adds its light to the image, the survivors take
+ * consecutive slots of `out` from one atomic of the group on *out_count, so that a wave of a
+ * million paths does not queue a million atomics on one word. `share`: 2 local words. */
+inline void path_wave_group(uint scene, uint width, uint height, uint depth, global const uint *in, uint first,
+                            uint live, uint fresh, uint made, global uint *out, global uint *out_count,
+                            global uint *image, local uint *share)
+{
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0, pixels = width * height;
     if (get_local_id(0) == 0)
         share[0] = 0;
     PATH_GROUP_SYNC();
     path_ray ray;
-    if (index < live) {
+    if (index < live + fresh) {
         path_vec light;
-        ray = path_load(in, index);
+        if (index < live) {
+            ray = path_load(in, index);
+        } else {
+            uint path = made + (index - live);
+            ray = path_camera(scene, width, height, path % pixels, path / pixels);
+        }
         goes_on = path_bounce(scene, &ray, depth, &light);
         if (goes_on)
             rank = atomic_inc(&share[0]);

@@ -5,16 +5,15 @@
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- apps/path/path_wave.cl ---- */
-/* path_wave.cl: the wavefront method as one cooperative kernel: for each sample, a wave makes
- * every pixel's camera ray, then each wave extends the live paths by one bounce and compacts the
- * survivors (a counter per wave, an atomic a group), waves apart at resizing barriers, until no path is left
- * or the depth is reached. No host round trip: every group reads the next wave's size after the
- * barrier. Each wave splits its paths by the groups there are after the barrier before it, so
- * groups may be killed or forked at every one.
+/* path_wave.cl: the wavefront method as one cooperative kernel: waves of at most `capacity` paths
+ * (path.h: the survivors of the wave before, topped up with new camera paths of every sample),
+ * each extended by one bounce and its survivors compacted (an atomic a group), waves apart at
+ * resizing barriers, until every path is made and none is left. No host round trip: every group
+ * reads the next wave's size after the barrier. Each wave splits its paths by the groups there are
+ * after the barrier before it, so groups may be killed or forked at every one.
  *
- * Buffers: image (path.h); paths_a, paths_b (width x height records each: a wave reads one and
- * writes the other); counts (spp x (depth + 1) words, zero before the run: the size of wave
- * `bounce` of sample `sample` is counts[sample * (depth + 1) + bounce], written by wave bounce - 1). */
+ * Buffers: image (path.h); paths_a, paths_b (`capacity` records each: a wave reads one and writes
+ * the other); counts (PATH_WAVE_COUNTS words, zero before the run). */
 /* ---- apps/path/path.h ---- */
 /* path.h: the recursion study's path tracer (Cao and Kalloor's naive, mega-loop, wavefront and
  * queue methods), one bounce at a time, shared by every kernel of apps/path/ and, compiled as C,
@@ -419,21 +418,44 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
 #define PATH_GROUP_SYNC() coop_group_sync()
 #endif
 
-/* One wave step by the whole group (every work-item calls it): paths first + local id of `in`,
- * those below `live`, extended by a bounce; a finished path adds its light to the image, the
- * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
- * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
-inline void path_extend_group(uint scene, global const uint *in, uint first, uint live, global uint *out,
-                              global uint *out_count, global uint *image, uint depth, local uint *share)
+/* The wavefront's waves (path_wave.cl, path_plain.cl): a wave holds at most `capacity` paths,
+ * the survivors of the wave before it first, then new camera paths up to `capacity`, numbered
+ * sample-major from the paths made so far (path p is sample p / pixels of pixel p % pixels), so
+ * the samples of every pixel flow through one stream of waves and a wave stays full until the last
+ * camera paths are made. Wave `wave` counts its survivors in counts[wave % 3] and zeroes
+ * counts[(wave + 1) % 3] for the next wave: that word was last read as the size of wave `wave` -
+ * 1, before the barrier (or launch) that began this wave. */
+#define PATH_WAVE_COUNTS 3u
+
+/* New camera paths for a wave that carries `live` survivors, `made` of `total` paths made. */
+PATH_FN uint path_wave_fresh(uint capacity, uint live, uint made, uint total)
 {
-    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
+    uint room = capacity - live, left = total - made;
+    return room < left ? room : left;
+}
+
+/* One wave step by the whole group (every work-item calls it) on the wave's paths first + local
+ * id: those below `live` read from `in`, the next `fresh` camera paths from number `made` on; each
+ * is extended by a bounce; a finished path adds its light to the image, the survivors take
+ * consecutive slots of `out` from one atomic of the group on *out_count, so that a wave of a
+ * million paths does not queue a million atomics on one word. `share`: 2 local words. */
+inline void path_wave_group(uint scene, uint width, uint height, uint depth, global const uint *in, uint first,
+                            uint live, uint fresh, uint made, global uint *out, global uint *out_count,
+                            global uint *image, local uint *share)
+{
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0, pixels = width * height;
     if (get_local_id(0) == 0)
         share[0] = 0;
     PATH_GROUP_SYNC();
     path_ray ray;
-    if (index < live) {
+    if (index < live + fresh) {
         path_vec light;
-        ray = path_load(in, index);
+        if (index < live) {
+            ray = path_load(in, index);
+        } else {
+            uint path = made + (index - live);
+            ray = path_camera(scene, width, height, path % pixels, path / pixels);
+        }
         goes_on = path_bounce(scene, &ray, depth, &light);
         if (goes_on)
             rank = atomic_inc(&share[0]);
@@ -458,45 +480,38 @@ inline void path_extend_group(uint scene, global const uint *in, uint first, uin
 #endif
 /* ---- end of apps/path/path.h ---- */
 
-void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, __local uint (*share)[2])
+void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, uint capacity, __local uint (*share)[2])
 {
-    struct { uint live; uint sample; uint bounce; } coop_transmit_;
+    struct { uint wave; uint made; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
+    /* the waves and paths made so far, the same in every group: a forked group resumes the loop */
     if (!coop_skip_) {
-        coop_transmit_.live = 0;
+        coop_transmit_.wave = 0; coop_transmit_.made = 0;
     }
-    uint pixels = width * height;
+    coop_skip_ = 0;
     coop_pocl_join();
-    for (coop_skip_ ? (void)0 : (void)(coop_transmit_.sample = 0); ((coop_skip_ >= 1 & coop_skip_ <= 2) | (!coop_skip_ & (coop_transmit_.sample < spp))); coop_transmit_.sample++) {
+    while (!!(1) & !coop_skip_) {
         coop_pocl_join();
-        if (!coop_skip_) {
-            for (uint pixel = coop_global_id(ctx, 0); pixel < pixels; pixel += coop_global_size(ctx, 0)) {
-                path_ray ray = path_camera(PATH_SCENE, width, height, pixel, coop_transmit_.sample);
-                path_store(paths_a, pixel, &ray);
-            }
-            coop_transmit_.live = pixels;
-        }
+        /* inside the loop: a forked group resumes there, after the kernel's first statements */
+        uint total = width * height * spp, size = get_local_size(0);
+        uint live = coop_transmit_.wave ? coop_load_relaxed(counts + (coop_transmit_.wave - 1u) % PATH_WAVE_COUNTS) : 0u;
+        coop_pocl_join(); if (live == 0u && coop_transmit_.made == total)
+            { coop_pocl_join(); break; }
+        uint fresh = path_wave_fresh(capacity, live, coop_transmit_.made, total);
+        global uint *in = coop_transmit_.wave % 2u ? paths_b : paths_a;
+        global uint *out = coop_transmit_.wave % 2u ? paths_a : paths_b;
+        if (coop_global_id(ctx, 0) == 0)
+            counts[(coop_transmit_.wave + 1u) % PATH_WAVE_COUNTS] = 0;
+        coop_pocl_join();
+        for (uint first = ((size_t)coop_group_id(ctx)) * size; first < live + fresh; first += ((size_t)coop_num_groups(ctx)) * size)
+            { coop_pocl_join(); path_wave_group(PATH_SCENE, width, height, depth, in, first, live, fresh, coop_transmit_.made, out,
+                            counts + coop_transmit_.wave % PATH_WAVE_COUNTS, image, (*share)); coop_pocl_join(); }
+        coop_pocl_join();
+        coop_transmit_.made += fresh;
+        coop_transmit_.wave++;
         coop_at(ctx, 1), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
-        coop_pocl_join();
-        for (coop_skip_ ? (void)0 : (void)(coop_transmit_.bounce = 0); ((coop_skip_ == 2) | (!coop_skip_ & (coop_transmit_.bounce < depth && coop_transmit_.live > 0u))); coop_transmit_.bounce++) {
-            coop_pocl_join();
-            global uint *in = coop_transmit_.bounce % 2u ? paths_b : paths_a;
-            global uint *out = coop_transmit_.bounce % 2u ? paths_a : paths_b;
-            global uint *out_count = counts + coop_transmit_.sample * (depth + 1u) + coop_transmit_.bounce + 1u;
-            uint size = get_local_size(0);
-            coop_pocl_join();
-            for (uint first = ((size_t)coop_group_id(ctx)) * size; (first < coop_transmit_.live) & !coop_skip_; first += ((size_t)coop_num_groups(ctx)) * size)
-                { coop_pocl_join(); path_extend_group(PATH_SCENE, in, first, coop_transmit_.live, out, out_count, image, depth, (*share)); coop_pocl_join(); }
-            coop_pocl_join();
-            coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
-            if (!coop_skip_) {
-                coop_transmit_.live = coop_load_relaxed(out_count);
-            }
-            coop_pocl_join();
-        }
-        coop_pocl_join();
         coop_pocl_join();
     }
     coop_pocl_join();
@@ -533,7 +548,7 @@ void matmult(coop_ctx *ctx, global const uint *a, global const uint *b, global u
 }
 
 /* ---- entry ---- */
-kernel void path_wave_mega(COOP_PARAMS, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, global const uint *a, global const uint *b, global uint *c)
+kernel void path_wave_mega(COOP_PARAMS, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, uint capacity, global const uint *a, global const uint *b, global uint *c)
 {
     COOP_ENTER(ctx);
     __local uint coop_local_path_wave_share[2];
@@ -543,7 +558,7 @@ kernel void path_wave_mega(COOP_PARAMS, global uint *image, uint width, uint hei
             break;
         if (role == COOP_ROLE_COOP) {
             COOP_GROUP_SYNC();
-            path_wave(&ctx, image, width, height, spp, depth, paths_a, paths_b, counts, &coop_local_path_wave_share);
+            path_wave(&ctx, image, width, height, spp, depth, paths_a, paths_b, counts, capacity, &coop_local_path_wave_share);
         } else if (ctx.task == 0) {
             COOP_GROUP_SYNC();
             matmult(&ctx, a, b, c);
@@ -554,6 +569,5 @@ kernel void path_wave_mega(COOP_PARAMS, global uint *image, uint width, uint hei
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: apps/path/path_wave.cl:25:9: resizing_global_barrier()
- * coop-site 2: apps/path/path_wave.cl:33:13: resizing_global_barrier()
+ * coop-site 1: apps/path/path_wave.cl:34:9: resizing_global_barrier()
  */

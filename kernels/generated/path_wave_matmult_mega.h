@@ -16,10 +16,11 @@
 #define PATH_WAVE_MATMULT_MEGA_ARG_path_wave_paths_a 5
 #define PATH_WAVE_MATMULT_MEGA_ARG_path_wave_paths_b 6
 #define PATH_WAVE_MATMULT_MEGA_ARG_path_wave_counts 7
-#define PATH_WAVE_MATMULT_MEGA_ARG_matmult_a 8
-#define PATH_WAVE_MATMULT_MEGA_ARG_matmult_b 9
-#define PATH_WAVE_MATMULT_MEGA_ARG_matmult_c 10
-#define PATH_WAVE_MATMULT_MEGA_ARG_COUNT 11
+#define PATH_WAVE_MATMULT_MEGA_ARG_path_wave_capacity 8
+#define PATH_WAVE_MATMULT_MEGA_ARG_matmult_a 9
+#define PATH_WAVE_MATMULT_MEGA_ARG_matmult_b 10
+#define PATH_WAVE_MATMULT_MEGA_ARG_matmult_c 11
+#define PATH_WAVE_MATMULT_MEGA_ARG_COUNT 12
 
 #define PATH_WAVE_MATMULT_MEGA_TASK_matmult 0
 #define PATH_WAVE_MATMULT_MEGA_TASK_COUNT 1

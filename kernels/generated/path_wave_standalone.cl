@@ -4,16 +4,15 @@
  * libcoop prepends its kernel header when it builds this program. */
 
 /* ---- apps/path/path_wave.cl ---- */
-/* path_wave.cl: the wavefront method as one cooperative kernel: for each sample, a wave makes
- * every pixel's camera ray, then each wave extends the live paths by one bounce and compacts the
- * survivors (a counter per wave, an atomic a group), waves apart at resizing barriers, until no path is left
- * or the depth is reached. No host round trip: every group reads the next wave's size after the
- * barrier. Each wave splits its paths by the groups there are after the barrier before it, so
- * groups may be killed or forked at every one.
+/* path_wave.cl: the wavefront method as one cooperative kernel: waves of at most `capacity` paths
+ * (path.h: the survivors of the wave before, topped up with new camera paths of every sample),
+ * each extended by one bounce and its survivors compacted (an atomic a group), waves apart at
+ * resizing barriers, until every path is made and none is left. No host round trip: every group
+ * reads the next wave's size after the barrier. Each wave splits its paths by the groups there are
+ * after the barrier before it, so groups may be killed or forked at every one.
  *
- * Buffers: image (path.h); paths_a, paths_b (width x height records each: a wave reads one and
- * writes the other); counts (spp x (depth + 1) words, zero before the run: the size of wave
- * `bounce` of sample `sample` is counts[sample * (depth + 1) + bounce], written by wave bounce - 1). */
+ * Buffers: image (path.h); paths_a, paths_b (`capacity` records each: a wave reads one and writes
+ * the other); counts (PATH_WAVE_COUNTS words, zero before the run). */
 /* ---- apps/path/path.h ---- */
 /* path.h: the recursion study's path tracer (Cao and Kalloor's naive, mega-loop, wavefront and
  * queue methods), one bounce at a time, shared by every kernel of apps/path/ and, compiled as C,
@@ -418,21 +417,44 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
 #define PATH_GROUP_SYNC() coop_group_sync()
 #endif
 
-/* One wave step by the whole group (every work-item calls it): paths first + local id of `in`,
- * those below `live`, extended by a bounce; a finished path adds its light to the image, the
- * survivors take consecutive slots of `out` from one atomic of the group on *out_count, so that
- * a wave of a million paths does not queue a million atomics on one word. `share`: 2 local words. */
-inline void path_extend_group(uint scene, global const uint *in, uint first, uint live, global uint *out,
-                              global uint *out_count, global uint *image, uint depth, local uint *share)
+/* The wavefront's waves (path_wave.cl, path_plain.cl): a wave holds at most `capacity` paths,
+ * the survivors of the wave before it first, then new camera paths up to `capacity`, numbered
+ * sample-major from the paths made so far (path p is sample p / pixels of pixel p % pixels), so
+ * the samples of every pixel flow through one stream of waves and a wave stays full until the last
+ * camera paths are made. Wave `wave` counts its survivors in counts[wave % 3] and zeroes
+ * counts[(wave + 1) % 3] for the next wave: that word was last read as the size of wave `wave` -
+ * 1, before the barrier (or launch) that began this wave. */
+#define PATH_WAVE_COUNTS 3u
+
+/* New camera paths for a wave that carries `live` survivors, `made` of `total` paths made. */
+PATH_FN uint path_wave_fresh(uint capacity, uint live, uint made, uint total)
 {
-    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
+    uint room = capacity - live, left = total - made;
+    return room < left ? room : left;
+}
+
+/* One wave step by the whole group (every work-item calls it) on the wave's paths first + local
+ * id: those below `live` read from `in`, the next `fresh` camera paths from number `made` on; each
+ * is extended by a bounce; a finished path adds its light to the image, the survivors take
+ * consecutive slots of `out` from one atomic of the group on *out_count, so that a wave of a
+ * million paths does not queue a million atomics on one word. `share`: 2 local words. */
+inline void path_wave_group(uint scene, uint width, uint height, uint depth, global const uint *in, uint first,
+                            uint live, uint fresh, uint made, global uint *out, global uint *out_count,
+                            global uint *image, local uint *share)
+{
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0, pixels = width * height;
     if (get_local_id(0) == 0)
         share[0] = 0;
     PATH_GROUP_SYNC();
     path_ray ray;
-    if (index < live) {
+    if (index < live + fresh) {
         path_vec light;
-        ray = path_load(in, index);
+        if (index < live) {
+            ray = path_load(in, index);
+        } else {
+            uint path = made + (index - live);
+            ray = path_camera(scene, width, height, path % pixels, path / pixels);
+        }
         goes_on = path_bounce(scene, &ray, depth, &light);
         if (goes_on)
             rank = atomic_inc(&share[0]);
@@ -457,52 +479,47 @@ inline void path_extend_group(uint scene, global const uint *in, uint first, uin
 #endif
 /* ---- end of apps/path/path.h ---- */
 
-void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, __local uint (*share)[2])
+void path_wave(coop_ctx *ctx, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, uint capacity, __local uint (*share)[2])
 {
-    uint live = 0;
-    uint pixels = width * height;
+    /* the waves and paths made so far, the same in every group: a forked group resumes the loop */
+    uint wave = 0, made = 0;
     coop_pocl_join();
-    for (uint sample = 0; sample < spp; sample++) {
+    while (1) {
         coop_pocl_join();
-        for (uint pixel = coop_global_id(ctx, 0); pixel < pixels; pixel += coop_fixed_global_size(ctx, 0)) {
-            path_ray ray = path_camera(PATH_SCENE, width, height, pixel, sample);
-            path_store(paths_a, pixel, &ray);
-        }
-        live = pixels;
+        /* inside the loop: a forked group resumes there, after the kernel's first statements */
+        uint total = width * height * spp, size = get_local_size(0);
+        uint live = wave ? coop_load_relaxed(counts + (wave - 1u) % PATH_WAVE_COUNTS) : 0u;
+        coop_pocl_join(); if (live == 0u && made == total)
+            { coop_pocl_join(); break; }
+        uint fresh = path_wave_fresh(capacity, live, made, total);
+        global uint *in = wave % 2u ? paths_b : paths_a;
+        global uint *out = wave % 2u ? paths_a : paths_b;
+        if (coop_global_id(ctx, 0) == 0)
+            counts[(wave + 1u) % PATH_WAVE_COUNTS] = 0;
+        coop_pocl_join();
+        for (uint first = ((size_t)coop_group_id(ctx)) * size; first < live + fresh; first += ((size_t)coop_fixed_num_groups(ctx)) * size)
+            { coop_pocl_join(); path_wave_group(PATH_SCENE, width, height, depth, in, first, live, fresh, made, out,
+                            counts + wave % PATH_WAVE_COUNTS, image, (*share)); coop_pocl_join(); }
+        coop_pocl_join();
+        made += fresh;
+        wave++;
         coop_at(ctx, 1), coop_global_barrier(ctx);
-        coop_pocl_join();
-        for (uint bounce = 0; bounce < depth && live > 0u; bounce++) {
-            coop_pocl_join();
-            global uint *in = bounce % 2u ? paths_b : paths_a;
-            global uint *out = bounce % 2u ? paths_a : paths_b;
-            global uint *out_count = counts + sample * (depth + 1u) + bounce + 1u;
-            uint size = get_local_size(0);
-            coop_pocl_join();
-            for (uint first = ((size_t)coop_group_id(ctx)) * size; first < live; first += ((size_t)coop_fixed_num_groups(ctx)) * size)
-                { coop_pocl_join(); path_extend_group(PATH_SCENE, in, first, live, out, out_count, image, depth, (*share)); coop_pocl_join(); }
-            coop_pocl_join();
-            coop_at(ctx, 2), coop_global_barrier(ctx);
-            live = coop_load_relaxed(out_count);
-            coop_pocl_join();
-        }
-        coop_pocl_join();
         coop_pocl_join();
     }
     coop_pocl_join();
 }
 
 /* ---- entry ---- */
-kernel void path_wave_standalone(COOP_PARAMS, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts)
+kernel void path_wave_standalone(COOP_PARAMS, global uint *image, uint width, uint height, uint spp, uint depth, global uint *paths_a, global uint *paths_b, global uint *counts, uint capacity)
 {
     COOP_ENTER(ctx);
     __local uint coop_local_path_wave_share[2];
     coop_fix_num_groups(&ctx);
-    path_wave(&ctx, image, width, height, spp, depth, paths_a, paths_b, counts, &coop_local_path_wave_share);
+    path_wave(&ctx, image, width, height, spp, depth, paths_a, paths_b, counts, capacity, &coop_local_path_wave_share);
     coop_pocl_join();
 }
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: apps/path/path_wave.cl:25:9: resizing_global_barrier()
- * coop-site 2: apps/path/path_wave.cl:33:13: resizing_global_barrier()
+ * coop-site 1: apps/path/path_wave.cl:34:9: resizing_global_barrier()
  */

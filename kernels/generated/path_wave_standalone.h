@@ -15,6 +15,7 @@
 #define PATH_WAVE_STANDALONE_ARG_path_wave_paths_a 5
 #define PATH_WAVE_STANDALONE_ARG_path_wave_paths_b 6
 #define PATH_WAVE_STANDALONE_ARG_path_wave_counts 7
-#define PATH_WAVE_STANDALONE_ARG_COUNT 8
+#define PATH_WAVE_STANDALONE_ARG_path_wave_capacity 8
+#define PATH_WAVE_STANDALONE_ARG_COUNT 9
 
 #endif
