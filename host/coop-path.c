@@ -282,27 +282,28 @@ static int parse(int argc, char **argv, options *o)
 
 /* ---- The picker -------------------------------------------------------------------------- */
 
-/* The method the picker chooses. A rule, from how each method keeps the device busy: `lanes`
- * estimates the work-items a device runs at once (2048 a compute unit, an NVIDIA SM's most).
- *   - fewer paths in all than twice the lanes: naive; no method has work to balance, and naive
- *     has no counters, barriers or queue;
- *   - fewer pixels than four times the lanes: queue; the naive, mega-loop and wavefront methods
- *     run a pixel's samples (or a sample's pixels) on one lane's worth of work, the queue spreads
- *     every path of every sample over the device;
- *   - depth 4 or less: megaloop; paths end within a few bounces, so compaction buys little, and
- *     persistent groups balance pixels of different cost;
- *   - else wavefront-barrier: long paths of different lengths, compacted wave by wave, with no
- *     host round trip.
+/* The method the picker chooses. A rule, from what each method pays for: `lanes` estimates the
+ * work-items a device runs at once (2048 a compute unit, an NVIDIA SM's most).
+ *   - fewer paths in all than lanes: naive; the paths do not fill the device, no method has work
+ *     to balance, and naive has no counters, barriers or queue;
+ *   - short paths, the spheres (2 segments on average) or a depth of at most 8: naive; a wave
+ *     method pays a record written and read and a share of a barrier for every segment, which
+ *     the few segments of a short path do not earn back (the H200 at 2048 x 1024, depth 32,
+ *     spheres: naive fastest at 1, 8 and 32 spp, 10% ahead of megaloop, though the longest of 32
+ *     neighbouring lanes' paths is 2.7 times their mean at 1 spp);
+ *   - 16 samples a pixel or more: naive; a lane runs its pixel's samples one after the other, so
+ *     its work is a sum of path lengths, which evens out between lanes as the samples add up (the
+ *     room, 32 neighbouring lanes: the longest sum is 2.8 times the mean at 1 spp, 1.5 at 8, 1.25
+ *     at 32);
+ *   - else wavefront-barrier: long paths of very different lengths (the room: 9 segments on
+ *     average, 1% at depth 32) on few samples, compacted wave by wave, every sample's paths in
+ *     one stream of full waves, with no host round trip.
  * scripts/path-study measures it against the best method of each configuration. */
-static method pick(unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned compute_units)
+static method pick(scene s, unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned compute_units)
 {
     double lanes = 2048.0 * compute_units, pixels = (double)width * height;
-    if (pixels * spp < 2 * lanes)
+    if (pixels * spp < lanes || s == SPHERES || depth <= 8 || spp >= 16)
         return NAIVE;
-    if (pixels < 4 * lanes)
-        return QUEUE;
-    if (depth <= 4)
-        return MEGALOOP;
     return WAVEFRONT_BARRIER;
 }
 
@@ -715,7 +716,7 @@ static int write_json(const path_env *env, const run_record *records, unsigned c
             "  \"task\": %s,\n  \"pick\": \"%s\",\n  \"runs\": [\n", info->compute_units, scene_names[o->scene],
             o->width, o->height, o->spp, o->depth, o->wave_paths, env->local_size, o->chaos,
             o->task ? "\"matmult\"" : "null",
-            method_names[pick(o->width, o->height, o->spp, o->depth, info->compute_units)]);
+            method_names[pick(o->scene, o->width, o->height, o->spp, o->depth, info->compute_units)]);
     for (unsigned i = 0; i < count; i++) {
         const run_record *r = &records[i];
         fprintf(out, "    {\"method\": \"%s\", \"form\": \"%s\", \"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, "
@@ -792,7 +793,7 @@ static int run_all(path_env *env, const check *c)
 static int print_pick(const options *o, unsigned compute_units)
 {
     printf("pick: %s (%s, %u x %u, %u spp, depth %u, %u compute units)\n",
-           method_names[pick(o->width, o->height, o->spp, o->depth, compute_units)], scene_names[o->scene],
+           method_names[pick(o->scene, o->width, o->height, o->spp, o->depth, compute_units)], scene_names[o->scene],
            o->width, o->height, o->spp, o->depth, compute_units);
     return CLI_EXIT_OK;
 }

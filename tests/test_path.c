@@ -286,21 +286,31 @@ END_TEST
 
 /* ---- The picker ------------------------------------------------------------------------------ */
 
-/* The rule's four branches (coop-path.c, pick()), at 132 compute units: 270,336 lanes. */
+/* The rule's branches (coop-path.c, pick()) at 132 compute units (270,336 lanes), and the
+ * compute units' part: fewer paths than lanes go to naive. */
 START_TEST(picker_rule)
 {
     static const struct {
-        const char *width, *height, *spp, *depth, *line;
+        const char *scene, *width, *height, *spp, *depth, *units, *line;
     } cases[] = {
-        {"256", "256", "1", "32", "pick: naive (spheres, 256 x 256, 1 spp, depth 32, 132 compute units)\n"},
-        {"256", "256", "32", "32", "pick: queue (spheres, 256 x 256, 32 spp, depth 32, 132 compute units)\n"},
-        {"2048", "1024", "8", "4", "pick: megaloop (spheres, 2048 x 1024, 8 spp, depth 4, 132 compute units)\n"},
-        {"2048", "1024", "32", "32",
-         "pick: wavefront-barrier (spheres, 2048 x 1024, 32 spp, depth 32, 132 compute units)\n"},
+        {"room", "256", "256", "2", "32", "132", "pick: naive (room, 256 x 256, 2 spp, depth 32, 132 compute units)\n"},
+        {"room", "256", "256", "2", "32", "16",
+         "pick: wavefront-barrier (room, 256 x 256, 2 spp, depth 32, 16 compute units)\n"},
+        {"spheres", "2048", "1024", "1", "32", "132",
+         "pick: naive (spheres, 2048 x 1024, 1 spp, depth 32, 132 compute units)\n"},
+        {"room", "2048", "1024", "8", "8", "132",
+         "pick: naive (room, 2048 x 1024, 8 spp, depth 8, 132 compute units)\n"},
+        {"room", "2048", "1024", "32", "32", "132",
+         "pick: naive (room, 2048 x 1024, 32 spp, depth 32, 132 compute units)\n"},
+        {"room", "2048", "1024", "8", "32", "132",
+         "pick: wavefront-barrier (room, 2048 x 1024, 8 spp, depth 32, 132 compute units)\n"},
+        {"room", "1024", "512", "1", "32", "132",
+         "pick: wavefront-barrier (room, 1024 x 512, 1 spp, depth 32, 132 compute units)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tu_process run = run_path("--pick", "--width", cases[i].width, "--height", cases[i].height, "--spp",
-                                  cases[i].spp, "--depth", cases[i].depth, "--compute-units", "132", NULL);
+        tu_process run = run_path("--pick", "--scene", cases[i].scene, "--width", cases[i].width, "--height",
+                                  cases[i].height, "--spp", cases[i].spp, "--depth", cases[i].depth,
+                                  "--compute-units", cases[i].units, NULL);
         assert_run(&run, cases[i].line, 0, cases[i].line);
         free(run.output);
     }
