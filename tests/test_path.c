@@ -243,9 +243,9 @@ END_TEST
 
 /* ---- scripts/path-study ---------------------------------------------------------------------- */
 
-/* The study's smoke test: --quick runs 64x32 at 1 and 2 spp, depth 4, once each, and writes its
- * CSV (a row per configuration, method and form), its report and its plot; its times are not
- * checked (PoCL measures nothing), coop-path checks every image. */
+/* The study's smoke test: --quick runs both scenes at 64x32, 1 and 2 spp, depth 4, once each, and
+ * writes its CSV (a row per configuration, method and form), its report and its plot; its times
+ * are not checked (PoCL measures nothing), coop-path checks every image. */
 START_TEST(study_script_quick)
 {
     char folder[] = "/tmp/test_path-XXXXXX";
@@ -253,24 +253,26 @@ START_TEST(study_script_quick)
     tu_env(WORKERS);
     char *argv[] = {"scripts/path-study", "--quick", "--out", folder, NULL};
     tu_process run = tu_run_process(argv);
-    assert_run(&run, "scripts/path-study --quick", 0, "[2/2] 64x32, 2 spp, depth 4 ... naive ");
+    assert_run(&run, "scripts/path-study --quick", 0, "[4/4] room, 64x32, 2 spp, depth 4 ... naive ");
     free(run.output);
     static const char *const files[] = {"path-study.csv", "report.md", "path-study.png"};
     char path[96];
     snprintf(path, sizeof path, "%s/%s", folder, files[0]);
     char *csv = tu_read_file(path, NULL);
-    static const char header[] = "width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
-                                 "64,32,1,4,naive,plain,1,";
+    static const char header[] = "scene,width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
+                                 "spheres,64,32,1,4,naive,plain,1,";
     ck_assert_msg(!strncmp(csv, header, strlen(header)), "the CSV starts:\n%s", csv);
-    ck_assert_uint_eq(lines_with(csv, "64,32,2,4,queue,standalone,1,", ""), 1);
-    ck_assert_uint_eq(lines_with(csv, "64,32,", ""), 10);
+    ck_assert_uint_eq(lines_with(csv, "room,64,32,2,4,queue,standalone,1,", ""), 1);
+    ck_assert_uint_eq(lines_with(csv, "spheres,64,32,", ""), 10);
+    ck_assert_uint_eq(lines_with(csv, "room,64,32,", ""), 10);
     free(csv);
     snprintf(path, sizeof path, "%s/%s", folder, files[1]);
     char *text = tu_read_file(path, NULL);
-    ck_assert_msg(strstr(text, "| size | spp | depth | naive | megaloop standalone | wavefront-host | "
+    ck_assert_msg(strstr(text, "| scene | size | spp | depth | naive | megaloop standalone | wavefront-host | "
                                "wavefront-barrier standalone | queue standalone | best | pick | pick / best |") &&
-                      strstr(text, "The picker is within 10% of the best in "),
-                  "the report lacks its table or the picker's line:\n%s", text);
+                      strstr(text, "The picker is within 10% of the best in ") &&
+                      strstr(text, "A 1-nearest-neighbour model (scene, log paths over lanes, log spp, log depth;"),
+                  "the report lacks its table, the picker's line or the model's:\n%s", text);
     free(text);
     snprintf(path, sizeof path, "%s/%s", folder, files[2]);
     char *png = tu_read_file(path, NULL);
