@@ -427,15 +427,16 @@ static coop_status set_args(path_env *env, coop_kernel *kernel, const cl_mem *mo
 }
 
 /* Sets wavefront-host's kernel for wave `wave`: `live` survivors in `in`, `fresh` camera paths
- * from number `made` on, the survivors into `out` (path_plain.cl's path_wave_launch). */
+ * from number `made` on, the survivors into `out`, or with `last` each path traced to its end
+ * (path_plain.cl's path_wave_launch). */
 static coop_status set_wave(coop_kernel *kernel, cl_mem in, cl_mem out, cl_uint live, cl_uint fresh, cl_uint made,
-                            cl_uint wave)
+                            cl_uint wave, cl_uint last)
 {
-    cl_uint words[] = {live, fresh, made, wave};
+    cl_uint words[] = {live, fresh, made, wave, last};
     coop_status status = coop_kernel_set_buffer(kernel, 5, in);
     if (status == COOP_OK)
         status = coop_kernel_set_buffer(kernel, 6, out);
-    for (unsigned i = 0; i < 4 && status == COOP_OK; i++)
+    for (unsigned i = 0; i < 5 && status == COOP_OK; i++)
         status = coop_kernel_set_arg(kernel, 8 + i, sizeof words[i], &words[i]);
     return status;
 }
@@ -446,7 +447,7 @@ static int warm_up(path_env *env, program *p, method m)
 {
     cl_uint rows = env->o->height, none = 0;
     coop_status status = m == NAIVE ? coop_kernel_set_arg(p->kernel, 2, sizeof none, &none)
-                                    : set_wave(p->kernel, env->paths_a, env->paths_b, 0, 0, 0, 0);
+                                    : set_wave(p->kernel, env->paths_a, env->paths_b, 0, 0, 0, 0, 0);
     if (status != COOP_OK)
         return error_coop(name, env->ctx, status, "warming up");
     cl_command_queue queue = coop_context_queue(env->ctx);
@@ -541,30 +542,38 @@ static int run_naive(path_env *env, program *p, double *ms, unsigned *launches)
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "naive: clEnqueueNDRangeKernel");
 }
 
-/* A launch a wave (path.h's waves), until every path is made and none is left: the host reads
- * the wave's survivors back after each, the next launch's size; the counter the next wave counts
- * on is zeroed by the kernel, so a wave costs one launch and one 4-byte read. */
+/* A launch a wave (path.h's waves), until the last: the host reads the wave's survivors back
+ * after each, the next launch's size; the counter the next wave counts on is zeroed by the
+ * kernel, so a wave costs one launch and one 4-byte read. The last wave is the barrier kernel's
+ * (path_wave_last), for as many work-items as the cooperative methods get (queue_groups groups),
+ * so that both forms run the same waves. */
 static int run_wavefront_host(path_env *env, program *p, double *ms, unsigned *launches)
 {
     const options *o = env->o;
     cl_command_queue queue = coop_context_queue(env->ctx);
-    cl_uint total = env->pixels * o->spp, made = 0, live = 0;
+    cl_uint total = env->pixels * o->spp, made = 0, live = 0, lanes = env->queue_groups * (cl_uint)env->local_size;
     coop_status status = COOP_OK;
     cl_int err = CL_SUCCESS;
     *launches = 0;
     double start = clock_now_ms();
     for (cl_uint wave = 0; (live || made < total) && status == COOP_OK && err == CL_SUCCESS; wave++) {
         cl_uint room = o->wave_paths - live, fresh = room < total - made ? room : total - made;
+        cl_uint last = made + fresh == total && live + fresh <= lanes;
         status = set_wave(p->kernel, wave % 2 ? env->paths_b : env->paths_a, wave % 2 ? env->paths_a : env->paths_b,
-                          live, fresh, made, wave);
+                          live, fresh, made, wave, last);
         if (status != COOP_OK)
             break;
         err = device_enqueue_plain(queue, p->kernel, groups_for(live + fresh, env->local_size), env->local_size, NULL);
         ++*launches;
         made += fresh;
-        if (err == CL_SUCCESS)
+        if (last) {
+            live = 0;
+            if (err == CL_SUCCESS)
+                err = clFinish(queue);
+        } else if (err == CL_SUCCESS) {
             err = clEnqueueReadBuffer(queue, env->counts, CL_TRUE, (size_t)(wave % PATH_WAVE_COUNTS) * 4, 4, &live, 0,
                                       NULL, NULL);
+        }
     }
     *ms = clock_now_ms() - start;
     if (status != COOP_OK)

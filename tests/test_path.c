@@ -138,6 +138,27 @@ START_TEST(room_small_waves)
 }
 END_TEST
 
+/* Paths that fit one pass of the device's work-items (64 at local size 64) are the last wave at
+ * once: one launch traces each to its end (path.h, path_wave_last), however long the room's paths
+ * run; the barrier form does the same before its first barrier. */
+START_TEST(last_wave_at_once)
+{
+    tu_process run = run_path("--scene", "room", "--width", "8", "--height", "8", "--spp", "1", "--depth", "32",
+                              "--method", "wavefront-host", "--local-size", "64", NULL);
+    assert_run(&run, "8 x 8, wavefront-host", 0, "wavefront-host: ");
+    ck_assert_msg(lines_with(run.output, "wavefront-host: ", ", 1 launches: 64 pixels checked equal the CPU's: ok") ==
+                      1,
+                  "wavefront-host: not one launch for 64 paths:\n%s", run.output);
+    free(run.output);
+    run = run_path("--scene", "room", "--width", "8", "--height", "8", "--spp", "1", "--depth", "32", "--method",
+                   "wavefront-barrier", "--local-size", "64", NULL);
+    assert_run(&run, "8 x 8, wavefront-barrier", 0, "wavefront-barrier standalone: ");
+    ck_assert_msg(lines_with(run.output, "wavefront-barrier ", "64 pixels checked equal the CPU's: ok") == 2,
+                  "wavefront-barrier: not two right images:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
 /* The room's image is the room's: lit (the light reaches most pixels within 32 segments), and
  * not the spheres' image. */
 START_TEST(room_reference)
@@ -422,6 +443,7 @@ static Suite *path_suite(void)
     tcase_add_test(methods, every_method_equals_the_cpu);
     tcase_add_test(methods, room_equals_the_cpu);
     tcase_add_test(methods, room_small_waves);
+    tcase_add_test(methods, last_wave_at_once);
     tcase_add_test(methods, odd_sizes);
     tcase_add_test(methods, json_and_image);
     suite_add_tcase(suite, methods);

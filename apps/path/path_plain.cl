@@ -3,7 +3,8 @@
  *   path_naive  one work-item per pixel, its samples and bounces in a loop;
  *   path_wave_launch  the host-driven wavefront's wave `wave` (path.h: survivors topped up with
  *               camera paths), a group a chunk of local-size paths, the survivors compacted into
- *               `out`; the host reads counts[wave % 3] back to size the next launch. */
+ *               `out`; the host reads counts[wave % 3] back to size the next launch; with
+ *               `last` (path.h's path_wave_last), each path traced to its end instead. */
 #define PATH_GROUP_SYNC() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #include "path.h"
 
@@ -21,9 +22,14 @@ kernel void path_naive(global uint *image, uint width, uint height, uint spp, ui
 
 kernel void path_wave_launch(global uint *image, uint width, uint height, uint spp, uint depth,
                              global const uint *in, global uint *out, global uint *counts, uint live, uint fresh,
-                             uint made, uint wave)
+                             uint made, uint wave, uint last)
 {
     local uint share[2];
+    if (last) {
+        if (get_global_id(0) < live + fresh)
+            path_wave_finish(PATH_SCENE, width, height, depth, in, get_global_id(0), live, made, image);
+        return;
+    }
     if (get_global_id(0) == 0)
         counts[(wave + 1u) % PATH_WAVE_COUNTS] = 0;
     path_wave_group(PATH_SCENE, width, height, depth, in, get_group_id(0) * get_local_size(0), live, fresh, made,

@@ -1,7 +1,8 @@
 /* path_wave.cl: the wavefront method as one cooperative kernel: waves of at most `capacity` paths
  * (path.h: the survivors of the wave before, topped up with new camera paths of every sample),
  * each extended by one bounce and its survivors compacted (an atomic a group), waves apart at
- * resizing barriers, until every path is made and none is left. No host round trip: every group
+ * resizing barriers, until every path is made and the last wave's paths fit one pass of the
+ * groups, which trace them to their ends without a barrier more. No host round trip: every group
  * reads the next wave's size after the barrier. Each wave splits its paths by the groups there are
  * after the barrier before it, so groups may be killed or forked at every one.
  *
@@ -24,6 +25,11 @@ kernel void path_wave(global uint *image, uint width, uint height, uint spp, uin
         uint fresh = path_wave_fresh(capacity, live, made, total);
         global uint *in = wave % 2u ? paths_b : paths_a;
         global uint *out = wave % 2u ? paths_a : paths_b;
+        if (path_wave_last(live, fresh, made, total, get_global_size(0))) {
+            for (uint index = get_global_id(0); index < live + fresh; index += get_global_size(0))
+                path_wave_finish(PATH_SCENE, width, height, depth, in, index, live, made, image);
+            break;
+        }
         if (get_global_id(0) == 0)
             counts[(wave + 1u) % PATH_WAVE_COUNTS] = 0;
         for (uint first = get_group_id(0) * size; first < live + fresh; first += get_num_groups(0) * size)

@@ -419,7 +419,9 @@ inline void path_accumulate(global uint *image, uint pixel, path_vec light)
  * the samples of every pixel flow through one stream of waves and a wave stays full until the last
  * camera paths are made. Wave `wave` counts its survivors in counts[wave % 3] and zeroes
  * counts[(wave + 1) % 3] for the next wave: that word was last read as the size of wave `wave` -
- * 1, before the barrier (or launch) that began this wave. */
+ * 1, before the barrier (or launch) that began this wave. The last wave, once every camera path
+ * is made and the wave's paths fit one pass of the device's work-items (path_wave_last), traces
+ * each path to its end where it is: the tail of long paths costs no barrier or launch a bounce. */
 #define PATH_WAVE_COUNTS 3u
 
 /* New camera paths for a wave that carries `live` survivors, `made` of `total` paths made. */
@@ -427,6 +429,35 @@ PATH_FN uint path_wave_fresh(uint capacity, uint live, uint made, uint total)
 {
     uint room = capacity - live, left = total - made;
     return room < left ? room : left;
+}
+
+/* Whether the wave of `live` survivors and `fresh` new paths is the last: the paths made with it
+ * are all `total`, and `lanes` work-items take them in one pass. */
+PATH_FN uint path_wave_last(uint live, uint fresh, uint made, uint total, uint lanes)
+{
+    return made + fresh == total && live + fresh <= lanes;
+}
+
+/* Path `index` of a wave: a survivor read from `in` below `live`, else camera path number made +
+ * index - live. */
+inline path_ray path_wave_path(uint scene, uint width, uint height, global const uint *in, uint index, uint live,
+                               uint made)
+{
+    if (index < live)
+        return path_load(in, index);
+    uint path = made + (index - live), pixels = width * height;
+    return path_camera(scene, width, height, path % pixels, path / pixels);
+}
+
+/* Path `index` of the last wave (path_wave_last), traced to its end, its light into the image. */
+inline void path_wave_finish(uint scene, uint width, uint height, uint depth, global const uint *in, uint index,
+                             uint live, uint made, global uint *image)
+{
+    path_ray ray = path_wave_path(scene, width, height, in, index, live, made);
+    path_vec light;
+    while (path_bounce(scene, &ray, depth, &light))
+        ;
+    path_accumulate(image, ray.pixel, light);
 }
 
 /* One wave step by the whole group (every work-item calls it) on the wave's paths first + local
@@ -438,19 +469,14 @@ inline void path_wave_group(uint scene, uint width, uint height, uint depth, glo
                             uint live, uint fresh, uint made, global uint *out, global uint *out_count,
                             global uint *image, local uint *share)
 {
-    uint index = first + get_local_id(0), rank = 0, goes_on = 0, pixels = width * height;
+    uint index = first + get_local_id(0), rank = 0, goes_on = 0;
     if (get_local_id(0) == 0)
         share[0] = 0;
     PATH_GROUP_SYNC();
     path_ray ray;
     if (index < live + fresh) {
         path_vec light;
-        if (index < live) {
-            ray = path_load(in, index);
-        } else {
-            uint path = made + (index - live);
-            ray = path_camera(scene, width, height, path % pixels, path / pixels);
-        }
+        ray = path_wave_path(scene, width, height, in, index, live, made);
         goes_on = path_bounce(scene, &ray, depth, &light);
         if (goes_on)
             rank = atomic_inc(&share[0]);
