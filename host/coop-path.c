@@ -54,7 +54,7 @@ extern const char path_plain_source[], path_loop_standalone_source[], path_loop_
     path_queue_matmult_mega_source[];
 
 /* path.h's limits and record size. */
-enum { PATH_MAX_DEPTH = 64, PATH_MAX_SPP = 255, PATH_RECORD_WORDS = 12, PATH_WAVE_COUNTS = 3, SIDE_MAX = 16384 };
+enum { PATH_MAX_DEPTH = 64, PATH_MAX_SPP = 255, PATH_RECORD_WORDS = 11, PATH_WAVE_COUNTS = 3, SIDE_MAX = 16384 };
 #define PATHS_MAX 2147483648.0
 
 /* The paths a wave holds by default (192 MiB of records in each of the two buffers): the more,
@@ -490,6 +490,8 @@ static int program_open(path_env *env, method m, form f, program *p)
     } else if (m == WAVEFRONT_HOST) {
         cl_mem more[] = {env->paths_a, env->paths_b, env->counts};
         status = set_args(env, p->kernel, more, 3);
+        if (status == COOP_OK)
+            status = coop_kernel_set_arg(p->kernel, 13, sizeof capacity, &capacity);
     } else if (m == WAVEFRONT_BARRIER) {
         cl_mem more[] = {env->paths_a, env->paths_b, env->counts};
         status = set_args(env, p->kernel, more, 3);

@@ -22,16 +22,16 @@ kernel void path_naive(global uint *image, uint width, uint height, uint spp, ui
 
 kernel void path_wave_launch(global uint *image, uint width, uint height, uint spp, uint depth,
                              global const uint *in, global uint *out, global uint *counts, uint live, uint fresh,
-                             uint made, uint wave, uint last)
+                             uint made, uint wave, uint last, uint capacity)
 {
     local uint share[2];
     if (last) {
         if (get_global_id(0) < live + fresh)
-            path_wave_finish(PATH_SCENE, width, height, depth, in, get_global_id(0), live, made, image);
+            path_wave_finish(PATH_SCENE, width, height, depth, in, capacity, get_global_id(0), live, made, image);
         return;
     }
     if (get_global_id(0) == 0)
         counts[(wave + 1u) % PATH_WAVE_COUNTS] = 0;
-    path_wave_group(PATH_SCENE, width, height, depth, in, get_group_id(0) * get_local_size(0), live, fresh, made,
-                    out, counts + wave % PATH_WAVE_COUNTS, image, share);
+    path_wave_group(PATH_SCENE, width, height, depth, in, capacity, get_group_id(0) * get_local_size(0), live, fresh,
+                    made, out, counts + wave % PATH_WAVE_COUNTS, image, share);
 }

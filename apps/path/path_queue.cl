@@ -39,7 +39,7 @@ inline void path_queue_task(ws_queue *q, uint have, uint slot, global uint *imag
     global uint *bundle = bundles + (size_t)slot * size * PATH_RECORD_WORDS;
     path_ray ray;
     if (lid < stored) {
-        ray = path_load(bundle, lid);
+        ray = path_load(bundle, size, lid);
     } else if (lid < stored + fresh) {
         uint path = first + (lid - stored);
         ray = path_camera(PATH_SCENE, width, height, path % pixels, path / pixels);
@@ -48,7 +48,7 @@ inline void path_queue_task(ws_queue *q, uint have, uint slot, global uint *imag
     if (lid < stored + fresh) {
         path_vec light;
         if (path_bounce(PATH_SCENE, &ray, depth, &light))
-            path_store(bundle, atomic_inc(&share[3]), &ray);
+            path_store(bundle, size, atomic_inc(&share[3]), &ray);
         else
             path_accumulate(image, ray.pixel, light);
     }

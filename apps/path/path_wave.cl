@@ -27,13 +27,13 @@ kernel void path_wave(global uint *image, uint width, uint height, uint spp, uin
         global uint *out = wave % 2u ? paths_a : paths_b;
         if (path_wave_last(live, fresh, made, total, get_global_size(0))) {
             for (uint index = get_global_id(0); index < live + fresh; index += get_global_size(0))
-                path_wave_finish(PATH_SCENE, width, height, depth, in, index, live, made, image);
+                path_wave_finish(PATH_SCENE, width, height, depth, in, capacity, index, live, made, image);
             break;
         }
         if (get_global_id(0) == 0)
             counts[(wave + 1u) % PATH_WAVE_COUNTS] = 0;
         for (uint first = get_group_id(0) * size; first < live + fresh; first += get_num_groups(0) * size)
-            path_wave_group(PATH_SCENE, width, height, depth, in, first, live, fresh, made, out,
+            path_wave_group(PATH_SCENE, width, height, depth, in, capacity, first, live, fresh, made, out,
                             counts + wave % PATH_WAVE_COUNTS, image, share);
         made += fresh;
         wave++;

@@ -47,7 +47,7 @@
  *
  * Image: 3 words per pixel (red, green, blue sums), rows top to bottom, zero before a render.
  * Records (the wavefront's and the queue's paths in memory, kernels only): PATH_RECORD_WORDS
- * words, path_store / path_load. */
+ * words a path, a buffer of them word-major (path_word), path_store / path_load. */
 #ifndef APPS_PATH_PATH_H
 #define APPS_PATH_PATH_H
 
@@ -89,7 +89,7 @@ typedef uint32_t uint;
 #define PATH_MAX_SPP 255u     /* 255 samples of at most 2^24 fit a word */
 #define PATH_FIXED_ONE 16777216.0f
 #define PATH_TRIES 8u         /* rejection draws for a unit vector */
-#define PATH_RECORD_WORDS 12u
+#define PATH_RECORD_WORDS 11u  /* sample and bounce share a word (8 bits each at most) */
 /* The room's light: a square of the ceiling, centred at (x, z), half its side across. */
 #define PATH_LIGHT_X 0.0f
 #define PATH_LIGHT_Z (-1.75f)
@@ -376,33 +376,43 @@ PATH_FN void path_pixel(uint scene, uint width, uint height, uint spp, uint dept
 }
 
 #ifdef PATH_OPENCL
-inline void path_store(global uint *records, uint index, const path_ray *ray)
+/* Word `word` of path `index` in a buffer of records for `stride` paths: word after word, each a
+ * run of `stride` words, so that neighbouring work-items read and write neighbouring words. */
+inline size_t path_word(uint stride, uint index, uint word)
 {
-    global uint *r = records + (size_t)index * PATH_RECORD_WORDS;
-    r[0] = as_uint(ray->origin.x);
-    r[1] = as_uint(ray->origin.y);
-    r[2] = as_uint(ray->origin.z);
-    r[3] = as_uint(ray->direction.x);
-    r[4] = as_uint(ray->direction.y);
-    r[5] = as_uint(ray->direction.z);
-    r[6] = as_uint(ray->throughput.x);
-    r[7] = as_uint(ray->throughput.y);
-    r[8] = as_uint(ray->throughput.z);
-    r[9] = ray->pixel;
-    r[10] = ray->sample;
-    r[11] = ray->bounce;
+    return (size_t)word * stride + index;
 }
 
-inline path_ray path_load(global const uint *records, uint index)
+inline void path_store(global uint *records, uint stride, uint index, const path_ray *ray)
 {
-    global const uint *r = records + (size_t)index * PATH_RECORD_WORDS;
+    records[path_word(stride, index, 0)] = as_uint(ray->origin.x);
+    records[path_word(stride, index, 1)] = as_uint(ray->origin.y);
+    records[path_word(stride, index, 2)] = as_uint(ray->origin.z);
+    records[path_word(stride, index, 3)] = as_uint(ray->direction.x);
+    records[path_word(stride, index, 4)] = as_uint(ray->direction.y);
+    records[path_word(stride, index, 5)] = as_uint(ray->direction.z);
+    records[path_word(stride, index, 6)] = as_uint(ray->throughput.x);
+    records[path_word(stride, index, 7)] = as_uint(ray->throughput.y);
+    records[path_word(stride, index, 8)] = as_uint(ray->throughput.z);
+    records[path_word(stride, index, 9)] = ray->pixel;
+    records[path_word(stride, index, 10)] = ray->sample << 8 | ray->bounce;
+}
+
+inline path_ray path_load(global const uint *records, uint stride, uint index)
+{
     path_ray ray;
-    ray.origin = path_v(as_float(r[0]), as_float(r[1]), as_float(r[2]));
-    ray.direction = path_v(as_float(r[3]), as_float(r[4]), as_float(r[5]));
-    ray.throughput = path_v(as_float(r[6]), as_float(r[7]), as_float(r[8]));
-    ray.pixel = r[9];
-    ray.sample = r[10];
-    ray.bounce = r[11];
+    ray.origin = path_v(as_float(records[path_word(stride, index, 0)]), as_float(records[path_word(stride, index, 1)]),
+                        as_float(records[path_word(stride, index, 2)]));
+    ray.direction = path_v(as_float(records[path_word(stride, index, 3)]),
+                           as_float(records[path_word(stride, index, 4)]),
+                           as_float(records[path_word(stride, index, 5)]));
+    ray.throughput = path_v(as_float(records[path_word(stride, index, 6)]),
+                            as_float(records[path_word(stride, index, 7)]),
+                            as_float(records[path_word(stride, index, 8)]));
+    ray.pixel = records[path_word(stride, index, 9)];
+    uint sample_bounce = records[path_word(stride, index, 10)];
+    ray.sample = sample_bounce >> 8;
+    ray.bounce = sample_bounce & 0xffu;
     return ray;
 }
 
@@ -445,22 +455,22 @@ PATH_FN uint path_wave_last(uint live, uint fresh, uint made, uint total, uint l
     return made + fresh == total && live + fresh <= lanes;
 }
 
-/* Path `index` of a wave: a survivor read from `in` below `live`, else camera path number made +
- * index - live. */
-inline path_ray path_wave_path(uint scene, uint width, uint height, global const uint *in, uint index, uint live,
-                               uint made)
+/* Path `index` of a wave: a survivor read from `in` (records for `capacity` paths) below `live`,
+ * else camera path number made + index - live. */
+inline path_ray path_wave_path(uint scene, uint width, uint height, global const uint *in, uint capacity,
+                               uint index, uint live, uint made)
 {
     if (index < live)
-        return path_load(in, index);
+        return path_load(in, capacity, index);
     uint path = made + (index - live), pixels = width * height;
     return path_camera(scene, width, height, path % pixels, path / pixels);
 }
 
 /* Path `index` of the last wave (path_wave_last), traced to its end, its light into the image. */
-inline void path_wave_finish(uint scene, uint width, uint height, uint depth, global const uint *in, uint index,
-                             uint live, uint made, global uint *image)
+inline void path_wave_finish(uint scene, uint width, uint height, uint depth, global const uint *in,
+                             uint capacity, uint index, uint live, uint made, global uint *image)
 {
-    path_ray ray = path_wave_path(scene, width, height, in, index, live, made);
+    path_ray ray = path_wave_path(scene, width, height, in, capacity, index, live, made);
     path_vec light;
     while (path_bounce(scene, &ray, depth, &light))
         ;
@@ -472,9 +482,9 @@ inline void path_wave_finish(uint scene, uint width, uint height, uint depth, gl
  * is extended by a bounce; a finished path adds its light to the image, the survivors take
  * consecutive slots of `out` from one atomic of the group on *out_count, so that a wave of a
  * million paths does not queue a million atomics on one word. `share`: 2 local words. */
-inline void path_wave_group(uint scene, uint width, uint height, uint depth, global const uint *in, uint first,
-                            uint live, uint fresh, uint made, global uint *out, global uint *out_count,
-                            global uint *image, local uint *share)
+inline void path_wave_group(uint scene, uint width, uint height, uint depth, global const uint *in,
+                            uint capacity, uint first, uint live, uint fresh, uint made, global uint *out,
+                            global uint *out_count, global uint *image, local uint *share)
 {
     uint index = first + get_local_id(0), rank = 0, goes_on = 0;
     if (get_local_id(0) == 0)
@@ -483,7 +493,7 @@ inline void path_wave_group(uint scene, uint width, uint height, uint depth, glo
     path_ray ray;
     if (index < live + fresh) {
         path_vec light;
-        ray = path_wave_path(scene, width, height, in, index, live, made);
+        ray = path_wave_path(scene, width, height, in, capacity, index, live, made);
         goes_on = path_bounce(scene, &ray, depth, &light);
         if (goes_on)
             rank = atomic_inc(&share[0]);
@@ -495,7 +505,7 @@ inline void path_wave_group(uint scene, uint width, uint height, uint depth, glo
         share[1] = share[0] ? atomic_add(out_count, share[0]) : 0u;
     PATH_GROUP_SYNC();
     if (goes_on)
-        path_store(out, share[1] + rank, &ray);
+        path_store(out, capacity, share[1] + rank, &ray);
     PATH_GROUP_SYNC();   /* share read by all before the next call's local id 0 writes it */
 }
 
@@ -796,7 +806,7 @@ inline void path_queue_task(coop_ctx *ctx, ws_queue *q, uint have, uint slot, gl
     global uint *bundle = bundles + (size_t)slot * size * PATH_RECORD_WORDS;
     path_ray ray;
     if (lid < stored) {
-        ray = path_load(bundle, lid);
+        ray = path_load(bundle, size, lid);
     } else if (lid < stored + fresh) {
         uint path = first + (lid - stored);
         ray = path_camera(PATH_SCENE, width, height, path % pixels, path / pixels);
@@ -805,7 +815,7 @@ inline void path_queue_task(coop_ctx *ctx, ws_queue *q, uint have, uint slot, gl
     if (lid < stored + fresh) {
         path_vec light;
         if (path_bounce(PATH_SCENE, &ray, depth, &light))
-            path_store(bundle, atomic_inc(&share[3]), &ray);
+            path_store(bundle, size, atomic_inc(&share[3]), &ray);
         else
             path_accumulate(image, ray.pixel, light);
     }
