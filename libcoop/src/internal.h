@@ -132,6 +132,9 @@ coop_status coop_channel_open(coop_context *ctx, coop_channel_kind kind);
 void coop_channel_close(coop_context *ctx);
 coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value);
 coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value);
+/* Reads `count` words from `slot` on, each as coop_channel_load does (acquire), with the queue
+ * backend in one transfer. */
+coop_status coop_channel_read(coop_context *ctx, unsigned slot, unsigned count, uint32_t *values);
 coop_status coop_channel_reset(coop_context *ctx);
 /* Zeroes the channel's kernel blocks 1 .. kernels-1 (several cooperative kernels). */
 coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels);
