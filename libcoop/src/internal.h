@@ -29,6 +29,9 @@ struct coop_context {
     size_t dev_area_words;
     cl_program echo_program;     /* built on first use by coop_channel_roundtrip */
     char *message;
+    int hold_spawn_records;      /* tests only: the megakernel's host reads no record ring entry (an
+                                    agent-served spawned run done) until every member finished, a
+                                    host as slow to read as can be (docs/DESIGN.md section 10.2) */
 };
 
 struct coop_program {
