@@ -29,8 +29,6 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
 #define COOP_AGENT_TIME_WORDS 6u  /* a slot's T_REQUEST, T_GATHERED, T_DONE, in a row */
 #define COOP_AGENT_STATUSES (1u + COOP_TASK_SLOTS) /* TASK_STATUS and each slot's status */
-/* an agent-served spawned run's slot words the host records: TASK .. SPAWNER, times included */
-#define COOP_AGENT_SPAWNED_WORDS (COOP_SLOT_SPAWNER - COOP_SLOT_TASK + 1u)
 COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 6u, agent_one_case_per_named_slot);
 /* the spawn queue's head is copied before STATE, which coop_agent copies with release */
 COOP_LAYOUT_ASSERT(COOP_AGENT_SLOT_0 == COOP_CTRL_STATE, agent_state_first);
@@ -39,8 +37,6 @@ COOP_LAYOUT_ASSERT(COOP_SLOT_T_GATHERED == COOP_SLOT_T_REQUEST + 2 && COOP_SLOT_
 /* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
 COOP_LAYOUT_ASSERT(2u * (COOP_AGENT_MIRRORED + COOP_AGENT_STATUSES) + COOP_TASK_SLOTS <= COOP_SWEEP_WIDTH,
                    agent_copies_fit_in_scratch);
-COOP_LAYOUT_ASSERT(COOP_SLOT_TASK < COOP_SLOT_T_REQUEST && COOP_SLOT_T_DONE < COOP_SLOT_SPAWNER,
-                   agent_spawned_words_hold_the_times);
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
@@ -224,9 +220,10 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
         for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
             if (statuses_now[i] != statuses[i]) {
                 /* a slot's times change only before its status does (request, start, done); an
-                 * agent-served run's slot also holds what the host records of it */
-                uint first = spawn_first && i > spawn_first ? COOP_SLOT_TASK : COOP_SLOT_T_REQUEST;
-                uint count = first == COOP_SLOT_TASK ? COOP_AGENT_SPAWNED_WORDS : COOP_AGENT_TIME_WORDS;
+                 * agent-served run's slot only its want: the host records the run from the record
+                 * ring, and reads no more of its slot */
+                uint first = spawn_first && i > spawn_first ? COOP_SLOT_WANT : COOP_SLOT_T_REQUEST;
+                uint count = first == COOP_SLOT_WANT ? 1u : COOP_AGENT_TIME_WORDS;
                 for (uint k = 0; i && k < count; k++) {
                     uint word = COOP_CTRL_SLOT(i - 1u, first + k);
                     coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
@@ -467,17 +464,13 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
             }
             for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
                 if (statuses_now[i] != statuses[i]) {
-                    /* an agent-served run's slot also holds what the host records of it, and the
-                     * block it was spawned in */
+                    /* an agent-served run's slot only its want, the host's need where it
+                     * gathers (share_step); the record ring holds what the host records of it */
                     int spawned_run = spawn_first && i > spawn_first;
-                    uint first = spawned_run ? COOP_SLOT_TASK : COOP_SLOT_T_REQUEST;
-                    uint count = spawned_run ? COOP_AGENT_SPAWNED_WORDS : COOP_AGENT_TIME_WORDS;
+                    uint first = spawned_run ? COOP_SLOT_WANT : COOP_SLOT_T_REQUEST;
+                    uint count = spawned_run ? 1u : COOP_AGENT_TIME_WORDS;
                     for (uint t = 0; i && t < count; t++) {
                         uint word = COOP_CTRL_SLOT(i - 1u, first + t);
-                        coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
-                    }
-                    if (spawned_run) {
-                        uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_SPAWN_KERNEL);
                         coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
                     }
                     coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
