@@ -202,7 +202,9 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
             for (uint s = spawn_first; s < COOP_TASK_SLOTS; s++)
                 busy |= !coop_spawn_slot_free(ctrl, host, 0u, s, statuses_now[1u + s], recorded, &records_written,
                                               &records_read);
-            busy |= coop_spawn_records_unread(ctrl, host, records_written, &records_read);
+            /* the host's count, a read across the bus, only where nothing else keeps it busy */
+            if (!busy)
+                busy = coop_spawn_records_unread(ctrl, host, records_written, &records_read);
             if (busy != busy_copied) {
                 coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_BUSY], busy);
                 busy_copied = busy;
@@ -366,10 +368,10 @@ inline uint coop_agent_spawns_busy(global uint *dev0, global uint *host0, uint f
     uint busy = 0;
     for (uint slot = first; slot < COOP_TASK_SLOTS; slot++)
         busy |= !coop_agent_slot_free(dev0, host0, slot_block[slot], slot, recorded, written, read);
-    busy |= coop_spawn_records_unread(dev0 + COOP_DEV_CTRL, host0, *written, read);
     for (uint k = 0; k < COOP_KERNELS; k++)
         busy |= taken[k] != coop_load_relaxed(&dev0[k * COOP_DEV_WORDS + COOP_DEV_CTRL + COOP_CTRL_SPAWN_HEAD]);
-    return busy;
+    /* the host's count, a read across the bus, only where nothing else keeps the word 1 */
+    return busy || coop_spawn_records_unread(dev0 + COOP_DEV_CTRL, host0, *written, read);
 }
 
 /* The agent of several kernel blocks: coop_agent's steps for each block in turn, each with its
