@@ -47,6 +47,7 @@
 #include "merge/expected/stall.h"
 #include "merge/expected/stall_standalone.h"
 #include "merge/expected/spawn.h"
+#include "merge/expected/spawn_ring.h"
 
 #define GOLDEN_DIR "tests/merge/expected"
 enum { PATH_BYTES = 256 };
@@ -210,6 +211,7 @@ static const golden_case goldens[] = {
     {"stall_standalone", {"tests/merge/stall.cl", "--standalone", NULL}},
     {"spawn", {"tests/merge/spawn.cl", "--task", "tests/merge/spawn_tasks.cl", NULL}},
     {"two_spawners", {"tests/merge/hand_out.cl", "tests/merge/chains.cl", "--task", "tests/merge/share_tasks.cl", NULL}},
+    {"spawn_ring", {"tests/merge/spawn_ring.cl", "--task", "tests/merge/spawn_ring_tasks.cl", NULL}},
 };
 
 /* Compares a file the tool wrote with its golden copy (or replaces the copy when blessing). */
@@ -1241,6 +1243,113 @@ START_TEST(full_spawn_queue_is_a_status)
     /* a queue's worth went in before the first refusal, more as the host took them */
     ck_assert_uint_ge(result.oks, COOP_SPAWN_QUEUE);
     coop_mega_report_free(&result.report);
+    coop_kernel_release(kernel);
+    coop_program_release(program);
+    coop_context_release(ctx);
+}
+END_TEST
+
+/* spawn_ring.cl + spawn_ring_tasks.cl: RING_TALLIES tally runs, each spawning a leaf, more runs
+ * than an agent's record ring holds (docs/DESIGN.md section 10.2, S7); the kernel spawns a tally
+ * only once the last one spawned its leaf, so no spawn finds the queue full. */
+enum { RING_TALLIES = COOP_SPAWN_RECORDS / 2 + 4, RING_RUNS = 2 * RING_TALLIES };
+
+/* An agent frees a spawned run's slot once the run is in the record ring, not once the host
+ * recorded it: with a host that reads the ring only after the cooperative kernel finished, the
+ * kernel sees more runs done than the ring holds, and the host then records every run once,
+ * with its task, depth and spawner, before the end. The host serving the queue (SVM) too. */
+START_TEST(records_outlast_a_slow_host)
+{
+    static const coop_channel_kind channels[] = {COOP_CHANNEL_QUEUE, COOP_CHANNEL_SVM};
+    coop_context *ctx = tu_context_channel(WORKERS + 2, channels[_i]);
+    ctx->hold_spawn_records = channels[_i] == COOP_CHANNEL_QUEUE;
+    coop_program *program = NULL;
+    const char *args[] = {"tests/merge/spawn_ring.cl", "--task", "tests/merge/spawn_ring_tasks.cl", NULL};
+    char *source = merge_source(args);
+    coop_kernel *kernel = tu_kernel(ctx, source, TU_CHECK_OPTIONS, BURST_MEGA_NAME, &program);
+    free(source);
+    cl_uint zero[RING_TALLIES] = {0}, statuses[RING_TALLIES], tally_runs[RING_TALLIES], leaf_statuses[RING_TALLIES],
+            leaf_runs[RING_TALLIES], done = 0;
+    cl_mem b_statuses = tu_buffer(ctx, RING_TALLIES), b_done = tu_buffer(ctx, 1), b_tally = tu_buffer(ctx, RING_TALLIES),
+           b_leaf_statuses = tu_buffer(ctx, RING_TALLIES), b_leaf = tu_buffer(ctx, RING_TALLIES);
+    cl_mem zeroed[] = {b_statuses, b_tally, b_leaf_statuses, b_leaf};
+    for (size_t i = 0; i < sizeof zeroed / sizeof *zeroed; i++)
+        tu_write(ctx, zeroed[i], zero, RING_TALLIES);
+    tu_write(ctx, b_done, zero, 1);
+    /* more runs done than the ring holds, while the host reads none of it (the queue channel's
+     * agent): the ring full, and runs done in the agent's slots */
+    cl_uint runs = RING_TALLIES, wait_for = COOP_SPAWN_RECORDS + 1;
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_burst_statuses, b_statuses));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_burst_tally_runs, b_tally));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_burst_leaf_statuses, b_leaf_statuses));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_burst_done, b_done));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, BURST_MEGA_ARG_burst_runs, sizeof runs, &runs));
+    TU_ASSERT_OK(ctx, coop_kernel_set_arg(kernel, BURST_MEGA_ARG_burst_wait_for, sizeof wait_for, &wait_for));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_tally_tally_runs, b_tally));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_tally_leaf_statuses, b_leaf_statuses));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_leaf_leaf_runs, b_leaf));
+    TU_ASSERT_OK(ctx, coop_kernel_set_buffer(kernel, BURST_MEGA_ARG_leaf_done, b_done));
+    /* one member: the other groups wait idle for the spawned runs. An agent that frees a slot only
+     * once the host recorded its run leaves the kernel waiting: the watchdog ends the run */
+    coop_mega_params params = {.launch = {.local_size = SPAWN_LOCAL, .timeout_s = COMPILE_TIMEOUT_S},
+                               .watchdog_s = 60, .members = 1};
+    tu_pin_groups(&params.launch, ctx, coop_context_device(ctx)->compute_units);
+    coop_mega_report report;
+    TU_ASSERT_OK(ctx, coop_mega_run(kernel, &params, NULL, 0, &report));
+    const char *what = channels[_i] == COOP_CHANNEL_QUEUE ? "a slow host, the agent serving" : "the host serving";
+    tu_assert_mega_at_rest(ctx, &report, what);
+    ck_assert_msg(report.agent == (channels[_i] == COOP_CHANNEL_QUEUE), "%s: agent %d", what, report.agent);
+    tu_read(ctx, b_statuses, statuses, RING_TALLIES);
+    tu_read(ctx, b_tally, tally_runs, RING_TALLIES);
+    tu_read(ctx, b_leaf_statuses, leaf_statuses, RING_TALLIES);
+    tu_read(ctx, b_leaf, leaf_runs, RING_TALLIES);
+    tu_read(ctx, b_done, &done, 1);
+    for (unsigned k = 0; k < RING_TALLIES; k++)
+        ck_assert_msg(statuses[k] == COOP_SPAWN_OK && tally_runs[k] == 1 && leaf_statuses[k] == 1 + COOP_SPAWN_OK &&
+                          leaf_runs[k] == 1,
+                      "%s: tally %u: spawn status %u, ran %u times, its leaf's spawn status %d, leaf ran %u times",
+                      what, k, statuses[k], tally_runs[k], (int)leaf_statuses[k] - 1, leaf_runs[k]);
+    ck_assert_uint_eq(done, RING_TALLIES);
+    /* one record per run: the agent numbers its runs 0 .. RING_RUNS - 1 above COOP_SPAWN_SEQ_BIT,
+     * the host its requests from 1; each tally at depth 1 from the kernel, each leaf at depth 2
+     * from a tally, no tally twice */
+    ck_assert_msg(report.record_count == RING_RUNS, "%s: %zu records of %u runs", what, report.record_count,
+                  (unsigned)RING_RUNS);
+    unsigned char numbered[RING_RUNS + 1] = {0}, spawner[RING_RUNS + 1] = {0};
+    unsigned tallies = 0;
+    for (size_t r = 0; r < report.record_count; r++) {
+        const coop_task_record *rec = &report.records[r];
+        unsigned number = report.agent ? rec->request - COOP_SPAWN_SEQ_BIT : rec->request;
+        ck_assert_msg(rec->spawned && (rec->request >= COOP_SPAWN_SEQ_BIT) == report.agent && number <= RING_RUNS &&
+                          !numbered[number],
+                      "%s: record %zu: spawned %d, request %#x (recorded twice, or numbered out of range)", what, r,
+                      rec->spawned, rec->request);
+        numbered[number] = 1;
+        int tally = rec->task == BURST_MEGA_TASK_tally;
+        tallies += tally;
+        ck_assert_msg((tally && rec->depth == 1 && rec->spawned_by == 0) ||
+                          (rec->task == BURST_MEGA_TASK_leaf && rec->depth == 2 && rec->spawned_by != 0),
+                      "%s: record %zu: task %u at depth %u spawned by %u", what, r, rec->task, rec->depth,
+                      rec->spawned_by);
+    }
+    ck_assert_uint_eq(tallies, RING_TALLIES);
+    for (size_t r = 0; r < report.record_count; r++) {
+        const coop_task_record *rec = &report.records[r];
+        if (rec->task != BURST_MEGA_TASK_leaf)
+            continue;
+        size_t by = 0;
+        while (by < report.record_count &&
+               !(report.records[by].request == rec->spawned_by && report.records[by].task == BURST_MEGA_TASK_tally))
+            by++;
+        ck_assert_msg(by < report.record_count, "%s: record %zu: a leaf spawned by %u, no tally's request", what, r,
+                      rec->spawned_by);
+        ck_assert_msg(!spawner[by], "%s: tally record %zu spawned two leaves", what, by);
+        spawner[by] = 1;
+    }
+    coop_mega_report_free(&report);
+    cl_mem buffers[] = {b_statuses, b_done, b_tally, b_leaf_statuses, b_leaf};
+    for (size_t i = 0; i < sizeof buffers / sizeof *buffers; i++)
+        clReleaseMemObject(buffers[i]);
     coop_kernel_release(kernel);
     coop_program_release(program);
     coop_context_release(ctx);
@@ -2558,6 +2667,7 @@ static Suite *merge_suite(void)
     TCase *spawn = tu_tcase("spawn", 1800);
     tcase_add_loop_test(spawn, spawned_tasks_process_what_the_kernel_learned, 0, 2);
     tcase_add_loop_test(spawn, full_spawn_queue_is_a_status, 0, 2);
+    tcase_add_loop_test(spawn, records_outlast_a_slow_host, 0, 2);
     suite_add_tcase(suite, spawn);
     TCase *end_to_end = tu_tcase("end_to_end", 1800);
     tcase_add_test(end_to_end, rounds_megakernel_under_chaos);

@@ -65,6 +65,8 @@ enum coop_dev_slot {
                                    section 17) */
 #define COOP_SPAWN_QUEUE 16u    /* spawned runs waiting for the consumer at most (section 10.2) */
 #define COOP_SPAWN_DEPTH_MAX 8u /* a spawned run's depth at most: a chain of spawns is that long */
+#define COOP_SPAWN_RECORDS 64u  /* agent-served runs done and not yet read by the host at most: the
+                                   record ring's entries (section 10.2, S7) */
 
 /* What spawn_task() returns (coop_device/spawn.h; the language's SPAWN_* names). */
 #define COOP_SPAWN_OK 0         /* queued: the run will be requested */
@@ -118,7 +120,10 @@ enum coop_check_rule {
     COOP_CHECK_SPAWN_ENTRY = 12,   /* S1: a spawn found the queue entry it reserved not yet consumed
                                       (or a consumer found a ticket out of order): the ticket, the
                                       entry's READY word, the queue's tail */
-    COOP_CHECK_RULES = 13
+    COOP_CHECK_SPAWN_RECORD = 13,  /* S7: the agent found the host's count of record ring entries
+                                      read gone back or past the entries written: the entries
+                                      written, the host's count, its count before */
+    COOP_CHECK_RULES = 14
 };
 #define COOP_CHECK_WORDS (4u * COOP_CHECK_RULES)
 
@@ -151,8 +156,10 @@ enum coop_check_rule {
     X(REQ_DEPTH, 6, 1, NO, "", 0)          /* its spawn depth: 0 for a planned run (section 10.2) */     \
     X(REQ_ARGS, 8, COOP_TASK_ARGS, NO, "", 0) /* the task's argument words */                            \
     X(REQ_END, 24, 0, NO, "", 0)                                                                         \
-    X(SPAWN_ACK, 24, COOP_TASK_SLOTS, NO, "", 0) /* host -> agent: per task slot, the agent-served      \
-                                              spawned run the host has recorded (its status's seq) */    \
+    X(SPAWN_READ, 24, 1, NO, "", 0)        /* host -> agent: record ring entries the host has read and  \
+                                              recorded (section 10.2, S7) */                             \
+    X(SPAWN_WRITTEN, 25, 1, NO, "", 0)     /* agent -> host: record ring entries the agent has written  \
+                                              (release) */                                               \
     X(SPAWN_BUSY, 28, 1, NO, "", 0)        /* agent -> host: 1 while a spawn waits or an agent-served    \
                                               run is not done and recorded (section 10.2) */             \
     /* scheduler state (kernel) */                                                                       \
@@ -210,7 +217,12 @@ enum coop_check_rule {
     X(SPAWN_TAIL, 256 + 3 * 4096 + 256 + 96, 1, NO, "", 0) /* tickets the consumer took (own line) */    \
     X(SPAWN_RING, 256 + 3 * 4096 + 256 + 128, COOP_SPAWN_QUEUE * COOP_SPAWN_WORDS, NO, "", 0) /* the       \
                                               entries: COOP_CTRL_SPAWN_ENTRY(ticket, COOP_SPAWN_*) */    \
-    X(WORDS, 256 + 3 * 4096 + 256 + 128 + COOP_SPAWN_QUEUE * COOP_SPAWN_WORDS, 0, NO, "", 0)
+    /* the record ring (section 10.2): agent -> host, in the channel only */                         \
+    X(SPAWN_RECORD_RING, 256 + 3 * 4096 + 256 + 128 + COOP_SPAWN_QUEUE * COOP_SPAWN_WORDS,               \
+      COOP_SPAWN_RECORDS * COOP_RECORD_WORDS, NO, "", 0) /* the agent-served runs done, for the host to  \
+                                              record: COOP_CTRL_SPAWN_RECORD(n, COOP_RECORD_*) */        \
+    X(WORDS, 256 + 3 * 4096 + 256 + 128 + COOP_SPAWN_QUEUE * COOP_SPAWN_WORDS +                          \
+                 COOP_SPAWN_RECORDS * COOP_RECORD_WORDS, 0, NO, "", 0)
 
 /* A task slot's words (docs/DESIGN.md section 10), from COOP_CTRL_TASKS + slot * COOP_SLOT_WORDS:
  * the gather's and the run's counters on one cache line, then what the request copied in and the
@@ -252,6 +264,19 @@ enum coop_spawn_word {
 };
 #define COOP_CTRL_SPAWN_ENTRY(ticket, word) \
     (COOP_CTRL_SPAWN_RING + ((ticket) % COOP_SPAWN_QUEUE) * COOP_SPAWN_WORDS + (word))
+
+/* A record ring entry's words (docs/DESIGN.md section 10.2), from COOP_CTRL_SPAWN_RECORD_RING + (n %
+ * COOP_SPAWN_RECORDS) * COOP_RECORD_WORDS, in the channel: an agent-served spawned run once done,
+ * written by the agent before SPAWN_WRITTEN passes n (release). */
+enum coop_record_word {
+    COOP_RECORD_STATUS = 0,    /* its slot's status word: COOP_TASK_STATUS_WORD(request, slot, DONE) */
+    COOP_RECORD_BLOCK = 1,     /* the kernel block it ran in (several kernels; else 0) */
+    COOP_RECORD_SLOT = 2,      /* its slot's words COOP_SLOT_TASK .. COOP_SLOT_SPAWN_KERNEL, in order */
+    COOP_RECORD_WORDS = 16
+};
+#define COOP_RECORD_SLOT_WORDS (COOP_SLOT_SPAWN_KERNEL - COOP_SLOT_TASK + 1)
+#define COOP_CTRL_SPAWN_RECORD(n, word) \
+    (COOP_CTRL_SPAWN_RECORD_RING + ((n) % COOP_SPAWN_RECORDS) * COOP_RECORD_WORDS + (word))
 
 /* FORK_SIZE doubles as the lock of the fork record (the FORK_* words but FORK_LEFT, and
  * TRANSMIT): 0 when the record is free. A member that would fork (coop_try_fork at an offer,
@@ -305,6 +330,13 @@ COOP_LAYOUT_ASSERT(COOP_CTRL_REPORT < COOP_CTRL_DUMP && COOP_CTRL_DUMP < COOP_CT
 COOP_LAYOUT_ASSERT(COOP_CTRL_SPAWN_RING % 2 == 0 && COOP_SPAWN_T_SPAWN % 2 == 0 &&
                        COOP_SPAWN_ARGS + COOP_TASK_ARGS <= COOP_SPAWN_WORDS && COOP_CHECK_WORDS <= 64,
                    ctrl_spawn_entry_words);
+
+/* a record entry holds its slot's words with their 64-bit times aligned, and the ring's count
+ * wraps at a multiple of its entries */
+COOP_LAYOUT_ASSERT(COOP_CTRL_SPAWN_RECORD_RING % 2 == 0 && (COOP_RECORD_SLOT - COOP_SLOT_TASK) % 2 == 0 &&
+                       COOP_RECORD_SLOT + COOP_RECORD_SLOT_WORDS <= COOP_RECORD_WORDS &&
+                       (COOP_SPAWN_RECORDS & (COOP_SPAWN_RECORDS - 1u)) == 0,
+                   ctrl_spawn_record_words);
 
 /* A member among the top ones a kill request wants, offering kill while not yet the largest,
  * parks: it waits at its offer until the members above it are gone; the member that then kills

@@ -83,16 +83,16 @@ void coop_channel_close(coop_context *ctx)
     memset(ch, 0, sizeof *ch);
 }
 
-/* The queue backend's transfer of one word, which must not block forever: some devices (PoCL)
+/* The queue backend's transfer of `count` words, which must not block forever: some devices (PoCL)
  * run no other command while a persistent kernel holds all their compute units. */
-static coop_status queue_transfer(coop_context *ctx, unsigned slot, uint32_t *word, int write)
+static coop_status queue_transfer(coop_context *ctx, unsigned slot, unsigned count, uint32_t *words, int write)
 {
     cl_event done = NULL;
-    size_t offset = slot * sizeof(uint32_t);
-    cl_int err = write ? clEnqueueWriteBuffer(ctx->side_queue, ctx->channel.buffer, CL_FALSE, offset,
-                                              sizeof *word, word, 0, NULL, &done)
-                       : clEnqueueReadBuffer(ctx->side_queue, ctx->channel.buffer, CL_FALSE, offset,
-                                             sizeof *word, word, 0, NULL, &done);
+    size_t offset = slot * sizeof(uint32_t), size = count * sizeof(uint32_t);
+    cl_int err = write ? clEnqueueWriteBuffer(ctx->side_queue, ctx->channel.buffer, CL_FALSE, offset, size, words, 0,
+                                              NULL, &done)
+                       : clEnqueueReadBuffer(ctx->side_queue, ctx->channel.buffer, CL_FALSE, offset, size, words, 0,
+                                             NULL, &done);
     if (err != CL_SUCCESS)
         return coop_fail_cl(ctx, err, write ? "writing the channel (clEnqueueWriteBuffer)"
                                             : "reading the channel (clEnqueueReadBuffer)");
@@ -122,7 +122,18 @@ coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value)
         *value = __atomic_load_n(&ch->host[slot], __ATOMIC_ACQUIRE);
         return COOP_OK;
     }
-    return queue_transfer(ctx, slot, value, 0);
+    return queue_transfer(ctx, slot, 1, value, 0);
+}
+
+coop_status coop_channel_read(coop_context *ctx, unsigned slot, unsigned count, uint32_t *values)
+{
+    coop_channel *ch = &ctx->channel;
+    if (ch->host) {
+        for (unsigned i = 0; i < count; i++)
+            values[i] = __atomic_load_n(&ch->host[slot + i], __ATOMIC_ACQUIRE);
+        return COOP_OK;
+    }
+    return queue_transfer(ctx, slot, count, values, 0);
 }
 
 coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
@@ -132,7 +143,7 @@ coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value)
         __atomic_store_n(&ch->host[slot], value, __ATOMIC_RELEASE);
         return COOP_OK;
     }
-    return queue_transfer(ctx, slot, &value, 1);
+    return queue_transfer(ctx, slot, 1, &value, 1);
 }
 
 coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels)

@@ -29,6 +29,9 @@ struct coop_context {
     size_t dev_area_words;
     cl_program echo_program;     /* built on first use by coop_channel_roundtrip */
     char *message;
+    int hold_spawn_records;      /* tests only: the megakernel's host reads no record ring entry (an
+                                    agent-served spawned run done) until every member finished, a
+                                    host as slow to read as can be (docs/DESIGN.md section 10.2) */
 };
 
 struct coop_program {
@@ -132,6 +135,9 @@ coop_status coop_channel_open(coop_context *ctx, coop_channel_kind kind);
 void coop_channel_close(coop_context *ctx);
 coop_status coop_channel_load(coop_context *ctx, unsigned slot, uint32_t *value);
 coop_status coop_channel_store(coop_context *ctx, unsigned slot, uint32_t value);
+/* Reads `count` words from `slot` on, each as coop_channel_load does (acquire), with the queue
+ * backend in one transfer. */
+coop_status coop_channel_read(coop_context *ctx, unsigned slot, unsigned count, uint32_t *values);
 coop_status coop_channel_reset(coop_context *ctx);
 /* Zeroes the channel's kernel blocks 1 .. kernels-1 (several cooperative kernels). */
 coop_status coop_channel_reset_kernels(coop_context *ctx, unsigned kernels);

@@ -89,9 +89,11 @@ typedef struct mega {
     due_run *candidates;        /* plan_count + COOP_SPAWN_QUEUE: send_next's due runs */
     unsigned spawn_slot;        /* the agent serves the spawn queue from this task slot on (0: the
                                    host does) */
-    /* per kernel block and task slot: the agent-served run last recorded there, and when the host
-     * first saw the slot's current one (0: not yet) */
-    uint32_t acked[COOP_MAX_KERNELS][COOP_TASK_SLOTS];
+    /* the agent's record ring (section 10.2, S7): entries read; without a device clock, per
+     * kernel block and task slot, the agent-served run the host last saw there and when it first
+     * did (its record's request time) */
+    uint32_t records_read;
+    uint32_t seen_run[COOP_MAX_KERNELS][COOP_TASK_SLOTS];
     double seen_us[COOP_MAX_KERNELS][COOP_TASK_SLOTS];
     long task_count;            /* the megakernel's tasks as coop-merge wrote them (-1: unknown) */
     coop_task_record *records;
@@ -121,6 +123,12 @@ typedef struct mega {
 static inline coop_status block_load(mega *m, unsigned block, unsigned slot, uint32_t *value)
 {
     return coop_channel_load(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, value);
+}
+
+/* `count` words of block `block`'s control block from `slot` on, in one channel transfer. */
+static inline coop_status block_read(mega *m, unsigned block, unsigned slot, unsigned count, uint32_t *values)
+{
+    return coop_channel_read(m->ctx, block * COOP_CHAN_WORDS + COOP_CHAN_CTRL + slot, count, values);
 }
 
 static inline coop_status block_store(mega *m, unsigned block, unsigned slot, uint32_t value)
@@ -159,8 +167,8 @@ coop_status coop_check_plans(coop_context *ctx, const coop_kernel *kernel, const
 coop_status coop_spawns_take(mega *m, double now_us);
 /* spawn.c: records the chain plan of request `seq`, task run `number` (for the runs it spawns). */
 coop_status coop_spawns_note(mega *m, uint32_t seq, size_t plan, uint32_t number);
-/* spawn.c: where the agent serves the queues, records each of its runs once done, in whichever
- * kernel block the agent put it, and tells the agent so (block 0's SPAWN_ACK). */
+/* spawn.c: where the agent serves the queues, records each of its runs done, in whichever kernel
+ * block the agent put it, from the record ring, and tells the agent so (SPAWN_READ). */
 coop_status coop_spawns_follow(mega *m, double now_us);
 /* spawn.c: whether every ticket reserved in every kernel block was taken (the host serves) or the
  * agent reports none waiting and every run of its recorded (SPAWN_BUSY 0); read after the STATE
@@ -168,6 +176,9 @@ coop_status coop_spawns_follow(mega *m, double now_us);
 coop_status coop_spawns_left(mega *m, int *left);
 /* records.c: the run in flight in task slot `slot` is done: its record, and the slot is free. */
 coop_status coop_mega_record(mega *m, unsigned slot, double done_us);
+/* records.c: as coop_mega_record, for the run `f` whose device times (request, gathered, done;
+ * used with a device clock) are `ticks`: an agent-served run read from the record ring. */
+coop_status coop_mega_record_run(mega *m, flight *f, const uint64_t ticks[3], double done_us);
 
 /* A record's plan while the chain of an agent-served run is not known yet (fill_report resolves
  * it from the spawner's record). */

@@ -17,7 +17,18 @@ static uint64_t load_time(mega *m, unsigned block, unsigned slot)
 
 coop_status coop_mega_record(mega *m, unsigned slot, double done_us)
 {
-    flight *f = &m->slots[slot];
+    uint64_t ticks[3] = {0, 0, 0};
+    if (m->device_clock) {
+        unsigned block = m->slots[slot].block;
+        ticks[0] = load_time(m, block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
+        ticks[1] = load_time(m, block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
+        ticks[2] = load_time(m, block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
+    }
+    return coop_mega_record_run(m, &m->slots[slot], ticks, done_us);
+}
+
+coop_status coop_mega_record_run(mega *m, flight *f, const uint64_t ticks[3], double done_us)
+{
     if (m->record_count == m->record_capacity) {
         size_t capacity = m->record_capacity ? 2 * m->record_capacity : 64;
         coop_task_record *grown = realloc(m->records, capacity * sizeof *grown);
@@ -54,9 +65,9 @@ coop_status coop_mega_record(mega *m, unsigned slot, double done_us)
                            .deadline_ms = r->deadline_ms,
                            .deadline_met = r->deadline_met};
     if (m->device_clock) {
-        t->request_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_REQUEST));
-        t->gathered_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_GATHERED));
-        t->done_tick = load_time(m, f->block, COOP_CTRL_SLOT(slot, COOP_SLOT_T_DONE));
+        t->request_tick = ticks[0];
+        t->gathered_tick = ticks[1];
+        t->done_tick = ticks[2];
     }
     /* Timed by the device (fill_report converts, once the clock's rate is known), or by the host. */
     r->device_timed = t->request_tick > 0 && t->gathered_tick >= t->request_tick && t->done_tick >= t->gathered_tick;

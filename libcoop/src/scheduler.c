@@ -417,7 +417,10 @@ static coop_status step(mega *m, double watchdog_s, int *finished)
     if (m->in_flight && (status = follow_tasks(m, now_us)) != COOP_OK)
         return status;
     /* after follow_tasks: a run spawned by a task the host saw done is in the queue already */
-    status = m->spawn_slot ? coop_spawns_follow(m, now_us) : coop_spawns_take(m, now_us);
+    if (!m->spawn_slot)
+        status = coop_spawns_take(m, now_us);
+    else if (!m->ctx->hold_spawn_records || cooperative_done)
+        status = coop_spawns_follow(m, now_us);
     if (status != COOP_OK)
         return status;
     int pending = 0;

@@ -2,7 +2,8 @@
  * (coop_device/spawn.h) into the host's list, where scheduler.c's send_next weighs them with the
  * plans' due runs. The entries are read from the channel: the control block's queue itself when
  * it is in the channel (SVM), or the agent's copy of it (coop_device/agent.h, coop_agent_spawns);
- * with several cooperative kernels, every kernel block's queue (docs/DESIGN.md section 17). */
+ * with several cooperative kernels, every kernel block's queue (docs/DESIGN.md section 17). Where
+ * the agent serves the queue, records its runs from the record ring it writes (section 10.2, S7). */
 #include "mega.h"
 
 #include <math.h>
@@ -118,58 +119,68 @@ coop_status coop_spawns_left(mega *m, int *left)
     return status;
 }
 
-/* Records the agent-served run in task slot `slot` of block k once it is done. */
-static coop_status follow_slot(mega *m, unsigned k, unsigned slot, double now_us)
+/* Notes when the host first saw the agent-served run now in task slot `slot` of block k: its
+ * record's request time (its ring entry may come much later). */
+static coop_status note_slot(mega *m, unsigned k, unsigned slot, double now_us)
 {
     uint32_t status = 0;
-    /* acquire: pairs with the agent's release of the status, after the slot's words */
     coop_status failed = block_load(m, k, COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS), &status);
-    if (failed != COOP_OK || !status || COOP_TASK_STATUS_SEQ(status) == m->acked[k][slot])
-        return failed;
-    if (!m->seen_us[k][slot])
+    if (failed == COOP_OK && status && COOP_TASK_STATUS_SEQ(status) != m->seen_run[k][slot]) {
+        m->seen_run[k][slot] = COOP_TASK_STATUS_SEQ(status);
         m->seen_us[k][slot] = now_us;
-    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE)
-        return COOP_OK;
-    uint32_t words[COOP_SLOT_SPAWN_KERNEL - COOP_SLOT_TASK + 1] = {0};
-    /* one kernel: the agent copies no SPAWN_KERNEL word (its block is 0) */
-    unsigned last = m->kernels > 1 ? COOP_SLOT_SPAWN_KERNEL : COOP_SLOT_SPAWNER;
-    for (unsigned w = 0; w <= last - COOP_SLOT_TASK && failed == COOP_OK; w++)
-        failed = block_load(m, k, COOP_CTRL_SLOT(slot, COOP_SLOT_TASK + w), &words[w]);
-    if (failed != COOP_OK)
-        return failed;
-#define SLOT_WORD(name) words[COOP_SLOT_##name - COOP_SLOT_TASK]
+    }
+    return failed;
+}
+
+/* Records record ring entry `n` (its words in `entry`): an agent-served run done. */
+static coop_status record_entry(mega *m, uint32_t n, const uint32_t *entry, double now_us)
+{
+    uint32_t status = entry[COOP_RECORD_STATUS];
+    unsigned k = entry[COOP_RECORD_BLOCK], slot = COOP_TASK_STATUS_SLOT(status);
+    if (k >= m->kernels || slot < m->spawn_slot || COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE ||
+        !(COOP_TASK_STATUS_SEQ(status) & COOP_SPAWN_SEQ_BIT))
+        return coop_fail(m->ctx, COOP_ERR_OPENCL,
+                         "megakernel '%s': record ring entry %u holds status %#x of kernel block %u, no agent-served "
+                         "run done (docs/DESIGN.md section 10.2, S7)", m->run.name, n, status, k);
+#define SLOT_WORD(name) entry[COOP_RECORD_SLOT + COOP_SLOT_##name - COOP_SLOT_TASK]
+#define SLOT_TIME(name) COOP_JOIN_HALVES(SLOT_WORD(name), entry[COOP_RECORD_SLOT + COOP_SLOT_##name + 1 - COOP_SLOT_TASK])
     size_t plan = m->plan_count;
-    uint32_t spawner = spawner_of(m, SLOT_WORD(SPAWNER), &plan);
-    double seen_us = m->seen_us[k][slot];
-    /* its record, as for a run the host sent (coop_mega_record), timed by the host from when
-     * it first saw the slot busy where the device has no clock */
-    m->slots[slot] = (flight){.used = 1, .block = k, .plan = plan,
-                              .seq = COOP_TASK_STATUS_SEQ(status), .number = COOP_TASK_STATUS_SEQ(status),
-                              .task = SLOT_WORD(TASK), .want = SLOT_WORD(WANT), .in_flight = m->in_flight + 1,
-                              .spawned = 1, .spawned_by = spawner, .depth = SLOT_WORD(DEPTH),
-                              .spawned_in = SLOT_WORD(SPAWN_KERNEL),
-                              .spawn_tick = COOP_JOIN_HALVES(SLOT_WORD(T_SPAWN), words[COOP_SLOT_T_SPAWN + 1 -
-                                                                                       COOP_SLOT_TASK]),
-                              .spawn_seen_us = seen_us, .due_ms = (seen_us - m->run.discovered_us) / 1e3,
-                              .deadline_ms = INFINITY, .request_us = seen_us};
+    uint32_t seq = COOP_TASK_STATUS_SEQ(status), spawner = spawner_of(m, SLOT_WORD(SPAWNER), &plan);
+    double seen_us = m->seen_run[k][slot] == seq ? m->seen_us[k][slot] : now_us;
+    /* its record, as for a run the host sent (coop_mega_record_run), timed by the host from when
+     * it first saw the run in its slot where the device has no clock */
+    flight run = {.used = 1, .block = k, .plan = plan, .seq = seq, .number = seq, .task = SLOT_WORD(TASK),
+                  .want = SLOT_WORD(WANT), .in_flight = m->in_flight + 1, .spawned = 1, .spawned_by = spawner,
+                  .depth = SLOT_WORD(DEPTH), .spawned_in = m->kernels > 1 ? SLOT_WORD(SPAWN_KERNEL) : 0,
+                  .spawn_tick = SLOT_TIME(T_SPAWN), .spawn_seen_us = seen_us,
+                  .due_ms = (seen_us - m->run.discovered_us) / 1e3, .deadline_ms = INFINITY, .request_us = seen_us};
+    const uint64_t ticks[3] = {SLOT_TIME(T_REQUEST), SLOT_TIME(T_GATHERED), SLOT_TIME(T_DONE)};
+#undef SLOT_TIME
 #undef SLOT_WORD
     m->in_flight++;
-    if ((failed = coop_mega_record(m, slot, now_us)) != COOP_OK)
-        return failed;
-    m->acked[k][slot] = COOP_TASK_STATUS_SEQ(status);
-    m->seen_us[k][slot] = 0;
-    /* the agent may give the slot to the next spawned run once it reads this (block 0's word:
-     * an agent-served slot is in one block at a time, and the agent knows which) */
-    return ctrl_store(m, COOP_CTRL_SPAWN_ACK + slot, m->acked[k][slot]);
+    return coop_mega_record_run(m, &run, ticks, now_us);
 }
 
 coop_status coop_spawns_follow(mega *m, double now_us)
 {
-    for (unsigned k = 0; k < m->kernels; k++)
-        for (unsigned slot = m->spawn_slot; m->spawn_slot && slot < COOP_TASK_SLOTS; slot++) {
-            coop_status failed = follow_slot(m, k, slot, now_us);
-            if (failed != COOP_OK)
-                return failed;
-        }
-    return COOP_OK;
+    coop_status failed = COOP_OK;
+    for (unsigned k = 0; k < m->kernels && failed == COOP_OK; k++)
+        for (unsigned slot = m->spawn_slot; slot < COOP_TASK_SLOTS && failed == COOP_OK; slot++)
+            failed = note_slot(m, k, slot, now_us);
+    uint32_t written = 0;
+    /* acquire: pairs with the agent's release of its count, after the entries' words */
+    if (failed != COOP_OK || (failed = ctrl_load(m, COOP_CTRL_SPAWN_WRITTEN, &written)) != COOP_OK ||
+        written == m->records_read)
+        return failed;
+    while (m->records_read != written) {
+        uint32_t entry[COOP_RECORD_WORDS];
+        uint32_t n = m->records_read;
+        if ((failed = block_read(m, 0, COOP_CTRL_SPAWN_RECORD(n, 0u), COOP_RECORD_WORDS, entry)) != COOP_OK ||
+            (failed = record_entry(m, n, entry, now_us)) != COOP_OK)
+            return failed;
+        m->records_read = n + 1u;
+    }
+    /* release: the entries read before the agent may write them again (S7); pairs with its acquire
+     * of SPAWN_READ */
+    return ctrl_store(m, COOP_CTRL_SPAWN_READ, m->records_read);
 }

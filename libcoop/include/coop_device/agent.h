@@ -1,7 +1,8 @@
 /* coop_device/agent.h: the agent group: copies the host's requests in and the reports out when
  * the control block is in device memory, and the spawn queue's entries out.
  * Invariants: docs/DESIGN.md section 11: A1 requests once each in order, A2 times before DONE,
- * A3 the agent never takes a member role; section 10.2's S1 and S4 for the spawn queue's copy.
+ * A3 the agent never takes a member role; section 10.2's S1 and S4 for the spawn queue's copy,
+ * S4, S5 and S7 (the record ring) where it serves the queue.
  * Part of the kernel header (coop_kernel.h includes these files in order); it uses only the
  * files before it. */
 #ifndef COOP_DEVICE_AGENT_H
@@ -28,8 +29,6 @@ enum coop_agent_slot_name { COOP_CTRL_SLOTS(COOP_AGENT_ROW_) };
 #define COOP_AGENT_MIRRORED (COOP_AGENT_NAMED + COOP_CTRL_REPORT_END - COOP_CTRL_REPORT - 1u)
 #define COOP_AGENT_TIME_WORDS 6u  /* a slot's T_REQUEST, T_GATHERED, T_DONE, in a row */
 #define COOP_AGENT_STATUSES (1u + COOP_TASK_SLOTS) /* TASK_STATUS and each slot's status */
-/* an agent-served spawned run's slot words the host records: TASK .. SPAWNER, times included */
-#define COOP_AGENT_SPAWNED_WORDS (COOP_SLOT_SPAWNER - COOP_SLOT_TASK + 1u)
 COOP_LAYOUT_ASSERT(COOP_AGENT_NAMED == 6u, agent_one_case_per_named_slot);
 /* the spawn queue's head is copied before STATE, which coop_agent copies with release */
 COOP_LAYOUT_ASSERT(COOP_AGENT_SLOT_0 == COOP_CTRL_STATE, agent_state_first);
@@ -38,8 +37,6 @@ COOP_LAYOUT_ASSERT(COOP_SLOT_T_GATHERED == COOP_SLOT_T_REQUEST + 2 && COOP_SLOT_
 /* the agent keeps the values it copied and those it read, in the sweep's scratch (coop_agent) */
 COOP_LAYOUT_ASSERT(2u * (COOP_AGENT_MIRRORED + COOP_AGENT_STATUSES) + COOP_TASK_SLOTS <= COOP_SWEEP_WIDTH,
                    agent_copies_fit_in_scratch);
-COOP_LAYOUT_ASSERT(COOP_SLOT_TASK < COOP_SLOT_T_REQUEST && COOP_SLOT_T_DONE < COOP_SLOT_SPAWNER,
-                   agent_spawned_words_hold_the_times);
 inline uint coop_agent_slot(uint i)
 {
     switch (i) {
@@ -132,20 +129,21 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
     local uint *now = shadow + COOP_AGENT_MIRRORED;
     local uint *statuses = now + COOP_AGENT_MIRRORED;                 /* last copied */
     local uint *statuses_now = statuses + COOP_AGENT_STATUSES;
-    local uint *acked = statuses_now + COOP_AGENT_STATUSES;           /* coop_spawn_apply's */
+    local uint *recorded = statuses_now + COOP_AGENT_STATUSES;        /* coop_spawn_slot_free's */
     uint applied = 0, dumped = 0, spawns_copied = 0, spawns_freed = 0;
     /* serving the spawn queue itself (section 10.2): from which slot, the next ticket, the runs
-     * applied, whether the host's request went last (the two alternate while both wait), and
-     * the busy word last copied out */
+     * applied, whether the host's request went last (the two alternate while both wait), the
+     * busy word last copied out, and the record ring's entries written and read (S7) */
     uint spawn_first = coop_load_relaxed(&ctx->dev[COOP_DEV_SPAWN_SLOT]);
     uint spawns_taken = 0, spawned = 0, host_went_last = 0, busy_copied = 0xffffffffu;
+    uint records_written = 0, records_read = 0;
     uint members = ctx->physical_groups - 1u;
     for (uint i = 0; i < COOP_AGENT_MIRRORED; i++)
         shadow[i] = 0xffffffffu;
     for (uint i = 0; i < COOP_AGENT_STATUSES; i++)
         statuses[i] = 0xffffffffu;
     for (uint s = 0; s < COOP_TASK_SLOTS; s++)
-        acked[s] = 0u;
+        recorded[s] = 0u;
     for (;;) {
         /* both reads of host memory in flight at once (a dump needs no ordering) */
         uint dump = coop_host_load_relaxed(&host[COOP_CTRL_DUMP]);
@@ -156,7 +154,8 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
                                            COOP_TASK_GATHERING;
         if (spawn_first && !gathering && spawns_taken != coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]) &&
             (host_went_last || seq == applied) &&
-            coop_spawn_apply(ctrl, host, spawn_first, spawns_taken, spawned, members, acked)) {
+            coop_spawn_apply(ctrl, host, spawn_first, spawns_taken, spawned, members, recorded, &records_written,
+                             &records_read)) {
 #if COOP_TRACING
             COOP_TRACE_EVENT(ctx, coop_load_relaxed64((global ulong *)&ctrl[COOP_CTRL_SLOT(
                                       COOP_TASK_STATUS_SLOT(coop_load_relaxed(&ctrl[COOP_CTRL_TASK_STATUS])),
@@ -198,15 +197,14 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
         if (!spawn_first) {
             spawns_copied = coop_agent_spawns(ctrl, host, spawns_copied, &spawns_freed);
         } else {
+            /* each run done is written into the record ring here, its slot then free (S7) */
             uint busy = spawns_taken != coop_load_relaxed(&ctrl[COOP_CTRL_SPAWN_HEAD]);
-            for (uint s = spawn_first; s < COOP_TASK_SLOTS; s++) {
-                uint status = statuses_now[1u + s];
-                if (status && COOP_TASK_STATUS_OF(status) == COOP_TASK_DONE &&
-                    acked[s] != COOP_TASK_STATUS_SEQ(status))
-                    acked[s] = coop_host_load_relaxed(&host[COOP_CTRL_SPAWN_ACK + s]);
-                busy |= status && (COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE ||
-                                   acked[s] != COOP_TASK_STATUS_SEQ(status));
-            }
+            for (uint s = spawn_first; s < COOP_TASK_SLOTS; s++)
+                busy |= !coop_spawn_slot_free(ctrl, host, 0u, s, statuses_now[1u + s], recorded, &records_written,
+                                              &records_read);
+            /* the host's count, a read across the bus, only where nothing else keeps it busy */
+            if (!busy)
+                busy = coop_spawn_records_unread(ctrl, host, records_written, &records_read);
             if (busy != busy_copied) {
                 coop_host_store_relaxed(&host[COOP_CTRL_SPAWN_BUSY], busy);
                 busy_copied = busy;
@@ -224,9 +222,10 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
         for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
             if (statuses_now[i] != statuses[i]) {
                 /* a slot's times change only before its status does (request, start, done); an
-                 * agent-served run's slot also holds what the host records of it */
-                uint first = spawn_first && i > spawn_first ? COOP_SLOT_TASK : COOP_SLOT_T_REQUEST;
-                uint count = first == COOP_SLOT_TASK ? COOP_AGENT_SPAWNED_WORDS : COOP_AGENT_TIME_WORDS;
+                 * agent-served run's slot only its want: the host records the run from the record
+                 * ring, and reads no more of its slot */
+                uint first = spawn_first && i > spawn_first ? COOP_SLOT_WANT : COOP_SLOT_T_REQUEST;
+                uint count = first == COOP_SLOT_WANT ? 1u : COOP_AGENT_TIME_WORDS;
                 for (uint k = 0; i && k < count; k++) {
                     uint word = COOP_CTRL_SLOT(i - 1u, first + k);
                     coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
@@ -261,7 +260,8 @@ COOP_COLD void coop_agent(coop_ctx *ctx)
  * reads beyond coop_agent_slot's, for its shares (share.c). */
 #define COOP_AGENT_SHARE_WORDS 5u
 #define COOP_AGENT_KERNEL_MIRRORED (COOP_AGENT_MIRRORED + COOP_AGENT_SHARE_WORDS)
-COOP_LAYOUT_ASSERT((COOP_KERNELS + 1u) * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES) <= COOP_SWEEP_WIDTH,
+COOP_LAYOUT_ASSERT((COOP_KERNELS + 1u) * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES) + COOP_TASK_SLOTS <=
+                       COOP_SWEEP_WIDTH,
                    agent_kernel_copies_fit_in_scratch);
 
 inline uint coop_agent_kernel_slot(uint i)
@@ -297,21 +297,16 @@ inline uint coop_agent_lending_block(global uint *dev0, uint *groups)
     return best;
 }
 
-/* Whether the agent's task slot `slot` is free: its last run, in block `block`, is done and the
- * host recorded it (block 0's SPAWN_ACK, cached in acked[slot]; S5), or it never ran. Acquire:
- * pairs with the last leaver's release of DONE (T3, T7). */
-inline int coop_agent_slot_free(global uint *dev0, global uint *host0, uint block, uint slot, uint *acked)
+/* Whether the agent's task slot `slot` is free: its last run, in block `block`, is done and
+ * written into the record ring (block 0's channel; coop_spawn_slot_free writes it there where
+ * the ring has room; S5, S7), or it never ran. Acquire: pairs with the last leaver's release of
+ * DONE (T3, T7). */
+inline int coop_agent_slot_free(global uint *dev0, global uint *host0, uint block, uint slot, local uint *recorded,
+                                uint *written, uint *read)
 {
     global uint *ctrl = dev0 + block * COOP_DEV_WORDS + COOP_DEV_CTRL;
     uint status = coop_load_acquire(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS)]);
-    if (!status)
-        return 1;
-    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE)
-        return 0;
-    if (acked[slot] != COOP_TASK_STATUS_SEQ(status))
-        /* relaxed: the host's record needs no order here, only the value */
-        acked[slot] = coop_host_load_relaxed(&host0[COOP_CTRL_SPAWN_ACK + slot]);
-    return acked[slot] == COOP_TASK_STATUS_SEQ(status);
+    return coop_spawn_slot_free(ctrl, host0, block, slot, status, recorded, written, read);
 }
 
 /* Applies ticket `ticket` of block `from`'s spawn queue as request COOP_SPAWN_SEQ_BIT | `number`
@@ -320,7 +315,7 @@ inline int coop_agent_slot_free(global uint *dev0, global uint *host0, uint bloc
  * across the blocks, as the host keeps it for its own). Returns 1 once applied (the ticket is
  * then taken), 0 when the entry is not complete, no slot is free or no group is. */
 inline int coop_agent_spawn_apply(coop_ctx *ctx, uint from, uint ticket, uint number, uint first, uint *slot_block,
-                                  uint *acked)
+                                  local uint *recorded, uint *written, uint *read)
 {
     global uint *queue = ctx->dev0 + from * COOP_DEV_WORDS + COOP_DEV_CTRL;
     global uint *host0 = ctx->chan0 + COOP_CHAN_CTRL;
@@ -329,7 +324,8 @@ inline int coop_agent_spawn_apply(coop_ctx *ctx, uint from, uint ticket, uint nu
     if (coop_load_acquire(&entry[COOP_SPAWN_READY]) != ticket + 1u)
         return 0;
     uint groups = 0, to = coop_agent_lending_block(ctx->dev0, &groups), slot = first;
-    while (slot < COOP_TASK_SLOTS && !coop_agent_slot_free(ctx->dev0, host0, slot_block[slot], slot, acked))
+    while (slot < COOP_TASK_SLOTS &&
+           !coop_agent_slot_free(ctx->dev0, host0, slot_block[slot], slot, recorded, written, read))
         slot++;
     if (to == COOP_KERNELS || slot == COOP_TASK_SLOTS)
         return 0;
@@ -363,17 +359,19 @@ inline int coop_agent_spawn_apply(coop_ctx *ctx, uint from, uint ticket, uint nu
 }
 
 /* SPAWN_BUSY for an agent serving the queues of several blocks: 1 while a block's ticket is
- * reserved but not applied, or one of the agent's runs is not done and recorded. The slots'
- * statuses first (acquire, coop_agent_slot_free), the heads after them. */
+ * reserved but not applied, or one of the agent's runs is not done and recorded by the host (in
+ * its slot, or in the record ring unread). The slots' statuses first (acquire,
+ * coop_agent_slot_free, which writes the runs done into the ring), the heads after them. */
 inline uint coop_agent_spawns_busy(global uint *dev0, global uint *host0, uint first, const uint *taken,
-                                   const uint *slot_block, uint *acked)
+                                   const uint *slot_block, local uint *recorded, uint *written, uint *read)
 {
     uint busy = 0;
     for (uint slot = first; slot < COOP_TASK_SLOTS; slot++)
-        busy |= !coop_agent_slot_free(dev0, host0, slot_block[slot], slot, acked);
+        busy |= !coop_agent_slot_free(dev0, host0, slot_block[slot], slot, recorded, written, read);
     for (uint k = 0; k < COOP_KERNELS; k++)
         busy |= taken[k] != coop_load_relaxed(&dev0[k * COOP_DEV_WORDS + COOP_DEV_CTRL + COOP_CTRL_SPAWN_HEAD]);
-    return busy;
+    /* the host's count, a read across the bus, only where nothing else keeps the word 1 */
+    return busy || coop_spawn_records_unread(dev0 + COOP_DEV_CTRL, host0, *written, read);
 }
 
 /* The agent of several kernel blocks: coop_agent's steps for each block in turn, each with its
@@ -388,20 +386,23 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
     local uint *now = ctx->scratch + COOP_SCRATCH_SWEEP;
     local uint *statuses_now = now + COOP_AGENT_KERNEL_MIRRORED;
     local uint *kept = statuses_now + COOP_AGENT_STATUSES; /* each block's last copies */
+    /* per agent slot: the run last written from it into the record ring (coop_spawn_slot_free) */
+    local uint *recorded = kept + COOP_KERNELS * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES);
     global uint *host0 = ctx->chan0 + COOP_CHAN_CTRL;
     uint applied[COOP_KERNELS], dumped[COOP_KERNELS];
     /* per block: the next ticket to copy out or to apply, and the host's tail last brought in;
-     * per agent slot: the block its last run was in, and that run's record as last read */
-    uint taken[COOP_KERNELS], freed[COOP_KERNELS], slot_block[COOP_TASK_SLOTS], acked[COOP_TASK_SLOTS];
+     * per agent slot: the block its last run was in; the record ring's entries written and read */
+    uint taken[COOP_KERNELS], freed[COOP_KERNELS], slot_block[COOP_TASK_SLOTS];
     uint spawn_first = coop_load_relaxed(&ctx->dev0[COOP_DEV_SPAWN_SLOT]);
     uint spawned = 0, host_went_last = 0, turn = 0, busy_copied = 0xffffffffu;
+    uint records_written = 0, records_read = 0;
     for (uint k = 0; k < COOP_KERNELS; k++) {
         applied[k] = dumped[k] = taken[k] = freed[k] = 0;
         for (uint i = 0; i < COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES; i++)
             kept[k * (COOP_AGENT_KERNEL_MIRRORED + COOP_AGENT_STATUSES) + i] = 0xffffffffu;
     }
     for (uint slot = 0; slot < COOP_TASK_SLOTS; slot++)
-        slot_block[slot] = acked[slot] = 0;
+        slot_block[slot] = recorded[slot] = 0;
     for (;;) {
         /* T6 with two sources of requests, across the blocks: a host task request, or a spawned
          * run, is applied only while no block's task gathers. Acquire: pairs with the starter's
@@ -447,7 +448,8 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
             if (!spawn_first) {
                 taken[k] = coop_agent_spawns(ctrl, host, taken[k], &freed[k]);
             } else {
-                uint busy = coop_agent_spawns_busy(ctx->dev0, host0, spawn_first, taken, slot_block, acked);
+                uint busy = coop_agent_spawns_busy(ctx->dev0, host0, spawn_first, taken, slot_block, recorded,
+                                                   &records_written, &records_read);
                 if (busy != busy_copied) {
                     coop_host_store_relaxed(&host0[COOP_CTRL_SPAWN_BUSY], busy);
                     busy_copied = busy;
@@ -464,17 +466,13 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
             }
             for (uint i = 0; i < COOP_AGENT_STATUSES; i++) {
                 if (statuses_now[i] != statuses[i]) {
-                    /* an agent-served run's slot also holds what the host records of it, and the
-                     * block it was spawned in */
+                    /* an agent-served run's slot only its want, the host's need where it
+                     * gathers (share_step); the record ring holds what the host records of it */
                     int spawned_run = spawn_first && i > spawn_first;
-                    uint first = spawned_run ? COOP_SLOT_TASK : COOP_SLOT_T_REQUEST;
-                    uint count = spawned_run ? COOP_AGENT_SPAWNED_WORDS : COOP_AGENT_TIME_WORDS;
+                    uint first = spawned_run ? COOP_SLOT_WANT : COOP_SLOT_T_REQUEST;
+                    uint count = spawned_run ? 1u : COOP_AGENT_TIME_WORDS;
                     for (uint t = 0; i && t < count; t++) {
                         uint word = COOP_CTRL_SLOT(i - 1u, first + t);
-                        coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
-                    }
-                    if (spawned_run) {
-                        uint word = COOP_CTRL_SLOT(i - 1u, COOP_SLOT_SPAWN_KERNEL);
                         coop_host_store_relaxed(&host[word], coop_load_relaxed(&ctrl[word]));
                     }
                     coop_host_store(&host[coop_agent_status(i)], statuses_now[i]);
@@ -496,7 +494,8 @@ COOP_COLD void coop_agent_kernels(coop_ctx *ctx)
         /* one spawned run a pass, a ticket of each block in turn */
         for (uint i = 0; spawn_first && !gathering && (host_went_last || !host_waiting) && i < COOP_KERNELS; i++) {
             uint k = (turn + i) % COOP_KERNELS;
-            if (coop_agent_spawn_apply(ctx, k, taken[k], spawned, spawn_first, slot_block, acked)) {
+            if (coop_agent_spawn_apply(ctx, k, taken[k], spawned, spawn_first, slot_block, recorded,
+                                       &records_written, &records_read)) {
                 taken[k]++;
                 spawned++;
                 host_went_last = 0;

@@ -3,9 +3,10 @@
  * that serves the queue itself applies the runs (coop_spawn_apply).
  * Invariants: docs/DESIGN.md section 10.2: S1 an entry is rewritten only after its consumer took
  * it, S2 a spawn never waits (a full queue or a chain at COOP_SPAWN_DEPTH_MAX is a status), S3
- * a spawned run's depth is its spawner's + 1. Part of the kernel header (coop_kernel.h includes
- * these files in order); it uses only the files before it. Nothing here runs in a program
- * without spawn_task: no offer, barrier or scheduler step reads the queue's words. */
+ * a spawned run's depth is its spawner's + 1, S7 a record ring entry is rewritten only after the
+ * host read it. Part of the kernel header (coop_kernel.h includes these files in order); it uses
+ * only the files before it. Nothing here runs in a program without spawn_task: no offer, barrier
+ * or scheduler step reads the queue's words. */
 #ifndef COOP_DEVICE_SPAWN_H
 #define COOP_DEVICE_SPAWN_H
 
@@ -68,32 +69,75 @@ inline int coop_spawn(coop_ctx *ctx, uint task, uint workgroups, uint a0, uint a
     return COOP_SPAWN_OK;
 }
 
+/* The record ring (docs/DESIGN.md section 10.2, S7): an agent that serves the queue itself writes
+ * each of its runs, once done, into the host's ring in the channel and frees the run's slot at
+ * once; the host records the entries later. `written` counts the entries the agent wrote, `read`
+ * the host's count of those it read, as last loaded. Whether entries are unread: the host's count
+ * is loaded again only while some look so. Acquire, system scope: pairs with the host's release
+ * of its count, after it read the entries below it. */
+inline int coop_spawn_records_unread(global uint *ctrl, global uint *host, uint written, uint *read)
+{
+    if (written == *read)
+        return 0;
+    uint now = coop_host_load(&host[COOP_CTRL_SPAWN_READ]);
+    /* S7: the host reads only entries written, and its count never goes back */
+    COOP_CHECK(ctrl, now - *read <= written - *read, COOP_CHECK_SPAWN_RECORD, written, now, *read);
+    *read = now;
+    return written != now;
+}
+
+/* Whether the agent's task slot `slot` of block `block` (`ctrl` its control block; `status` its
+ * status word, read with acquire: pairs with the last leaver's release of DONE, T3, T7) is free
+ * for the agent's next spawned run: never used, or its run done and written into the record
+ * ring (recorded[slot], the run last written from the slot). A done run not written yet is
+ * written now where the ring has room: the entry's last run was read by the host (S7), else the
+ * slot stays taken and nothing is lost. `host0` is block 0's channel copy, which holds the ring. */
+inline int coop_spawn_slot_free(global uint *ctrl, global uint *host0, uint block, uint slot, uint status,
+                                local uint *recorded, uint *written, uint *read)
+{
+    if (!status)
+        return 1;
+    if (COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE)
+        return 0;
+    if (recorded[slot] == COOP_TASK_STATUS_SEQ(status))
+        return 1;
+    if (*written - *read >= COOP_SPAWN_RECORDS) {
+        coop_spawn_records_unread(ctrl, host0, *written, read);
+        if (*written - *read >= COOP_SPAWN_RECORDS)
+            return 0;
+    }
+    global uint *entry = &host0[COOP_CTRL_SPAWN_RECORD(*written, 0u)];
+    coop_host_store_relaxed(&entry[COOP_RECORD_STATUS], status);
+    coop_host_store_relaxed(&entry[COOP_RECORD_BLOCK], block);
+    for (uint w = 0; w < COOP_RECORD_SLOT_WORDS; w++)
+        coop_host_store_relaxed(&entry[COOP_RECORD_SLOT + w],
+                                coop_load_relaxed(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_TASK + w)]));
+    *written += 1u;
+    /* release, system scope: the entry's words before the count; pairs with the host's acquire
+     * of SPAWN_WRITTEN */
+    coop_host_store(&host0[COOP_CTRL_SPAWN_WRITTEN], *written);
+    recorded[slot] = COOP_TASK_STATUS_SEQ(status);
+    return 1;
+}
+
 /* An agent that serves the queue itself (COOP_DEV_SPAWN_SLOT = `first`, docs/DESIGN.md section
  * 10.2) applies queue ticket `ticket` as request COOP_SPAWN_SEQ_BIT | `number`, into the first task
- * slot from `first` on that is free: never used, or done with its run recorded by the host (its
- * SPAWN_ACK word, cached in `acked`). The caller has seen no request gathering (T6). Returns 1
- * once applied (the ticket is then taken), 0 when the entry is not complete or no slot is free. */
+ * slot from `first` on that is free (coop_spawn_slot_free: never used, or done and its run
+ * written into the record ring). The caller has seen no request gathering (T6). Returns 1 once
+ * applied (the ticket is then taken), 0 when the entry is not complete or no slot is free. */
 inline int coop_spawn_apply(global uint *ctrl, global uint *host, uint first, uint ticket, uint number,
-                            uint members, local uint *acked)
+                            uint members, local uint *recorded, uint *written, uint *read)
 {
     global uint *entry = &ctrl[COOP_CTRL_SPAWN_ENTRY(ticket, 0u)];
     /* acquire: pairs with the spawner's release of READY, after the entry's words */
     if (coop_load_acquire(&entry[COOP_SPAWN_READY]) != ticket + 1u)
         return 0;
-    uint slot = COOP_TASK_SLOTS;
-    for (uint s = first; s < COOP_TASK_SLOTS && slot == COOP_TASK_SLOTS; s++) {
-        /* acquire: pairs with the last leaver's release of DONE (T3, T7) */
-        uint status = coop_load_acquire(&ctrl[COOP_CTRL_SLOT(s, COOP_SLOT_STATUS)]);
-        if (status && COOP_TASK_STATUS_OF(status) != COOP_TASK_DONE)
-            continue;
-        if (status && acked[s] != COOP_TASK_STATUS_SEQ(status)) {
-            /* relaxed: the host's record needs no order here, only the value */
-            acked[s] = coop_host_load_relaxed(&host[COOP_CTRL_SPAWN_ACK + s]);
-            if (acked[s] != COOP_TASK_STATUS_SEQ(status))
-                continue;
-        }
-        slot = s;
-    }
+    uint slot = first;
+    /* acquire of each status: pairs with the last leaver's release of DONE (T3, T7) */
+    while (slot < COOP_TASK_SLOTS &&
+           !coop_spawn_slot_free(ctrl, host, 0u, slot, coop_load_acquire(&ctrl[COOP_CTRL_SLOT(slot, COOP_SLOT_STATUS)]),
+                                 recorded, written, read))
+        slot++;
     if (slot == COOP_TASK_SLOTS)
         return 0;
     global uint *words = &ctrl[COOP_CTRL_SLOT(slot, 0u)];
