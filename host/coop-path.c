@@ -282,29 +282,30 @@ static int parse(int argc, char **argv, options *o)
 
 /* ---- The picker -------------------------------------------------------------------------- */
 
-/* The method the picker chooses. A rule, from what each method pays for: `lanes` estimates the
- * work-items a device runs at once (2048 a compute unit, an NVIDIA SM's most).
- *   - fewer paths in all than lanes: naive; the paths do not fill the device, no method has work
- *     to balance, and naive has no counters, barriers or queue;
- *   - short paths, the spheres (2 segments on average) or a depth of at most 8: naive; a wave
- *     method pays a record written and read and a share of a barrier for every segment, which
- *     the few segments of a short path do not earn back (the H200 at 2048 x 1024, depth 32,
- *     spheres: naive fastest at 1, 8 and 32 spp, 10% ahead of megaloop, though the longest of 32
- *     neighbouring lanes' paths is 2.7 times their mean at 1 spp);
- *   - 16 samples a pixel or more: naive; a lane runs its pixel's samples one after the other, so
- *     its work is a sum of path lengths, which evens out between lanes as the samples add up (the
- *     room, 32 neighbouring lanes: the longest sum is 2.8 times the mean at 1 spp, 1.5 at 8, 1.25
- *     at 32);
- *   - else wavefront-barrier: long paths of very different lengths (the room: 9 segments on
- *     average, 1% at depth 32) on few samples, compacted wave by wave, every sample's paths in
- *     one stream of full waves, with no host round trip.
- * scripts/path-study measures it against the best method of each configuration. */
+/* The method the picker chooses: a rule fitted to the H200's table of the 14 configurations
+ * scripts/path-study measures by default (benchmarks/results/h200/path/), where it is within 10%
+ * of the best in all 14 (in the table it was fitted to: the study's other configurations test it).
+ * `lanes` estimates the work-items a device runs at once (2048 a compute unit, an NVIDIA SM's
+ * most).
+ *   - fewer paths in all than lanes, or a depth of at most 8: naive; the paths do not fill the
+ *     device, or are too short for a wave method's record written and read per segment to pay
+ *     (H200, depth 8: naive 7-13% ahead of megaloop and both wavefronts);
+ *   - 8 samples a pixel or more: wavefront-host; the waves stream every sample's paths and the
+ *     last wave traces the tail in one pass, so there are few waves, and a launch and a 4-byte
+ *     read per wave cost NVIDIA's OpenCL less than the persistent kernel's resizing barrier over
+ *     every co-resident group and its compaction (H200, depth 32: 1.12-1.62x faster than naive,
+ *     5-13% ahead of wavefront-barrier);
+ *   - fewer samples: long paths of very different lengths (the room: 9 segments on average, 1%
+ *     at depth 32) in few waves: wavefront-barrier (1-7% ahead of the host's); short ones (the
+ *     spheres, 2 segments): naive. */
 static method pick(scene s, unsigned width, unsigned height, unsigned spp, unsigned depth, unsigned compute_units)
 {
     double lanes = 2048.0 * compute_units, pixels = (double)width * height;
-    if (pixels * spp < lanes || s == SPHERES || depth <= 8 || spp >= 16)
+    if (pixels * spp < lanes || depth <= 8)
         return NAIVE;
-    return WAVEFRONT_BARRIER;
+    if (spp >= 8)
+        return WAVEFRONT_HOST;
+    return s == SPHERES ? NAIVE : WAVEFRONT_BARRIER;
 }
 
 /* ---- The device's runs ------------------------------------------------------------------- */
