@@ -15,9 +15,8 @@ kernel void lbvh(global const float *tris, uint n, global float *partial, global
                  global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child,
                  global uint *parent, global float *box, global uint *visits)
 {
-    local uint counts[LBVH_COUNT_WORDS];
+    local uint sort[LBVH_SORT_WORDS];
     local float boxes[LBVH_BOX_FLOATS];
-    local uint base[LBVH_BASE_WORDS];
     uint groups = shared_num_groups();
     lbvh_bounds(get_group_id(0), groups, tris, n, partial, boxes);
     global_barrier();
@@ -25,9 +24,9 @@ kernel void lbvh(global const float *tris, uint n, global float *partial, global
     resizing_global_barrier();
     for (uint pass = 0; pass < LBVH_PASSES; pass++) {
         uint members = shared_num_groups();
-        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, counts);
+        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, sort);
         global_barrier();
-        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, counts, base);
+        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, sort);
         resizing_global_barrier();
     }
     uint last = shared_num_groups();
