@@ -62,6 +62,59 @@ static unsigned sum_before(const char *output, const char *label)
 
 static const char *const OK_END = "equal every triangle's: ok";
 
+/* The line of `output` that begins with `start` (a copy, to free), or NULL. */
+static char *line_starting(const char *output, const char *start)
+{
+    for (const char *line = output; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t length = eol ? (size_t)(eol - line) : strlen(line);
+        if (!strncmp(line, start, strlen(start)))
+            return strndup(line, length);
+        line += length + (eol != NULL);
+    }
+    return NULL;
+}
+
+/* Asserts that `output` has the line "FORM passes (CLOCK, ms): bounds MS morton MS count0 MS
+ * scatter0 MS ... hierarchy MS fit MS", with `passes` radix passes, every time a number of at least
+ * 0; or, where `clockless` allows it, "FORM passes: no device clock". */
+static void assert_passes(const char *output, const char *form, const char *clock, unsigned passes, int clockless)
+{
+    char start[64];
+    snprintf(start, sizeof start, "%s passes", form);
+    char *line = line_starting(output, start);
+    ck_assert_msg(line != NULL, "no '%s' line:\n%s", start, output);
+    char expected[96];
+    snprintf(expected, sizeof expected, "%s: no device clock", start);
+    if (clockless && !strcmp(line, expected)) {
+        free(line);
+        return;
+    }
+    snprintf(expected, sizeof expected, "%s (%s, ms):", start, clock);
+    ck_assert_msg(!strncmp(line, expected, strlen(expected)), "'%s' does not start '%s'", line, expected);
+    const char *at = line + strlen(expected);
+    for (unsigned k = 0; k < 2 * passes + 4; k++) {
+        char name[16];
+        if (k < 2)
+            snprintf(name, sizeof name, "%s", k ? "morton" : "bounds");
+        else if (k == 2 * passes + 2)
+            snprintf(name, sizeof name, "hierarchy");
+        else if (k == 2 * passes + 3)
+            snprintf(name, sizeof name, "fit");
+        else
+            snprintf(name, sizeof name, "%s%u", (k - 2) % 2 ? "scatter" : "count", (k - 2) / 2);
+        ck_assert_msg(*at == ' ' && !strncmp(at + 1, name, strlen(name)) && at[1 + strlen(name)] == ' ',
+                      "pass %u is not '%s' in '%s'", k, name, line);
+        at += 2 + strlen(name);
+        char *end = NULL;
+        double ms = strtod(at, &end);
+        ck_assert_msg(end != at && ms >= 0, "pass %s has no time in '%s'", name, line);
+        at = end;
+    }
+    ck_assert_msg(*at == '\0', "'%s' has more than %u passes", line, 2 * passes + 4);
+    free(line);
+}
+
 /* ---- The three forms ------------------------------------------------------------------------ */
 
 START_TEST(uniform_every_form)
@@ -72,6 +125,23 @@ START_TEST(uniform_every_form)
     ck_assert_msg(lines_with(run.output, "cooperative seed 0: ", OK_END) == 1, "no cooperative tree:\n%s", run.output);
     ck_assert_msg(lines_with(run.output, "chain: ", OK_END) == 1, "no chain tree:\n%s", run.output);
     ck_assert_msg(strstr(run.output, "20 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* Each build's passes, named in order, timed by the device clock (the persistent forms, where the
+ * device has one) or by the chain's profiling events; with --repeat, each pass's median too. */
+START_TEST(passes_timed_in_order)
+{
+    tu_process run = run_lbvh("--gen", "uniform:2000", "--rays", "20", "--repeat", "2", NULL);
+    assert_run(&run, "uniform:2000", 0, "lbvh: 2000 triangles (uniform)");
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 6, "not six right trees:\n%s", run.output);
+    assert_passes(run.output, "standalone", "device clock", 8, 1);
+    assert_passes(run.output, "cooperative", "device clock", 8, 1);
+    assert_passes(run.output, "chain", "profiling events", 8, 0);
+    assert_passes(run.output, "chain median", "profiling events", 8, 0);
+    ck_assert_msg(lines_with(run.output, "chain passes (profiling events, ms): bounds ", "") == 2,
+                  "not a passes line a chain build:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -121,6 +191,17 @@ START_TEST(json_has_every_build)
         builds++;
     ck_assert_msg(builds == 3, "--json has %u chain builds, not 3:\n%s", builds, json);
     ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong build:\n%s", json);
+    ck_assert_msg(strstr(json, "\"passes\": [\"bounds\", \"morton\", \"count0\", \"scatter0\", \"count1\", ") &&
+                      strstr(json, "\"count7\", \"scatter7\", \"hierarchy\", \"fit\"],"),
+                  "--json lacks the passes' names in order:\n%s", json);
+    unsigned timed = 0;
+    for (const char *at = strstr(json, "\"pass_clock\": \"profiling events\", \"pass_ms\": {\"bounds\": "); at;
+         at = strstr(at + 1, "\"pass_clock\": \"profiling events\", \"pass_ms\": {\"bounds\": "))
+        timed++;
+    ck_assert_msg(timed == 3, "--json has %u chain builds with their passes' times, not 3:\n%s", timed, json);
+    ck_assert_msg(strstr(json, "\"median_pass_ms\": {\"standalone\": null, \"cooperative\": null, \"chain\": "
+                               "{\"bounds\": "),
+                  "--json lacks the chain's median passes:\n%s", json);
     free(json);
     run = run_lbvh("--gen", "uniform:50", "--mode", "chain", "--rays", "0", "--json", "/dev/full", NULL);
     assert_run(&run, "--json /dev/full", 1, "coop-lbvh: cannot write /dev/full: No space left on device");
@@ -381,6 +462,7 @@ static Suite *lbvh_suite(void)
     tcase_add_test(forms, clustered_every_form);
     tcase_add_test(forms, smallest_scenes);
     tcase_add_test(forms, json_has_every_build);
+    tcase_add_test(forms, passes_timed_in_order);
     suite_add_tcase(suite, forms);
     TCase *chaos = tu_tcase("chaos", 900);
     tcase_add_test(chaos, cooperative_under_chaos);

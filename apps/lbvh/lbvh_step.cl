@@ -1,7 +1,8 @@
 /* lbvh_step.cl: the chain baseline of lbvh.cl, an ordinary kernel that runs one pass of the build
  * (lbvh.h) per launch: step 0 bounds, 1 morton, 2 + 2p count pass p, 3 + 2p scatter pass p,
  * LBVH_STEP_HIERARCHY, LBVH_STEP_FIT. Its parameters are lbvh.cl's, then the step; every launch
- * of one build has the same number of groups. */
+ * of one build has the same number of groups. clock_ns is lbvh.cl's and stays unwritten: the host
+ * times the launches by their profiling events. */
 #include "lbvh.h"
 
 #define LBVH_STEP_HIERARCHY (2u + 2u * LBVH_PASSES)
@@ -9,7 +10,8 @@
 
 kernel void lbvh_step(global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids,
                       global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child,
-                      global uint *parent, global float *box, global uint *visits, uint step)
+                      global uint *parent, global float *box, global uint *visits, global ulong *clock_ns,
+                      uint step)
 {
     local uint sort[LBVH_SORT_WORDS];
     local float boxes[LBVH_BOX_FLOATS];

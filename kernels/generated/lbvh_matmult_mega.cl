@@ -14,8 +14,9 @@
  *
  * Buffers (lbvh.h says what each holds): tris (9n floats), partial (6 floats a group), keys, ids,
  * keys_tmp, ids_tmp (n words each), hist (LBVH_DIGITS words a group), child (2(n - 1) words),
- * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1). "A group": every group the launch may
- * have. Local size at most LBVH_MAX_LOCAL. */
+ * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1), clock_ns (LBVH_FIT_END + a group
+ * 64-bit words: the passes' ends on the device clock, lbvh.h). "A group": every group the launch
+ * may have. Local size at most LBVH_MAX_LOCAL. */
 /* ---- apps/lbvh/lbvh.h ---- */
 /* lbvh.h: the passes of Karras's LBVH build (Karras 2012, "Maximizing parallelism in the
  * construction of BVHs, octrees and k-d trees"), shared by the cooperative kernel (lbvh.cl, one
@@ -50,7 +51,10 @@
  * primitive ids[k]; with one primitive the root is its leaf). child[2i], child[2i + 1]: internal
  * node i's children; parent[node]: LBVH_NO_PARENT for the root; box[node * 6]: lo x y z, hi x y z.
  * lbvh_ref.h builds the same tree on the CPU.
- */
+ *
+ * Clock (where the device has one, COOP_HAS_CLOCK): clock_ns[0] is the build's start and
+ * clock_ns[1 + k] the end of pass k's barrier on group 0's clock; clock_ns[LBVH_FIT_END + g] is
+ * group g's end of the fit. Without a clock nothing is written. */
 #ifndef APPS_LBVH_LBVH_H
 #define APPS_LBVH_LBVH_H
 
@@ -64,6 +68,8 @@
 #define LBVH_PASSES (32u / LBVH_RADIX_BITS)
 #define LBVH_MAX_LOCAL 256u
 #define LBVH_NO_PARENT 0xffffffffu
+/* clock_ns: the start, a stamp after each of the 2 * LBVH_PASSES + 3 barriers, then a word a group */
+#define LBVH_FIT_END (2u * LBVH_PASSES + 4u)
 
 /* A scatter ranks a key among the keys of its digit before it in its row of LBVH_ROW work-items
  * (a loop over at most LBVH_ROW - 1 of them) and places the rows by their counts. */
@@ -90,6 +96,25 @@
 inline uint lbvh_block_start(uint group, uint groups, uint count)
 {
     return (uint)(((ulong)count * group) / groups);
+}
+
+/* Group 0 stamps the clock into clock_ns[at]. */
+inline void lbvh_stamp(uint group, global ulong *clock_ns, uint at)
+{
+#if COOP_HAS_CLOCK
+    if (group == 0u && get_local_id(0) == 0u)
+        clock_ns[at] = coop_clock_ns();
+#endif
+}
+
+/* The group stamps the clock at its end of the fit. */
+inline void lbvh_stamp_fit(uint group, global ulong *clock_ns)
+{
+#if COOP_HAS_CLOCK
+    coop_group_sync();
+    if (get_local_id(0) == 0u)
+        clock_ns[LBVH_FIT_END + group] = coop_clock_ns();
+#endif
 }
 
 /* Primitive p's point: the sum of its vertices. */
@@ -392,7 +417,7 @@ inline void lbvh_fit(uint group, uint groups, uint n, global const float *tris, 
 #endif
 /* ---- end of apps/lbvh/lbvh.h ---- */
 
-void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids, global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child, global uint *parent, global float *box, global uint *visits, __local uint (*sort)[4096], __local float (*boxes)[1542])
+void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids, global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child, global uint *parent, global float *box, global uint *visits, global ulong *clock_ns, __local uint (*sort)[4096], __local float (*boxes)[1542])
 {
     struct { uint pass; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
@@ -400,15 +425,20 @@ void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
     uint groups = coop_shared_num_groups(ctx);
     if (!coop_skip_) {
+        lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 0);
         lbvh_bounds(((size_t)coop_group_id(ctx)), groups, tris, n, partial, (*boxes));
     }
     coop_pocl_join();
     coop_at(ctx, 1), coop_global_barrier_unless(ctx, coop_skip_);
     if (!coop_skip_) {
+        lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 1);
         lbvh_morton(((size_t)coop_group_id(ctx)), groups, tris, n, partial, keys, ids, (*boxes));
     }
     coop_pocl_join();
     coop_at(ctx, 2), coop_resize_at(ctx, &coop_skip_, 1, &coop_transmit_, sizeof coop_transmit_);
+    if (!coop_skip_) {
+        lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 2);
+    }
     coop_pocl_join();
     for (coop_skip_ ? (void)0 : (void)(coop_transmit_.pass = 0); ((coop_skip_ == 2) | (!coop_skip_ & (coop_transmit_.pass < LBVH_PASSES))); coop_transmit_.pass++) {
         coop_pocl_join();
@@ -419,10 +449,14 @@ void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial
         coop_pocl_join();
         coop_at(ctx, 3), coop_global_barrier_unless(ctx, coop_skip_);
         if (!coop_skip_) {
+            lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 3u + 2u * coop_transmit_.pass);
             lbvh_scatter(((size_t)coop_group_id(ctx)), members, n, coop_transmit_.pass, keys, ids, keys_tmp, ids_tmp, hist, (*sort));
         }
         coop_pocl_join();
         coop_at(ctx, 4), coop_resize_at(ctx, &coop_skip_, 2, &coop_transmit_, sizeof coop_transmit_);
+        if (!coop_skip_) {
+            lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 4u + 2u * coop_transmit_.pass);
+        }
         coop_pocl_join();
     }
     coop_pocl_join();
@@ -432,7 +466,9 @@ void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial
     }
     coop_at(ctx, 5), coop_resize_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
     if (!coop_skip_) {
+        lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 3u + 2u * LBVH_PASSES);
         lbvh_fit(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), n, tris, ids, child, parent, box, visits);
+        lbvh_stamp_fit(((size_t)coop_group_id(ctx)), clock_ns);
     }
 }
 
@@ -467,7 +503,7 @@ void matmult(coop_ctx *ctx, global const uint *a, global const uint *b, global u
 }
 
 /* ---- entry ---- */
-kernel void lbvh_mega(COOP_PARAMS, global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids, global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child, global uint *parent, global float *box, global uint *visits, global const uint *a, global const uint *b, global uint *c)
+kernel void lbvh_mega(COOP_PARAMS, global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids, global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child, global uint *parent, global float *box, global uint *visits, global ulong *clock_ns, global const uint *a, global const uint *b, global uint *c)
 {
     COOP_ENTER(ctx);
     __local uint coop_local_lbvh_sort[4096];
@@ -478,7 +514,7 @@ kernel void lbvh_mega(COOP_PARAMS, global const float *tris, uint n, global floa
             break;
         if (role == COOP_ROLE_COOP) {
             COOP_GROUP_SYNC();
-            lbvh(&ctx, tris, n, partial, keys, ids, keys_tmp, ids_tmp, hist, child, parent, box, visits, &coop_local_lbvh_sort, &coop_local_lbvh_boxes);
+            lbvh(&ctx, tris, n, partial, keys, ids, keys_tmp, ids_tmp, hist, child, parent, box, visits, clock_ns, &coop_local_lbvh_sort, &coop_local_lbvh_boxes);
         } else if (ctx.task == 0) {
             COOP_GROUP_SYNC();
             matmult(&ctx, a, b, c);
@@ -489,9 +525,9 @@ kernel void lbvh_mega(COOP_PARAMS, global const float *tris, uint n, global floa
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: apps/lbvh/lbvh.cl:22:5: global_barrier()
- * coop-site 2: apps/lbvh/lbvh.cl:24:5: resizing_global_barrier()
- * coop-site 3: apps/lbvh/lbvh.cl:28:9: global_barrier()
- * coop-site 4: apps/lbvh/lbvh.cl:30:9: resizing_global_barrier()
- * coop-site 5: apps/lbvh/lbvh.cl:34:5: resizing_global_barrier()
+ * coop-site 1: apps/lbvh/lbvh.cl:24:5: global_barrier()
+ * coop-site 2: apps/lbvh/lbvh.cl:27:5: resizing_global_barrier()
+ * coop-site 3: apps/lbvh/lbvh.cl:32:9: global_barrier()
+ * coop-site 4: apps/lbvh/lbvh.cl:35:9: resizing_global_barrier()
+ * coop-site 5: apps/lbvh/lbvh.cl:40:5: resizing_global_barrier()
  */

@@ -43,7 +43,10 @@
  * primitive ids[k]; with one primitive the root is its leaf). child[2i], child[2i + 1]: internal
  * node i's children; parent[node]: LBVH_NO_PARENT for the root; box[node * 6]: lo x y z, hi x y z.
  * lbvh_ref.h builds the same tree on the CPU.
- */
+ *
+ * Clock (where the device has one, COOP_HAS_CLOCK): clock_ns[0] is the build's start and
+ * clock_ns[1 + k] the end of pass k's barrier on group 0's clock; clock_ns[LBVH_FIT_END + g] is
+ * group g's end of the fit. Without a clock nothing is written. */
 #ifndef APPS_LBVH_LBVH_H
 #define APPS_LBVH_LBVH_H
 
@@ -57,6 +60,8 @@
 #define LBVH_PASSES (32u / LBVH_RADIX_BITS)
 #define LBVH_MAX_LOCAL 256u
 #define LBVH_NO_PARENT 0xffffffffu
+/* clock_ns: the start, a stamp after each of the 2 * LBVH_PASSES + 3 barriers, then a word a group */
+#define LBVH_FIT_END (2u * LBVH_PASSES + 4u)
 
 /* A scatter ranks a key among the keys of its digit before it in its row of LBVH_ROW work-items
  * (a loop over at most LBVH_ROW - 1 of them) and places the rows by their counts. */
@@ -83,6 +88,25 @@
 inline uint lbvh_block_start(uint group, uint groups, uint count)
 {
     return (uint)(((ulong)count * group) / groups);
+}
+
+/* Group 0 stamps the clock into clock_ns[at]. */
+inline void lbvh_stamp(uint group, global ulong *clock_ns, uint at)
+{
+#if COOP_HAS_CLOCK
+    if (group == 0u && get_local_id(0) == 0u)
+        clock_ns[at] = coop_clock_ns();
+#endif
+}
+
+/* The group stamps the clock at its end of the fit. */
+inline void lbvh_stamp_fit(uint group, global ulong *clock_ns)
+{
+#if COOP_HAS_CLOCK
+    coop_group_sync();
+    if (get_local_id(0) == 0u)
+        clock_ns[LBVH_FIT_END + group] = coop_clock_ns();
+#endif
 }
 
 /* Primitive p's point: the sum of its vertices. */
