@@ -46,6 +46,12 @@ extern const char lbvh_standalone_source[], lbvh_matmult_mega_source[], lbvh_ste
  * chain's launches, lbvh_step.cl); the chain's step argument (after lbvh.cl's). */
 enum { LBVH_MAX_LOCAL = 256, LBVH_MAX_STEPS = 20, LBVH_ARG_STEP = 13 };
 
+/* Keys a work-item sorts when the groups are chosen: a group's share of a pass is then worth a
+ * global barrier over the groups, whose cost grows with their number. With 8-bit digits, 4 times
+ * as many: every group of a scatter reads the digits x groups words of the histograms, so 16
+ * times the digits on a quarter of the groups read as many words. */
+enum { KEYS_PER_ITEM = 8, KEYS_PER_ITEM_8BIT = 32, GROUPS_MAX = 1u << 16 };
+
 /* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
 enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
 #define TASK_PERIOD_MS 2.0
@@ -68,6 +74,8 @@ typedef struct options {
     unsigned chaos, seeds, rays;
     int task;
     size_t local_size;       /* 0: the device's default, at most LBVH_MAX_LOCAL */
+    unsigned groups;         /* --groups: 0 chooses them from the scene */
+    unsigned digit_bits;     /* 4 or 8 */
     const char *json;
 } options;
 
@@ -85,12 +93,12 @@ static const cli coop_lbvh_cli = {
     "coop-lbvh",
     "Usage: coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]\n"
     "                 [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R]\n"
-    "                 [--local-size L] [--json FILE]\n"
+    "                 [--local-size L] [--groups N|auto] [--digit-bits 4|8] [--json FILE]\n"
     "Builds a bounding volume hierarchy (Karras's LBVH) on the device and checks it against the CPU.\n"
     "\n"
     "One cooperative kernel computes the scene's box, the triangles' 30-bit Morton codes, sorts them\n"
-    "(radix sort, 4 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up, with global\n"
-    "barriers between the passes. Forms: standalone (a persistent kernel), cooperative (a megakernel\n"
+    "(radix sort, 4 or 8 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up, with\n"
+    "global barriers between the passes. Forms: standalone (a persistent kernel), cooperative (a megakernel\n"
     "beside a periodic matmult task, groups killed and forked at its resizing barriers), chain (an\n"
     "ordinary kernel launched once per pass: the baseline). Every tree must equal the CPU's build\n"
     "(leaf order, children, exact boxes), reach every triangle once, and give every random ray the\n"
@@ -112,6 +120,10 @@ static const cli coop_lbvh_cli = {
     "  --rays R          random rays checked against every triangle per tree, 0 to 16777216 (default\n"
     "                    1000); the check costs R x triangles intersection tests on the host\n"
     "  --local-size L    work-items per group, 1 to 256 (default: the device's, at most 256)\n"
+    "  --groups N|auto   standalone and cooperative: at most N groups, 1 to 65536; auto (default): a\n"
+    "                    group per 8 x L triangles (32 x L with 8-bit digits), at most the\n"
+    "                    co-resident ones (the chain keeps a group per L triangles)\n"
+    "  --digit-bits B    the radix sort's digit: 4 (default, 8 passes) or 8 (4 passes)\n"
     "  --json FILE       write every build's figures and each form's median to FILE\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
@@ -150,14 +162,15 @@ static int parse(int argc, char **argv, options *o)
     static const char *const modes[] = {"all", "standalone", "cooperative", "chain"};
     static const char *const tasks[] = {"matmult", "none"};
     const cli *c = &coop_lbvh_cli;
-    *o = (options){.seeds = 1, .rays = 1000, .task = 1};
+    *o = (options){.seeds = 1, .rays = 1000, .task = 1, .digit_bits = 4};
     cli_seen seen = {0};
     size_t choice = 0;
-    int mode_given = 0, cooperative_given = 0, seeds_given = 0;
+    int mode_given = 0, cooperative_given = 0, seeds_given = 0, groups_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
-        static const char *const known[] = {"--gen", "--obj", "--mode", "--chaos", "--seeds", "--repeat", "--task",
-                                            "--rays", "--local-size", "--json"};
+        static const char *const known[] = {"--gen",  "--obj",        "--mode",   "--chaos",      "--seeds",
+                                            "--repeat", "--task",    "--rays",   "--local-size", "--groups",
+                                            "--digit-bits", "--json"};
         size_t k = 0;
         while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
             k++;
@@ -191,6 +204,14 @@ static int parse(int argc, char **argv, options *o)
             cooperative_given = 1;
         } else if (!strcmp(option, "--rays")) {
             bad = cli_unsigned(c, option, value, 0, GEN_MAX, &o->rays);
+        } else if (!strcmp(option, "--groups")) {
+            o->groups = 0;
+            groups_given = 1;
+            bad = strcmp(value, "auto") ? cli_unsigned(c, option, value, 1, GROUPS_MAX, &o->groups) : 0;
+        } else if (!strcmp(option, "--digit-bits")) {
+            static const char *const bits[] = {"4", "8"};
+            bad = cli_choice(c, option, value, bits, 2, &choice);
+            o->digit_bits = choice ? 8 : 4;
         } else {
             bad = cli_unsigned(c, option, value, 1, LBVH_MAX_LOCAL, &local_size);
             o->local_size = local_size;
@@ -205,6 +226,9 @@ static int parse(int argc, char **argv, options *o)
             o->modes[m] = 1;
     if (!o->modes[MODE_COOPERATIVE] && (o->chaos || cooperative_given))
         return cli_fail(c, "--chaos and --task need --mode cooperative or all");
+    if (groups_given && !o->modes[MODE_STANDALONE] && !o->modes[MODE_COOPERATIVE])
+        return cli_fail(c, "--groups needs --mode standalone, cooperative or all (the chain keeps a group per "
+                        "--local-size triangles)");
     return 0;
 }
 
@@ -213,6 +237,7 @@ static int parse(int argc, char **argv, options *o)
 typedef struct lbvh_env {
     coop_context *ctx;
     unsigned n, max_groups;
+    unsigned groups;         /* standalone and cooperative: at most these */
     unsigned digit_bits, steps; /* steps: passes of the build, 2 * (32 / digit_bits) + 4 */
     size_t local_size;
     const float *tris;
@@ -373,7 +398,8 @@ static int form_open(lbvh_env *env, mode m, form *f)
 {
     static const char *const kernels[] = {LBVH_STANDALONE_NAME, LBVH_MATMULT_MEGA_NAME, "lbvh_step"};
     const char *sources[] = {lbvh_standalone_source, lbvh_matmult_mega_source, lbvh_step_source};
-    coop_status status = coop_program_create(env->ctx, sources[m], LBVH_BUILD_OPTIONS, &f->program);
+    const char *options = env->digit_bits == 8 ? LBVH_BUILD_OPTIONS " -DLBVH_RADIX_BITS=8" : LBVH_BUILD_OPTIONS;
+    coop_status status = coop_program_create(env->ctx, sources[m], options, &f->program);
     if (status == COOP_OK)
         status = coop_kernel_create(f->program, kernels[m], &f->kernel);
     if (status != COOP_OK)
@@ -499,14 +525,15 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
             return 1;
         record->timed = 1;
     } else if (m == MODE_STANDALONE) {
-        coop_launch launch = {.local_size = env->local_size};
+        coop_launch launch = {.local_size = env->local_size, .max_groups = env->groups};
         coop_run_stats stats = {0};
         if (run_persistent(name, env->ctx, f->kernel, &launch, &stats, NULL) != COOP_OK)
             return 1;
         ms = stats.run_ms - stats.discovery_ms;
         groups = stats.groups;
     } else {
-        coop_mega_params params = {.launch = {.local_size = env->local_size}, .chaos_seed = seed, .watchdog_s = 60};
+        coop_mega_params params = {.launch = {.local_size = env->local_size, .max_groups = env->groups},
+                                   .chaos_seed = seed, .watchdog_s = 60};
         coop_task_plan plan = {.task = LBVH_MATMULT_MEGA_TASK_matmult, .workgroups = TASK_GROUPS,
                                .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
         if (run_megakernel(name, env->ctx, f->kernel, &params, &plan, o->task ? 1 : 0, &report, NULL) != COOP_OK) {
@@ -601,9 +628,13 @@ static int write_json(const options *o, const lbvh_env *env, const build_record 
     json_string(out, info->platform);
     fprintf(out, ",\n  \"scene\": ");
     json_string(out, o->obj ? o->obj : o->gen == 1 ? "uniform" : "clustered");
-    fprintf(out, ",\n  \"triangles\": %u,\n  \"local_size\": %zu,\n  \"rays\": %u,\n  \"chaos_seed\": %u,\n"
-            "  \"task\": %s,\n  \"passes\": [", env->n, env->local_size, o->rays, o->chaos,
-            o->task ? "\"matmult\"" : "null");
+    fprintf(out, ",\n  \"triangles\": %u,\n  \"local_size\": %zu,\n  \"groups\": ", env->n, env->local_size);
+    if (o->groups)
+        fprintf(out, "%u", o->groups);
+    else
+        fprintf(out, "\"auto\"");
+    fprintf(out, ",\n  \"digit_bits\": %u,\n  \"rays\": %u,\n  \"chaos_seed\": %u,\n  \"task\": %s,\n  \"passes\": [",
+            env->digit_bits, o->rays, o->chaos, o->task ? "\"matmult\"" : "null");
     char buffer[24];
     for (unsigned k = 0; k < env->steps; k++)
         fprintf(out, "%s\"%s\"", k ? ", " : "", pass_name(env, k, buffer, sizeof buffer));
@@ -679,7 +710,7 @@ int main(int argc, char **argv)
     /* a line per build, in order with libcoop's messages on standard error */
     setvbuf(stdout, NULL, _IOLBF, 0);
     output_catch_signals();
-    lbvh_env env = {.n = n, .tris = tris, .digit_bits = 4, .steps = LBVH_MAX_STEPS};
+    lbvh_env env = {.n = n, .tris = tris, .digit_bits = o.digit_bits, .steps = 2 * (32 / o.digit_bits) + 4};
     int result = device_open(name, NULL, &env.ctx);
     if (!result) {
         const coop_device_info *info = coop_context_device(env.ctx);
@@ -689,7 +720,12 @@ int main(int argc, char **argv)
         result = device_check_local_size(name, info, env.local_size);
         env.max_groups = coop_launch_groups(env.ctx, env.local_size);
     }
+    if (!result && o.groups > env.max_groups)
+        result = error_report(name, "--groups %u: at most %u groups can be co-resident at local size %zu on this "
+                              "device", o.groups, env.max_groups, env.local_size);
     if (!result) {
+        size_t per_group = env.local_size * (env.digit_bits == 8 ? KEYS_PER_ITEM_8BIT : KEYS_PER_ITEM), needed = ((size_t)n + per_group - 1) / per_group;
+        env.groups = o.groups ? o.groups : needed < env.max_groups ? (unsigned)needed : env.max_groups;
         env.clock_host = malloc(clock_words(&env) * sizeof *env.clock_host);
         if (!env.clock_host)
             result = error_report(name, "out of memory for the device clock's stamps");
@@ -703,8 +739,9 @@ int main(int argc, char **argv)
             result = error_cl(name, err, "chain: clCreateCommandQueueWithProperties");
     }
     if (!result)
-        printf("lbvh: %u triangles (%s), local size %zu\n", n,
-               o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size);
+        printf("lbvh: %u triangles (%s), local size %zu, at most %u groups (%s), %u-bit digits\n", n,
+               o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size, env.groups,
+               o.groups ? "--groups" : "auto", env.digit_bits);
     unsigned wrong = 0;
     double *times = malloc((size_t)o.seeds * MODES * sizeof *times);
     build_record *records = calloc((size_t)o.seeds * MODES, sizeof *records);

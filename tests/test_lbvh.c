@@ -170,6 +170,46 @@ START_TEST(smallest_scenes)
 }
 END_TEST
 
+/* 8-bit digits: four radix passes, the same trees, in every form. */
+START_TEST(eight_bit_digits)
+{
+    tu_process run = run_lbvh("--gen", "clustered:3000", "--digit-bits", "8", "--rays", "100", "--local-size", "32",
+                              NULL);
+    assert_run(&run, "--digit-bits 8", 0, "lbvh: 3000 triangles (clustered), local size 32, at most ");
+    ck_assert_msg(strstr(run.output, " groups (auto), 8-bit digits\n") != NULL, "not 8-bit digits:\n%s", run.output);
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "12 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
+    assert_passes(run.output, "standalone", "device clock", 4, 1);
+    assert_passes(run.output, "cooperative", "device clock", 4, 1);
+    assert_passes(run.output, "chain", "profiling events", 4, 0);
+    free(run.output);
+}
+END_TEST
+
+/* --groups caps the persistent forms' groups; without it a scene of fewer triangles than 8 a
+ * work-item gets one group; more than can be co-resident is an error. */
+START_TEST(groups_chosen_or_given)
+{
+    tu_process run = run_lbvh("--gen", "uniform:100", "--mode", "standalone", "--local-size", "32", "--rays", "20",
+                              NULL);
+    assert_run(&run, "uniform:100, auto", 0, "lbvh: 100 triangles (uniform), local size 32, at most 1 groups (auto)");
+    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1 && strstr(run.output, " on 1 groups: "),
+                  "not one right tree on 1 group:\n%s", run.output);
+    free(run.output);
+    run = run_lbvh("--gen", "clustered:2000", "--groups", "1", "--local-size", "32", "--rays", "20", NULL);
+    assert_run(&run, "--groups 1", 0, "at most 1 groups (--groups), 4-bit digits");
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "\nstandalone: ") && strstr(strstr(run.output, "\nstandalone: "), " on 1 groups: "),
+                  "the standalone build is not on 1 group:\n%s", run.output);
+    free(run.output);
+    run = run_lbvh("--gen", "uniform:50", "--groups", "65536", "--rays", "0", NULL);
+    assert_run(&run, "--groups 65536", 1, "coop-lbvh: --groups 65536: at most ");
+    ck_assert_msg(strstr(run.output, " groups can be co-resident at local size ") != NULL && !strstr(run.output, "Usage"),
+                  "--groups 65536:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
 /* --json: every build's figures and each form's median; a failed write is an error. */
 START_TEST(json_has_every_build)
 {
@@ -326,6 +366,12 @@ START_TEST(bad_arguments)
                                                         "from 1 to 256"},
         {{"--gen", "uniform:5", "--mode", "chain", "--chaos", "3"}, "--chaos and --task need --mode cooperative or "
                                                                     "all"},
+        {{"--gen", "uniform:5", "--groups", "0"}, "--groups: '0' is out of range; expected a whole number from 1 to "
+                                                  "65536"},
+        {{"--gen", "uniform:5", "--mode", "chain", "--groups", "2"}, "--groups needs --mode standalone, cooperative or "
+                                                                     "all (the chain keeps a group per --local-size "
+                                                                     "triangles)"},
+        {{"--gen", "uniform:5", "--digit-bits", "6"}, "--digit-bits: '6' is not a choice; expected 4 or 8"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_lbvh(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4],
@@ -463,6 +509,10 @@ static Suite *lbvh_suite(void)
     tcase_add_test(forms, smallest_scenes);
     tcase_add_test(forms, json_has_every_build);
     tcase_add_test(forms, passes_timed_in_order);
+    TCase *options = tu_tcase("options", 900);
+    tcase_add_test(options, eight_bit_digits);
+    tcase_add_test(options, groups_chosen_or_given);
+    suite_add_tcase(suite, options);
     suite_add_tcase(suite, forms);
     TCase *chaos = tu_tcase("chaos", 900);
     tcase_add_test(chaos, cooperative_under_chaos);
