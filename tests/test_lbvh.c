@@ -386,8 +386,9 @@ END_TEST
 /* ---- scripts/lbvh-build ------------------------------------------------------------------------ */
 
 /* The benchmark script's smoke test: --quick builds 2,000 triangles of each kind once in each form
- * and writes its CSV (a row per scene and form), its report and its plot; its times are not
- * checked (PoCL measures nothing), coop-lbvh checks every tree. */
+ * and writes its CSVs (a row per scene and form; a row per scene, timed form and pass), its
+ * report and its plot; its times are not checked (PoCL measures nothing, and its persistent forms
+ * have no device clock), coop-lbvh checks every tree. */
 START_TEST(benchmark_script_quick)
 {
     char folder[] = "/tmp/test_lbvh-XXXXXX";
@@ -397,7 +398,7 @@ START_TEST(benchmark_script_quick)
     tu_process run = tu_run_process(argv);
     assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
     free(run.output);
-    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png"};
+    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png", "lbvh-passes.csv"};
     char path[96];
     snprintf(path, sizeof path, "%s/%s", folder, files[0]);
     char *csv = tu_read_file(path, NULL);
@@ -410,7 +411,18 @@ START_TEST(benchmark_script_quick)
     char *text = tu_read_file(path, NULL);
     ck_assert_msg(strstr(text, "| scene | triangles | standalone | cooperative (matmult task) | chain |") != NULL,
                   "the report lacks its table:\n%s", text);
+    ck_assert_msg(strstr(text, "\nclustered 2000:\n\n| pass | standalone | cooperative (matmult task) | chain |\n"
+                               "| --- | ---: | ---: | ---: |\n| bounds | ") != NULL && strstr(text, "\n| scatter7 | "),
+                  "the report lacks the passes' table:\n%s", text);
     free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[3]);
+    char *passes = tu_read_file(path, NULL);
+    ck_assert_msg(!strncmp(passes, "scene,triangles,form,pass,median_ms\n", strlen("scene,triangles,form,pass,median_ms\n")),
+                  "lbvh-passes.csv starts:\n%s", passes);
+    ck_assert_msg(lines_with(passes, "clustered:2000,2000,chain,", "") == 20 &&
+                      lines_with(passes, "clustered:2000,2000,chain,hierarchy,", "") == 1,
+                  "lbvh-passes.csv lacks the chain's 20 passes:\n%s", passes);
+    free(passes);
     snprintf(path, sizeof path, "%s/%s", folder, files[2]);
     char *png = tu_read_file(path, NULL);
     ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "lbvh-build.png is not a PNG image");
