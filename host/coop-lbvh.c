@@ -11,10 +11,13 @@
  *             [--json FILE]
  *
  * With --repeat R every form builds R times and a line gives its median; --json FILE writes every
- * build's figures. Times: standalone, from the end of discovery to the kernel's end; cooperative, until the host
- * saw every member finish (coop_mega_report.cooperative_ms); chain, from the first enqueue to the
- * end of clFinish. Exit status: 0, 1 for an error, 2 for a tree that differs from the CPU's or a
- * ray whose closest hit through the tree is not every triangle's. */
+ * build's figures. Times: standalone, from the end of discovery to the kernel's end; cooperative,
+ * until the host saw every member finish (coop_mega_report.cooperative_ms); chain, from the first
+ * enqueue to the end of clFinish. A line after each build gives each pass's time: in the
+ * persistent forms from group 0's device clock after each global barrier (apps/lbvh/lbvh.h; "no
+ * device clock" where there is none), in the chain from each launch's profiling events. Exit
+ * status: 0, 1 for an error, 2 for a tree that differs from the CPU's or a ray whose closest hit
+ * through the tree is not every triangle's. */
 #include "buffers.h"
 #include "cli.h"
 #include "clock.h"
@@ -39,8 +42,15 @@
 
 extern const char lbvh_standalone_source[], lbvh_matmult_mega_source[], lbvh_step_source[];
 
-/* apps/lbvh/lbvh.h's limits and the chain's steps (lbvh_step.cl). */
-enum { LBVH_MAX_LOCAL = 256, LBVH_DIGITS = 16, LBVH_STEPS = 20, LBVH_ARG_STEP = 12 };
+/* apps/lbvh/lbvh.h's limits: work-items a group, the passes of the 4-bit sort (2 * 8 + 4, also the
+ * chain's launches, lbvh_step.cl); the chain's step argument (after lbvh.cl's). */
+enum { LBVH_MAX_LOCAL = 256, LBVH_MAX_STEPS = 20, LBVH_ARG_STEP = 13 };
+
+/* Keys a work-item sorts when the groups are chosen: a group's share of a pass is then worth a
+ * global barrier over the groups, whose cost grows with their number. With 8-bit digits, 4 times
+ * as many: every group of a scatter reads the digits x groups words of the histograms, so 16
+ * times the digits on a quarter of the groups read as many words. */
+enum { KEYS_PER_ITEM = 8, KEYS_PER_ITEM_8BIT = 32, GROUPS_MAX = 1u << 16 };
 
 /* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
 enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
@@ -64,6 +74,8 @@ typedef struct options {
     unsigned chaos, seeds, rays;
     int task;
     size_t local_size;       /* 0: the device's default, at most LBVH_MAX_LOCAL */
+    unsigned groups;         /* --groups: 0 chooses them from the scene */
+    unsigned digit_bits;     /* 4 or 8 */
     const char *json;
 } options;
 
@@ -73,22 +85,26 @@ typedef struct build_record {
     unsigned seed, groups, kills, forks, tasks;
     double ms;
     int status;              /* 0 right, 2 wrong */
+    int timed;               /* pass_ms holds each pass's time (no device clock: 0) */
+    double pass_ms[LBVH_MAX_STEPS];
 } build_record;
 
 static const cli coop_lbvh_cli = {
     "coop-lbvh",
     "Usage: coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]\n"
     "                 [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R]\n"
-    "                 [--local-size L] [--json FILE]\n"
+    "                 [--local-size L] [--groups N|auto] [--digit-bits 4|8] [--json FILE]\n"
     "Builds a bounding volume hierarchy (Karras's LBVH) on the device and checks it against the CPU.\n"
     "\n"
     "One cooperative kernel computes the scene's box, the triangles' 30-bit Morton codes, sorts them\n"
-    "(radix sort, 4 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up, with global\n"
-    "barriers between the passes. Forms: standalone (a persistent kernel), cooperative (a megakernel\n"
+    "(radix sort, 4 or 8 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up, with\n"
+    "global barriers between the passes. Forms: standalone (a persistent kernel), cooperative (a megakernel\n"
     "beside a periodic matmult task, groups killed and forked at its resizing barriers), chain (an\n"
     "ordinary kernel launched once per pass: the baseline). Every tree must equal the CPU's build\n"
     "(leaf order, children, exact boxes), reach every triangle once, and give every random ray the\n"
-    "closest hit that testing every triangle gives.\n"
+    "closest hit that testing every triangle gives. Each build prints its passes' times: the device\n"
+    "clock's stamps after each barrier in the persistent forms (\"no device clock\" where there is\n"
+    "none, as on PoCL), each launch's profiling events in the chain.\n"
     "\n"
     "Options:\n"
     "  --gen KIND:N      N generated triangles, 1 to 16777216: uniform (small triangles scattered over\n"
@@ -104,6 +120,10 @@ static const cli coop_lbvh_cli = {
     "  --rays R          random rays checked against every triangle per tree, 0 to 16777216 (default\n"
     "                    1000); the check costs R x triangles intersection tests on the host\n"
     "  --local-size L    work-items per group, 1 to 256 (default: the device's, at most 256)\n"
+    "  --groups N|auto   standalone and cooperative: at most N groups, 1 to 65536; auto (default): a\n"
+    "                    group per 8 x L triangles (32 x L with 8-bit digits), at most the\n"
+    "                    co-resident ones (the chain keeps a group per L triangles)\n"
+    "  --digit-bits B    the radix sort's digit: 4 (default, 8 passes) or 8 (4 passes)\n"
     "  --json FILE       write every build's figures and each form's median to FILE\n"
     "  -h, --help        print this help and exit\n"
     "  --version         print the version and exit\n"
@@ -142,14 +162,15 @@ static int parse(int argc, char **argv, options *o)
     static const char *const modes[] = {"all", "standalone", "cooperative", "chain"};
     static const char *const tasks[] = {"matmult", "none"};
     const cli *c = &coop_lbvh_cli;
-    *o = (options){.seeds = 1, .rays = 1000, .task = 1};
+    *o = (options){.seeds = 1, .rays = 1000, .task = 1, .digit_bits = 4};
     cli_seen seen = {0};
     size_t choice = 0;
-    int mode_given = 0, cooperative_given = 0, seeds_given = 0;
+    int mode_given = 0, cooperative_given = 0, seeds_given = 0, groups_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i];
-        static const char *const known[] = {"--gen", "--obj", "--mode", "--chaos", "--seeds", "--repeat", "--task",
-                                            "--rays", "--local-size", "--json"};
+        static const char *const known[] = {"--gen",  "--obj",        "--mode",   "--chaos",      "--seeds",
+                                            "--repeat", "--task",    "--rays",   "--local-size", "--groups",
+                                            "--digit-bits", "--json"};
         size_t k = 0;
         while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
             k++;
@@ -183,6 +204,14 @@ static int parse(int argc, char **argv, options *o)
             cooperative_given = 1;
         } else if (!strcmp(option, "--rays")) {
             bad = cli_unsigned(c, option, value, 0, GEN_MAX, &o->rays);
+        } else if (!strcmp(option, "--groups")) {
+            o->groups = 0;
+            groups_given = 1;
+            bad = strcmp(value, "auto") ? cli_unsigned(c, option, value, 1, GROUPS_MAX, &o->groups) : 0;
+        } else if (!strcmp(option, "--digit-bits")) {
+            static const char *const bits[] = {"4", "8"};
+            bad = cli_choice(c, option, value, bits, 2, &choice);
+            o->digit_bits = choice ? 8 : 4;
         } else {
             bad = cli_unsigned(c, option, value, 1, LBVH_MAX_LOCAL, &local_size);
             o->local_size = local_size;
@@ -197,6 +226,9 @@ static int parse(int argc, char **argv, options *o)
             o->modes[m] = 1;
     if (!o->modes[MODE_COOPERATIVE] && (o->chaos || cooperative_given))
         return cli_fail(c, "--chaos and --task need --mode cooperative or all");
+    if (groups_given && !o->modes[MODE_STANDALONE] && !o->modes[MODE_COOPERATIVE])
+        return cli_fail(c, "--groups needs --mode standalone, cooperative or all (the chain keeps a group per "
+                        "--local-size triangles)");
     return 0;
 }
 
@@ -205,16 +237,37 @@ static int parse(int argc, char **argv, options *o)
 typedef struct lbvh_env {
     coop_context *ctx;
     unsigned n, max_groups;
+    unsigned groups;         /* standalone and cooperative: at most these */
+    unsigned digit_bits, steps; /* steps: passes of the build, 2 * (32 / digit_bits) + 4 */
     size_t local_size;
     const float *tris;
     cl_mem buffers[16];
     unsigned buffer_count;
-    cl_mem tris_buf, partial, keys, ids, keys_tmp, ids_tmp, hist, child, parent, box, visits;
+    cl_mem tris_buf, partial, keys, ids, keys_tmp, ids_tmp, hist, child, parent, box, visits, clock;
+    cl_command_queue chain_queue; /* the chain's, with profiling */
+    cl_ulong *clock_host;    /* clock's words: a stamp a pass (steps of them), then one a group */
     cl_mem task_a, task_b, task_c;
     uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
 } lbvh_env;
 
 static const char *const name = "coop-lbvh";
+
+/* The words of the clock buffer (apps/lbvh/lbvh.h: LBVH_FIT_END, then one a group). */
+static size_t clock_words(const lbvh_env *env)
+{
+    return (size_t)env->steps + env->max_groups;
+}
+
+/* Pass k's name (k < env->steps): bounds, morton, count0, scatter0, ..., hierarchy, fit. */
+static const char *pass_name(const lbvh_env *env, unsigned k, char *buffer, size_t size)
+{
+    if (k < 2)
+        return k ? "morton" : "bounds";
+    if (k + 2 >= env->steps)
+        return k + 2 == env->steps ? "hierarchy" : "fit";
+    snprintf(buffer, size, "%s%u", (k - 2) % 2 ? "scatter" : "count", (k - 2) / 2);
+    return buffer;
+}
 
 static int open_buffers(lbvh_env *env)
 {
@@ -231,11 +284,12 @@ static int open_buffers(lbvh_env *env)
         {&env->ids, n * 4, NULL},
         {&env->keys_tmp, n * 4, NULL},
         {&env->ids_tmp, n * 4, NULL},
-        {&env->hist, (size_t)env->max_groups * LBVH_DIGITS * 4, NULL},
+        {&env->hist, ((size_t)env->max_groups << env->digit_bits) * 4, NULL},
         {&env->child, (2 * n - 2) * 4, NULL},
         {&env->parent, nodes * 4, NULL},
         {&env->box, nodes * 6 * sizeof(float), NULL},
         {&env->visits, (n - 1) * 4, NULL},
+        {&env->clock, clock_words(env) * sizeof(cl_ulong), NULL},
         {&env->task_a, sizeof env->task_a_host, env->task_a_host},
         {&env->task_b, sizeof env->task_b_host, env->task_b_host},
         {&env->task_c, sizeof env->task_a_host, NULL},
@@ -256,12 +310,12 @@ static int open_buffers(lbvh_env *env)
     return 0;
 }
 
-/* Sets lbvh's twelve arguments, in lbvh.cl's order, which the megakernel's header and
- * lbvh_step.cl share: indices 0..11 in all three forms. */
+/* Sets lbvh's thirteen arguments, in lbvh.cl's order, which the megakernel's header and
+ * lbvh_step.cl share: indices 0..12 in all three forms. */
 static int set_lbvh_args(lbvh_env *env, coop_kernel *kernel)
 {
-    cl_mem order[] = {env->tris_buf, NULL, env->partial, env->keys, env->ids, env->keys_tmp, env->ids_tmp,
-                      env->hist, env->child, env->parent, env->box, env->visits};
+    cl_mem order[] = {env->tris_buf, NULL,         env->partial, env->keys, env->ids,    env->keys_tmp, env->ids_tmp,
+                      env->hist,     env->child,   env->parent,  env->box,  env->visits, env->clock};
     cl_uint n = env->n;
     coop_status status = COOP_OK;
     for (unsigned i = 0; i < sizeof order / sizeof order[0] && status == COOP_OK; i++)
@@ -307,6 +361,9 @@ static int poison(lbvh_env *env)
             err = buffer_fill_words(queue, outputs[i], 0xdeadbeefu, words[i]);
     if (err == CL_SUCCESS)
         err = buffer_fill_words(queue, env->task_c, 0, TASK_ORDER * TASK_ORDER);
+    /* a build without a device clock leaves the stamps 0 */
+    if (err == CL_SUCCESS)
+        err = buffer_fill_words(queue, env->clock, 0, clock_words(env) * 2);
     if (err == CL_SUCCESS)
         err = clFinish(queue);
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "clEnqueueFillBuffer");
@@ -341,7 +398,8 @@ static int form_open(lbvh_env *env, mode m, form *f)
 {
     static const char *const kernels[] = {LBVH_STANDALONE_NAME, LBVH_MATMULT_MEGA_NAME, "lbvh_step"};
     const char *sources[] = {lbvh_standalone_source, lbvh_matmult_mega_source, lbvh_step_source};
-    coop_status status = coop_program_create(env->ctx, sources[m], LBVH_BUILD_OPTIONS, &f->program);
+    const char *options = env->digit_bits == 8 ? LBVH_BUILD_OPTIONS " -DLBVH_RADIX_BITS=8" : LBVH_BUILD_OPTIONS;
+    coop_status status = coop_program_create(env->ctx, sources[m], options, &f->program);
     if (status == COOP_OK)
         status = coop_kernel_create(f->program, kernels[m], &f->kernel);
     if (status != COOP_OK)
@@ -367,26 +425,88 @@ static void form_close(form *f)
     *f = (form){0};
 }
 
-/* The chain: every pass a launch of lbvh_step on the same groups, in order on one queue. */
-static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out)
+/* The chain: every pass a launch of lbvh_step on the same groups, in order on one queue. Pass k's
+ * time in pass_ms[k]: from the end of launch k - 1 (the start of launch 0) to the end of launch
+ * k, by their profiling events, so that the gaps between launches count as the persistent forms'
+ * barriers do. */
+static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out, double *pass_ms)
 {
     size_t groups = ((size_t)env->n + env->local_size - 1) / env->local_size;
     if (groups > env->max_groups)
         groups = env->max_groups;
     *groups_out = (unsigned)groups;
-    cl_command_queue queue = coop_context_queue(env->ctx);
+    cl_command_queue queue = env->chain_queue;
+    cl_event events[LBVH_MAX_STEPS] = {0};
+    int result = 0;
     double start = clock_now_ms();
-    for (cl_uint step = 0; step < LBVH_STEPS; step++) {
+    cl_uint step = 0;
+    for (; step < env->steps && !result; step++) {
         coop_status status = coop_kernel_set_arg(f->kernel, LBVH_ARG_STEP, sizeof step, &step);
-        if (status != COOP_OK)
-            return error_coop(name, env->ctx, status, "chain: step");
-        cl_int err = device_enqueue_plain(queue, f->kernel, groups, env->local_size, NULL);
+        if (status != COOP_OK) {
+            result = error_coop(name, env->ctx, status, "chain: step");
+            break;
+        }
+        cl_int err = device_enqueue_plain(queue, f->kernel, groups, env->local_size, &events[step]);
         if (err != CL_SUCCESS)
-            return error_cl(name, err, "chain: clEnqueueNDRangeKernel");
+            result = error_cl(name, err, "chain: clEnqueueNDRangeKernel");
     }
     cl_int err = clFinish(queue);
     *ms = clock_now_ms() - start;
-    return err == CL_SUCCESS ? 0 : error_cl(name, err, "chain: clFinish");
+    if (!result && err != CL_SUCCESS)
+        result = error_cl(name, err, "chain: clFinish");
+    cl_ulong previous_end = 0;
+    for (cl_uint k = 0; k < env->steps && !result; k++) {
+        cl_ulong start_ns = 0, end_ns = 0;
+        err = clGetEventProfilingInfo(events[k], CL_PROFILING_COMMAND_START, sizeof start_ns, &start_ns, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetEventProfilingInfo(events[k], CL_PROFILING_COMMAND_END, sizeof end_ns, &end_ns, NULL);
+        if (err != CL_SUCCESS)
+            result = error_cl(name, err, "chain: clGetEventProfilingInfo");
+        else
+            pass_ms[k] = (double)(end_ns - (k ? previous_end : start_ns)) / 1e6, previous_end = end_ns;
+    }
+    for (cl_uint k = 0; k < env->steps; k++)
+        if (events[k])
+            clReleaseEvent(events[k]);
+    return result;
+}
+
+/* A persistent form's pass times from the device clock's stamps (apps/lbvh/lbvh.h): 0, or 1 for
+ * an error; *timed 0 where the kernel wrote no stamp (no device clock). */
+static int read_passes(lbvh_env *env, int *timed, double *pass_ms)
+{
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->clock, CL_TRUE, 0,
+                                     clock_words(env) * sizeof(cl_ulong), env->clock_host, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clEnqueueReadBuffer");
+    const cl_ulong *stamp = env->clock_host;
+    *timed = stamp[0] != 0;
+    if (!*timed)
+        return 0;
+    cl_ulong fit_end = 0;
+    for (unsigned g = 0; g < env->max_groups; g++)
+        if (stamp[env->steps + g] > fit_end)
+            fit_end = stamp[env->steps + g];
+    for (unsigned k = 0; k < env->steps; k++) {
+        cl_ulong end = k + 1 < env->steps ? stamp[k + 1] : fit_end;
+        pass_ms[k] = end >= stamp[k] ? (double)(end - stamp[k]) / 1e6 : NAN;
+    }
+    return 0;
+}
+
+/* "LABEL (CLOCK, ms): PASS MS ..." for every pass, or "LABEL: no device clock". */
+static void print_passes(const lbvh_env *env, const build_record *r, const char *label)
+{
+    printf("%s %s", mode_names[r->form], label);
+    if (!r->timed) {
+        printf(": no device clock\n");
+        return;
+    }
+    printf(" (%s, ms):", r->form == MODE_CHAIN ? "profiling events" : "device clock");
+    char buffer[24];
+    for (unsigned k = 0; k < env->steps; k++)
+        printf(" %s %.4f", pass_name(env, k, buffer, sizeof buffer), r->pass_ms[k]);
+    printf("\n");
 }
 
 /* One build in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its figures
@@ -399,18 +519,21 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
     coop_mega_report report = {0};
     double ms = 0;
     unsigned groups = 0;
+    *record = (build_record){.form = m, .seed = seed};
     if (m == MODE_CHAIN) {
-        if (run_chain(env, f, &ms, &groups))
+        if (run_chain(env, f, &ms, &groups, record->pass_ms))
             return 1;
+        record->timed = 1;
     } else if (m == MODE_STANDALONE) {
-        coop_launch launch = {.local_size = env->local_size};
+        coop_launch launch = {.local_size = env->local_size, .max_groups = env->groups};
         coop_run_stats stats = {0};
         if (run_persistent(name, env->ctx, f->kernel, &launch, &stats, NULL) != COOP_OK)
             return 1;
         ms = stats.run_ms - stats.discovery_ms;
         groups = stats.groups;
     } else {
-        coop_mega_params params = {.launch = {.local_size = env->local_size}, .chaos_seed = seed, .watchdog_s = 60};
+        coop_mega_params params = {.launch = {.local_size = env->local_size, .max_groups = env->groups},
+                                   .chaos_seed = seed, .watchdog_s = 60};
         coop_task_plan plan = {.task = LBVH_MATMULT_MEGA_TASK_matmult, .workgroups = TASK_GROUPS,
                                .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
         if (run_megakernel(name, env->ctx, f->kernel, &params, &plan, o->task ? 1 : 0, &report, NULL) != COOP_OK) {
@@ -419,6 +542,10 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         }
         ms = report.cooperative_ms;
         groups = report.groups;
+    }
+    if (m != MODE_CHAIN && read_passes(env, &record->timed, record->pass_ms)) {
+        coop_mega_report_free(&report);
+        return 1;
     }
     int status = read_back(env, got);
     unsigned faults = 0, ray_faults = 0, hits = 0;
@@ -436,7 +563,7 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         printf(" seed %u", seed);
     printf(": %.3f ms on %u groups", ms, groups);
     if (m == MODE_CHAIN)
-        printf(", %u launches", LBVH_STEPS);
+        printf(", %u launches", env->steps);
     if (m == MODE_COOPERATIVE)
         printf(", %u kills, %u forks, %u task runs", report.kills, report.forks, report.tasks);
     if (status == 1)
@@ -452,20 +579,38 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
                hits);
     else
         printf(": tree equal to the CPU's (no rays cast): ok\n");
-    *record = (build_record){.form = m, .seed = seed, .groups = groups, .kills = report.kills, .forks = report.forks,
-                             .tasks = report.tasks, .ms = ms, .status = status};
+    record->groups = groups;
+    record->kills = report.kills;
+    record->forks = report.forks;
+    record->tasks = report.tasks;
+    record->ms = ms;
+    record->status = status;
+    print_passes(env, record, "passes");
     coop_mega_report_free(&report);
     return status;
 }
 
-/* The median time of the `count` records of form m; NAN for none. */
-static double form_median(const build_record *records, unsigned count, mode m, double *times)
+/* The median time of the `count` records of form m (pass k's with pass >= 0, over the timed
+ * ones); NAN for none. */
+static double form_median(const build_record *records, unsigned count, mode m, int pass, double *times)
 {
     unsigned found = 0;
     for (unsigned i = 0; i < count; i++)
-        if (records[i].form == m)
-            times[found++] = records[i].ms;
+        if (records[i].form == m && (pass < 0 || records[i].timed))
+            times[found++] = pass < 0 ? records[i].ms : records[i].pass_ms[pass];
     return found ? stats_quantile(times, found, 0.5) : NAN;
+}
+
+/* The passes' times of one build, or each pass's median over a form's builds: {"bounds": MS, ...}. */
+static void json_passes(FILE *out, const lbvh_env *env, const double *pass_ms)
+{
+    char buffer[24];
+    fprintf(out, "{");
+    for (unsigned k = 0; k < env->steps; k++) {
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", pass_name(env, k, buffer, sizeof buffer));
+        json_number(out, pass_ms[k]);
+    }
+    fprintf(out, "}");
 }
 
 /* Every build's figures and each form's median as one JSON object. */
@@ -483,19 +628,45 @@ static int write_json(const options *o, const lbvh_env *env, const build_record 
     json_string(out, info->platform);
     fprintf(out, ",\n  \"scene\": ");
     json_string(out, o->obj ? o->obj : o->gen == 1 ? "uniform" : "clustered");
-    fprintf(out, ",\n  \"triangles\": %u,\n  \"local_size\": %zu,\n  \"rays\": %u,\n  \"chaos_seed\": %u,\n"
-            "  \"task\": %s,\n  \"builds\": [\n", env->n, env->local_size, o->rays, o->chaos,
-            o->task ? "\"matmult\"" : "null");
+    fprintf(out, ",\n  \"triangles\": %u,\n  \"local_size\": %zu,\n  \"groups\": ", env->n, env->local_size);
+    if (o->groups)
+        fprintf(out, "%u", o->groups);
+    else
+        fprintf(out, "\"auto\"");
+    fprintf(out, ",\n  \"digit_bits\": %u,\n  \"rays\": %u,\n  \"chaos_seed\": %u,\n  \"task\": %s,\n  \"passes\": [",
+            env->digit_bits, o->rays, o->chaos, o->task ? "\"matmult\"" : "null");
+    char buffer[24];
+    for (unsigned k = 0; k < env->steps; k++)
+        fprintf(out, "%s\"%s\"", k ? ", " : "", pass_name(env, k, buffer, sizeof buffer));
+    fprintf(out, "],\n  \"builds\": [\n");
     for (unsigned i = 0; i < count; i++) {
         const build_record *r = &records[i];
         fprintf(out, "    {\"form\": \"%s\", \"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, \"kills\": %u, "
-                "\"forks\": %u, \"task_runs\": %u, \"check\": \"%s\"}%s\n", mode_names[r->form], r->seed, r->ms,
-                r->groups, r->kills, r->forks, r->tasks, r->status ? "wrong" : "ok", i + 1 < count ? "," : "");
+                "\"forks\": %u, \"task_runs\": %u, \"check\": \"%s\", \"pass_clock\": \"%s\", \"pass_ms\": ",
+                mode_names[r->form], r->seed, r->ms, r->groups, r->kills, r->forks, r->tasks,
+                r->status ? "wrong" : "ok",
+                !r->timed ? "no device clock" : r->form == MODE_CHAIN ? "profiling events" : "device clock");
+        if (r->timed)
+            json_passes(out, env, r->pass_ms);
+        else
+            fprintf(out, "null");
+        fprintf(out, "}%s\n", i + 1 < count ? "," : "");
     }
     fprintf(out, "  ],\n  \"median_ms\": {");
     for (int m = 0; m < MODES; m++) {
         fprintf(out, "%s\"%s\": ", m ? ", " : "", mode_names[m]);
-        json_number(out, form_median(records, count, (mode)m, times));
+        json_number(out, form_median(records, count, (mode)m, -1, times));
+    }
+    fprintf(out, "},\n  \"median_pass_ms\": {");
+    for (int m = 0; m < MODES; m++) {
+        fprintf(out, "%s\"%s\": ", m ? ", " : "", mode_names[m]);
+        double medians[LBVH_MAX_STEPS];
+        for (unsigned k = 0; k < env->steps; k++)
+            medians[k] = form_median(records, count, (mode)m, (int)k, times);
+        if (isnan(medians[0]))
+            fprintf(out, "null");
+        else
+            json_passes(out, env, medians);
     }
     fprintf(out, "}\n}\n");
     return output_commit(&file, name);
@@ -539,7 +710,7 @@ int main(int argc, char **argv)
     /* a line per build, in order with libcoop's messages on standard error */
     setvbuf(stdout, NULL, _IOLBF, 0);
     output_catch_signals();
-    lbvh_env env = {.n = n, .tris = tris};
+    lbvh_env env = {.n = n, .tris = tris, .digit_bits = o.digit_bits, .steps = 2 * (32 / o.digit_bits) + 4};
     int result = device_open(name, NULL, &env.ctx);
     if (!result) {
         const coop_device_info *info = coop_context_device(env.ctx);
@@ -549,11 +720,28 @@ int main(int argc, char **argv)
         result = device_check_local_size(name, info, env.local_size);
         env.max_groups = coop_launch_groups(env.ctx, env.local_size);
     }
+    if (!result && o.groups > env.max_groups)
+        result = error_report(name, "--groups %u: at most %u groups can be co-resident at local size %zu on this "
+                              "device", o.groups, env.max_groups, env.local_size);
+    if (!result) {
+        size_t per_group = env.local_size * (env.digit_bits == 8 ? KEYS_PER_ITEM_8BIT : KEYS_PER_ITEM), needed = ((size_t)n + per_group - 1) / per_group;
+        env.groups = o.groups ? o.groups : needed < env.max_groups ? (unsigned)needed : env.max_groups;
+        env.clock_host = malloc(clock_words(&env) * sizeof *env.clock_host);
+        if (!env.clock_host)
+            result = error_report(name, "out of memory for the device clock's stamps");
+    }
     if (!result)
         result = open_buffers(&env);
+    if (!result && o.modes[MODE_CHAIN]) {
+        cl_int err = CL_SUCCESS;
+        env.chain_queue = device_profiling_queue(env.ctx, &err);
+        if (!env.chain_queue)
+            result = error_cl(name, err, "chain: clCreateCommandQueueWithProperties");
+    }
     if (!result)
-        printf("lbvh: %u triangles (%s), local size %zu\n", n,
-               o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size);
+        printf("lbvh: %u triangles (%s), local size %zu, at most %u groups (%s), %u-bit digits\n", n,
+               o.obj ? o.obj : o.gen == 1 ? "uniform" : "clustered", env.local_size, env.groups,
+               o.groups ? "--groups" : "auto", env.digit_bits);
     unsigned wrong = 0;
     double *times = malloc((size_t)o.seeds * MODES * sizeof *times);
     build_record *records = calloc((size_t)o.seeds * MODES, sizeof *records);
@@ -576,10 +764,15 @@ int main(int argc, char **argv)
             wrong += run == 2;
         }
         unsigned done = recorded - first;
-        if (!result && done > 1)
+        if (!result && done > 1) {
             printf("%s: median %.3f ms over %u builds (min %.3f, max %.3f)\n", mode_names[m],
                    stats_quantile(times, done, 0.5), done, stats_quantile(times, done, 0.0),
                    stats_quantile(times, done, 1.0));
+            build_record median = {.form = (mode)m, .timed = records[first].timed};
+            for (unsigned k = 0; median.timed && k < env.steps; k++)
+                median.pass_ms[k] = form_median(records + first, done, (mode)m, (int)k, times);
+            print_passes(&env, &median, "median passes");
+        }
         form_close(&f);
     }
     if (!result && wrong)
@@ -589,6 +782,9 @@ int main(int argc, char **argv)
     free(times);
     free(records);
     buffers_release(env.buffers, env.buffer_count);
+    if (env.chain_queue)
+        clReleaseCommandQueue(env.chain_queue);
+    free(env.clock_host);
     coop_context_release(env.ctx);
     lbvh_tree_free(&expected);
     lbvh_tree_free(&got);

@@ -62,6 +62,59 @@ static unsigned sum_before(const char *output, const char *label)
 
 static const char *const OK_END = "equal every triangle's: ok";
 
+/* The line of `output` that begins with `start` (a copy, to free), or NULL. */
+static char *line_starting(const char *output, const char *start)
+{
+    for (const char *line = output; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t length = eol ? (size_t)(eol - line) : strlen(line);
+        if (!strncmp(line, start, strlen(start)))
+            return strndup(line, length);
+        line += length + (eol != NULL);
+    }
+    return NULL;
+}
+
+/* Asserts that `output` has the line "FORM passes (CLOCK, ms): bounds MS morton MS count0 MS
+ * scatter0 MS ... hierarchy MS fit MS", with `passes` radix passes, every time a number of at least
+ * 0; or, where `clockless` allows it, "FORM passes: no device clock". */
+static void assert_passes(const char *output, const char *form, const char *clock, unsigned passes, int clockless)
+{
+    char start[64];
+    snprintf(start, sizeof start, "%s passes", form);
+    char *line = line_starting(output, start);
+    ck_assert_msg(line != NULL, "no '%s' line:\n%s", start, output);
+    char expected[96];
+    snprintf(expected, sizeof expected, "%s: no device clock", start);
+    if (clockless && !strcmp(line, expected)) {
+        free(line);
+        return;
+    }
+    snprintf(expected, sizeof expected, "%s (%s, ms):", start, clock);
+    ck_assert_msg(!strncmp(line, expected, strlen(expected)), "'%s' does not start '%s'", line, expected);
+    const char *at = line + strlen(expected);
+    for (unsigned k = 0; k < 2 * passes + 4; k++) {
+        char name[16];
+        if (k < 2)
+            snprintf(name, sizeof name, "%s", k ? "morton" : "bounds");
+        else if (k == 2 * passes + 2)
+            snprintf(name, sizeof name, "hierarchy");
+        else if (k == 2 * passes + 3)
+            snprintf(name, sizeof name, "fit");
+        else
+            snprintf(name, sizeof name, "%s%u", (k - 2) % 2 ? "scatter" : "count", (k - 2) / 2);
+        ck_assert_msg(*at == ' ' && !strncmp(at + 1, name, strlen(name)) && at[1 + strlen(name)] == ' ',
+                      "pass %u is not '%s' in '%s'", k, name, line);
+        at += 2 + strlen(name);
+        char *end = NULL;
+        double ms = strtod(at, &end);
+        ck_assert_msg(end != at && ms >= 0, "pass %s has no time in '%s'", name, line);
+        at = end;
+    }
+    ck_assert_msg(*at == '\0', "'%s' has more than %u passes", line, 2 * passes + 4);
+    free(line);
+}
+
 /* ---- The three forms ------------------------------------------------------------------------ */
 
 START_TEST(uniform_every_form)
@@ -72,6 +125,23 @@ START_TEST(uniform_every_form)
     ck_assert_msg(lines_with(run.output, "cooperative seed 0: ", OK_END) == 1, "no cooperative tree:\n%s", run.output);
     ck_assert_msg(lines_with(run.output, "chain: ", OK_END) == 1, "no chain tree:\n%s", run.output);
     ck_assert_msg(strstr(run.output, "20 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
+/* Each build's passes, named in order, timed by the device clock (the persistent forms, where the
+ * device has one) or by the chain's profiling events; with --repeat, each pass's median too. */
+START_TEST(passes_timed_in_order)
+{
+    tu_process run = run_lbvh("--gen", "uniform:2000", "--rays", "20", "--repeat", "2", NULL);
+    assert_run(&run, "uniform:2000", 0, "lbvh: 2000 triangles (uniform)");
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 6, "not six right trees:\n%s", run.output);
+    assert_passes(run.output, "standalone", "device clock", 8, 1);
+    assert_passes(run.output, "cooperative", "device clock", 8, 1);
+    assert_passes(run.output, "chain", "profiling events", 8, 0);
+    assert_passes(run.output, "chain median", "profiling events", 8, 0);
+    ck_assert_msg(lines_with(run.output, "chain passes (profiling events, ms): bounds ", "") == 2,
+                  "not a passes line a chain build:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -100,6 +170,46 @@ START_TEST(smallest_scenes)
 }
 END_TEST
 
+/* 8-bit digits: four radix passes, the same trees, in every form. */
+START_TEST(eight_bit_digits)
+{
+    tu_process run = run_lbvh("--gen", "clustered:3000", "--digit-bits", "8", "--rays", "100", "--local-size", "32",
+                              NULL);
+    assert_run(&run, "--digit-bits 8", 0, "lbvh: 3000 triangles (clustered), local size 32, at most ");
+    ck_assert_msg(strstr(run.output, " groups (auto), 8-bit digits\n") != NULL, "not 8-bit digits:\n%s", run.output);
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "12 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
+    assert_passes(run.output, "standalone", "device clock", 4, 1);
+    assert_passes(run.output, "cooperative", "device clock", 4, 1);
+    assert_passes(run.output, "chain", "profiling events", 4, 0);
+    free(run.output);
+}
+END_TEST
+
+/* --groups caps the persistent forms' groups; without it a scene of fewer triangles than 8 a
+ * work-item gets one group; more than can be co-resident is an error. */
+START_TEST(groups_chosen_or_given)
+{
+    tu_process run = run_lbvh("--gen", "uniform:100", "--mode", "standalone", "--local-size", "32", "--rays", "20",
+                              NULL);
+    assert_run(&run, "uniform:100, auto", 0, "lbvh: 100 triangles (uniform), local size 32, at most 1 groups (auto)");
+    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1 && strstr(run.output, " on 1 groups: "),
+                  "not one right tree on 1 group:\n%s", run.output);
+    free(run.output);
+    run = run_lbvh("--gen", "clustered:2000", "--groups", "1", "--local-size", "32", "--rays", "20", NULL);
+    assert_run(&run, "--groups 1", 0, "at most 1 groups (--groups), 4-bit digits");
+    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    ck_assert_msg(strstr(run.output, "\nstandalone: ") && strstr(strstr(run.output, "\nstandalone: "), " on 1 groups: "),
+                  "the standalone build is not on 1 group:\n%s", run.output);
+    free(run.output);
+    run = run_lbvh("--gen", "uniform:50", "--groups", "65536", "--rays", "0", NULL);
+    assert_run(&run, "--groups 65536", 1, "coop-lbvh: --groups 65536: at most ");
+    ck_assert_msg(strstr(run.output, " groups can be co-resident at local size ") != NULL && !strstr(run.output, "Usage"),
+                  "--groups 65536:\n%s", run.output);
+    free(run.output);
+}
+END_TEST
+
 /* --json: every build's figures and each form's median; a failed write is an error. */
 START_TEST(json_has_every_build)
 {
@@ -121,6 +231,17 @@ START_TEST(json_has_every_build)
         builds++;
     ck_assert_msg(builds == 3, "--json has %u chain builds, not 3:\n%s", builds, json);
     ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong build:\n%s", json);
+    ck_assert_msg(strstr(json, "\"passes\": [\"bounds\", \"morton\", \"count0\", \"scatter0\", \"count1\", ") &&
+                      strstr(json, "\"count7\", \"scatter7\", \"hierarchy\", \"fit\"],"),
+                  "--json lacks the passes' names in order:\n%s", json);
+    unsigned timed = 0;
+    for (const char *at = strstr(json, "\"pass_clock\": \"profiling events\", \"pass_ms\": {\"bounds\": "); at;
+         at = strstr(at + 1, "\"pass_clock\": \"profiling events\", \"pass_ms\": {\"bounds\": "))
+        timed++;
+    ck_assert_msg(timed == 3, "--json has %u chain builds with their passes' times, not 3:\n%s", timed, json);
+    ck_assert_msg(strstr(json, "\"median_pass_ms\": {\"standalone\": null, \"cooperative\": null, \"chain\": "
+                               "{\"bounds\": "),
+                  "--json lacks the chain's median passes:\n%s", json);
     free(json);
     run = run_lbvh("--gen", "uniform:50", "--mode", "chain", "--rays", "0", "--json", "/dev/full", NULL);
     assert_run(&run, "--json /dev/full", 1, "coop-lbvh: cannot write /dev/full: No space left on device");
@@ -245,6 +366,12 @@ START_TEST(bad_arguments)
                                                         "from 1 to 256"},
         {{"--gen", "uniform:5", "--mode", "chain", "--chaos", "3"}, "--chaos and --task need --mode cooperative or "
                                                                     "all"},
+        {{"--gen", "uniform:5", "--groups", "0"}, "--groups: '0' is out of range; expected a whole number from 1 to "
+                                                  "65536"},
+        {{"--gen", "uniform:5", "--mode", "chain", "--groups", "2"}, "--groups needs --mode standalone, cooperative or "
+                                                                     "all (the chain keeps a group per --local-size "
+                                                                     "triangles)"},
+        {{"--gen", "uniform:5", "--digit-bits", "6"}, "--digit-bits: '6' is not a choice; expected 4 or 8"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_lbvh(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4],
@@ -259,8 +386,9 @@ END_TEST
 /* ---- scripts/lbvh-build ------------------------------------------------------------------------ */
 
 /* The benchmark script's smoke test: --quick builds 2,000 triangles of each kind once in each form
- * and writes its CSV (a row per scene and form), its report and its plot; its times are not
- * checked (PoCL measures nothing), coop-lbvh checks every tree. */
+ * and writes its CSVs (a row per scene and form; a row per scene, timed form and pass), its
+ * report and its plot; its times are not checked (PoCL measures nothing, and its persistent forms
+ * have no device clock), coop-lbvh checks every tree. */
 START_TEST(benchmark_script_quick)
 {
     char folder[] = "/tmp/test_lbvh-XXXXXX";
@@ -270,7 +398,7 @@ START_TEST(benchmark_script_quick)
     tu_process run = tu_run_process(argv);
     assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
     free(run.output);
-    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png"};
+    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png", "lbvh-passes.csv"};
     char path[96];
     snprintf(path, sizeof path, "%s/%s", folder, files[0]);
     char *csv = tu_read_file(path, NULL);
@@ -283,7 +411,18 @@ START_TEST(benchmark_script_quick)
     char *text = tu_read_file(path, NULL);
     ck_assert_msg(strstr(text, "| scene | triangles | standalone | cooperative (matmult task) | chain |") != NULL,
                   "the report lacks its table:\n%s", text);
+    ck_assert_msg(strstr(text, "\nclustered 2000:\n\n| pass | standalone | cooperative (matmult task) | chain |\n"
+                               "| --- | ---: | ---: | ---: |\n| bounds | ") != NULL && strstr(text, "\n| scatter7 | "),
+                  "the report lacks the passes' table:\n%s", text);
     free(text);
+    snprintf(path, sizeof path, "%s/%s", folder, files[3]);
+    char *passes = tu_read_file(path, NULL);
+    ck_assert_msg(!strncmp(passes, "scene,triangles,form,pass,median_ms\n", strlen("scene,triangles,form,pass,median_ms\n")),
+                  "lbvh-passes.csv starts:\n%s", passes);
+    ck_assert_msg(lines_with(passes, "clustered:2000,2000,chain,", "") == 20 &&
+                      lines_with(passes, "clustered:2000,2000,chain,hierarchy,", "") == 1,
+                  "lbvh-passes.csv lacks the chain's 20 passes:\n%s", passes);
+    free(passes);
     snprintf(path, sizeof path, "%s/%s", folder, files[2]);
     char *png = tu_read_file(path, NULL);
     ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "lbvh-build.png is not a PNG image");
@@ -381,6 +520,11 @@ static Suite *lbvh_suite(void)
     tcase_add_test(forms, clustered_every_form);
     tcase_add_test(forms, smallest_scenes);
     tcase_add_test(forms, json_has_every_build);
+    tcase_add_test(forms, passes_timed_in_order);
+    TCase *options = tu_tcase("options", 900);
+    tcase_add_test(options, eight_bit_digits);
+    tcase_add_test(options, groups_chosen_or_given);
+    suite_add_tcase(suite, options);
     suite_add_tcase(suite, forms);
     TCase *chaos = tu_tcase("chaos", 900);
     tcase_add_test(chaos, cooperative_under_chaos);

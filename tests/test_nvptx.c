@@ -158,9 +158,10 @@ END_TEST
 /* Programs built with options of their own: the litmus tests (coop-litmus builds both
  * variants), the barrier self-test in every form barrier-bench builds, coop-bench's and
  * coop-demo's plain task kernels, sched-bench's ordinary kernels (queued.cl, the device clock's
- * stamps), merge-bench's hand-written megakernel; and libcoop's own knobs that select other
- * NVIDIA code: a GPU older than sm_80 (no redux.sync) and the slow paths inlined
- * (COOP_NV_INLINE, no cold context copies), and the barrier sites (COOP_SITES). */
+ * stamps), merge-bench's hand-written megakernel, coop-lbvh's three forms with 8-bit digits;
+ * and libcoop's own knobs that select other NVIDIA code: a GPU older than sm_80 (no redux.sync)
+ * and the slow paths inlined (COOP_NV_INLINE, no cold context copies), and the barrier sites
+ * (COOP_SITES). */
 START_TEST(programs_with_options_compile)
 {
     static const struct {
@@ -192,6 +193,10 @@ START_TEST(programs_with_options_compile)
         {"tests/merge/expected/two_kernels.cl", "-DCOOP_KERNELS=2 -DCOOP_TRACING=1"},
         {"kernels/generated/multi_mega.cl", "-DCOOP_KERNELS=2"},
         {"kernels/generated/multi_mega.cl", "-DCOOP_KERNELS=2 -DCOOP_TRACING=1"},
+        /* coop-lbvh --digit-bits 8 */
+        {"kernels/generated/lbvh_standalone.cl", "-DLBVH_RADIX_BITS=8"},
+        {"kernels/generated/lbvh_matmult_mega.cl", "-DLBVH_RADIX_BITS=8"},
+        {"apps/lbvh/lbvh_step.cl", "-DLBVH_RADIX_BITS=8"},
     };
     failures f = {0};
     for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)

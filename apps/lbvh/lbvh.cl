@@ -7,31 +7,38 @@
  *
  * Buffers (lbvh.h says what each holds): tris (9n floats), partial (6 floats a group), keys, ids,
  * keys_tmp, ids_tmp (n words each), hist (LBVH_DIGITS words a group), child (2(n - 1) words),
- * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1). "A group": every group the launch may
- * have. Local size at most LBVH_MAX_LOCAL. */
+ * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1), clock_ns (LBVH_FIT_END + a group
+ * 64-bit words: the passes' ends on the device clock, lbvh.h). "A group": every group the launch
+ * may have. Local size at most LBVH_MAX_LOCAL. */
 #include "lbvh.h"
 
 kernel void lbvh(global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids,
                  global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child,
-                 global uint *parent, global float *box, global uint *visits)
+                 global uint *parent, global float *box, global uint *visits, global ulong *clock_ns)
 {
-    local uint counts[LBVH_COUNT_WORDS];
+    local uint sort[LBVH_SORT_WORDS];
     local float boxes[LBVH_BOX_FLOATS];
-    local uint base[LBVH_BASE_WORDS];
     uint groups = shared_num_groups();
+    lbvh_stamp(get_group_id(0), clock_ns, 0);
     lbvh_bounds(get_group_id(0), groups, tris, n, partial, boxes);
     global_barrier();
+    lbvh_stamp(get_group_id(0), clock_ns, 1);
     lbvh_morton(get_group_id(0), groups, tris, n, partial, keys, ids, boxes);
     resizing_global_barrier();
+    lbvh_stamp(get_group_id(0), clock_ns, 2);
     for (uint pass = 0; pass < LBVH_PASSES; pass++) {
         uint members = shared_num_groups();
-        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, counts);
+        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, sort);
         global_barrier();
-        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, counts, base);
+        lbvh_stamp(get_group_id(0), clock_ns, 3u + 2u * pass);
+        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, sort);
         resizing_global_barrier();
+        lbvh_stamp(get_group_id(0), clock_ns, 4u + 2u * pass);
     }
     uint last = shared_num_groups();
     lbvh_hierarchy(get_group_id(0), last, n, keys, child, parent, visits);
     resizing_global_barrier();
+    lbvh_stamp(get_group_id(0), clock_ns, 3u + 2u * LBVH_PASSES);
     lbvh_fit(get_group_id(0), shared_num_groups(), n, tris, ids, child, parent, box, visits);
+    lbvh_stamp_fit(get_group_id(0), clock_ns);
 }

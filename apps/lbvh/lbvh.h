@@ -11,39 +11,90 @@
  *   morton     every group reduces the groups' boxes and writes each primitive's 30-bit Morton
  *              code (10 bits an axis, x highest) into keys and its index into ids;
  *   count p    radix pass p (LBVH_RADIX_BITS bits from bit p * LBVH_RADIX_BITS): each group counts
- *              the digits of its block of the keys into hist[digit * groups + group];
- *   scatter p  each group scatters its block, stable, to digit base + the groups before it + the
- *              work-items before it + its own count: keys and ids go to keys_tmp and ids_tmp on
- *              even passes, back on odd ones (LBVH_PASSES is even: the sorted keys end in keys);
+ *              the digits of its block of the keys into hist[group * LBVH_DIGITS + digit];
+ *   scatter p  each group scatters its block, stable, to digit base + the groups before it + its
+ *              own count, tile by tile (a key a work-item): keys and ids go to keys_tmp and ids_tmp
+ *              on even passes, back on odd ones (LBVH_PASSES is even: the sorted keys end in keys);
  *   hierarchy  internal node i (0 .. n - 2) gets its children from the common prefixes of the
  *              sorted keys, equal keys told apart by their position; visits[i] = 0;
  *   fit        every leaf's box is its triangle's; the second child to reach a parent boxes it.
  * A count pass and its scatter pass must see the same number of groups: only a plain global
- * barrier (no offer) may stand between them.
+ * barrier (no offer) may stand between them. Every step inside a group is parallel over its
+ * work-items: reductions and scans take log2(local size) steps, so that no pass waits on a loop
+ * over the group or over the groups in one work-item.
+ *
+ * LBVH_RADIX_BITS is 4 (8 passes, the default) or 8 (4 passes: -DLBVH_RADIX_BITS=8); the tree is
+ * the same. The local memory is sized for 8 either way, since coop-merge writes the sizes of the
+ * kernel's local arrays into the programs it makes.
  *
  * Nodes: internal nodes 0 .. n - 2 (the root is node 0), leaves n - 1 .. 2n - 2 (leaf k holds
  * primitive ids[k]; with one primitive the root is its leaf). child[2i], child[2i + 1]: internal
  * node i's children; parent[node]: LBVH_NO_PARENT for the root; box[node * 6]: lo x y z, hi x y z.
- * lbvh_ref.h builds the same tree on the CPU. */
+ * lbvh_ref.h builds the same tree on the CPU.
+ *
+ * Clock (where the device has one, COOP_HAS_CLOCK): clock_ns[0] is the build's start and
+ * clock_ns[1 + k] the end of pass k's barrier on group 0's clock; clock_ns[LBVH_FIT_END + g] is
+ * group g's end of the fit. Without a clock nothing is written. */
 #ifndef APPS_LBVH_LBVH_H
 #define APPS_LBVH_LBVH_H
 
+#ifndef LBVH_RADIX_BITS
 #define LBVH_RADIX_BITS 4u
-#define LBVH_DIGITS 16u
-#define LBVH_PASSES 8u
+#endif
+#if LBVH_RADIX_BITS != 4 && LBVH_RADIX_BITS != 8
+#error "LBVH_RADIX_BITS must be 4 or 8"
+#endif
+#define LBVH_DIGITS (1u << LBVH_RADIX_BITS)
+#define LBVH_PASSES (32u / LBVH_RADIX_BITS)
 #define LBVH_MAX_LOCAL 256u
 #define LBVH_NO_PARENT 0xffffffffu
+/* clock_ns: the start, a stamp after each of the 2 * LBVH_PASSES + 3 barriers, then a word a group */
+#define LBVH_FIT_END (2u * LBVH_PASSES + 4u)
 
-/* Local memory the passes share: LBVH_DIGITS counts per work-item, a box per work-item, and a
- * digit's base and total; the box after the work-items' boxes is the group's. */
-#define LBVH_COUNT_WORDS (LBVH_DIGITS * LBVH_MAX_LOCAL)
+/* A scatter ranks a key among the keys of its digit before it in its row of LBVH_ROW work-items
+ * (a loop over at most LBVH_ROW - 1 of them) and places the rows by their counts. */
+#define LBVH_ROW 32u
+#define LBVH_MAX_ROWS (LBVH_MAX_LOCAL / LBVH_ROW)
+
+/* The sort's local words (lbvh_count, lbvh_scatter): each row's count of each digit in a tile,
+ * the tile's digits, each digit's next place, and two buffers for the scans over digits. Sized
+ * for 8-bit digits (3584 words). */
+#define LBVH_SORT_WORDS 4096u
+#define LBVH_SORT_ROWS 0u
+#define LBVH_SORT_TILE (256u * LBVH_MAX_ROWS)
+#define LBVH_SORT_NEXT (LBVH_SORT_TILE + LBVH_MAX_LOCAL)
+#define LBVH_SORT_TOTAL (LBVH_SORT_NEXT + 256u)
+#define LBVH_SORT_BEFORE (LBVH_SORT_TOTAL + 256u)
+#define LBVH_SORT_SCAN (LBVH_SORT_BEFORE + 256u)
+#if LBVH_SORT_SCAN + 256u > LBVH_SORT_WORDS
+#error "the sort's local words do not fit LBVH_SORT_WORDS"
+#endif
+/* The boxes' local floats: a box per work-item; the box after them is the group's. */
 #define LBVH_BOX_FLOATS (6u * LBVH_MAX_LOCAL + 6u)
-#define LBVH_BASE_WORDS (2u * LBVH_DIGITS)
 
 /* The first item of block `group` of `groups` over `count` items (blocks differ by at most one). */
 inline uint lbvh_block_start(uint group, uint groups, uint count)
 {
     return (uint)(((ulong)count * group) / groups);
+}
+
+/* Group 0 stamps the clock into clock_ns[at]. */
+inline void lbvh_stamp(uint group, global ulong *clock_ns, uint at)
+{
+#if COOP_HAS_CLOCK
+    if (group == 0u && get_local_id(0) == 0u)
+        clock_ns[at] = coop_clock_ns();
+#endif
+}
+
+/* The group stamps the clock at its end of the fit. */
+inline void lbvh_stamp_fit(uint group, global ulong *clock_ns)
+{
+#if COOP_HAS_CLOCK
+    coop_group_sync();
+    if (get_local_id(0) == 0u)
+        clock_ns[LBVH_FIT_END + group] = coop_clock_ns();
+#endif
 }
 
 /* Primitive p's point: the sum of its vertices. */
@@ -54,7 +105,7 @@ inline float3 lbvh_point(global const float *tris, uint p)
 }
 
 /* Reduces every work-item's box (lo, hi) into box_out[0..5] (local), which the whole group reads
- * after the call. */
+ * after the call: pairs of boxes merged in log2(local size) steps. */
 inline void lbvh_group_box(float3 lo, float3 hi, local float *boxes, local float *box_out)
 {
     uint lid = get_local_id(0), size = get_local_size(0);
@@ -65,12 +116,16 @@ inline void lbvh_group_box(float3 lo, float3 hi, local float *boxes, local float
     boxes[lid * 6u + 4u] = hi.y;
     boxes[lid * 6u + 5u] = hi.z;
     coop_group_sync();
-    for (uint a = lid; a < 6u; a += size) {
-        float v = boxes[a];
-        for (uint j = 1; j < size; j++)
-            v = a < 3u ? fmin(v, boxes[j * 6u + a]) : fmax(v, boxes[j * 6u + a]);
-        box_out[a] = v;
+    for (uint stride = 1u; stride < size; stride *= 2u) {
+        if (lid % (2u * stride) == 0u && lid + stride < size)
+            for (uint a = 0; a < 3u; a++) {
+                boxes[lid * 6u + a] = fmin(boxes[lid * 6u + a], boxes[(lid + stride) * 6u + a]);
+                boxes[lid * 6u + 3u + a] = fmax(boxes[lid * 6u + 3u + a], boxes[(lid + stride) * 6u + 3u + a]);
+            }
+        coop_group_sync();
     }
+    for (uint a = lid; a < 6u; a += size)
+        box_out[a] = boxes[a];
     coop_group_sync();
 }
 
@@ -130,98 +185,140 @@ inline void lbvh_morton(uint group, uint groups, global const float *tris, uint 
     }
 }
 
-/* This work-item's part [*first, *end) of this group's block of the n keys: consecutive runs,
- * so that the scatter keeps the order. */
-inline void lbvh_part(uint group, uint groups, uint n, uint *first, uint *end)
+/* Exclusive prefix sums of words[0 .. count), count <= 256, in place, by the whole group in
+ * log2(count) steps (Hillis and Steele); other: 256 words of scratch. */
+inline void lbvh_group_scan(local uint *words, local uint *other, uint count)
 {
     uint lid = get_local_id(0), size = get_local_size(0);
-    uint start = lbvh_block_start(group, groups, n), items = lbvh_block_start(group + 1u, groups, n) - start;
-    *first = start + lbvh_block_start(lid, size, items);
-    *end = start + lbvh_block_start(lid + 1u, size, items);
-}
-
-/* The work-item's digit counts of its part into counts[digit * size + lid]. */
-inline void lbvh_count_part(uint group, uint groups, uint n, uint shift, global const uint *keys, local uint *counts)
-{
-    uint lid = get_local_id(0), size = get_local_size(0), first, end;
-    uint mine[LBVH_DIGITS];
-    for (uint d = 0; d < LBVH_DIGITS; d++)
-        mine[d] = 0;
-    lbvh_part(group, groups, n, &first, &end);
-    for (uint i = first; i < end; i++)
-        mine[(keys[i] >> shift) & (LBVH_DIGITS - 1u)]++;
-    for (uint d = 0; d < LBVH_DIGITS; d++)
-        counts[d * size + lid] = mine[d];
+    local uint *from = words, *to = other;
+    for (uint offset = 1u; offset < count; offset *= 2u) {
+        for (uint e = lid; e < count; e += size)
+            to[e] = from[e] + (e >= offset ? from[e - offset] : 0u);
+        coop_group_sync();
+        local uint *swap = from;
+        from = to;
+        to = swap;
+    }
+    /* from holds the inclusive sums; shift them by one into the other buffer, then back if that
+     * is not `words` */
+    for (uint e = lid; e < count; e += size)
+        to[e] = e ? from[e - 1u] : 0u;
     coop_group_sync();
-}
-
-/* Pass count `pass`: the group's digit counts into hist. Even passes read keys, odd ones keys_tmp. */
-inline void lbvh_count(uint group, uint groups, uint n, uint pass, global const uint *keys, global const uint *keys_tmp,
-                       global uint *hist, local uint *counts)
-{
-    uint lid = get_local_id(0), size = get_local_size(0);
-    lbvh_count_part(group, groups, n, pass * LBVH_RADIX_BITS, pass & 1u ? keys_tmp : keys, counts);
-    for (uint d = lid; d < LBVH_DIGITS; d += size) {
-        uint total = 0;
-        for (uint j = 0; j < size; j++)
-            total += counts[d * size + j];
-        hist[d * groups + group] = total;
+    if (to != words) {
+        for (uint e = lid; e < count; e += size)
+            words[e] = to[e];
+        coop_group_sync();
     }
 }
 
+/* Pass count `pass`: the group's digit counts of its block into hist[group * LBVH_DIGITS + digit],
+ * by local atomics (the order does not matter here). Even passes read keys, odd ones keys_tmp. */
+inline void lbvh_count(uint group, uint groups, uint n, uint pass, global const uint *keys, global const uint *keys_tmp,
+                       global uint *hist, local uint *sort)
+{
+    uint lid = get_local_id(0), size = get_local_size(0), shift = pass * LBVH_RADIX_BITS;
+    global const uint *keys_in = pass & 1u ? keys_tmp : keys;
+    local uint *counts = sort + LBVH_SORT_TOTAL;
+    for (uint d = lid; d < LBVH_DIGITS; d += size)
+        counts[d] = 0;
+    coop_group_sync();
+    uint end = lbvh_block_start(group + 1u, groups, n);
+    for (uint i = lbvh_block_start(group, groups, n) + lid; i < end; i += size)
+        atomic_inc(&counts[(keys_in[i] >> shift) & (LBVH_DIGITS - 1u)]);
+    coop_group_sync();
+    for (uint d = lid; d < LBVH_DIGITS; d += size)
+        hist[group * LBVH_DIGITS + d] = counts[d];
+    /* the scatter overwrites `sort` */
+    coop_group_sync();
+}
+
+/* Each digit's first place for this group's keys into next[digit]: the digits below it over all
+ * groups, plus this digit over the groups before this one. Digit d's sums over the groups are
+ * split among `lanes` work-items, which read consecutive words of hist. */
+inline void lbvh_digit_bases(uint group, uint groups, global const uint *hist, local uint *sort)
+{
+    uint lid = get_local_id(0), size = get_local_size(0);
+    local uint *next = sort + LBVH_SORT_NEXT, *total = sort + LBVH_SORT_TOTAL, *before = sort + LBVH_SORT_BEFORE;
+    uint lanes = size >= LBVH_DIGITS ? size / LBVH_DIGITS : 1u;
+    for (uint e = lid; e < lanes * LBVH_DIGITS; e += size) {
+        uint d = e % LBVH_DIGITS, all = 0, below = 0;
+        for (uint g = e / LBVH_DIGITS; g < groups; g += lanes) {
+            uint count = hist[g * LBVH_DIGITS + d];
+            all += count;
+            below += g < group ? count : 0u;
+        }
+        total[e] = all;
+        before[e] = below;
+    }
+    coop_group_sync();
+    /* digit d's work-item alone reads the words of d (lane * LBVH_DIGITS + d) and writes total[d] */
+    for (uint d = lid; d < LBVH_DIGITS; d += size) {
+        uint all = 0, below = 0;
+        for (uint lane = 0; lane < lanes; lane++) {
+            all += total[lane * LBVH_DIGITS + d];
+            below += before[lane * LBVH_DIGITS + d];
+        }
+        total[d] = all;
+        next[d] = below;
+    }
+    coop_group_sync();
+    lbvh_group_scan(total, sort + LBVH_SORT_SCAN, LBVH_DIGITS);
+    for (uint d = lid; d < LBVH_DIGITS; d += size)
+        next[d] += total[d];
+    coop_group_sync();
+}
+
 /* Pass scatter `pass`: every key of the group's block to its place in the sorted order by this
- * pass's digit, stable: from keys and ids to keys_tmp and ids_tmp on even passes, back on odd ones. */
+ * pass's digit, stable: from keys and ids to keys_tmp and ids_tmp on even passes, back on odd ones.
+ * The block goes in tiles of a key a work-item; within a tile a key's place is its digit's next
+ * place, plus the keys of its digit in the rows before its own, plus those before it in its row. */
 inline void lbvh_scatter(uint group, uint groups, uint n, uint pass, global uint *keys, global uint *ids,
-                         global uint *keys_tmp, global uint *ids_tmp, global const uint *hist, local uint *counts,
-                         local uint *base)
+                         global uint *keys_tmp, global uint *ids_tmp, global const uint *hist, local uint *sort)
 {
     uint lid = get_local_id(0), size = get_local_size(0), shift = pass * LBVH_RADIX_BITS;
     global const uint *keys_in = pass & 1u ? keys_tmp : keys, *ids_in = pass & 1u ? ids_tmp : ids;
     global uint *keys_out = pass & 1u ? keys : keys_tmp, *ids_out = pass & 1u ? ids : ids_tmp;
-    local uint *before = base, *total = base + LBVH_DIGITS;
-    for (uint w = lid; w < LBVH_BASE_WORDS; w += size)
-        base[w] = 0;
-    lbvh_count_part(group, groups, n, shift, keys_in, counts);
-    /* hist[d * groups + g]: every digit's count over all groups, and over the groups before this one */
-    uint mine_before[LBVH_DIGITS], mine_total[LBVH_DIGITS];
-    for (uint d = 0; d < LBVH_DIGITS; d++)
-        mine_before[d] = mine_total[d] = 0;
-    for (uint e = lid; e < LBVH_DIGITS * groups; e += size) {
-        uint d = e / groups, count = hist[e];
-        mine_total[d] += count;
-        if (e % groups < group)
-            mine_before[d] += count;
-    }
-    for (uint d = 0; d < LBVH_DIGITS; d++) {
-        if (mine_total[d])
-            atomic_add(&total[d], mine_total[d]);
-        if (mine_before[d])
-            atomic_add(&before[d], mine_before[d]);
-    }
-    coop_group_sync();
-    /* each digit's work-item counts become exclusive prefixes, and the digit's base is added */
-    for (uint digit = lid; digit < LBVH_DIGITS; digit += size) {
-        uint at = before[digit];
-        for (uint d = 0; d < digit; d++)
-            at += total[d];
-        for (uint j = 0; j < size; j++) {
-            uint count = counts[digit * size + j];
-            counts[digit * size + j] = at;
-            at += count;
+    local uint *rows = sort + LBVH_SORT_ROWS, *tile = sort + LBVH_SORT_TILE, *next = sort + LBVH_SORT_NEXT;
+    uint row = lid / LBVH_ROW, row_count = (size + LBVH_ROW - 1u) / LBVH_ROW;
+    for (uint e = lid; e < LBVH_DIGITS * row_count; e += size)
+        rows[e] = 0;
+    lbvh_digit_bases(group, groups, hist, sort);
+    uint start = lbvh_block_start(group, groups, n), end = lbvh_block_start(group + 1u, groups, n);
+    for (uint first = start; first < end; first += size) {
+        uint i = first + lid, key = 0, id = 0, digit = LBVH_DIGITS;
+        if (i < end) {
+            key = keys_in[i];
+            id = ids_in[i];
+            digit = (key >> shift) & (LBVH_DIGITS - 1u);
+            atomic_inc(&rows[digit * row_count + row]);
         }
+        tile[lid] = digit;
+        coop_group_sync();
+        uint rank = 0;
+        for (uint k = row * LBVH_ROW; k < lid; k++)
+            rank += tile[k] == digit;
+        /* each digit's row counts become the rows' first places */
+        for (uint d = lid; d < LBVH_DIGITS; d += size) {
+            uint at = next[d];
+            for (uint r = 0; r < row_count; r++) {
+                uint count = rows[d * row_count + r];
+                rows[d * row_count + r] = at;
+                at += count;
+            }
+            next[d] = at;
+        }
+        coop_group_sync();
+        if (i < end) {
+            uint at = rows[digit * row_count + row] + rank;
+            keys_out[at] = key;
+            ids_out[at] = id;
+        }
+        coop_group_sync();
+        for (uint e = lid; e < LBVH_DIGITS * row_count; e += size)
+            rows[e] = 0;
+        /* the next tile's counts, and the next pass's count, write `sort` */
+        coop_group_sync();
     }
-    coop_group_sync();
-    uint next[LBVH_DIGITS], first, end;
-    for (uint d = 0; d < LBVH_DIGITS; d++)
-        next[d] = counts[d * size + lid];
-    lbvh_part(group, groups, n, &first, &end);
-    for (uint i = first; i < end; i++) {
-        uint key = keys_in[i], at = next[(key >> shift) & (LBVH_DIGITS - 1u)]++;
-        keys_out[at] = key;
-        ids_out[at] = ids_in[i];
-    }
-    /* the next pass's count overwrites `counts` */
-    coop_group_sync();
 }
 
 /* Karras's delta: the common prefix length of sorted keys i and j, 32 + that of i and j where

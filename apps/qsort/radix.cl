@@ -8,14 +8,13 @@
 kernel void radix(global uint *keys, global uint *ids, global uint *keys_tmp, global uint *ids_tmp, global uint *hist,
                   uint n)
 {
-    local uint counts[LBVH_COUNT_WORDS];
-    local uint base[LBVH_BASE_WORDS];
+    local uint sort[LBVH_SORT_WORDS];
     for (uint pass = 0; pass < LBVH_PASSES; pass++) {
         uint members;
         members = shared_num_groups();
-        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, counts);
+        lbvh_count(get_group_id(0), members, n, pass, keys, keys_tmp, hist, sort);
         global_barrier();
-        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, counts, base);
+        lbvh_scatter(get_group_id(0), members, n, pass, keys, ids, keys_tmp, ids_tmp, hist, sort);
         resizing_global_barrier();
     }
 }

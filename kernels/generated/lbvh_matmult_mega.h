@@ -20,10 +20,11 @@
 #define LBVH_MATMULT_MEGA_ARG_lbvh_parent 9
 #define LBVH_MATMULT_MEGA_ARG_lbvh_box 10
 #define LBVH_MATMULT_MEGA_ARG_lbvh_visits 11
-#define LBVH_MATMULT_MEGA_ARG_matmult_a 12
-#define LBVH_MATMULT_MEGA_ARG_matmult_b 13
-#define LBVH_MATMULT_MEGA_ARG_matmult_c 14
-#define LBVH_MATMULT_MEGA_ARG_COUNT 15
+#define LBVH_MATMULT_MEGA_ARG_lbvh_clock_ns 12
+#define LBVH_MATMULT_MEGA_ARG_matmult_a 13
+#define LBVH_MATMULT_MEGA_ARG_matmult_b 14
+#define LBVH_MATMULT_MEGA_ARG_matmult_c 15
+#define LBVH_MATMULT_MEGA_ARG_COUNT 16
 
 #define LBVH_MATMULT_MEGA_TASK_matmult 0
 #define LBVH_MATMULT_MEGA_TASK_COUNT 1

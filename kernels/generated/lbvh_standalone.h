@@ -19,6 +19,7 @@
 #define LBVH_STANDALONE_ARG_lbvh_parent 9
 #define LBVH_STANDALONE_ARG_lbvh_box 10
 #define LBVH_STANDALONE_ARG_lbvh_visits 11
-#define LBVH_STANDALONE_ARG_COUNT 12
+#define LBVH_STANDALONE_ARG_lbvh_clock_ns 12
+#define LBVH_STANDALONE_ARG_COUNT 13
 
 #endif
