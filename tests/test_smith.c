@@ -116,7 +116,8 @@ START_TEST(runner_reports_a_wrong_word)
 END_TEST
 
 /* A program whose merged forms add one to out[0] while the user's kernel as plain OpenCL does not
- * is the merge's fault (exit status 2): both merged forms named wrong, the plain kernel right. */
+ * is the merge's fault (exit status 2): both merged forms named wrong, the plain kernel right;
+ * still the merge's when the plain kernel is wrong at another word only. */
 START_TEST(runner_blames_the_merge_when_the_plain_kernel_is_right)
 {
     char dir[PATH_BYTES + 8], path[PATH_BYTES + 32], mega[PATH_BYTES + 32], header[PATH_BYTES + 32],
@@ -164,6 +165,30 @@ START_TEST(runner_blames_the_merge_when_the_plain_kernel_is_right)
              "standalone: mismatch: smith out[0] = %lu, expected %lu (1 of %lu words wrong); "
              "plain: right (merge: only the merged forms are wrong)",
              first + 1, first, count, first + 1, first, count);
+    ck_assert_msg(run.status == 2 && strstr(run.output, expected), "smith-run (status %d), expected \"%s\":\n%s",
+                  run.status, expected, run.output);
+    free(run.output);
+
+    /* the plain kernel adds one to the last word */
+    snprintf(path, sizeof path, "%s/plain.cl", dir);
+    kernel = read_text(path);
+    length = strlen(kernel);
+    ck_assert_msg(length > 2 && !strcmp(kernel + length - 2, "}\n"), "plain.cl does not end its kernel last");
+    stream = fopen(path, "w");
+    ck_assert_ptr_nonnull(stream);
+    fprintf(stream, "%.*s    if (get_local_id(0) == 0)\n        atomic_add(&out[%lu], 1u);\n}\n", (int)(length - 2),
+            kernel, count - 1);
+    ck_assert_int_eq(fclose(stream), 0);
+    free(kernel);
+    const char *last = words;
+    for (unsigned long i = 1; i < count; i++)
+        last = strchr(last, ' ') + 1;
+    unsigned long last_word = strtoul(last, NULL, 10);
+    run = run_smith(smith_run);
+    snprintf(expected, sizeof expected,
+             "plain: mismatch: smith out[%lu] = %lu, expected %lu (1 of %lu words wrong), right at out[0] "
+             "(merge: only the merged forms are wrong there)",
+             count - 1, last_word + 1, last_word, count);
     ck_assert_msg(run.status == 2 && strstr(run.output, expected), "smith-run (status %d), expected \"%s\":\n%s",
                   run.status, expected, run.output);
     free(run.output);

@@ -9,8 +9,8 @@
  * standalone kernel runs once at the spec's group count. The device is COOP_PLATFORM's and
  * COOP_DEVICE's; the watchdog COOP_WATCHDOG_S's (default 10 s). Exit status: 0 every run gave
  * the expected words; 2 a word differs in a merged form and the user's kernel as plain OpenCL
- * runs right (mismatch: coop-merge's or libcoop's); 5 a word differs and the plain kernel is
- * wrong too (platform); 3 a run made no progress (hang: the watchdog or the time limit); 4 a
+ * gets that word right (mismatch: coop-merge's or libcoop's); 5 the plain kernel gets it wrong
+ * too (platform); 3 a run made no progress (hang: the watchdog or the time limit); 4 a
  * program failed to build; 1 any other error. A mismatch ends the megakernel's runs; the report
  * then says the standalone kernel's verdict and the plain kernel's (DIR/plain.cl, gen.py's, run
  * as one group without libcoop); any other failure ends everything (after a hang the kernel may
@@ -220,9 +220,15 @@ static void zero_buffers(coop_context *ctx, spec *s)
     clFinish(coop_context_queue(ctx));
 }
 
+/* A form's first wrong word. */
+typedef struct wrong_word {
+    const item *it;
+    size_t word;
+} wrong_word;
+
 /* Compares every checked buffer of the run (`ran[p]`: whether plan p ran): 0, or 1 with what differs
- * in `message`. */
-static int check(coop_context *ctx, spec *s, const int *ran, char *message, size_t size)
+ * in `message` and the first wrong word in `*at` (may be NULL). */
+static int check(coop_context *ctx, spec *s, const int *ran, char *message, size_t size, wrong_word *at)
 {
     for (size_t i = 0; i < s->item_count; i++) {
         item *it = &s->items[i];
@@ -240,10 +246,25 @@ static int check(coop_context *ctx, spec *s, const int *ran, char *message, size
             snprintf(message, size, "mismatch: %s %s[%zu] = %u, expected %u (%zu of %zu words wrong)", it->kernel,
                      it->param, first, words[first], it->expect[first], wrong, it->words);
         free(words);
+        if (wrong && at)
+            *at = (wrong_word){it, first};
         if (wrong)
             return 1;
     }
     return 0;
+}
+
+/* Whether the word `w` names is wrong in its buffer now (a task's word cannot be: the plain
+ * kernel runs no task). */
+static int still_wrong(coop_context *ctx, const wrong_word *w)
+{
+    if (w->it->plan >= 0)
+        return 0;
+    cl_uint word;
+    if (clEnqueueReadBuffer(coop_context_queue(ctx), w->it->buffer, CL_TRUE, w->word * sizeof word, sizeof word, &word,
+                            0, NULL, NULL) != CL_SUCCESS)
+        fail(1, "clEnqueueReadBuffer failed");
+    return word != w->it->expect[w->word];
 }
 
 static double now_s(void)
@@ -319,7 +340,7 @@ static int run_plain(coop_context *ctx, const char *dir, spec *s, char *message,
     }
     clReleaseEvent(done);
     int none[4] = {0};
-    int wrong = check(ctx, s, none, message, size);
+    int wrong = check(ctx, s, none, message, size, NULL);
     if (!wrong)
         snprintf(message, size, "right");
     clReleaseKernel(kernel);
@@ -327,16 +348,26 @@ static int run_plain(coop_context *ctx, const char *dir, spec *s, char *message,
     return wrong;
 }
 
-/* Ends a run in which a merged form gave a wrong word: runs the plain kernel and says whose
- * fault it is, the platform's (the plain kernel is wrong too) or the merge's. */
-static _Noreturn void report_mismatch(coop_context *ctx, const char *dir, spec *s, const char *what)
+/* Ends a run in which a merged form gave a wrong word (its first one in `wrong[0 .. count)`): runs
+ * the plain kernel and says whose fault it is. The platform's when the plain kernel is wrong at
+ * one of those words too; the merge's when it is right there, even if it is wrong elsewhere (a
+ * platform's fault that the merged forms got right does not explain theirs). */
+static _Noreturn void report_mismatch(coop_context *ctx, const char *dir, spec *s, const char *what,
+                                      const wrong_word *wrong, size_t count)
 {
     char message[400];
     int plain = run_plain(ctx, dir, s, message, sizeof message);
-    if (plain == 1)
+    if (plain < 0)
+        fail(EXIT_MISMATCH, "%s; plain: %s", what, message);
+    int same = 0;
+    for (size_t i = 0; i < count && plain; i++)
+        same |= still_wrong(ctx, &wrong[i]);
+    if (same)
         fail(EXIT_PLATFORM, "%s; plain: %s (platform: the plain kernel is wrong too)", what, message);
-    fail(EXIT_MISMATCH, "%s; plain: %s%s", what, message,
-         plain == 0 ? " (merge: only the merged forms are wrong)" : "");
+    if (plain)
+        fail(EXIT_MISMATCH, "%s; plain: %s, right at %s[%zu] (merge: only the merged forms are wrong there)", what,
+             message, wrong[0].it->param, wrong[0].word);
+    fail(EXIT_MISMATCH, "%s; plain: right (merge: only the merged forms are wrong)", what);
 }
 
 int main(int argc, char **argv)
@@ -388,6 +419,8 @@ int main(int argc, char **argv)
     /* A mismatch in the megakernel still runs the standalone kernel, whose verdict the report
      * adds: whether the fault is in the megakernel's rewriting or in both forms. */
     char mismatch[512] = "";
+    wrong_word wrong[2];
+    size_t wrong_count = 0;
     coop_program *program = NULL;
     coop_kernel *kernel = build(ctx, dir, "mega", "SMITH_MEGA", &s, &program);
     /* PoCL compiles a kernel at its first launch, inside the time limit: minutes on a loaded
@@ -405,8 +438,10 @@ int main(int argc, char **argv)
         int ran[4] = {0};
         for (size_t r = 0; r < report.record_count; r++)
             ran[report.records[r].plan] = 1;
-        if (check(ctx, &s, ran, message, sizeof message))
+        if (check(ctx, &s, ran, message, sizeof message, &wrong[0])) {
             snprintf(mismatch, sizeof mismatch, "%s: %s", what, message);
+            wrong_count = 1;
+        }
         printf("%s: %u groups, %u kills, %u forks, %u resizes, %u tasks\n", what, report.groups, report.kills,
                report.forks, report.resizes, report.tasks);
         coop_mega_report_free(&report);
@@ -423,15 +458,16 @@ int main(int argc, char **argv)
              coop_context_message(ctx));
     int none[4] = {0};
     char message[400];
-    int standalone_wrong = check(ctx, &s, none, message, sizeof message);
+    int standalone_wrong = check(ctx, &s, none, message, sizeof message, &wrong[wrong_count]);
+    wrong_count += (size_t)standalone_wrong;
     char what[1024];
     if (mismatch[0]) {
         snprintf(what, sizeof what, "%s; standalone: %s", mismatch, standalone_wrong ? message : "right");
-        report_mismatch(ctx, dir, &s, what);
+        report_mismatch(ctx, dir, &s, what, wrong, wrong_count);
     }
     if (standalone_wrong) {
         snprintf(what, sizeof what, "standalone: %s; megakernel: right under %u chaos seeds", message, seeds);
-        report_mismatch(ctx, dir, &s, what);
+        report_mismatch(ctx, dir, &s, what, wrong, wrong_count);
     }
     printf("standalone: %u groups\n", stats.groups);
     coop_kernel_release(kernel);
