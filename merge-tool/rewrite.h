@@ -26,6 +26,7 @@ char *mt_padded(const char *indent, unsigned levels);
 int mt_is_loop(const mt_stmt *s);
 /* Whether a statement is or holds a `break` or `continue` of the loop around it. */
 int mt_holds_jump(const mt_stmt *s);
-void mt_join_statement(const mt_control *c, const mt_stmt *s);
+/* The joins statement `s` gets; none in front of it unless `in_front` (rewrite_block says where). */
+void mt_join_statement(const mt_control *c, const mt_stmt *s, int in_front);
 
 #endif

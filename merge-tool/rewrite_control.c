@@ -59,6 +59,8 @@ typedef struct layout {
     size_t wrap_count, wrap_capacity;
     const mt_stmt **clears;
     size_t clear_count, clear_capacity;
+    const mt_stmt **unjoined;     /* statements that get no join in front of them (rewrite_block) */
+    size_t unjoined_count, unjoined_capacity;
 } layout;
 
 /* `transmit T a = x, b;` becomes `coop_transmit_.a = x;` (nothing if no initializer). */
@@ -325,13 +327,18 @@ static void rewrite_block(const mt_control *c, layout *l, const mt_stmt *block)
         }
         if (item && item->empty && run_first)
             continue;
-        /* none after a run that only jumps, right before an `if` or loop of the kernel's own that
-         * holds a workgroup barrier (which has joins of its own): with one there, after `if (n2 >
-         * 0u) break;` in a loop, before an `if` around a loop of resizing votes, PoCL's compiler
-         * failed "Incoming edges to non-entry block!" (smith seed 90108) */
+        /* no join between a run that only jumps and an `if` or loop of the kernel's own right
+         * after it that holds a workgroup barrier, neither the run's nor the one a loop gets in
+         * front of it (join_loop): with one there, after `if (n2 > 0u) break;` in a loop, before
+         * an `if` around a loop of resizing votes, PoCL's compiler failed "Incoming edges to
+         * non-entry block!" (smith seed 90108), and so it did after `if (i0 % 3u == 1u) break;`
+         * before a loop of resizing barriers (seed 90202); the standalone form, whose run is not
+         * wrapped, compiles with that join */
         if (run_first && run_barrier && item && (item->kind == MT_ST_IF || mt_is_loop(item)) &&
-            mt_holds_barrier(c->merge, c->file, item->cursor) && !run_holds_barrier(c, block, run_first, run_last))
+            mt_holds_barrier(c->merge, c->file, item->cursor) && !run_holds_barrier(c, block, run_first, run_last)) {
             run_barrier = 0;
+            MT_PUSH(l->unjoined, l->unjoined_count, l->unjoined_capacity, item);
+        }
         if (run_first)
             wrap(l, block, run_first, run_last, 2, run_barrier, "!coop_skip_");
         run_first = run_last = NULL;
@@ -536,7 +543,10 @@ static void rewrite_tree(const mt_control *c, layout *l, const mt_stmt *s)
         else if (s->kind == MT_ST_IF)
             rewrite_if(c, s);
     }
-    mt_join_statement(c, s);
+    int join_in_front = 1;
+    for (size_t i = 0; i < l->unjoined_count; i++)
+        join_in_front &= l->unjoined[i] != s;
+    mt_join_statement(c, s, join_in_front);
     for (size_t i = 0; i < s->count; i++)
         rewrite_tree(c, l, s->items[i]);
 }
@@ -741,4 +751,5 @@ void mt_rewrite_cooperative(mt_merge *merge)
         free(l.wraps[i].condition);
     free(l.wraps);
     free(l.clears);
+    free(l.unjoined);
 }

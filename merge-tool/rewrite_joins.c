@@ -170,12 +170,13 @@ static void join_before(const mt_control *c, const mt_stmt *s, int holds)
  * seed 228), `if (get_local_id(0) == 0)` at the end of the body was taken in every work-item
  * (seed 60235). Unlike the joins after a statement, these go into loops a jump leaves too. None
  * goes before a loop in an `if`'s branch: after an `if` holding a voting barrier in an `else`,
- * such a join made its compiler fail "Incoming edges to non-entry block!" (seed 60116). */
-static void join_loop(const mt_control *c, const mt_stmt *s, int holds)
+ * such a join made its compiler fail "Incoming edges to non-entry block!" (seed 60116), nor
+ * right after a wrapped run that only jumps (`in_front`: seed 90202, rewrite_block). */
+static void join_loop(const mt_control *c, const mt_stmt *s, int holds, int in_front)
 {
     if (!s->parent || !s->count || !holds)
         return;
-    if (s->parent->kind == MT_ST_COMPOUND && !in_branch(s)) {
+    if (in_front && s->parent->kind == MT_ST_COMPOUND && !in_branch(s)) {
         char *indent = mt_indent_at(c->file, s->begin);
         char *text = mt_printf("coop_pocl_join();\n%s", indent);
         mt_edit_add(c->file, s->begin, s->begin, -MT_JOIN_RANK, text);
@@ -322,17 +323,19 @@ static void join_before_jump(const mt_control *c, const mt_stmt *s)
     }
 }
 
-/* Every join that statement `s` gets, in an order that keeps the output stable. */
-void mt_join_statement(const mt_control *c, const mt_stmt *s)
+/* Every join that statement `s` gets, in an order that keeps the output stable; none in front of
+ * it unless `in_front`. */
+void mt_join_statement(const mt_control *c, const mt_stmt *s, int in_front)
 {
     /* whether it holds a workgroup barrier: a walk of its subtree, taken once for all rules */
     int holds = (s->kind == MT_ST_IF || mt_is_loop(s)) && mt_holds_barrier(c->merge, c->file, s->cursor);
     if (s->kind == MT_ST_IF) {
-        join_before(c, s, holds);
+        if (in_front)
+            join_before(c, s, holds);
         join_branch_head(c, s, holds);
     }
     if (mt_is_loop(s))
-        join_loop(c, s, holds);
+        join_loop(c, s, holds, in_front);
     join_branch_tail(c, s);
     join_before_jump(c, s);
     if (s->kind == MT_ST_IF || mt_is_loop(s))

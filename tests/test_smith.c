@@ -76,8 +76,9 @@ static unsigned long words_in(const char *text)
     return count;
 }
 
-/* A run whose expected word is off by one is a mismatch (exit status 2) naming the word, in the
- * megakernel and in the standalone kernel, which still runs after the megakernel's mismatch. */
+/* A run whose expected word is off by one is wrong in the megakernel, in the standalone kernel,
+ * which still runs after the megakernel's mismatch, and in the user's kernel as plain OpenCL: the
+ * platform's fault (exit status 5), each form's word named. */
 START_TEST(runner_reports_a_wrong_word)
 {
     char dir[PATH_BYTES + 8], path[PATH_BYTES + 32];
@@ -99,15 +100,112 @@ START_TEST(runner_reports_a_wrong_word)
     ck_assert_int_eq(fclose(stream), 0);
     char *smith_run[] = {"build/bin/smith-run", dir, "--seeds", "1", NULL};
     run = run_smith(smith_run);
-    char expected[256];
+    char expected[512];
+    unsigned long count = words_in(words);
     snprintf(expected, sizeof expected,
              "megakernel, chaos seed 1: mismatch: smith out[0] = %lu, expected %lu (1 of %lu words wrong); "
-             "standalone: mismatch: smith out[0] = %lu, expected %lu",
-             first, first + 1, words_in(words), first, first + 1);
+             "standalone: mismatch: smith out[0] = %lu, expected %lu (1 of %lu words wrong); "
+             "plain: mismatch: smith out[0] = %lu, expected %lu (1 of %lu words wrong) "
+             "(platform: the plain kernel is wrong too)",
+             first, first + 1, count, first, first + 1, count, first, first + 1, count);
+    ck_assert_msg(run.status == 5 && strstr(run.output, expected), "smith-run (status %d), expected \"%s\":\n%s",
+                  run.status, expected, run.output);
+    free(run.output);
+    free(spec);
+}
+END_TEST
+
+/* A program whose merged forms add one to out[0] while the user's kernel as plain OpenCL does not
+ * is the merge's fault (exit status 2): both merged forms named wrong, the plain kernel right;
+ * still the merge's when the plain kernel is wrong at another word only. */
+START_TEST(runner_blames_the_merge_when_the_plain_kernel_is_right)
+{
+    char dir[PATH_BYTES + 8], path[PATH_BYTES + 32], mega[PATH_BYTES + 32], header[PATH_BYTES + 32],
+        task[PATH_BYTES + 32], standalone[PATH_BYTES + 32], standalone_header[PATH_BYTES + 32];
+    snprintf(dir, sizeof dir, "%s/m", scratch);
+    char *gen[] = {PYTHON, "fuzz/smith/smith.py", "gen", "3", "-o", dir, NULL};
+    tu_process run = run_smith(gen);
+    ck_assert_msg(run.status == 0, "gen (status %d):\n%s", run.status, run.output);
+    free(run.output);
+    snprintf(path, sizeof path, "%s/smith.cl", dir);
+    char *kernel = read_text(path);
+    size_t length = strlen(kernel);
+    ck_assert_msg(length > 2 && !strcmp(kernel + length - 2, "}\n"), "smith.cl does not end its kernel last");
+    FILE *stream = fopen(path, "w");
+    ck_assert_ptr_nonnull(stream);
+    fprintf(stream, "%.*s    if (get_group_id(0) == 0 && get_local_id(0) == 0)\n        atomic_add(&out[0], 1u);\n}\n",
+            (int)(length - 2), kernel);
+    ck_assert_int_eq(fclose(stream), 0);
+    free(kernel);
+    snprintf(mega, sizeof mega, "%s/mega.cl", dir);
+    snprintf(header, sizeof header, "%s/mega.h", dir);
+    snprintf(task, sizeof task, "%s/smith_task.cl", dir);
+    snprintf(standalone, sizeof standalone, "%s/standalone.cl", dir);
+    snprintf(standalone_header, sizeof standalone_header, "%s/standalone.h", dir);
+    char *merge[] = {"build/bin/coop-merge", path, "--task", task, "-o", mega, "--host-header", header, NULL};
+    char *merge_standalone[] = {"build/bin/coop-merge", path, "--standalone", "-o", standalone, "--host-header",
+                                standalone_header, NULL};
+    char *const *merges[] = {merge, merge_standalone};
+    for (size_t i = 0; i < 2; i++) {
+        run = run_smith(merges[i]);
+        ck_assert_msg(run.status == 0, "coop-merge (status %d):\n%s", run.status, run.output);
+        free(run.output);
+    }
+    snprintf(path, sizeof path, "%s/smith.spec", dir);
+    char *spec = read_text(path);
+    char *words = strstr(spec, "expect smith out ");
+    ck_assert_ptr_nonnull(words);
+    words += strlen("expect smith out ");
+    unsigned long first = strtoul(words, NULL, 10), count = words_in(words);
+    char *smith_run[] = {"build/bin/smith-run", dir, "--seeds", "1", NULL};
+    run = run_smith(smith_run);
+    char expected[512];
+    snprintf(expected, sizeof expected,
+             "megakernel, chaos seed 1: mismatch: smith out[0] = %lu, expected %lu (1 of %lu words wrong); "
+             "standalone: mismatch: smith out[0] = %lu, expected %lu (1 of %lu words wrong); "
+             "plain: right (merge: only the merged forms are wrong)",
+             first + 1, first, count, first + 1, first, count);
+    ck_assert_msg(run.status == 2 && strstr(run.output, expected), "smith-run (status %d), expected \"%s\":\n%s",
+                  run.status, expected, run.output);
+    free(run.output);
+
+    /* the plain kernel adds one to the last word */
+    snprintf(path, sizeof path, "%s/plain.cl", dir);
+    kernel = read_text(path);
+    length = strlen(kernel);
+    ck_assert_msg(length > 2 && !strcmp(kernel + length - 2, "}\n"), "plain.cl does not end its kernel last");
+    stream = fopen(path, "w");
+    ck_assert_ptr_nonnull(stream);
+    fprintf(stream, "%.*s    if (get_local_id(0) == 0)\n        atomic_add(&out[%lu], 1u);\n}\n", (int)(length - 2),
+            kernel, count - 1);
+    ck_assert_int_eq(fclose(stream), 0);
+    free(kernel);
+    const char *last = words;
+    for (unsigned long i = 1; i < count; i++)
+        last = strchr(last, ' ') + 1;
+    unsigned long last_word = strtoul(last, NULL, 10);
+    run = run_smith(smith_run);
+    snprintf(expected, sizeof expected,
+             "plain: mismatch: smith out[%lu] = %lu, expected %lu (1 of %lu words wrong), right at out[0] "
+             "(merge: only the merged forms are wrong there)",
+             count - 1, last_word + 1, last_word, count);
     ck_assert_msg(run.status == 2 && strstr(run.output, expected), "smith-run (status %d), expected \"%s\":\n%s",
                   run.status, expected, run.output);
     free(run.output);
     free(spec);
+}
+END_TEST
+
+/* Seed 90292 reduced: PoCL 3.1 runs the user's kernel as plain OpenCL wrong (a branch on the local
+ * id after a loop holding a helper's barriers in an `if` is taken by every work-item), so the
+ * plain form alone is the platform class. */
+START_TEST(plain_kernel_pocl_runs_wrong_is_platform)
+{
+    char *argv[] = {PYTHON, "fuzz/smith/smith.py", "check", "90292", "--drop", "0,1,3,4,6,7,9", "--only-plain", NULL};
+    tu_process run = run_smith(argv);
+    ck_assert_msg(run.status == 1 && strstr(run.output, "seed 90292: platform: smith-run: plain: mismatch: smith out["),
+                  "smith.py check (status %d):\n%s", run.status, run.output);
+    free(run.output);
 }
 END_TEST
 
@@ -185,6 +283,8 @@ static Suite *smith_suite(void)
     tcase_add_checked_fixture(quick, scratch_create, scratch_remove);
     tcase_add_test(quick, generator_is_deterministic_and_drops);
     tcase_add_test(quick, runner_reports_a_wrong_word);
+    tcase_add_test(quick, runner_blames_the_merge_when_the_plain_kernel_is_right);
+    tcase_add_test(quick, plain_kernel_pocl_runs_wrong_is_platform);
     tcase_add_test(quick, runner_reports_a_hang);
     suite_add_tcase(suite, quick);
     TCase *range = tu_tcase("range", 1200);

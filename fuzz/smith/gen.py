@@ -377,8 +377,38 @@ def used_helpers(program):
     return [h for h in program.helpers if h["name"] in names]
 
 
-def render(program):
-    """The cooperative kernel's file, the header's (or None) and the tasks' file."""
+PLAIN_PRELUDE = """/* The cooperative kernel below as plain OpenCL, for one group (fuzz/smith/smith-run.c runs it
+ * so): no libcoop. With one group a global barrier is a workgroup barrier, an offer does nothing
+ * and a vote is the group's. Whether the platform runs the user's kernel right, apart from
+ * coop-merge's rewriting. */
+#define transmit
+#define offer_kill() ((void)0)
+#define offer_fork() ((void)0)
+#define global_barrier() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#define resizing_global_barrier() global_barrier()
+#define global_barrier_any(x) plain_any(plain_vote, (x))
+#define resizing_global_barrier_any(x) plain_any(plain_vote, (x))
+#define shared_num_groups() get_num_groups(0)
+
+int plain_any(local int *vote, int x)
+{
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0)
+        vote[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (x)
+        vote[0] = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int any = vote[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return any;
+}
+"""
+
+
+def render(program, plain=False):
+    """The cooperative kernel's file, the header's (or None) and the tasks' file. With `plain`, the
+    kernel's file is the same kernel as plain OpenCL for one group, the header's helpers in it."""
     words = layout(program)
     helpers = used_helpers(program)
     header = [h for h in helpers if h["where"] == "h"]
@@ -386,13 +416,19 @@ def render(program):
     lines = []
     emit = lines.append
     emit("/* smith seed %d: a generated cooperative kernel (fuzz/smith/gen.py). */" % program.seed)
-    if header:
+    if plain:
+        emit(PLAIN_PRELUDE)
+        for h in header:
+            emit(helper_source(h))
+    elif header:
         emit('#include "smith_helpers.h"')
     emit("")
     for h in inline:
         emit(helper_source(h))
     emit("kernel void smith(global uint *out, uint n0, uint n1, uint n2, uint width)")
     emit("{")
+    if plain:
+        emit("    local int plain_vote[1];")
     for i in range(program.locals):
         emit("    local uint s%d[%d];" % (i, LOCAL_WORDS))
     for i, value in enumerate(program.accs):
@@ -680,7 +716,8 @@ def generate(seed, dropped=(), shapes=True):
     """(program, files): files maps a file name to its text."""
     program = drop(Program(seed, shapes), dropped)
     kernel, header, tasks, words = render(program)
-    files = {"smith.cl": kernel, "smith_task.cl": tasks, "smith.spec": spec(program, words)}
+    files = {"smith.cl": kernel, "smith_task.cl": tasks, "smith.spec": spec(program, words),
+             "plain.cl": render(program, plain=True)[0]}
     if header:
         files["smith_helpers.h"] = header
     return program, files

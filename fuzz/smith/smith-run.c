@@ -3,15 +3,18 @@
  * arguments, the task plans and the expected words), mega.cl and mega.h (the megakernel and its
  * host header) and standalone.cl and standalone.h (the --standalone form).
  *
- *   smith-run DIR [--seeds N] [--first S]
+ *   smith-run DIR [--seeds N] [--first S] [--only-plain]
  *
  * The megakernel runs once under each chaos seed S .. S+N-1 with the spec's task plans, then the
  * standalone kernel runs once at the spec's group count. The device is COOP_PLATFORM's and
  * COOP_DEVICE's; the watchdog COOP_WATCHDOG_S's (default 10 s). Exit status: 0 every run gave
- * the expected words; 2 a word differs (mismatch); 3 a run made no progress (hang: the watchdog
- * or the time limit); 4 a program failed to build; 1 any other error. A mismatch ends the
- * megakernel's runs and the report says the standalone kernel's verdict too; any other failure
- * ends everything (after a hang the kernel may still run). */
+ * the expected words; 2 a word differs in a merged form and the user's kernel as plain OpenCL
+ * gets that word right (mismatch: coop-merge's or libcoop's); 5 the plain kernel gets it wrong
+ * too (platform); 3 a run made no progress (hang: the watchdog or the time limit); 4 a
+ * program failed to build; 1 any other error. A mismatch ends the megakernel's runs; the report
+ * then says the standalone kernel's verdict and the plain kernel's (DIR/plain.cl, gen.py's, run
+ * as one group without libcoop); any other failure ends everything (after a hang the kernel may
+ * still run). --only-plain runs the plain kernel alone: exit status 0 right, 5 wrong. */
 #include "coop.h"
 
 #include <errno.h>
@@ -19,8 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-enum { EXIT_MISMATCH = 2, EXIT_HANG = 3, EXIT_BUILD = 4, MAX_ITEMS = 32, NAME_BYTES = 96 };
+enum { EXIT_MISMATCH = 2, EXIT_HANG = 3, EXIT_BUILD = 4, EXIT_PLATFORM = 5, MAX_ITEMS = 32, NAME_BYTES = 96 };
+
+/* The plain kernel's time limit: PoCL compiles it at its launch, minutes on a loaded machine. */
+#define PLAIN_TIMEOUT_S 600.0
 
 /* An argument of the spec: a buffer (words > 0) or a uint, of kernel `kernel`. */
 typedef struct item {
@@ -213,9 +220,15 @@ static void zero_buffers(coop_context *ctx, spec *s)
     clFinish(coop_context_queue(ctx));
 }
 
+/* A form's first wrong word. */
+typedef struct wrong_word {
+    const item *it;
+    size_t word;
+} wrong_word;
+
 /* Compares every checked buffer of the run (`ran[p]`: whether plan p ran): 0, or 1 with what differs
- * in `message`. */
-static int check(coop_context *ctx, spec *s, const int *ran, char *message, size_t size)
+ * in `message` and the first wrong word in `*at` (may be NULL). */
+static int check(coop_context *ctx, spec *s, const int *ran, char *message, size_t size, wrong_word *at)
 {
     for (size_t i = 0; i < s->item_count; i++) {
         item *it = &s->items[i];
@@ -233,28 +246,149 @@ static int check(coop_context *ctx, spec *s, const int *ran, char *message, size
             snprintf(message, size, "mismatch: %s %s[%zu] = %u, expected %u (%zu of %zu words wrong)", it->kernel,
                      it->param, first, words[first], it->expect[first], wrong, it->words);
         free(words);
+        if (wrong && at)
+            *at = (wrong_word){it, first};
         if (wrong)
             return 1;
     }
     return 0;
 }
 
+/* Whether the word `w` names is wrong in its buffer now (a task's word cannot be: the plain
+ * kernel runs no task). */
+static int still_wrong(coop_context *ctx, const wrong_word *w)
+{
+    if (w->it->plan >= 0)
+        return 0;
+    cl_uint word;
+    if (clEnqueueReadBuffer(coop_context_queue(ctx), w->it->buffer, CL_TRUE, w->word * sizeof word, sizeof word, &word,
+                            0, NULL, NULL) != CL_SUCCESS)
+        fail(1, "clEnqueueReadBuffer failed");
+    return word != w->it->expect[w->word];
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Runs DIR/plain.cl, the cooperative kernel as plain OpenCL (no libcoop), as one group of the
+ * spec's local size; its parameters are the spec's arguments of `smith` in their order. Returns
+ * 0 when out is right, 1 when it is wrong or the kernel never completed, -1 when it could not
+ * run; `message` says which. */
+static int run_plain(coop_context *ctx, const char *dir, spec *s, char *message, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/plain.cl", dir);
+    FILE *stream = fopen(path, "rb");
+    if (!stream) {
+        snprintf(message, size, "not run (no plain.cl)");
+        return -1;
+    }
+    fclose(stream);
+    char *source = read_text(path);
+    cl_command_queue queue = coop_context_queue(ctx);
+    cl_device_id device = NULL;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, NULL);
+    cl_program program = NULL;
+    if (err == CL_SUCCESS)
+        program = clCreateProgramWithSource(coop_context_cl(ctx), 1, (const char **)&source, NULL, &err);
+    free(source);
+    if (err == CL_SUCCESS && clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) {
+        char log[256] = "";
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        snprintf(message, size, "not run (plain.cl does not build: %.200s)", log);
+        clReleaseProgram(program);
+        return -1;
+    }
+    cl_kernel kernel = err == CL_SUCCESS ? clCreateKernel(program, "smith", &err) : NULL;
+    cl_uint index = 0;
+    for (size_t i = 0; i < s->item_count && err == CL_SUCCESS; i++) {
+        item *it = &s->items[i];
+        if (strcmp(it->kernel, "smith"))
+            continue;
+        err = it->words ? clSetKernelArg(kernel, index, sizeof it->buffer, &it->buffer)
+                        : clSetKernelArg(kernel, index, sizeof it->value, &it->value);
+        index++;
+    }
+    if (err != CL_SUCCESS) {
+        snprintf(message, size, "not run (plain.cl: %s)", coop_cl_error_name(err));
+        return -1;
+    }
+    zero_buffers(ctx, s);
+    size_t global = s->local_size;
+    cl_event done = NULL;
+    if (clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &s->local_size, 0, NULL, &done) != CL_SUCCESS ||
+        clFlush(queue) != CL_SUCCESS)
+        fail(1, "%s: clEnqueueNDRangeKernel failed", path);
+    cl_int state = CL_QUEUED;
+    for (double start = now_s(); now_s() - start < PLAIN_TIMEOUT_S;) {
+        if (clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL) != CL_SUCCESS)
+            fail(1, "%s: clGetEventInfo failed", path);
+        if (state <= CL_COMPLETE)
+            break;
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    if (state < CL_COMPLETE)
+        fail(1, "%s: the plain kernel failed: %s", path, coop_cl_error_name(state));
+    if (state != CL_COMPLETE) {
+        /* the kernel still runs: the caller's report ends the process */
+        snprintf(message, size, "did not complete in %.0f s", PLAIN_TIMEOUT_S);
+        return 1;
+    }
+    clReleaseEvent(done);
+    int none[4] = {0};
+    int wrong = check(ctx, s, none, message, size, NULL);
+    if (!wrong)
+        snprintf(message, size, "right");
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    return wrong;
+}
+
+/* Ends a run in which a merged form gave a wrong word (its first one in `wrong[0 .. count)`): runs
+ * the plain kernel and says whose fault it is. The platform's when the plain kernel is wrong at
+ * one of those words too; the merge's when it is right there, even if it is wrong elsewhere (a
+ * platform's fault that the merged forms got right does not explain theirs). */
+static _Noreturn void report_mismatch(coop_context *ctx, const char *dir, spec *s, const char *what,
+                                      const wrong_word *wrong, size_t count)
+{
+    char message[400];
+    int plain = run_plain(ctx, dir, s, message, sizeof message);
+    if (plain < 0)
+        fail(EXIT_MISMATCH, "%s; plain: %s", what, message);
+    int same = 0;
+    for (size_t i = 0; i < count && plain; i++)
+        same |= still_wrong(ctx, &wrong[i]);
+    if (same)
+        fail(EXIT_PLATFORM, "%s; plain: %s (platform: the plain kernel is wrong too)", what, message);
+    if (plain)
+        fail(EXIT_MISMATCH, "%s; plain: %s, right at %s[%zu] (merge: only the merged forms are wrong there)", what,
+             message, wrong[0].it->param, wrong[0].word);
+    fail(EXIT_MISMATCH, "%s; plain: right (merge: only the merged forms are wrong)", what);
+}
+
 int main(int argc, char **argv)
 {
     unsigned seeds = 3, first = 1;
+    int only_plain = 0;
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
             seeds = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--first") && i + 1 < argc)
             first = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--only-plain"))
+            only_plain = 1;
         else if (!dir && argv[i][0] != '-')
             dir = argv[i];
         else
-            fail(1, "usage: smith-run DIR [--seeds N] [--first S]");
+            fail(1, "usage: smith-run DIR [--seeds N] [--first S] [--only-plain]");
     }
     if (!dir)
-        fail(1, "usage: smith-run DIR [--seeds N] [--first S]");
+        fail(1, "usage: smith-run DIR [--seeds N] [--first S] [--only-plain]");
     char path[4096];
     snprintf(path, sizeof path, "%s/smith.spec", dir);
     spec s;
@@ -273,9 +407,20 @@ int main(int argc, char **argv)
             fail(1, "clCreateBuffer: %s", coop_cl_error_name(err));
     }
 
+    if (only_plain) {
+        char message[400];
+        int plain = run_plain(ctx, dir, &s, message, sizeof message);
+        if (plain)
+            fail(plain > 0 ? EXIT_PLATFORM : 1, "plain: %s", message);
+        printf("plain: right\n");
+        return 0;
+    }
+
     /* A mismatch in the megakernel still runs the standalone kernel, whose verdict the report
      * adds: whether the fault is in the megakernel's rewriting or in both forms. */
     char mismatch[512] = "";
+    wrong_word wrong[2];
+    size_t wrong_count = 0;
     coop_program *program = NULL;
     coop_kernel *kernel = build(ctx, dir, "mega", "SMITH_MEGA", &s, &program);
     /* PoCL compiles a kernel at its first launch, inside the time limit: minutes on a loaded
@@ -293,8 +438,10 @@ int main(int argc, char **argv)
         int ran[4] = {0};
         for (size_t r = 0; r < report.record_count; r++)
             ran[report.records[r].plan] = 1;
-        if (check(ctx, &s, ran, message, sizeof message))
+        if (check(ctx, &s, ran, message, sizeof message, &wrong[0])) {
             snprintf(mismatch, sizeof mismatch, "%s: %s", what, message);
+            wrong_count = 1;
+        }
         printf("%s: %u groups, %u kills, %u forks, %u resizes, %u tasks\n", what, report.groups, report.kills,
                report.forks, report.resizes, report.tasks);
         coop_mega_report_free(&report);
@@ -311,11 +458,17 @@ int main(int argc, char **argv)
              coop_context_message(ctx));
     int none[4] = {0};
     char message[400];
-    int standalone_wrong = check(ctx, &s, none, message, sizeof message);
-    if (mismatch[0])
-        fail(EXIT_MISMATCH, "%s; standalone: %s", mismatch, standalone_wrong ? message : "right");
-    if (standalone_wrong)
-        fail(EXIT_MISMATCH, "standalone: %s; megakernel: right under %u chaos seeds", message, seeds);
+    int standalone_wrong = check(ctx, &s, none, message, sizeof message, &wrong[wrong_count]);
+    wrong_count += (size_t)standalone_wrong;
+    char what[1024];
+    if (mismatch[0]) {
+        snprintf(what, sizeof what, "%s; standalone: %s", mismatch, standalone_wrong ? message : "right");
+        report_mismatch(ctx, dir, &s, what, wrong, wrong_count);
+    }
+    if (standalone_wrong) {
+        snprintf(what, sizeof what, "standalone: %s; megakernel: right under %u chaos seeds", message, seeds);
+        report_mismatch(ctx, dir, &s, what, wrong, wrong_count);
+    }
     printf("standalone: %u groups\n", stats.groups);
     coop_kernel_release(kernel);
     coop_program_release(program);

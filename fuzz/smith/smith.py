@@ -10,12 +10,19 @@
   smith.py export [--first S] --count N DIR      generate and merge, for a machine without coop-merge
   smith.py replay DIR [--seconds T] [--chaos N]  run what export wrote (the GPU machine's campaign)
 
+--only-plain (check, campaign, reduce): run only plain.cl, the user's kernel as plain OpenCL for
+one group (no coop-merge, no libcoop): class platform when it is wrong. Reduces a platform
+finding to the smallest plain kernel the platform runs wrong.
+
 --plain (gen, check, campaign, reduce, export): the programs without the shapes added on
 2026-11-29 (jumps in a loop's middle, do-while, else-if, id branches by barriers), as the seed
 gave them before; make check's seed range runs them so, until the findings of those shapes are
 fixed (docs/TESTING.md).
 
-Classes: pass, mismatch (a wrong output word), hang (the watchdog or a time limit), build (the
+Classes: pass, mismatch (a wrong output word in the megakernel or the standalone form, and the
+user's kernel as plain OpenCL, plain.cl run as one group without libcoop, right: "merge: only the
+merged forms are wrong"), platform (a wrong word, and the plain kernel wrong too: "platform: the
+plain kernel is wrong too"), hang (the watchdog or a time limit), build (the
 merged program does not build), run-crash (smith-run died of a signal: the platform's compiler
 or runtime crashed, e.g. an assertion in PoCL), merge-crash (coop-merge died or said "internal error"),
 merge-reject (coop-merge -Werror refused the program: a generator bug unless the message is a
@@ -40,9 +47,10 @@ import gen  # noqa: E402
 
 RUN_TIMEOUT_S = 1500  # a whole smith-run (two PoCL compiles and every run) that takes longer hangs
 MERGE_TIMEOUT_S = 120
-CLASSES = ["pass", "mismatch", "hang", "build", "run-crash", "merge-crash", "merge-reject", "run-error"]
-RUN_EXITS = {0: "pass", 2: "mismatch", 3: "hang", 4: "build"}
+CLASSES = ["pass", "mismatch", "platform", "hang", "build", "run-crash", "merge-crash", "merge-reject", "run-error"]
+RUN_EXITS = {0: "pass", 2: "mismatch", 3: "hang", 4: "build", 5: "platform"}
 SHAPES = True  # False with --plain
+ONLY_PLAIN = False  # --only-plain: run the user's kernel as plain OpenCL alone, nothing merged
 
 
 def tool(variable, default):
@@ -107,7 +115,7 @@ def prepare(seed, dropped, directory):
 def execute(directory, seed, chaos):
     """(class, message) of smith-run on a merged program."""
     args = [os.path.abspath(tool("SMITH_RUN", "build/bin/smith-run")), os.path.abspath(directory), "--seeds",
-            str(chaos), "--first", str(seed * 7 % 100000 + 1)]
+            str(chaos), "--first", str(seed * 7 % 100000 + 1)] + (["--only-plain"] if ONLY_PLAIN else [])
     try:
         # in the program's folder: PoCL writes its CFG dumps (*.dot) where it crashes
         done = subprocess.run(args, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=environment(),
@@ -126,6 +134,9 @@ def check(seed, dropped=(), chaos=3, directory=None):
     own = directory is None
     directory = directory or tempfile.mkdtemp(prefix="smith.")
     try:
+        if ONLY_PLAIN:
+            write(seed, dropped, directory)
+            return execute(directory, seed, chaos)
         cls, message = prepare(seed, dropped, directory)
         return (cls, message) if cls else execute(directory, seed, chaos)
     finally:
@@ -213,8 +224,9 @@ def write_finding(seed, dropped, cls, message, chaos, findings):
     os.makedirs(findings, exist_ok=True)
     directory = tempfile.mkdtemp(prefix="smith.")
     write(seed, dropped, directory)
-    command = "python3 fuzz/smith/smith.py check %d%s --chaos %d%s" % (seed, " --drop " + ids if ids else "", chaos,
-                                                                      "" if SHAPES else " --plain")
+    command = "python3 fuzz/smith/smith.py check %d%s --chaos %d%s%s" % (seed, " --drop " + ids if ids else "", chaos,
+                                                                        "" if SHAPES else " --plain",
+                                                                        " --only-plain" if ONLY_PLAIN else "")
     stem = os.path.join(findings, "seed%d" % seed)
     spec = [line for line in read(directory, "smith.spec").splitlines() if line.split()[1:2] in (["smith"], [])
             or line.startswith("size")]
@@ -284,9 +296,13 @@ def main():
     for name in ("gen", "check", "campaign", "reduce", "export"):
         sub.choices[name].add_argument("--plain", action="store_true",
                                        help="without the shapes added on 2026-11-29")
+    for name in ("check", "campaign", "reduce"):
+        sub.choices[name].add_argument("--only-plain", action="store_true",
+                                       help="run only the user's kernel as plain OpenCL (plain.cl)")
     a = parser.parse_args()
-    global SHAPES
+    global SHAPES, ONLY_PLAIN
     SHAPES = not getattr(a, "plain", False)
+    ONLY_PLAIN = getattr(a, "only_plain", False)
     if a.command == "gen":
         write(a.seed, ids(a.drop), a.out)
         print(a.out)

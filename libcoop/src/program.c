@@ -14,7 +14,13 @@ static void target_options(const coop_device_info *info, char *out, size_t size)
 {
     switch (info->target) {
     case COOP_TARGET_POCL:
-        snprintf(out, size, "-cl-std=CL3.0 -DCOOP_TARGET_POCL=1");
+        /* -cl-opt-disable: PoCL 3.1's optimized build keeps a kernel's get_local_id(0), folded
+         * into one value, across workgroup barriers, and its work-group compiler then takes a
+         * branch on it after a barrier in a loop that a jump can leave with one work-item's id
+         * in every work-item, or crashes on the kernel. No placement of coop-merge's joins
+         * avoided it in every such kernel (docs/TESTING.md, the smith findings 70089 to 90296);
+         * built without the optimizations each of them runs right. */
+        snprintf(out, size, "-cl-std=CL3.0 -cl-opt-disable -DCOOP_TARGET_POCL=1");
         break;
     case COOP_TARGET_NVIDIA:
         /* COOP_NV_SM: the compute capability, for instructions newer GPUs have (redux.sync) */

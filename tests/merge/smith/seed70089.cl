@@ -8,12 +8,15 @@
  * barrier; body(); } else if (role == 2u) { barrier; ... } barrier; }`, where body() is the kernel
  * below with each join a barrier and the vote's flag through local memory between barriers (2
  * groups of 8, n0 = 3): out[8..10] = 0. As in seed70089_standalone.cl, the branch is decided with
- * the group's last work-item's local id, a value clang computed once before the barriers; fixed
- * (made right by reading the local id through a volatile private copy at each use, which made
- * seeds 90222 and 90285 wrong instead: not kept; open).
+ * the group's last work-item's local id, a value clang computed once before the barriers (made
+ * right by reading the local id through a volatile private copy at each use, which made seeds
+ * 90222 and 90285 wrong instead: not kept). The user's kernel as plain OpenCL, as gen.py writes
+ * it for one group, runs right: smith classes it as the merge's.
+ * Fixed on 2026-11-29 by building every program for PoCL with -cl-opt-disable
+ * (libcoop/src/program.c): no placement of joins made all of this family right.
  * smith-run: megakernel, chaos seed 90624: mismatch: smith out[8] = 0, expected 186 (3 of 24 words wrong); standalone: right
  * Reproduce: python3 fuzz/smith/smith.py check 70089 --drop 1,3,4,6,7,8,10 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed70089.cl --task tests/merge/smith/open/seed70089_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed70089.cl --task tests/merge/smith/seed70089_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 4
  *   buffer smith out 24

@@ -28,13 +28,15 @@
  * runs right with no barrier or two between the inner loop and the `if`, without the outer loop,
  * or without the `if (get_group_id(0) == 0)` after the later barriers; and with the local id read
  * through a volatile private copy at each use (in the kernel header that made seeds 90222 and
- * 90285 wrong instead: not kept; open). Two joins tried in coop-merge before that
+ * 90285 wrong instead: not kept). Two joins tried in coop-merge before that
  * (no join last in a loop's body whose last barrier-holding statement is no loop or `if`; no join
  * after a loop inside a loop) each broke an older finding; two joins after such a loop passed them
- * all but left seed70089_standalone.cl wrong.
+ * all but left seed70089_standalone.cl wrong. The user's kernel as plain OpenCL runs right.
+ * Fixed on 2026-11-29 by building every program for PoCL with -cl-opt-disable
+ * (libcoop/src/program.c): no placement of joins made all of this family right.
  * smith-run: standalone: mismatch: smith out[0] = 6, expected 32 (7 of 32 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 71078 --drop 0,2,4,7,8,10,11 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed71078.cl --task tests/merge/smith/open/seed71078_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed71078.cl --task tests/merge/smith/seed71078_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 2
  *   buffer smith out 32

@@ -5,10 +5,13 @@
  * of local id 15; with none or two joins between the loop and the `if` it ran right. The same
  * PoCL 3.1 fault as seed71078.cl (a local id clang computed before the barriers, decided with the
  * group's last work-item's value); right with the local id read through a volatile private copy,
- * which made seeds 90222 and 90285 wrong instead: not kept; open.
+ * which made seeds 90222 and 90285 wrong instead: not kept. The user's kernel as plain OpenCL
+ * runs right.
+ * Fixed on 2026-11-29 by building every program for PoCL with -cl-opt-disable
+ * (libcoop/src/program.c): no placement of joins made all of this family right.
  * smith-run: standalone: mismatch: smith out[0] = 0, expected 59 (3 of 17 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 71205 --drop 2,3,4,6,8,9 --chaos 1
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed71205.cl --task tests/merge/smith/open/seed71205_task.cl -Werror -o mega.cl --host-header mega.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed71205.cl --task tests/merge/smith/seed71205_task.cl -Werror -o mega.cl --host-header mega.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 16 4
  *   buffer smith out 17

@@ -33,10 +33,13 @@
  * first `if (get_local_id(0) == 0)` write, or without the `break`, it runs right; barriers added
  * before or after the `if (c) break;` or in it do not help, so no join of coop-merge can. Reading
  * the local id through a volatile private copy at each use makes this kernel right, but in the
- * kernel header on PoCL it made seeds 90222 and 90285 wrong the same way: not kept; open.
+ * kernel header on PoCL it made seeds 90222 and 90285 wrong the same way: not kept. The user's
+ * kernel above as plain OpenCL (gen.py's form) runs right; only the hand-written one is wrong.
+ * Fixed on 2026-11-29 by building every program for PoCL with -cl-opt-disable
+ * (libcoop/src/program.c): no placement of joins made all of this family right.
  * smith-run: standalone: mismatch: smith out[32] = 0, expected 675 (6 of 65 words wrong); megakernel: right under 1 chaos seeds
  * Reproduce: python3 fuzz/smith/smith.py check 70089 --chaos 3 (the whole program)
- * Merge: build/bin/coop-merge tests/merge/smith/open/seed70089_standalone.cl --standalone -Werror -o standalone.cl --host-header standalone.h
+ * Merge: build/bin/coop-merge tests/merge/smith/seed70089_standalone.cl --standalone -Werror -o standalone.cl --host-header standalone.h
  * Spec (size LOCAL_SIZE MAX_GROUPS; arguments; expected words of out):
  *   size 8 4
  *   buffer smith out 24

@@ -1,0 +1,7 @@
+/* smith seed 90202: tasks reading their plan's arguments. */
+kernel void smith_task0(global uint *tout0, uint tn0)
+{
+    uint g = get_global_id(0);
+    if (g < tn0)
+        tout0[g] = get_task_arg(0) * 1u + g * 3u + get_task_arg(1);
+}
