@@ -3,8 +3,9 @@
  *   standalone   lbvh.cl as one persistent kernel (coop-merge's standalone form);
  *   cooperative  lbvh.cl as a megakernel beside a periodic matmult task (kernels/tasks/matmult.cl),
  *                with kills and forks at its resizing barriers (--chaos);
- *   chain        the baseline: lbvh_step.cl, an ordinary kernel, launched once per pass (20
- *                launches, enqueued together, in order, one clFinish at the end).
+ *   chain        the baseline: lbvh_step.cl, an ordinary kernel, launched once per pass (19
+ *                launches enqueued together, in order), then once per round of the fit, each
+ *                round's count of the next read back, until a round appends nothing.
  *
  *   coop-lbvh --gen uniform:N|clustered:N | --obj FILE [--mode all|standalone|cooperative|chain]
  *             [--chaos SEED] [--seeds S | --repeat R] [--task matmult|none] [--rays R] [--local-size L]
@@ -45,6 +46,8 @@ extern const char lbvh_standalone_source[], lbvh_matmult_mega_source[], lbvh_ste
 /* apps/lbvh/lbvh.h's limits: work-items a group, the passes of the 4-bit sort (2 * 8 + 4, also the
  * chain's launches, lbvh_step.cl); the chain's step argument (after lbvh.cl's). */
 enum { LBVH_MAX_LOCAL = 256, LBVH_MAX_STEPS = 20, LBVH_ARG_STEP = 13 };
+/* The word of hist where the persistent kernel leaves the fit's rounds (apps/lbvh/lbvh.h). */
+enum { LBVH_FIT_ROUNDS = 3 };
 
 /* Keys a work-item sorts when the groups are chosen: a group's share of a pass is then worth a
  * global barrier over the groups, whose cost grows with their number. With 8-bit digits, 4 times
@@ -87,6 +90,7 @@ typedef struct options {
 typedef struct build_record {
     mode form;
     unsigned seed, groups, kills, forks, tasks;
+    unsigned rounds;         /* the fit's rounds (apps/lbvh/lbvh.h), a pass each */
     double ms;
     int status;              /* 0 right, 2 wrong */
     int timed;               /* pass_ms holds each pass's time (no device clock: 0) */
@@ -101,12 +105,14 @@ static const cli coop_lbvh_cli = {
     "Builds a bounding volume hierarchy (Karras's LBVH) on the device and checks it against the CPU.\n"
     "\n"
     "One cooperative kernel computes the scene's box, the triangles' 30-bit Morton codes, sorts them\n"
-    "(radix sort, 4 or 8 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up, with\n"
-    "global barriers between the passes. Forms: standalone (a persistent kernel), cooperative (a megakernel\n"
-    "beside a periodic matmult task, groups killed and forked at its resizing barriers), chain (an\n"
-    "ordinary kernel launched once per pass: the baseline). Every tree must equal the CPU's build\n"
-    "(leaf order, children, exact boxes), reach every triangle once, and give every random ray the\n"
-    "closest hit that testing every triangle gives. Each build prints its passes' times: the device\n"
+    "(radix sort, 4 or 8 bits a pass), builds Karras's hierarchy and fits the boxes bottom-up in rounds\n"
+    "(a level of the wavefront each), with global barriers between the passes and rounds. Forms:\n"
+    "standalone (a persistent kernel), cooperative (a megakernel beside a periodic matmult task, groups\n"
+    "killed and forked at its resizing barriers), chain (an ordinary kernel launched once per pass and\n"
+    "once per round of the fit, reading each round's count back: the baseline). Every tree must equal\n"
+    "the CPU's build (leaf order, children, exact boxes), reach every triangle once, and give every\n"
+    "random ray the closest hit that testing every triangle gives. Each build prints its fit's rounds\n"
+    "and its passes' times (the fit's rounds as one pass): the device\n"
     "clock's stamps after each barrier in the persistent forms (\"no device clock\" where there is\n"
     "none, as on PoCL), each launch's profiling events in the chain.\n"
     "\n"
@@ -430,11 +436,15 @@ static void form_close(form *f)
     *f = (form){0};
 }
 
-/* The chain: every pass a launch of lbvh_step on the same groups, in order on one queue. Pass k's
+/* The chain: every pass a launch of lbvh_step on the same groups, in order on one queue; the fit
+ * a launch per round, each followed by a blocking read of the next round's item count, until a
+ * round appends nothing (the host's round trip that the persistent forms do without). Pass k's
  * time in pass_ms[k]: from the end of launch k - 1 (the start of launch 0) to the end of launch
  * k, by their profiling events, so that the gaps between launches count as the persistent forms'
- * barriers do. */
-static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out, double *pass_ms)
+ * barriers do; the fit's from the end of the hierarchy's launch to the end of its last round's,
+ * read-backs included. */
+static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out, unsigned *rounds_out,
+                     double *pass_ms)
 {
     size_t groups = ((size_t)env->n + env->local_size - 1) / env->local_size;
     if (groups > env->max_groups)
@@ -443,20 +453,35 @@ static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out, d
     cl_command_queue queue = env->chain_queue;
     cl_event events[LBVH_MAX_STEPS] = {0};
     int result = 0;
+    unsigned fit = env->steps - 1, rounds = 0;
     double start = clock_now_ms();
-    cl_uint step = 0;
-    for (; step < env->steps && !result; step++) {
+    for (cl_uint step = 0; !result; step++) {
         coop_status status = coop_kernel_set_arg(f->kernel, LBVH_ARG_STEP, sizeof step, &step);
         if (status != COOP_OK) {
             result = error_coop(name, env->ctx, status, "chain: step");
             break;
         }
-        cl_int err = device_enqueue_plain(queue, f->kernel, groups, env->local_size, &events[step]);
-        if (err != CL_SUCCESS)
+        cl_event *event = &events[step < fit ? step : fit];
+        if (*event)
+            clReleaseEvent(*event), *event = NULL;
+        cl_int err = device_enqueue_plain(queue, f->kernel, groups, env->local_size, event);
+        if (err != CL_SUCCESS) {
             result = error_cl(name, err, "chain: clEnqueueNDRangeKernel");
+            break;
+        }
+        if (step < fit)
+            continue;
+        cl_uint appended = 0;
+        err = clEnqueueReadBuffer(queue, env->hist, CL_TRUE, (size_t)(++rounds % 3) * sizeof appended,
+                                  sizeof appended, &appended, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            result = error_cl(name, err, "chain: clEnqueueReadBuffer");
+        if (!appended)
+            break;
     }
     cl_int err = clFinish(queue);
     *ms = clock_now_ms() - start;
+    *rounds_out = rounds;
     if (!result && err != CL_SUCCESS)
         result = error_cl(name, err, "chain: clFinish");
     cl_ulong previous_end = 0;
@@ -474,6 +499,17 @@ static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out, d
         if (events[k])
             clReleaseEvent(events[k]);
     return result;
+}
+
+/* The fit's rounds that a persistent build wrote (apps/lbvh/lbvh.h: hist[LBVH_FIT_ROUNDS]): 0, or
+ * 1 for an error. */
+static int read_rounds(lbvh_env *env, unsigned *rounds)
+{
+    cl_uint word = 0;
+    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->hist, CL_TRUE, LBVH_FIT_ROUNDS * sizeof word,
+                                     sizeof word, &word, 0, NULL, NULL);
+    *rounds = word;
+    return err == CL_SUCCESS ? 0 : error_cl(name, err, "clEnqueueReadBuffer");
 }
 
 /* A persistent form's pass times from the device clock's stamps (apps/lbvh/lbvh.h): 0, or 1 for
@@ -526,7 +562,7 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
     unsigned groups = 0;
     *record = (build_record){.form = m, .seed = seed};
     if (m == MODE_CHAIN) {
-        if (run_chain(env, f, &ms, &groups, record->pass_ms))
+        if (run_chain(env, f, &ms, &groups, &record->rounds, record->pass_ms))
             return 1;
         record->timed = 1;
     } else if (m == MODE_STANDALONE) {
@@ -548,7 +584,7 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         ms = report.cooperative_ms;
         groups = report.groups;
     }
-    if (m != MODE_CHAIN && read_passes(env, &record->timed, record->pass_ms)) {
+    if (m != MODE_CHAIN && (read_passes(env, &record->timed, record->pass_ms) || read_rounds(env, &record->rounds))) {
         coop_mega_report_free(&report);
         return 1;
     }
@@ -566,9 +602,9 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
     printf("%s", mode_names[m]);
     if (m == MODE_COOPERATIVE)
         printf(" seed %u", seed);
-    printf(": %.3f ms on %u groups", ms, groups);
+    printf(": %.3f ms on %u groups, %u fit rounds", ms, groups, record->rounds);
     if (m == MODE_CHAIN)
-        printf(", %u launches", env->steps);
+        printf(", %u launches", env->steps - 1 + record->rounds);
     if (m == MODE_COOPERATIVE)
         printf(", %u kills, %u forks, %u task runs", report.kills, report.forks, report.tasks);
     if (status == 1)
@@ -647,8 +683,9 @@ static int write_json(const options *o, const lbvh_env *env, const build_record 
     for (unsigned i = 0; i < count; i++) {
         const build_record *r = &records[i];
         fprintf(out, "    {\"form\": \"%s\", \"seed\": %u, \"time_ms\": %.6f, \"groups\": %u, \"kills\": %u, "
-                "\"forks\": %u, \"task_runs\": %u, \"check\": \"%s\", \"pass_clock\": \"%s\", \"pass_ms\": ",
-                mode_names[r->form], r->seed, r->ms, r->groups, r->kills, r->forks, r->tasks,
+                "\"forks\": %u, \"task_runs\": %u, \"fit_rounds\": %u, \"check\": \"%s\", \"pass_clock\": \"%s\", "
+                "\"pass_ms\": ",
+                mode_names[r->form], r->seed, r->ms, r->groups, r->kills, r->forks, r->tasks, r->rounds,
                 r->status ? "wrong" : "ok",
                 !r->timed ? "no device clock" : r->form == MODE_CHAIN ? "profiling events" : "device clock");
         if (r->timed)

@@ -115,6 +115,56 @@ static void assert_passes(const char *output, const char *form, const char *cloc
     free(line);
 }
 
+/* The fit's rounds on the CPU's tree of `scene` (uniform:N or clustered:N, seed 1 as coop-lbvh's):
+ * a node is boxed in the round of its subtree's height, and the last round boxes the root and
+ * appends nothing, so the root's height + 1. */
+static unsigned expected_rounds(const char *scene)
+{
+    unsigned n = (unsigned)strtoul(strchr(scene, ':') + 1, NULL, 10);
+    float *tris = malloc((size_t)n * 9 * sizeof *tris);
+    lbvh_tree tree = {0};
+    ck_assert(tris != NULL && lbvh_tree_alloc(&tree, n) == 0);
+    if (!strncmp(scene, "uniform", 7))
+        lbvh_scene_uniform(tris, n, 1);
+    else
+        lbvh_scene_clustered(tris, n, 1);
+    ck_assert(lbvh_ref_build(tris, &tree) == 0);
+    unsigned nodes = 2 * n - 1, *height = calloc(nodes, sizeof *height), root_height = 0;
+    ck_assert(height != NULL);
+    /* internal nodes are not numbered children after parents: relax until nothing changes */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (unsigned i = 0; i + 1 < n; i++) {
+            unsigned h = 1 + (height[tree.child[2 * i]] > height[tree.child[2 * i + 1]] ? height[tree.child[2 * i]]
+                                                                                      : height[tree.child[2 * i + 1]]);
+            if (h != height[i])
+                height[i] = h, changed = 1;
+        }
+    }
+    root_height = height[0];
+    free(height);
+    lbvh_tree_free(&tree);
+    free(tris);
+    return root_height + 1;
+}
+
+/* Asserts that every form's build line of `output` gives `rounds` fit rounds, and the chain
+ * 2 x radix_passes + 3 + rounds launches (a launch per pass before the fit, one per round). */
+static void assert_rounds(const char *output, const char *scene, unsigned rounds, unsigned radix_passes)
+{
+    static const char *const starts[] = {"standalone: ", "cooperative seed 0: ", "chain: "};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+        char *line = line_starting(output, starts[i]);
+        ck_assert_msg(line != NULL, "%s: no '%s' line:\n%s", scene, starts[i], output);
+        char expected[64];
+        snprintf(expected, sizeof expected, " groups, %u fit rounds", rounds);
+        ck_assert_msg(strstr(line, expected) != NULL, "%s: '%s' lacks '%s'", scene, line, expected);
+        snprintf(expected, sizeof expected, ", %u launches", 2 * radix_passes + 3 + rounds);
+        ck_assert_msg(i < 2 || strstr(line, expected) != NULL, "%s: '%s' lacks '%s'", scene, line, expected);
+        free(line);
+    }
+}
+
 /* ---- The three forms ------------------------------------------------------------------------ */
 
 START_TEST(uniform_every_form)
@@ -124,7 +174,6 @@ START_TEST(uniform_every_form)
     ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1, "no standalone tree:\n%s", run.output);
     ck_assert_msg(lines_with(run.output, "cooperative seed 0: ", OK_END) == 1, "no cooperative tree:\n%s", run.output);
     ck_assert_msg(lines_with(run.output, "chain: ", OK_END) == 1, "no chain tree:\n%s", run.output);
-    ck_assert_msg(strstr(run.output, "20 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -156,15 +205,35 @@ START_TEST(clustered_every_form)
 }
 END_TEST
 
-/* One triangle (the root is its leaf) and two. */
+/* One triangle (the root is its leaf: one round) and two (the leaves, then the root). */
 START_TEST(smallest_scenes)
 {
     static const char *const scenes[] = {"uniform:1", "uniform:2", "clustered:5"};
+    static const unsigned rounds[] = {1, 2, 0};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         tu_process run = run_lbvh("--gen", scenes[i], "--rays", "50", NULL);
         assert_run(&run, scenes[i], 0, "lbvh: ");
         ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
                       run.output);
+        assert_rounds(run.output, scenes[i], rounds[i] ? rounds[i] : expected_rounds(scenes[i]), 8);
+        free(run.output);
+    }
+}
+END_TEST
+
+/* The fit runs as a wavefront, a round a level: every form prints its rounds, the CPU tree's
+ * height + 1 (many for a real scene), and the chain launches once per round. */
+START_TEST(fit_rounds_printed)
+{
+    static const char *const scenes[] = {"uniform:3000", "clustered:4000"};
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
+        tu_process run = run_lbvh("--gen", scenes[i], "--rays", "20", NULL);
+        assert_run(&run, scenes[i], 0, "lbvh: ");
+        ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
+                      run.output);
+        unsigned rounds = expected_rounds(scenes[i]);
+        ck_assert_msg(rounds > 10, "%s: the CPU's tree has height %u", scenes[i], rounds - 1);
+        assert_rounds(run.output, scenes[i], rounds, 8);
         free(run.output);
     }
 }
@@ -178,7 +247,7 @@ START_TEST(eight_bit_digits)
     assert_run(&run, "--digit-bits 8", 0, "lbvh: 3000 triangles (clustered), local size 32, at most ");
     ck_assert_msg(strstr(run.output, " groups (auto), 8-bit digits\n") != NULL, "not 8-bit digits:\n%s", run.output);
     ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
-    ck_assert_msg(strstr(run.output, "12 launches") != NULL, "the chain is not a launch per pass:\n%s", run.output);
+    assert_rounds(run.output, "clustered:3000", expected_rounds("clustered:3000"), 4);
     assert_passes(run.output, "standalone", "device clock", 4, 1);
     assert_passes(run.output, "cooperative", "device clock", 4, 1);
     assert_passes(run.output, "chain", "profiling events", 4, 0);
@@ -194,13 +263,13 @@ START_TEST(groups_chosen_or_given)
                               NULL);
     /* a group per 2 x 32 triangles: 2 (as many as the workers' compute units, the floor) */
     assert_run(&run, "uniform:100, auto", 0, "lbvh: 100 triangles (uniform), local size 32, at most 2 groups (auto)");
-    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1 && strstr(run.output, " on 2 groups: "),
+    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1 && strstr(run.output, " on 2 groups, "),
                   "not one right tree on 2 groups:\n%s", run.output);
     free(run.output);
     run = run_lbvh("--gen", "clustered:2000", "--groups", "1", "--local-size", "32", "--rays", "20", NULL);
     assert_run(&run, "--groups 1", 0, "at most 1 groups (--groups), 4-bit digits");
     ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
-    ck_assert_msg(strstr(run.output, "\nstandalone: ") && strstr(strstr(run.output, "\nstandalone: "), " on 1 groups: "),
+    ck_assert_msg(strstr(run.output, "\nstandalone: ") && strstr(strstr(run.output, "\nstandalone: "), " on 1 groups, "),
                   "the standalone build is not on 1 group:\n%s", run.output);
     free(run.output);
     run = run_lbvh("--gen", "uniform:50", "--groups", "65536", "--rays", "0", NULL);
@@ -232,6 +301,9 @@ START_TEST(json_has_every_build)
         builds++;
     ck_assert_msg(builds == 3, "--json has %u chain builds, not 3:\n%s", builds, json);
     ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong build:\n%s", json);
+    char rounds[48];
+    snprintf(rounds, sizeof rounds, "\"fit_rounds\": %u, \"check\"", expected_rounds("uniform:500"));
+    ck_assert_msg(strstr(json, rounds), "--json lacks '%s':\n%s", rounds, json);
     ck_assert_msg(strstr(json, "\"passes\": [\"bounds\", \"morton\", \"count0\", \"scatter0\", \"count1\", ") &&
                       strstr(json, "\"count7\", \"scatter7\", \"hierarchy\", \"fit\"],"),
                   "--json lacks the passes' names in order:\n%s", json);
@@ -520,6 +592,7 @@ static Suite *lbvh_suite(void)
     tcase_add_test(forms, uniform_every_form);
     tcase_add_test(forms, clustered_every_form);
     tcase_add_test(forms, smallest_scenes);
+    tcase_add_test(forms, fit_rounds_printed);
     tcase_add_test(forms, json_has_every_build);
     tcase_add_test(forms, passes_timed_in_order);
     TCase *options = tu_tcase("options", 900);

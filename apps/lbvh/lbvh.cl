@@ -9,7 +9,8 @@
  * keys_tmp, ids_tmp (n words each), hist (LBVH_DIGITS words a group), child (2(n - 1) words),
  * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1), clock_ns (LBVH_FIT_END + a group
  * 64-bit words: the passes' ends on the device clock, lbvh.h). "A group": every group the launch
- * may have. Local size at most LBVH_MAX_LOCAL. */
+ * may have. Local size at most LBVH_MAX_LOCAL. The fit's number of rounds ends in
+ * hist[LBVH_FIT_ROUNDS]. */
 #include "lbvh.h"
 
 kernel void lbvh(global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids,
@@ -36,9 +37,20 @@ kernel void lbvh(global const float *tris, uint n, global float *partial, global
         lbvh_stamp(get_group_id(0), clock_ns, 4u + 2u * pass);
     }
     uint last = shared_num_groups();
-    lbvh_hierarchy(get_group_id(0), last, n, keys, child, parent, visits);
+    lbvh_hierarchy(get_group_id(0), last, n, keys, child, parent, visits, hist);
     resizing_global_barrier();
     lbvh_stamp(get_group_id(0), clock_ns, 3u + 2u * LBVH_PASSES);
-    lbvh_fit(get_group_id(0), shared_num_groups(), n, tris, ids, child, parent, box, visits);
+    /* the fit's rounds until one appends nothing: every group reads the same count after the
+     * barrier, and round + 1 zeroes no count that this test reads (lbvh.h) */
+    for (uint round = 0;; round++) {
+        lbvh_fit_round(get_group_id(0), shared_num_groups(), n, round, tris, ids, child, parent, box, visits,
+                       keys_tmp, ids_tmp, hist, sort);
+        resizing_global_barrier();
+        if (!hist[(round + 1u) % 3u]) {
+            if (get_group_id(0) == 0u && get_local_id(0) == 0u)
+                hist[LBVH_FIT_ROUNDS] = round + 1u;
+            break;
+        }
+    }
     lbvh_stamp_fit(get_group_id(0), clock_ns);
 }

@@ -1,7 +1,8 @@
 /* lbvh_step.cl: the chain baseline of lbvh.cl, an ordinary kernel that runs one pass of the build
  * (lbvh.h) per launch: step 0 bounds, 1 morton, 2 + 2p count pass p, 3 + 2p scatter pass p,
- * LBVH_STEP_HIERARCHY, LBVH_STEP_FIT. Its parameters are lbvh.cl's, then the step; every launch
- * of one build has the same number of groups. clock_ns is lbvh.cl's and stays unwritten: the host
+ * LBVH_STEP_HIERARCHY, LBVH_STEP_FIT + r round r of the fit (the host launches rounds until one
+ * appends nothing, reading hist[(r + 1) % 3] back after each). Its parameters are lbvh.cl's, then
+ * the step; every launch of one build has the same number of groups. clock_ns is lbvh.cl's and stays unwritten: the host
  * times the launches by their profiling events. */
 #include "lbvh.h"
 
@@ -25,7 +26,8 @@ kernel void lbvh_step(global const float *tris, uint n, global float *partial, g
     else if (step < LBVH_STEP_HIERARCHY)
         lbvh_scatter(group, groups, n, pass, keys, ids, keys_tmp, ids_tmp, hist, sort);
     else if (step == LBVH_STEP_HIERARCHY)
-        lbvh_hierarchy(group, groups, n, keys, child, parent, visits);
+        lbvh_hierarchy(group, groups, n, keys, child, parent, visits, hist);
     else
-        lbvh_fit(group, groups, n, tris, ids, child, parent, box, visits);
+        lbvh_fit_round(group, groups, n, step - LBVH_STEP_FIT, tris, ids, child, parent, box, visits, keys_tmp,
+                       ids_tmp, hist, sort);
 }

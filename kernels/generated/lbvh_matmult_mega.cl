@@ -16,7 +16,8 @@
  * keys_tmp, ids_tmp (n words each), hist (LBVH_DIGITS words a group), child (2(n - 1) words),
  * parent (2n - 1), box (6(2n - 1) floats), visits (n - 1), clock_ns (LBVH_FIT_END + a group
  * 64-bit words: the passes' ends on the device clock, lbvh.h). "A group": every group the launch
- * may have. Local size at most LBVH_MAX_LOCAL. */
+ * may have. Local size at most LBVH_MAX_LOCAL. The fit's number of rounds ends in
+ * hist[LBVH_FIT_ROUNDS]. */
 /* ---- apps/lbvh/lbvh.h ---- */
 /* lbvh.h: the passes of Karras's LBVH build (Karras 2012, "Maximizing parallelism in the
  * construction of BVHs, octrees and k-d trees"), shared by the cooperative kernel (lbvh.cl, one
@@ -36,8 +37,10 @@
  *              own count, tile by tile (a key a work-item): keys and ids go to keys_tmp and ids_tmp
  *              on even passes, back on odd ones (LBVH_PASSES is even: the sorted keys end in keys);
  *   hierarchy  internal node i (0 .. n - 2) gets its children from the common prefixes of the
- *              sorted keys, equal keys told apart by their position; visits[i] = 0;
- *   fit        every leaf's box is its triangle's; the second child to reach a parent boxes it.
+ *              sorted keys, equal keys told apart by their position; visits[i] = 0, and the
+ *              fit's first list count 0;
+ *   fit        every leaf's box is its triangle's; the second child to reach a parent boxes it, in
+ *              rounds up the tree (lbvh_fit_round), a barrier between rounds.
  * A count pass and its scatter pass must see the same number of groups: only a plain global
  * barrier (no offer) may stand between them. Every step inside a group is parallel over its
  * work-items: reductions and scans take log2(local size) steps, so that no pass waits on a loop
@@ -353,11 +356,14 @@ inline int lbvh_delta(global const uint *keys, uint n, uint i, long j)
 
 /* Pass hierarchy: internal node i's range and split (Karras 2012, figure 4). */
 inline void lbvh_hierarchy(uint group, uint groups, uint n, global const uint *keys, global uint *child,
-                           global uint *parent, global uint *visits)
+                           global uint *parent, global uint *visits, global uint *hist)
 {
     uint size = get_local_size(0), leaves = n - 1u;
-    if (group == 0 && get_local_id(0) == 0)
+    if (group == 0 && get_local_id(0) == 0) {
         parent[0] = LBVH_NO_PARENT;
+        /* the fit's round 0 appends to count 1 */
+        hist[1] = 0;
+    }
     for (uint i = group * size + get_local_id(0); i + 1u < n; i += groups * size) {
         long d = lbvh_delta(keys, n, i, (long)i + 1) > lbvh_delta(keys, n, i, (long)i - 1) ? 1 : -1;
         int lower = lbvh_delta(keys, n, i, (long)i - d);
@@ -387,30 +393,68 @@ inline void lbvh_hierarchy(uint group, uint groups, uint n, global const uint *k
     }
 }
 
-/* Pass fit: leaf boxes, then up the tree: the second child to arrive at a parent boxes it. */
-inline void lbvh_fit(uint group, uint groups, uint n, global const float *tris, global const uint *ids,
-                     global const uint *child, global const uint *parent, global float *box, global uint *visits)
+/* The fit's words in hist, free once the sort is done: the item counts of three lists (round r
+ * reads count r % 3, appends to count (r + 1) % 3 and zeroes count (r + 2) % 3, which every group
+ * read in round r - 1), then the number of rounds, which the persistent kernel writes at its end. */
+#define LBVH_FIT_ROUNDS 3u
+
+/* Pass fit, round `round` of a wavefront up the tree: round 0's items are the leaves, whose boxes
+ * it writes; round r's are the nodes round r - 1 boxed, in list r % 2 (lists: keys_tmp for even
+ * rounds, ids_tmp for odd ones, free once the sort is done), their count in hist[r % 3]. An item
+ * counts itself at its parent; the second of the two boxes the parent and appends it to the next
+ * list. Every round is a pass: rounds run until one appends nothing (at most the tree's depth + 1),
+ * so that no work-item climbs alone while its warp waits. The boxes are the min and max of the same
+ * floats in any order: the tree equals the CPU's. sort: two words of local scratch. */
+inline void lbvh_fit_round(uint group, uint groups, uint n, uint round, global const float *tris,
+                           global const uint *ids, global const uint *child, global const uint *parent,
+                           global float *box, global uint *visits, global uint *list_even, global uint *list_odd,
+                           global uint *hist, local uint *sort)
 {
-    uint size = get_local_size(0), leaves = n - 1u;
-    for (uint k = group * size + get_local_id(0); k < n; k += groups * size) {
-        global const float *t = tris + (size_t)ids[k] * 9u;
-        global float *b = box + (size_t)(leaves + k) * 6u;
-        for (uint a = 0; a < 3u; a++) {
-            b[a] = fmin(fmin(t[a], t[3u + a]), t[6u + a]);
-            b[3u + a] = fmax(fmax(t[a], t[3u + a]), t[6u + a]);
-        }
-        uint node = parent[leaves + k];
-        /* the release half publishes this child's box to the sibling that arrives second; the
-         * acquire half makes the sibling's box, written before its own fetch_add, visible here */
-        while (node != LBVH_NO_PARENT && coop_fetch_add(&visits[node], 1u) == 1u) {
-            global const float *l = box + (size_t)child[2u * node] * 6u, *r = box + (size_t)child[2u * node + 1u] * 6u;
-            global float *p = box + (size_t)node * 6u;
-            for (uint a = 0; a < 3u; a++) {
-                p[a] = fmin(l[a], r[a]);
-                p[3u + a] = fmax(l[3u + a], r[3u + a]);
+    uint lid = get_local_id(0), size = get_local_size(0), leaves = n - 1u;
+    global const uint *list = round & 1u ? list_odd : list_even;
+    global uint *next = round & 1u ? list_even : list_odd;
+    uint items = round ? hist[round % 3u] : n;
+    if (group == 0u && lid == 0u)
+        hist[(round + 2u) % 3u] = 0;
+    /* tile by tile, so that the group appends its parents with one global atomic a tile */
+    for (uint first = group * size; first < items; first += groups * size) {
+        uint i = first + lid, place = LBVH_NO_PARENT, up = LBVH_NO_PARENT;
+        if (lid == 0u)
+            sort[0] = 0;
+        coop_group_sync();
+        if (i < items) {
+            uint node = round ? list[i] : leaves + i;
+            if (!round) {
+                global const float *t = tris + (size_t)ids[i] * 9u;
+                global float *b = box + (size_t)node * 6u;
+                for (uint a = 0; a < 3u; a++) {
+                    b[a] = fmin(fmin(t[a], t[3u + a]), t[6u + a]);
+                    b[3u + a] = fmax(fmax(t[a], t[3u + a]), t[6u + a]);
+                }
             }
-            node = parent[node];
+            up = parent[node];
+            /* the release half publishes this node's box to the sibling that arrives second; the
+             * acquire half makes the sibling's box, written before its own fetch_add, visible here.
+             * A box written in an earlier round is ordered before this round by the barrier. */
+            if (up != LBVH_NO_PARENT && coop_fetch_add(&visits[up], 1u) == 1u) {
+                global const float *l = box + (size_t)child[2u * up] * 6u, *r = box + (size_t)child[2u * up + 1u] * 6u;
+                global float *p = box + (size_t)up * 6u;
+                for (uint a = 0; a < 3u; a++) {
+                    p[a] = fmin(l[a], r[a]);
+                    p[3u + a] = fmax(l[3u + a], r[3u + a]);
+                }
+                place = atomic_inc(&sort[0]);
+            }
         }
+        coop_group_sync();
+        /* the next list's count is read only after the round's barrier: a relaxed add suffices */
+        if (lid == 0u)
+            sort[1] = sort[0] ? atomic_add(&hist[(round + 1u) % 3u], sort[0]) : 0u;
+        coop_group_sync();
+        if (place != LBVH_NO_PARENT)
+            next[sort[1] + place] = up;
+        /* the next tile's zeroing of sort[0] follows lid 0's last read of it; sort[1] is rewritten
+         * only after that tile's first group sync */
     }
 }
 
@@ -419,7 +463,7 @@ inline void lbvh_fit(uint group, uint groups, uint n, global const float *tris, 
 
 void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial, global uint *keys, global uint *ids, global uint *keys_tmp, global uint *ids_tmp, global uint *hist, global uint *child, global uint *parent, global float *box, global uint *visits, global ulong *clock_ns, __local uint (*sort)[4096], __local float (*boxes)[1542])
 {
-    struct { uint pass; } coop_transmit_;
+    struct { uint pass; uint round; } coop_transmit_;
     uint coop_skip_ = coop_resume_point(ctx);
     if (coop_skip_)
         coop_transmit_restore(ctx, &coop_transmit_, sizeof coop_transmit_);
@@ -462,12 +506,35 @@ void lbvh(coop_ctx *ctx, global const float *tris, uint n, global float *partial
     coop_pocl_join();
     uint last = coop_shared_num_groups(ctx);
     if (!coop_skip_) {
-        lbvh_hierarchy(((size_t)coop_group_id(ctx)), last, n, keys, child, parent, visits);
+        lbvh_hierarchy(((size_t)coop_group_id(ctx)), last, n, keys, child, parent, visits, hist);
     }
     coop_at(ctx, 5), coop_resize_at(ctx, &coop_skip_, 3, &coop_transmit_, sizeof coop_transmit_);
     if (!coop_skip_) {
         lbvh_stamp(((size_t)coop_group_id(ctx)), clock_ns, 3u + 2u * LBVH_PASSES);
-        lbvh_fit(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), n, tris, ids, child, parent, box, visits);
+    }
+    /* the fit's rounds until one appends nothing: every group reads the same count after the
+     * barrier, and round + 1 zeroes no count that this test reads (lbvh.h) */
+    coop_pocl_join();
+    for (coop_skip_ ? (void)0 : (void)(coop_transmit_.round = 0); ((coop_skip_ == 4) | (!coop_skip_ & 1)); coop_transmit_.round++) {
+        coop_pocl_join();
+        if (!coop_skip_) {
+            lbvh_fit_round(((size_t)coop_group_id(ctx)), coop_shared_num_groups(ctx), n, coop_transmit_.round, tris, ids, child, parent, box, visits,
+                           keys_tmp, ids_tmp, hist, (*sort));
+        }
+        coop_pocl_join();
+        coop_at(ctx, 6), coop_resize_at(ctx, &coop_skip_, 4, &coop_transmit_, sizeof coop_transmit_);
+        if (!coop_skip_) {
+            coop_pocl_join(); if (!hist[(coop_transmit_.round + 1u) % 3u]) {
+                if (((size_t)coop_group_id(ctx)) == 0u && get_local_id(0) == 0u)
+                    hist[LBVH_FIT_ROUNDS] = coop_transmit_.round + 1u;
+                coop_pocl_join(); break;
+            }
+        }
+        coop_pocl_join();
+        coop_pocl_join();
+    }
+    coop_pocl_join();
+    if (!coop_skip_) {
         lbvh_stamp_fit(((size_t)coop_group_id(ctx)), clock_ns);
     }
 }
@@ -525,9 +592,10 @@ kernel void lbvh_mega(COOP_PARAMS, global const float *tris, uint n, global floa
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: apps/lbvh/lbvh.cl:24:5: global_barrier()
- * coop-site 2: apps/lbvh/lbvh.cl:27:5: resizing_global_barrier()
- * coop-site 3: apps/lbvh/lbvh.cl:32:9: global_barrier()
- * coop-site 4: apps/lbvh/lbvh.cl:35:9: resizing_global_barrier()
- * coop-site 5: apps/lbvh/lbvh.cl:40:5: resizing_global_barrier()
+ * coop-site 1: apps/lbvh/lbvh.cl:25:5: global_barrier()
+ * coop-site 2: apps/lbvh/lbvh.cl:28:5: resizing_global_barrier()
+ * coop-site 3: apps/lbvh/lbvh.cl:33:9: global_barrier()
+ * coop-site 4: apps/lbvh/lbvh.cl:36:9: resizing_global_barrier()
+ * coop-site 5: apps/lbvh/lbvh.cl:41:5: resizing_global_barrier()
+ * coop-site 6: apps/lbvh/lbvh.cl:48:9: resizing_global_barrier()
  */
