@@ -25,41 +25,6 @@ enum { WORKERS = 2, CHAOS_WORKERS = 4, CHAOS_SEEDS = 8 };
 
 #define run_lbvh(...) tu_run_program(LBVH, "make " LBVH, WORKERS, __VA_ARGS__)
 
-static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
-{
-    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
-                  run->output);
-    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
-}
-
-/* The number of lines of `output` that begin with `start` and end with `end`. */
-static unsigned lines_with(const char *output, const char *start, const char *end)
-{
-    unsigned count = 0;
-    for (const char *line = output; *line;) {
-        const char *eol = strchr(line, '\n');
-        size_t length = eol ? (size_t)(eol - line) : strlen(line);
-        if (!strncmp(line, start, strlen(start)) && length >= strlen(end) &&
-            !strncmp(line + length - strlen(end), end, strlen(end)))
-            count++;
-        line += length + (eol != NULL);
-    }
-    return count;
-}
-
-/* The sum of the numbers printed before `label` (e.g. " kills") on every line. */
-static unsigned sum_before(const char *output, const char *label)
-{
-    unsigned sum = 0;
-    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
-        const char *digits = at;
-        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
-            digits--;
-        sum += (unsigned)strtoul(digits, NULL, 10);
-    }
-    return sum;
-}
-
 static const char *const OK_END = "equal every triangle's: ok";
 
 /* The line of `output` that begins with `start` (a copy, to free), or NULL. */
@@ -170,10 +135,11 @@ static void assert_rounds(const char *output, const char *scene, unsigned rounds
 START_TEST(uniform_every_form)
 {
     tu_process run = run_lbvh("--gen", "uniform:3000", "--rays", "300", NULL);
-    assert_run(&run, "uniform:3000", 0, "lbvh: 3000 triangles (uniform)");
-    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1, "no standalone tree:\n%s", run.output);
-    ck_assert_msg(lines_with(run.output, "cooperative seed 0: ", OK_END) == 1, "no cooperative tree:\n%s", run.output);
-    ck_assert_msg(lines_with(run.output, "chain: ", OK_END) == 1, "no chain tree:\n%s", run.output);
+    tu_assert_run(&run, "uniform:3000", 0, "lbvh: 3000 triangles (uniform)");
+    ck_assert_msg(tu_lines_with(run.output, "standalone: ", OK_END) == 1, "no standalone tree:\n%s", run.output);
+    ck_assert_msg(tu_lines_with(run.output, "cooperative seed 0: ", OK_END) == 1, "no cooperative tree:\n%s",
+                  run.output);
+    ck_assert_msg(tu_lines_with(run.output, "chain: ", OK_END) == 1, "no chain tree:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -183,13 +149,13 @@ END_TEST
 START_TEST(passes_timed_in_order)
 {
     tu_process run = run_lbvh("--gen", "uniform:2000", "--rays", "20", "--repeat", "2", NULL);
-    assert_run(&run, "uniform:2000", 0, "lbvh: 2000 triangles (uniform)");
-    ck_assert_msg(lines_with(run.output, "", OK_END) == 6, "not six right trees:\n%s", run.output);
+    tu_assert_run(&run, "uniform:2000", 0, "lbvh: 2000 triangles (uniform)");
+    ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 6, "not six right trees:\n%s", run.output);
     assert_passes(run.output, "standalone", "device clock", 8, 1);
     assert_passes(run.output, "cooperative", "device clock", 8, 1);
     assert_passes(run.output, "chain", "profiling events", 8, 0);
     assert_passes(run.output, "chain median", "profiling events", 8, 0);
-    ck_assert_msg(lines_with(run.output, "chain passes (profiling events, ms): bounds ", "") == 2,
+    ck_assert_msg(tu_lines_with(run.output, "chain passes (profiling events, ms): bounds ", "") == 2,
                   "not a passes line a chain build:\n%s", run.output);
     free(run.output);
 }
@@ -199,8 +165,8 @@ END_TEST
 START_TEST(clustered_every_form)
 {
     tu_process run = run_lbvh("--gen", "clustered:4000", "--rays", "300", NULL);
-    assert_run(&run, "clustered:4000", 0, "lbvh: 4000 triangles (clustered)");
-    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    tu_assert_run(&run, "clustered:4000", 0, "lbvh: 4000 triangles (clustered)");
+    ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -212,8 +178,8 @@ START_TEST(smallest_scenes)
     static const unsigned rounds[] = {1, 2, 0};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         tu_process run = run_lbvh("--gen", scenes[i], "--rays", "50", NULL);
-        assert_run(&run, scenes[i], 0, "lbvh: ");
-        ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
+        tu_assert_run(&run, scenes[i], 0, "lbvh: ");
+        ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
                       run.output);
         assert_rounds(run.output, scenes[i], rounds[i] ? rounds[i] : expected_rounds(scenes[i]), 8);
         free(run.output);
@@ -228,8 +194,8 @@ START_TEST(fit_rounds_printed)
     static const char *const scenes[] = {"uniform:3000", "clustered:4000"};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++) {
         tu_process run = run_lbvh("--gen", scenes[i], "--rays", "20", NULL);
-        assert_run(&run, scenes[i], 0, "lbvh: ");
-        ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
+        tu_assert_run(&run, scenes[i], 0, "lbvh: ");
+        ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 3, "%s: not three right trees:\n%s", scenes[i],
                       run.output);
         unsigned rounds = expected_rounds(scenes[i]);
         ck_assert_msg(rounds > 10, "%s: the CPU's tree has height %u", scenes[i], rounds - 1);
@@ -244,9 +210,9 @@ START_TEST(eight_bit_digits)
 {
     tu_process run = run_lbvh("--gen", "clustered:3000", "--digit-bits", "8", "--rays", "100", "--local-size", "32",
                               NULL);
-    assert_run(&run, "--digit-bits 8", 0, "lbvh: 3000 triangles (clustered), local size 32, at most ");
+    tu_assert_run(&run, "--digit-bits 8", 0, "lbvh: 3000 triangles (clustered), local size 32, at most ");
     ck_assert_msg(strstr(run.output, " groups (auto), 8-bit digits\n") != NULL, "not 8-bit digits:\n%s", run.output);
-    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
     assert_rounds(run.output, "clustered:3000", expected_rounds("clustered:3000"), 4);
     assert_passes(run.output, "standalone", "device clock", 4, 1);
     assert_passes(run.output, "cooperative", "device clock", 4, 1);
@@ -262,18 +228,19 @@ START_TEST(groups_chosen_or_given)
     tu_process run = run_lbvh("--gen", "uniform:100", "--mode", "standalone", "--local-size", "32", "--rays", "20",
                               NULL);
     /* a group per 2 x 32 triangles: 2 (as many as the workers' compute units, the floor) */
-    assert_run(&run, "uniform:100, auto", 0, "lbvh: 100 triangles (uniform), local size 32, at most 2 groups (auto)");
-    ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1 && strstr(run.output, " on 2 groups, "),
+    tu_assert_run(&run, "uniform:100, auto", 0,
+                  "lbvh: 100 triangles (uniform), local size 32, at most 2 groups (auto)");
+    ck_assert_msg(tu_lines_with(run.output, "standalone: ", OK_END) == 1 && strstr(run.output, " on 2 groups, "),
                   "not one right tree on 2 groups:\n%s", run.output);
     free(run.output);
     run = run_lbvh("--gen", "clustered:2000", "--groups", "1", "--local-size", "32", "--rays", "20", NULL);
-    assert_run(&run, "--groups 1", 0, "at most 1 groups (--groups), 4-bit digits");
-    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    tu_assert_run(&run, "--groups 1", 0, "at most 1 groups (--groups), 4-bit digits");
+    ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
     ck_assert_msg(strstr(run.output, "\nstandalone: ") && strstr(strstr(run.output, "\nstandalone: "), " on 1 groups, "),
                   "the standalone build is not on 1 group:\n%s", run.output);
     free(run.output);
     run = run_lbvh("--gen", "uniform:50", "--groups", "65536", "--rays", "0", NULL);
-    assert_run(&run, "--groups 65536", 1, "coop-lbvh: --groups 65536: at most ");
+    tu_assert_run(&run, "--groups 65536", 1, "coop-lbvh: --groups 65536: at most ");
     ck_assert_msg(strstr(run.output, " groups can be co-resident at local size ") != NULL && !strstr(run.output, "Usage"),
                   "--groups 65536:\n%s", run.output);
     free(run.output);
@@ -289,7 +256,7 @@ START_TEST(json_has_every_build)
     close(fd);
     tu_process run = run_lbvh("--gen", "uniform:500", "--mode", "chain", "--repeat", "3", "--rays", "20", "--json",
                               path, NULL);
-    assert_run(&run, "--json", 0, "chain: median ");
+    tu_assert_run(&run, "--json", 0, "chain: median ");
     free(run.output);
     char *json = tu_read_file(path, NULL);
     unlink(path);
@@ -317,7 +284,7 @@ START_TEST(json_has_every_build)
                   "--json lacks the chain's median passes:\n%s", json);
     free(json);
     run = run_lbvh("--gen", "uniform:50", "--mode", "chain", "--rays", "0", "--json", "/dev/full", NULL);
-    assert_run(&run, "--json /dev/full", 1, "coop-lbvh: cannot write /dev/full: No space left on device");
+    tu_assert_run(&run, "--json /dev/full", 1, "coop-lbvh: cannot write /dev/full: No space left on device");
     free(run.output);
 }
 END_TEST
@@ -331,10 +298,10 @@ START_TEST(cooperative_under_chaos)
     tu_process run = tu_run_program(LBVH, "make " LBVH, CHAOS_WORKERS, "--gen", "clustered:3000", "--mode",
                                     "cooperative", "--chaos", "1", "--seeds", seeds, "--rays", "100", "--local-size",
                                     "32", NULL);
-    assert_run(&run, "cooperative --chaos 1", 0, "cooperative seed 1: ");
-    ck_assert_msg(lines_with(run.output, "cooperative seed ", OK_END) == CHAOS_SEEDS, "not %d right trees:\n%s",
+    tu_assert_run(&run, "cooperative --chaos 1", 0, "cooperative seed 1: ");
+    ck_assert_msg(tu_lines_with(run.output, "cooperative seed ", OK_END) == CHAOS_SEEDS, "not %d right trees:\n%s",
                   CHAOS_SEEDS, run.output);
-    ck_assert_msg(sum_before(run.output, " kills") > 0, "no kill over %d chaos seeds:\n%s", CHAOS_SEEDS, run.output);
+    ck_assert_msg(tu_sum_before(run.output, " kills") > 0, "no kill over %d chaos seeds:\n%s", CHAOS_SEEDS, run.output);
     ck_assert_msg(strstr(run.output, "\ncooperative: median ") != NULL, "no median over the seeds:\n%s", run.output);
     free(run.output);
 }
@@ -384,8 +351,8 @@ START_TEST(obj_file_every_form)
     unlink(path);
     char expected[96];
     snprintf(expected, sizeof expected, "lbvh: %u triangles (%s)", 2 * SIDE * SIDE + 1, path);
-    assert_run(&run, "--obj", 0, expected);
-    ck_assert_msg(lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
+    tu_assert_run(&run, "--obj", 0, expected);
+    ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 3, "not three right trees:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -415,12 +382,12 @@ START_TEST(obj_malformed_refused)
         unlink(path);
         char expected[256];
         snprintf(expected, sizeof expected, "coop-lbvh: %s%s\n", path, cases[i].message);
-        assert_run(&run, path, 1, expected);
+        tu_assert_run(&run, path, 1, expected);
         ck_assert_msg(strstr(run.output, "chain:") == NULL, "case %zu built a tree:\n%s", i, run.output);
         free(run.output);
     }
     tu_process run = run_lbvh("--obj", "/nonexistent/scene.obj", NULL);
-    assert_run(&run, "a missing file", 1, "coop-lbvh: /nonexistent/scene.obj: No such file or directory\n");
+    tu_assert_run(&run, "a missing file", 1, "coop-lbvh: /nonexistent/scene.obj: No such file or directory\n");
     free(run.output);
 }
 END_TEST
@@ -449,7 +416,7 @@ START_TEST(bad_arguments)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_lbvh(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4],
                                   cases[i].args[5], NULL);
-        assert_run(&run, cases[i].message, 1, cases[i].message);
+        tu_assert_run(&run, cases[i].message, 1, cases[i].message);
         ck_assert_msg(strstr(run.output, "Usage: coop-lbvh") != NULL, "no usage:\n%s", run.output);
         free(run.output);
     }
@@ -469,7 +436,7 @@ START_TEST(benchmark_script_quick)
     tu_env(WORKERS);
     char *argv[] = {"scripts/lbvh-build", "--quick", "--out", folder, NULL};
     tu_process run = tu_run_process(argv);
-    assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
+    tu_assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
     free(run.output);
     static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png", "lbvh-passes.csv"};
     char path[96];
@@ -478,7 +445,7 @@ START_TEST(benchmark_script_quick)
     ck_assert_msg(!strncmp(csv, "scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,",
                            strlen("scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,")),
                   "the CSV starts:\n%s", csv);
-    ck_assert_msg(lines_with(csv, "clustered:2000,2000,chain,1,", "") == 1, "no clustered chain row:\n%s", csv);
+    ck_assert_msg(tu_lines_with(csv, "clustered:2000,2000,chain,1,", "") == 1, "no clustered chain row:\n%s", csv);
     free(csv);
     snprintf(path, sizeof path, "%s/%s", folder, files[1]);
     char *text = tu_read_file(path, NULL);
@@ -492,8 +459,8 @@ START_TEST(benchmark_script_quick)
     char *passes = tu_read_file(path, NULL);
     ck_assert_msg(!strncmp(passes, "scene,triangles,form,pass,median_ms\n", strlen("scene,triangles,form,pass,median_ms\n")),
                   "lbvh-passes.csv starts:\n%s", passes);
-    ck_assert_msg(lines_with(passes, "clustered:2000,2000,chain,", "") == 20 &&
-                      lines_with(passes, "clustered:2000,2000,chain,hierarchy,", "") == 1,
+    ck_assert_msg(tu_lines_with(passes, "clustered:2000,2000,chain,", "") == 20 &&
+                      tu_lines_with(passes, "clustered:2000,2000,chain,hierarchy,", "") == 1,
                   "lbvh-passes.csv lacks the chain's 20 passes:\n%s", passes);
     free(passes);
     snprintf(path, sizeof path, "%s/%s", folder, files[2]);

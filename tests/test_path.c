@@ -24,41 +24,6 @@ enum { WORKERS = 2, CHAOS_WORKERS = 4 };
 
 #define run_path(...) tu_run_program(PATH, "make " PATH, WORKERS, __VA_ARGS__)
 
-static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
-{
-    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
-                  run->output);
-    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
-}
-
-/* The number of lines of `output` that begin with `start` and end with `end`. */
-static unsigned lines_with(const char *output, const char *start, const char *end)
-{
-    unsigned count = 0;
-    for (const char *line = output; *line;) {
-        const char *eol = strchr(line, '\n');
-        size_t length = eol ? (size_t)(eol - line) : strlen(line);
-        if (!strncmp(line, start, strlen(start)) && length >= strlen(end) &&
-            !strncmp(line + length - strlen(end), end, strlen(end)))
-            count++;
-        line += length + (eol != NULL);
-    }
-    return count;
-}
-
-/* The sum of the numbers printed before `label` (e.g. " kills") on every line. */
-static unsigned sum_before(const char *output, const char *label)
-{
-    unsigned sum = 0;
-    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
-        const char *digits = at;
-        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
-            digits--;
-        sum += (unsigned)strtoul(digits, NULL, 10);
-    }
-    return sum;
-}
-
 static const char *const OK_END = " pixels checked equal the CPU's: ok";
 
 /* ---- Every method ---------------------------------------------------------------------------- */
@@ -66,9 +31,9 @@ static const char *const OK_END = " pixels checked equal the CPU's: ok";
 START_TEST(every_method_equals_the_cpu)
 {
     tu_process run = run_path("--width", "64", "--height", "32", "--spp", "2", "--depth", "8", NULL);
-    assert_run(&run, "64 x 32", 0,
-               "path: spheres, 64 x 32 pixels, 2 spp, depth 8, local size 64, 4096 paths a wave, 2048 pixels "
-               "checked\n");
+    tu_assert_run(&run, "64 x 32", 0,
+                  "path: spheres, 64 x 32 pixels, 2 spp, depth 8, local size 64, 4096 paths a wave, 2048 pixels "
+                  "checked\n");
     static const char *const starts[] = {"naive: ",
                                          "megaloop standalone: ",
                                          "megaloop cooperative seed 0: ",
@@ -78,10 +43,10 @@ START_TEST(every_method_equals_the_cpu)
                                          "queue standalone: ",
                                          "queue cooperative seed 0: "};
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-        ck_assert_msg(lines_with(run.output, starts[i], "2048 pixels checked equal the CPU's: ok") == 1,
+        ck_assert_msg(tu_lines_with(run.output, starts[i], "2048 pixels checked equal the CPU's: ok") == 1,
                       "no right \"%s\" image:\n%s", starts[i], run.output);
     /* one wave holds every path of both samples, so a launch per bounce of the longest path */
-    unsigned launches = sum_before(run.output, " launches");
+    unsigned launches = tu_sum_before(run.output, " launches");
     ck_assert_msg(launches >= 1 && launches <= 8, "wavefront-host: %u launches, not 1 to 8:\n%s", launches,
                   run.output);
     free(run.output);
@@ -94,11 +59,11 @@ START_TEST(room_equals_the_cpu)
 {
     tu_process run = run_path("--scene", "room", "--width", "24", "--height", "12", "--spp", "3", "--depth", "32",
                               "--mode", "standalone", NULL);
-    assert_run(&run, "room", 0, "path: room, 24 x 12 pixels, 3 spp, depth 32, ");
+    tu_assert_run(&run, "room", 0, "path: room, 24 x 12 pixels, 3 spp, depth 32, ");
     static const char *const starts[] = {"naive: ", "megaloop standalone: ", "wavefront-host: ",
                                          "wavefront-barrier standalone: ", "queue standalone: "};
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-        ck_assert_msg(lines_with(run.output, starts[i], "288 pixels checked equal the CPU's: ok") == 1,
+        ck_assert_msg(tu_lines_with(run.output, starts[i], "288 pixels checked equal the CPU's: ok") == 1,
                       "no right \"%s\" image of the room:\n%s", starts[i], run.output);
     free(run.output);
     static const char *const methods[] = {"megaloop", "wavefront-barrier", "queue"};
@@ -108,8 +73,8 @@ START_TEST(room_equals_the_cpu)
                              "23", "--local-size", "16", NULL);
         char start[64];
         snprintf(start, sizeof start, "%s cooperative seed 23: ", methods[i]);
-        assert_run(&run, methods[i], 0, start);
-        ck_assert_msg(lines_with(run.output, start, "288 pixels checked equal the CPU's: ok") == 1,
+        tu_assert_run(&run, methods[i], 0, start);
+        ck_assert_msg(tu_lines_with(run.output, start, "288 pixels checked equal the CPU's: ok") == 1,
                       "%s: no right image of the room under chaos:\n%s", methods[i], run.output);
         free(run.output);
     }
@@ -123,15 +88,15 @@ START_TEST(room_small_waves)
     tu_process run = tu_run_program(PATH, "make " PATH, CHAOS_WORKERS, "--scene", "room", "--width", "24", "--height",
                                     "12", "--spp", "3", "--depth", "32", "--method", "wavefront-barrier",
                                     "--wave-paths", "37", "--chaos", "31", "--local-size", "16", NULL);
-    assert_run(&run, "wavefront-barrier, 37 paths a wave", 0, ", 37 paths a wave, 288 pixels checked\n");
-    ck_assert_msg(lines_with(run.output, "wavefront-barrier ", "288 pixels checked equal the CPU's: ok") == 2,
+    tu_assert_run(&run, "wavefront-barrier, 37 paths a wave", 0, ", 37 paths a wave, 288 pixels checked\n");
+    ck_assert_msg(tu_lines_with(run.output, "wavefront-barrier ", "288 pixels checked equal the CPU's: ok") == 2,
                   "wavefront-barrier: not two right images:\n%s", run.output);
     free(run.output);
     run = run_path("--scene", "room", "--width", "24", "--height", "12", "--spp", "3", "--depth", "32", "--method",
                    "wavefront-host", "--wave-paths", "37", NULL);
-    assert_run(&run, "wavefront-host, 37 paths a wave", 0, "288 pixels checked equal the CPU's: ok");
+    tu_assert_run(&run, "wavefront-host, 37 paths a wave", 0, "288 pixels checked equal the CPU's: ok");
     /* 864 paths of 9 segments on average, at most 37 a launch */
-    unsigned launches = sum_before(run.output, " launches");
+    unsigned launches = tu_sum_before(run.output, " launches");
     ck_assert_msg(launches > 864 * 4 / 37, "wavefront-host: %u launches for waves of 37 paths:\n%s", launches,
                   run.output);
     free(run.output);
@@ -145,15 +110,15 @@ START_TEST(last_wave_at_once)
 {
     tu_process run = run_path("--scene", "room", "--width", "8", "--height", "8", "--spp", "1", "--depth", "32",
                               "--method", "wavefront-host", "--local-size", "64", NULL);
-    assert_run(&run, "8 x 8, wavefront-host", 0, "wavefront-host: ");
-    ck_assert_msg(lines_with(run.output, "wavefront-host: ", ", 1 launches: 64 pixels checked equal the CPU's: ok") ==
-                      1,
+    tu_assert_run(&run, "8 x 8, wavefront-host", 0, "wavefront-host: ");
+    ck_assert_msg(tu_lines_with(run.output, "wavefront-host: ",
+                                ", 1 launches: 64 pixels checked equal the CPU's: ok") == 1,
                   "wavefront-host: not one launch for 64 paths:\n%s", run.output);
     free(run.output);
     run = run_path("--scene", "room", "--width", "8", "--height", "8", "--spp", "1", "--depth", "32", "--method",
                    "wavefront-barrier", "--local-size", "64", NULL);
-    assert_run(&run, "8 x 8, wavefront-barrier", 0, "wavefront-barrier standalone: ");
-    ck_assert_msg(lines_with(run.output, "wavefront-barrier ", "64 pixels checked equal the CPU's: ok") == 2,
+    tu_assert_run(&run, "8 x 8, wavefront-barrier", 0, "wavefront-barrier standalone: ");
+    ck_assert_msg(tu_lines_with(run.output, "wavefront-barrier ", "64 pixels checked equal the CPU's: ok") == 2,
                   "wavefront-barrier: not two right images:\n%s", run.output);
     free(run.output);
 }
@@ -191,8 +156,8 @@ START_TEST(odd_sizes)
         tu_process run = run_path("--width", sizes[i][0], "--height", sizes[i][1], "--spp", sizes[i][2], "--depth",
                                   sizes[i][3], "--local-size", sizes[i][4], "--wave-paths", sizes[i][5], "--mode",
                                   "standalone", NULL);
-        assert_run(&run, sizes[i][0], 0, "path: ");
-        ck_assert_msg(lines_with(run.output, "", OK_END) == 5, "%s x %s: not five right images:\n%s", sizes[i][0],
+        tu_assert_run(&run, sizes[i][0], 0, "path: ");
+        ck_assert_msg(tu_lines_with(run.output, "", OK_END) == 5, "%s x %s: not five right images:\n%s", sizes[i][0],
                       sizes[i][1], run.output);
         free(run.output);
     }
@@ -212,7 +177,7 @@ START_TEST(json_and_image)
     tu_process run = run_path("--width", "16", "--height", "8", "--spp", "2", "--depth", "4", "--method", "queue",
                               "--mode", "standalone", "--repeat", "3", "--json", json_path, "--image", image_path,
                               NULL);
-    assert_run(&run, "--json", 0, "queue standalone: median ");
+    tu_assert_run(&run, "--json", 0, "queue standalone: median ");
     free(run.output);
     char *json = tu_read_file(json_path, NULL);
     unlink(json_path);
@@ -235,7 +200,7 @@ START_TEST(json_and_image)
     free(image);
     run = run_path("--width", "8", "--height", "8", "--spp", "1", "--depth", "2", "--method", "naive", "--json",
                    "/dev/full", NULL);
-    assert_run(&run, "--json /dev/full", 1, "coop-path: cannot write /dev/full: No space left on device");
+    tu_assert_run(&run, "--json /dev/full", 1, "coop-path: cannot write /dev/full: No space left on device");
     free(run.output);
 }
 END_TEST
@@ -250,12 +215,12 @@ START_TEST(cooperative_under_chaos)
         tu_process run = tu_run_program(PATH, "make " PATH, CHAOS_WORKERS, "--width", "48", "--height", "24",
                                         "--spp", "2", "--depth", "6", "--method", methods[i], "--mode", "cooperative",
                                         "--chaos", "11", "--seeds", "3", "--local-size", "16", NULL);
-        assert_run(&run, methods[i], 0, " cooperative seed 11: ");
+        tu_assert_run(&run, methods[i], 0, " cooperative seed 11: ");
         char start[64];
         snprintf(start, sizeof start, "%s cooperative seed ", methods[i]);
-        ck_assert_msg(lines_with(run.output, start, "1152 pixels checked equal the CPU's: ok") == 3,
+        ck_assert_msg(tu_lines_with(run.output, start, "1152 pixels checked equal the CPU's: ok") == 3,
                       "%s: not three right images:\n%s", methods[i], run.output);
-        kills += sum_before(run.output, " kills");
+        kills += tu_sum_before(run.output, " kills");
         free(run.output);
     }
     ck_assert_msg(kills > 0, "no kill over three methods and three chaos seeds each");
@@ -274,7 +239,7 @@ START_TEST(study_script_quick)
     tu_env(WORKERS);
     char *argv[] = {"scripts/path-study", "--quick", "--out", folder, NULL};
     tu_process run = tu_run_process(argv);
-    assert_run(&run, "scripts/path-study --quick", 0, "[4/4] room, 64x32, 2 spp, depth 4 ... naive ");
+    tu_assert_run(&run, "scripts/path-study --quick", 0, "[4/4] room, 64x32, 2 spp, depth 4 ... naive ");
     free(run.output);
     static const char *const files[] = {"path-study.csv", "report.md", "path-study.png"};
     char path[96];
@@ -283,9 +248,9 @@ START_TEST(study_script_quick)
     static const char header[] = "scene,width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
                                  "spheres,64,32,1,4,naive,plain,1,";
     ck_assert_msg(!strncmp(csv, header, strlen(header)), "the CSV starts:\n%s", csv);
-    ck_assert_uint_eq(lines_with(csv, "room,64,32,2,4,queue,standalone,1,", ""), 1);
-    ck_assert_uint_eq(lines_with(csv, "spheres,64,32,", ""), 10);
-    ck_assert_uint_eq(lines_with(csv, "room,64,32,", ""), 10);
+    ck_assert_uint_eq(tu_lines_with(csv, "room,64,32,2,4,queue,standalone,1,", ""), 1);
+    ck_assert_uint_eq(tu_lines_with(csv, "spheres,64,32,", ""), 10);
+    ck_assert_uint_eq(tu_lines_with(csv, "room,64,32,", ""), 10);
     free(csv);
     snprintf(path, sizeof path, "%s/%s", folder, files[1]);
     char *text = tu_read_file(path, NULL);
@@ -338,7 +303,7 @@ START_TEST(picker_rule)
         tu_process run = run_path("--pick", "--scene", cases[i].scene, "--width", cases[i].width, "--height",
                                   cases[i].height, "--spp", cases[i].spp, "--depth", cases[i].depth,
                                   "--compute-units", cases[i].units, NULL);
-        assert_run(&run, cases[i].line, 0, cases[i].line);
+        tu_assert_run(&run, cases[i].line, 0, cases[i].line);
         free(run.output);
     }
 }
@@ -381,7 +346,7 @@ START_TEST(bad_arguments)
                                   cases[i].args[4], cases[i].args[5], NULL);
         char expected[256];
         snprintf(expected, sizeof expected, "coop-path: %s", cases[i].message);
-        assert_run(&run, cases[i].message, 1, expected);
+        tu_assert_run(&run, cases[i].message, 1, expected);
         ck_assert_msg(strstr(run.output, "Usage: coop-path") != NULL, "no usage:\n%s", run.output);
         ck_assert_msg(strstr(run.output, "pixels checked") == NULL, "case %zu ran:\n%s", i, run.output);
         free(run.output);

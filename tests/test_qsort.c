@@ -27,41 +27,6 @@ enum { WORKERS = 2, CHAOS_WORKERS = 4 };
 
 #define OK_END "keys equal to the CPU's sort: ok"
 
-static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
-{
-    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
-                  run->output);
-    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
-}
-
-/* The number of lines of `output` that begin with `start` and end with `end`. */
-static unsigned lines_with(const char *output, const char *start, const char *end)
-{
-    unsigned count = 0;
-    for (const char *line = output; *line;) {
-        const char *eol = strchr(line, '\n');
-        size_t length = eol ? (size_t)(eol - line) : strlen(line);
-        if (!strncmp(line, start, strlen(start)) && length >= strlen(end) &&
-            !strncmp(line + length - strlen(end), end, strlen(end)))
-            count++;
-        line += length + (eol != NULL);
-    }
-    return count;
-}
-
-/* The sum of the numbers printed before `label` (e.g. " full,") on every line. */
-static unsigned sum_before(const char *output, const char *label)
-{
-    unsigned sum = 0;
-    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
-        const char *digits = at;
-        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
-            digits--;
-        sum += (unsigned)strtoul(digits, NULL, 10);
-    }
-    return sum;
-}
-
 /* ---- Every distribution --------------------------------------------------------------------- */
 
 /* Each distribution sorted right, two levels of the kernel's partition and a cut-off of 256, so
@@ -73,12 +38,13 @@ START_TEST(every_distribution)
     for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
         tu_process run = run_qsort("--n", "20000", "--dist", dists[i], "--mode", "standalone", "--levels", "2",
                                    "--cutoff", "256", NULL);
-        assert_run(&run, dists[i], 0, "qsort: 20000 keys (");
-        ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1, "%s: not sorted:\n%s", dists[i], run.output);
+        tu_assert_run(&run, dists[i], 0, "qsort: 20000 keys (");
+        ck_assert_msg(tu_lines_with(run.output, "standalone: ", OK_END) == 1, "%s: not sorted:\n%s", dists[i],
+                      run.output);
         ck_assert_msg(strstr(run.output, "cpu qsort ") != NULL, "%s: no baseline in the table:\n%s", dists[i],
                       run.output);
         if (i == 0)
-            ck_assert_msg(sum_before(run.output, " sort_part + ") >= 4, "uniform: under 4 sort_part runs:\n%s",
+            ck_assert_msg(tu_sum_before(run.output, " sort_part + ") >= 4, "uniform: under 4 sort_part runs:\n%s",
                           run.output);
         free(run.output);
     }
@@ -92,15 +58,15 @@ END_TEST
 START_TEST(smallest_recursion_spawns_each_procedure)
 {
     tu_process run = run_qsort("--n", "3000", "--mode", "standalone", "--levels", "0", "--cutoff", "2048", NULL);
-    assert_run(&run, "3000 keys", 0,
-               "1 sort_part + 2 small_sort runs spawned, depth 2; refused: 0 full, 0 too deep; 0 past --max-depth, "
-               "0 sorted inline: keys equal to the CPU's sort: ok");
+    tu_assert_run(&run, "3000 keys", 0,
+                  "1 sort_part + 2 small_sort runs spawned, depth 2; refused: 0 full, 0 too deep; 0 past --max-depth, "
+                  "0 sorted inline: keys equal to the CPU's sort: ok");
     free(run.output);
     static const char *const sizes[] = {"1", "64"};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         run = run_qsort("--n", sizes[i], "--mode", "standalone", "--levels", "0", NULL);
-        assert_run(&run, sizes[i], 0, "0 sort_part + 0 small_sort runs spawned, depth 0");
-        ck_assert_msg(lines_with(run.output, "standalone: ", OK_END) == 1, "%s keys: not sorted:\n%s", sizes[i],
+        tu_assert_run(&run, sizes[i], 0, "0 sort_part + 0 small_sort runs spawned, depth 0");
+        ck_assert_msg(tu_lines_with(run.output, "standalone: ", OK_END) == 1, "%s keys: not sorted:\n%s", sizes[i],
                       run.output);
         free(run.output);
     }
@@ -114,18 +80,18 @@ START_TEST(radix_baseline_sorts)
     static const char *const dists[] = {"uniform", "few-unique"};
     for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
         tu_process run = run_qsort("--n", "20000", "--dist", dists[i], "--mode", "radix", NULL);
-        assert_run(&run, dists[i], 0, "radix: ");
-        ck_assert_msg(lines_with(run.output, "radix: ", "one kernel, no spawns: " OK_END) == 1, "%s: not sorted:\n%s",
-                      dists[i], run.output);
+        tu_assert_run(&run, dists[i], 0, "radix: ");
+        ck_assert_msg(tu_lines_with(run.output, "radix: ", "one kernel, no spawns: " OK_END) == 1,
+                      "%s: not sorted:\n%s", dists[i], run.output);
         ck_assert_msg(strstr(run.output, "\nradix ") != NULL, "%s: no radix row in the table:\n%s", dists[i],
                       run.output);
         free(run.output);
     }
     tu_process run = run_qsort("--n", "4000", NULL);
-    assert_run(&run, "every form", 0, "cpu qsort ");
+    tu_assert_run(&run, "every form", 0, "cpu qsort ");
     static const char *const forms[] = {"standalone: ", "cooperative seed 0: ", "radix: "};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-        ck_assert_msg(lines_with(run.output, forms[i], OK_END) == 1, "no right %s line:\n%s", forms[i], run.output);
+        ck_assert_msg(tu_lines_with(run.output, forms[i], OK_END) == 1, "no right %s line:\n%s", forms[i], run.output);
     free(run.output);
 }
 END_TEST
@@ -138,7 +104,7 @@ START_TEST(json_has_every_sort)
     ck_assert_int_ge(fd, 0);
     close(fd);
     tu_process run = run_qsort("--n", "5000", "--mode", "standalone", "--repeat", "2", "--json", path, NULL);
-    assert_run(&run, "--json", 0, "standalone ");
+    tu_assert_run(&run, "--json", 0, "standalone ");
     free(run.output);
     char *json = tu_read_file(path, NULL);
     unlink(path);
@@ -152,7 +118,7 @@ START_TEST(json_has_every_sort)
     ck_assert_msg(!strstr(json, "\"check\": \"wrong\""), "a wrong sort:\n%s", json);
     free(json);
     run = run_qsort("--n", "50", "--mode", "standalone", "--json", "/dev/full", NULL);
-    assert_run(&run, "--json /dev/full", 1, "coop-qsort: cannot write /dev/full: No space left on device");
+    tu_assert_run(&run, "--json /dev/full", 1, "coop-qsort: cannot write /dev/full: No space left on device");
     free(run.output);
 }
 END_TEST
@@ -163,8 +129,9 @@ START_TEST(cooperative_under_chaos)
 {
     tu_process run = tu_run_program(QSORT, "make " QSORT, CHAOS_WORKERS, "--n", "20000", "--mode", "cooperative",
                                     "--chaos", "1", "--repeat", "3", "--levels", "3", "--cutoff", "256", NULL);
-    assert_run(&run, "cooperative --chaos 1", 0, "cooperative seed 1: ");
-    ck_assert_msg(lines_with(run.output, "cooperative seed ", OK_END) == 3, "not three right sorts:\n%s", run.output);
+    tu_assert_run(&run, "cooperative --chaos 1", 0, "cooperative seed 1: ");
+    ck_assert_msg(tu_lines_with(run.output, "cooperative seed ", OK_END) == 3, "not three right sorts:\n%s",
+                  run.output);
     free(run.output);
 }
 END_TEST
@@ -177,8 +144,8 @@ END_TEST
 START_TEST(full_queue_sorted_by_spawner)
 {
     tu_process run = run_qsort("--n", "20000", "--mode", "standalone", "--levels", "6", "--cutoff", "256", NULL);
-    assert_run(&run, "--levels 6", 0, OK_END);
-    ck_assert_msg(sum_before(run.output, " full, ") >= 20, "the queue was not full 20 times:\n%s", run.output);
+    tu_assert_run(&run, "--levels 6", 0, OK_END);
+    ck_assert_msg(tu_sum_before(run.output, " full, ") >= 20, "the queue was not full 20 times:\n%s", run.output);
     free(run.output);
 }
 END_TEST
@@ -190,9 +157,9 @@ START_TEST(depth_limit_sorted_by_spawner)
 {
     tu_process run = run_qsort("--n", "30000", "--mode", "standalone", "--levels", "1", "--cutoff", "256",
                                "--max-depth", "2", NULL);
-    assert_run(&run, "--max-depth 2", 0,
-               "6 sort_part + 0 small_sort runs spawned, depth 2; refused: 0 full, 0 too deep; 8 past --max-depth, "
-               "0 sorted inline: keys equal to the CPU's sort: ok");
+    tu_assert_run(&run, "--max-depth 2", 0,
+                  "6 sort_part + 0 small_sort runs spawned, depth 2; refused: 0 full, 0 too deep; 8 past --max-depth, "
+                  "0 sorted inline: keys equal to the CPU's sort: ok");
     free(run.output);
 }
 END_TEST
@@ -209,7 +176,7 @@ START_TEST(study_script_quick)
     tu_env(WORKERS);
     char *argv[] = {"scripts/qsort-study", "--quick", "--out", folder, NULL};
     tu_process run = tu_run_process(argv);
-    assert_run(&run, "scripts/qsort-study --quick", 0, "[2/2] few-unique 4096 ... standalone ");
+    tu_assert_run(&run, "scripts/qsort-study --quick", 0, "[2/2] few-unique 4096 ... standalone ");
     free(run.output);
     static const char *const files[] = {"qsort.csv", "report.md", "qsort.png"};
     char path[96];
@@ -218,9 +185,9 @@ START_TEST(study_script_quick)
     static const char *const head = "dist,n,form,sorts,median_ms,min_ms,max_ms,cpu_qsort_ms,sort_part_runs,"
                                     "small_sort_runs,full,too_deep,max_depth\nuniform,4096,standalone,1,";
     ck_assert_msg(!strncmp(csv, head, strlen(head)), "the CSV starts:\n%s", csv);
-    ck_assert_msg(lines_with(csv, "few-unique,4096,cooperative,1,", "") == 1, "no few-unique cooperative row:\n%s",
+    ck_assert_msg(tu_lines_with(csv, "few-unique,4096,cooperative,1,", "") == 1, "no few-unique cooperative row:\n%s",
                   csv);
-    ck_assert_msg(lines_with(csv, "few-unique,4096,radix,1,", "") == 1, "no few-unique radix row:\n%s", csv);
+    ck_assert_msg(tu_lines_with(csv, "few-unique,4096,radix,1,", "") == 1, "no few-unique radix row:\n%s", csv);
     free(csv);
     snprintf(path, sizeof path, "%s/%s", folder, files[1]);
     char *text = tu_read_file(path, NULL);
@@ -262,7 +229,7 @@ START_TEST(bad_arguments)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_qsort(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], NULL);
-        assert_run(&run, cases[i].message, 1, cases[i].message);
+        tu_assert_run(&run, cases[i].message, 1, cases[i].message);
         ck_assert_msg(strstr(run.output, "Usage: coop-qsort") != NULL, "no usage:\n%s", run.output);
         free(run.output);
     }

@@ -26,26 +26,6 @@ enum { WORKERS = 2, CHAOS_SEEDS = 20 };
 /* Runs coop-ws with the arguments given (NULL-terminated), standard output and error together. */
 #define run_ws(...) tu_run_program(WS, "make -f Makefile -f host/coop-ws.mk " WS, WORKERS, __VA_ARGS__)
 
-static void assert_run(const tu_process *run, const char *what, int status, const char *fragment)
-{
-    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
-                  run->output);
-    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
-}
-
-/* The sum of the numbers printed before `label` (e.g. " kills") on every line. */
-static unsigned sum_before(const char *output, const char *label)
-{
-    unsigned sum = 0;
-    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
-        const char *digits = at;
-        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
-            digits--;
-        sum += (unsigned)strtoul(digits, NULL, 10);
-    }
-    return sum;
-}
-
 /* ---- Both apps, both modes ------------------------------------------------------------------ */
 
 /* --trace: the last run's timeline, a valid trace whose counts are its report's. */
@@ -57,13 +37,13 @@ START_TEST(game_trace)
     close(fd);
     tu_process run = run_ws("game", "--depth", "3", "--task", "light", "--chaos", "2", "--seeds", "2", "--trace",
                             path, NULL);
-    assert_run(&run, "game --trace", 0, "trace: ");
-    assert_run(&run, "game --trace", 0, " 0 dropped)\n");
+    tu_assert_run(&run, "game --trace", 0, "trace: ");
+    tu_assert_run(&run, "game --trace", 0, " 0 dropped)\n");
     tc_check_file(path, "coop-ws --trace");
     unlink(path);
     free(run.output);
     run = run_ws("game", "--mode", "standalone", "--trace", path, NULL);
-    assert_run(&run, "game --mode standalone --trace", 1, "--chaos, --task and --trace need --mode cooperative");
+    tu_assert_run(&run, "game --mode standalone --trace", 1, "--chaos, --task and --trace need --mode cooperative");
     free(run.output);
 }
 END_TEST
@@ -71,7 +51,7 @@ END_TEST
 START_TEST(octree_standalone)
 {
     tu_process run = run_ws("octree", "--points", "3000", "--mode", "standalone", NULL);
-    assert_run(&run, "octree standalone", 0, "octree standalone seed 0: ");
+    tu_assert_run(&run, "octree standalone", 0, "octree standalone seed 0: ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
 }
@@ -80,7 +60,7 @@ END_TEST
 START_TEST(octree_cooperative)
 {
     tu_process run = run_ws("octree", "--points", "3000", "--leaf-max", "8", "--mode", "cooperative", NULL);
-    assert_run(&run, "octree cooperative", 0, "octree cooperative seed 0: ");
+    tu_assert_run(&run, "octree cooperative", 0, "octree cooperative seed 0: ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
 }
@@ -89,7 +69,7 @@ END_TEST
 START_TEST(game_standalone)
 {
     tu_process run = run_ws("game", "--depth", "4", "--mode", "standalone", NULL);
-    assert_run(&run, "game standalone", 0, "game standalone seed 0: value ");
+    tu_assert_run(&run, "game standalone", 0, "game standalone seed 0: value ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
 }
@@ -98,7 +78,7 @@ END_TEST
 START_TEST(game_cooperative)
 {
     tu_process run = run_ws("game", "--depth", "4", NULL);
-    assert_run(&run, "game cooperative", 0, "game cooperative seed 0: value ");
+    tu_assert_run(&run, "game cooperative", 0, "game cooperative seed 0: value ");
     ck_assert_ptr_nonnull(strstr(run.output, ": ok\n"));
     free(run.output);
 }
@@ -112,7 +92,7 @@ START_TEST(repeat_and_json)
     ck_assert_int_ge(fd, 0);
     close(fd);
     tu_process run = run_ws("game", "--depth", "3", "--mode", "standalone", "--repeat", "3", "--json", path, NULL);
-    assert_run(&run, "game --repeat 3 --json", 0, "time median ");
+    tu_assert_run(&run, "game --repeat 3 --json", 0, "time median ");
     ck_assert_ptr_nonnull(strstr(run.output, " ms over 3 runs (min "));
     ck_assert_ptr_nonnull(strstr(run.output, "0 of 3 runs wrong\n"));
     free(run.output);
@@ -153,10 +133,10 @@ static void assert_chaos(const char *app, const char *size_option, const char *s
         snprintf(what, sizeof what, "%s under chaos seeds %u..%u", app, first, first + CHAOS_SEEDS - 1);
         tu_process run = run_ws(app, size_option, size, "--chaos", first_text, "--seeds", seeds_text, "--task",
                                 "light", NULL);
-        assert_run(&run, what, 0, "0 of 20 runs wrong");
-        kills += sum_before(run.output, " kills");
-        forks += sum_before(run.output, " forks");
-        tasks += sum_before(run.output, " tasks:");
+        tu_assert_run(&run, what, 0, "0 of 20 runs wrong");
+        kills += tu_sum_before(run.output, " kills");
+        forks += tu_sum_before(run.output, " forks");
+        tasks += tu_sum_before(run.output, " tasks:");
         free(run.output);
     }
     ck_assert_msg(kills > 0 && forks > 0 && tasks > 0, "%s: %u kills, %u forks, %u tasks over seeds 1..%u", app,
@@ -195,12 +175,12 @@ START_TEST(bad_arguments)
                                            "--task: 'heavy' is not a choice; expected none or light"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_ws(cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL);
-        assert_run(&run, cases[i][0], 1, messages[i]);
-        assert_run(&run, cases[i][0], 1, "Usage: coop-ws");
+        tu_assert_run(&run, cases[i][0], 1, messages[i]);
+        tu_assert_run(&run, cases[i][0], 1, "Usage: coop-ws");
         free(run.output);
     }
     tu_process run = run_ws("game", "--mode", "standalone", "--chaos", "3", NULL);
-    assert_run(&run, "chaos without cooperation", 1, "--chaos, --task and --trace need --mode cooperative");
+    tu_assert_run(&run, "chaos without cooperation", 1, "--chaos, --task and --trace need --mode cooperative");
     free(run.output);
 }
 END_TEST

@@ -487,4 +487,42 @@ static inline tu_process tu_run_program(const char *program, const char *build, 
     return tu_run_process(argv);
 }
 
+/* Asserts that `run` exited with `status` and that its output contains `fragment`; `what` names
+ * the run in a failure, which shows the whole output. */
+static inline void tu_assert_run(const tu_process *run, const char *what, int status, const char *fragment)
+{
+    ck_assert_msg(run->status == status, "%s: exit status %d, expected %d; output:\n%s", what, run->status, status,
+                  run->output);
+    ck_assert_msg(strstr(run->output, fragment) != NULL, "%s: output lacks \"%s\":\n%s", what, fragment, run->output);
+}
+
+/* The number of lines of `output` that begin with `start` and end with `end`. */
+static inline unsigned tu_lines_with(const char *output, const char *start, const char *end)
+{
+    unsigned count = 0;
+    for (const char *line = output; *line;) {
+        const char *eol = strchr(line, '\n');
+        size_t length = eol ? (size_t)(eol - line) : strlen(line);
+        if (!strncmp(line, start, strlen(start)) && length >= strlen(end) &&
+            !strncmp(line + length - strlen(end), end, strlen(end)))
+            count++;
+        line += length + (eol != NULL);
+    }
+    return count;
+}
+
+/* The sum of the numbers printed just before `label` (e.g. " kills") wherever it occurs in
+ * `output`. */
+static inline unsigned tu_sum_before(const char *output, const char *label)
+{
+    unsigned sum = 0;
+    for (const char *at = strstr(output, label); at; at = strstr(at + 1, label)) {
+        const char *digits = at;
+        while (digits > output && digits[-1] >= '0' && digits[-1] <= '9')
+            digits--;
+        sum += (unsigned)strtoul(digits, NULL, 10);
+    }
+    return sum;
+}
+
 #endif
