@@ -29,7 +29,7 @@
 #include "lbvh/lbvh_ref.h"
 #include "lbvh_matmult_mega.h"
 #include "lbvh_standalone.h"
-#include "matmult_ref.h"
+#include "matmult_task.h"
 #include "mesh.h"
 #include "output.h"
 #include "run.h"
@@ -59,8 +59,8 @@ enum { LBVH_FIT_ROUNDS = 3 };
  * with 8-bit digits fewer groups do better (250K: 0.498 ms on 132, 0.631 on 528). */
 enum { KEYS_PER_ITEM = 2, KEYS_PER_ITEM_8BIT = 8, GROUPS_MAX = 1u << 16 };
 
-/* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
-enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
+/* The periodic task: matmult.cl's c = a x b of order MATMULT_TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_GROUPS = 8 };
 #define TASK_PERIOD_MS 2.0
 
 /* Differences printed when a tree is wrong; the most generated triangles. */
@@ -257,8 +257,7 @@ typedef struct lbvh_env {
     cl_mem tris_buf, partial, keys, ids, keys_tmp, ids_tmp, hist, child, parent, box, visits, clock;
     cl_command_queue chain_queue; /* the chain's, with profiling */
     cl_ulong *clock_host;    /* clock's words: a stamp a pass (steps of them), then one a group */
-    cl_mem task_a, task_b, task_c;
-    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+    matmult_task task;
 } lbvh_env;
 
 static const char *const name = "coop-lbvh";
@@ -283,12 +282,7 @@ static const char *pass_name(const lbvh_env *env, unsigned k, char *buffer, size
 static int open_buffers(lbvh_env *env)
 {
     size_t n = env->n, nodes = 2 * n - 1;
-    cl_int err = CL_SUCCESS;
-    struct {
-        cl_mem *buffer;
-        size_t bytes;
-        const void *data;
-    } made[] = {
+    buffer_spec made[] = {
         {&env->tris_buf, n * 9 * sizeof(float), env->tris},
         {&env->partial, (size_t)env->max_groups * 6 * sizeof(float), NULL},
         {&env->keys, n * 4, NULL},
@@ -301,23 +295,14 @@ static int open_buffers(lbvh_env *env)
         {&env->box, nodes * 6 * sizeof(float), NULL},
         {&env->visits, (n - 1) * 4, NULL},
         {&env->clock, clock_words(env) * sizeof(cl_ulong), NULL},
-        {&env->task_a, sizeof env->task_a_host, env->task_a_host},
-        {&env->task_b, sizeof env->task_b_host, env->task_b_host},
-        {&env->task_c, sizeof env->task_a_host, NULL},
+        {&env->task.a, sizeof env->task.a_host, env->task.a_host},
+        {&env->task.b, sizeof env->task.b_host, env->task.b_host},
+        {&env->task.c, sizeof env->task.a_host, NULL},
     };
-    uint32_t x = 12345;
-    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
-        x = x * 1664525u + 1013904223u;
-        env->task_a_host[i] = x >> 20;
-        x = x * 1664525u + 1013904223u;
-        env->task_b_host[i] = x >> 20;
-    }
-    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
-        *made[i].buffer = buffer_create(env->ctx, made[i].bytes, made[i].data, &err);
-        if (err != CL_SUCCESS)
-            return error_cl(name, err, "clCreateBuffer");
-        env->buffers[env->buffer_count++] = *made[i].buffer;
-    }
+    matmult_task_inputs(&env->task);
+    cl_int err = buffers_create(env->ctx, made, sizeof made / sizeof made[0], env->buffers, &env->buffer_count);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clCreateBuffer");
     return 0;
 }
 
@@ -371,7 +356,7 @@ static int poison(lbvh_env *env)
         if (words[i])
             err = buffer_fill_words(queue, outputs[i], 0xdeadbeefu, words[i]);
     if (err == CL_SUCCESS)
-        err = buffer_fill_words(queue, env->task_c, 0, TASK_ORDER * TASK_ORDER);
+        err = buffer_fill_words(queue, env->task.c, 0, MATMULT_TASK_ORDER * MATMULT_TASK_ORDER);
     /* a build without a device clock leaves the stamps 0 */
     if (err == CL_SUCCESS)
         err = buffer_fill_words(queue, env->clock, 0, clock_words(env) * 2);
@@ -380,32 +365,7 @@ static int poison(lbvh_env *env)
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "clEnqueueFillBuffer");
 }
 
-/* The task's product against the CPU's, when it ran: 0, or 2 on a difference. */
-static int task_check(lbvh_env *env, const coop_mega_report *report)
-{
-    if (!report->record_count)
-        return 0;
-    static uint32_t c[TASK_ORDER * TASK_ORDER];
-    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->task_c, CL_TRUE, 0, sizeof c, c, 0, NULL,
-                                     NULL);
-    if (err != CL_SUCCESS)
-        return error_cl(name, err, "clEnqueueReadBuffer");
-    uint32_t row[TASK_ORDER];
-    matmult_difference first;
-    if (matmult_ref_compare(env->task_a_host, env->task_b_host, c, TASK_ORDER, row, &first)) {
-        printf("task: c[%zu][%zu] = %u, expected %u\n", first.row, first.col, first.got, first.expected);
-        return 2;
-    }
-    return 0;
-}
-
-/* A form's program and kernel. */
-typedef struct form {
-    coop_program *program;
-    coop_kernel *kernel;
-} form;
-
-static int form_open(lbvh_env *env, mode m, form *f)
+static int form_open(lbvh_env *env, mode m, run_kernel *f)
 {
     static const char *const kernels[] = {LBVH_STANDALONE_NAME, LBVH_MATMULT_MEGA_NAME, "lbvh_step"};
     const char *sources[] = {lbvh_standalone_source, lbvh_matmult_mega_source, lbvh_step_source};
@@ -418,22 +378,12 @@ static int form_open(lbvh_env *env, mode m, form *f)
     if (set_lbvh_args(env, f->kernel))
         return 1;
     if (m == MODE_COOPERATIVE) {
-        status = coop_kernel_set_buffer(f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_a, env->task_a);
-        if (status == COOP_OK)
-            status = coop_kernel_set_buffer(f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_b, env->task_b);
-        if (status == COOP_OK)
-            status = coop_kernel_set_buffer(f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_c, env->task_c);
+        status = matmult_task_set_args(&env->task, f->kernel, LBVH_MATMULT_MEGA_ARG_matmult_a,
+                                       LBVH_MATMULT_MEGA_ARG_matmult_b, LBVH_MATMULT_MEGA_ARG_matmult_c);
         if (status != COOP_OK)
             return error_coop(name, env->ctx, status, "setting the task's arguments");
     }
     return 0;
-}
-
-static void form_close(form *f)
-{
-    coop_kernel_release(f->kernel);
-    coop_program_release(f->program);
-    *f = (form){0};
 }
 
 /* The chain: every pass a launch of lbvh_step on the same groups, in order on one queue; the fit
@@ -443,7 +393,7 @@ static void form_close(form *f)
  * k, by their profiling events, so that the gaps between launches count as the persistent forms'
  * barriers do; the fit's from the end of the hierarchy's launch to the end of its last round's,
  * read-backs included. */
-static int run_chain(lbvh_env *env, form *f, double *ms, unsigned *groups_out, unsigned *rounds_out,
+static int run_chain(lbvh_env *env, run_kernel *f, double *ms, unsigned *groups_out, unsigned *rounds_out,
                      double *pass_ms)
 {
     size_t groups = ((size_t)env->n + env->local_size - 1) / env->local_size;
@@ -552,7 +502,7 @@ static void print_passes(const lbvh_env *env, const build_record *r, const char 
 
 /* One build in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its figures
  * in *record; 0, 1 or 2. */
-static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned seed, const lbvh_tree *expected,
+static int build_once(lbvh_env *env, const options *o, mode m, run_kernel *f, unsigned seed, const lbvh_tree *expected,
                       lbvh_tree *got, build_record *record)
 {
     if (poison(env))
@@ -576,7 +526,7 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         coop_mega_params params = {.launch = {.local_size = env->local_size, .max_groups = env->groups},
                                    .chaos_seed = seed, .watchdog_s = 60};
         coop_task_plan plan = {.task = LBVH_MATMULT_MEGA_TASK_matmult, .workgroups = TASK_GROUPS,
-                               .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
+                               .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {MATMULT_TASK_ORDER}};
         if (run_megakernel(name, env->ctx, f->kernel, &params, &plan, o->task ? 1 : 0, &report, NULL) != COOP_OK) {
             coop_mega_report_free(&report);
             return 1;
@@ -597,8 +547,8 @@ static int build_once(lbvh_env *env, const options *o, mode m, form *f, unsigned
         if (faults || ray_faults)
             status = 2;
     }
-    if (!status && m == MODE_COOPERATIVE)
-        status = task_check(env, &report);
+    if (!status && m == MODE_COOPERATIVE && report.record_count)
+        status = matmult_task_check(&env->task, env->ctx, name);
     printf("%s", mode_names[m]);
     if (m == MODE_COOPERATIVE)
         printf(" seed %u", seed);
@@ -796,7 +746,7 @@ int main(int argc, char **argv)
     for (int m = 0; !result && m < MODES; m++) {
         if (!o.modes[m])
             continue;
-        form f = {0};
+        run_kernel f = {0};
         result = form_open(&env, (mode)m, &f);
         unsigned first = recorded;
         for (unsigned i = 0; !result && i < o.seeds; i++) {
@@ -818,7 +768,7 @@ int main(int argc, char **argv)
                 median.pass_ms[k] = form_median(records + first, done, (mode)m, (int)k, times);
             print_passes(&env, &median, "median passes");
         }
-        form_close(&f);
+        run_kernel_release(&f);
     }
     if (!result && wrong)
         result = CLI_EXIT_CHECK;

@@ -18,7 +18,7 @@ $(BUILD)/obj/host/coop-lbvh.o: $(COOP_LBVH_PROGRAMS:%=kernels/generated/%.h) hos
 
 $(BUILD)/bin/coop-lbvh: $(BUILD)/obj/host/coop-lbvh.o $(COOP_LBVH_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
     $(BUILD)/obj/gen/lbvh_step_source.o $(BUILD)/obj/apps/lbvh/lbvh_ref.o \
-    $(call common,errors buffers clock device json run matmult_ref mesh stats) $(CLI_OBJS) $(LIBA)
+    $(call common,errors buffers clock device json run matmult_ref matmult_task mesh stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

@@ -31,7 +31,7 @@
 #include "device.h"
 #include "errors.h"
 #include "json.h"
-#include "matmult_ref.h"
+#include "matmult_task.h"
 #include "output.h"
 #include "path/path_ref.h"
 #include "path_loop_matmult_mega.h"
@@ -61,8 +61,8 @@ enum { PATH_MAX_DEPTH = 64, PATH_MAX_SPP = 255, PATH_RECORD_WORDS = 11, PATH_WAV
  * the fewer waves, each a barrier or a host round trip. */
 #define WAVE_PATHS_DEFAULT 4194304u
 
-/* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
-enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
+/* The periodic task: matmult.cl's c = a x b of order MATMULT_TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_GROUPS = 8 };
 #define TASK_PERIOD_MS 2.0
 
 /* The queue: a deque of QUEUE_DEQUE slots a group, and BUNDLES_PER_GROUP bundles a group the
@@ -318,8 +318,7 @@ typedef struct path_env {
     cl_mem buffers[16];
     unsigned buffer_count;
     cl_mem image, paths_a, paths_b, counts, next, bundle_buf, bundle_live, queue;
-    cl_mem task_a, task_b, task_c;
-    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+    matmult_task task;
     uint32_t *picture;             /* the image read back */
 } path_env;
 
@@ -333,12 +332,7 @@ static int open_buffers(path_env *env)
     const options *o = env->o;
     size_t pixels = env->pixels;
     int waves = o->methods[WAVEFRONT_HOST] || o->methods[WAVEFRONT_BARRIER], queue = o->methods[QUEUE];
-    cl_int err = CL_SUCCESS;
-    struct {
-        cl_mem *buffer;
-        size_t bytes;
-        const void *data;
-    } made[] = {
+    buffer_spec made[] = {
         {&env->image, pixels * 3 * 4, NULL},
         {&env->paths_a, waves ? (size_t)o->wave_paths * PATH_RECORD_WORDS * 4 : 4, NULL},
         {&env->paths_b, waves ? (size_t)o->wave_paths * PATH_RECORD_WORDS * 4 : 4, NULL},
@@ -347,23 +341,14 @@ static int open_buffers(path_env *env)
         {&env->bundle_buf, queue ? (size_t)env->bundles * env->local_size * PATH_RECORD_WORDS * 4 : 4, NULL},
         {&env->bundle_live, (size_t)env->bundles * 4, NULL},
         {&env->queue, queue_words(env) * 4, NULL},
-        {&env->task_a, sizeof env->task_a_host, env->task_a_host},
-        {&env->task_b, sizeof env->task_b_host, env->task_b_host},
-        {&env->task_c, sizeof env->task_a_host, NULL},
+        {&env->task.a, sizeof env->task.a_host, env->task.a_host},
+        {&env->task.b, sizeof env->task.b_host, env->task.b_host},
+        {&env->task.c, sizeof env->task.a_host, NULL},
     };
-    uint32_t x = 12345;
-    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
-        x = x * 1664525u + 1013904223u;
-        env->task_a_host[i] = x >> 20;
-        x = x * 1664525u + 1013904223u;
-        env->task_b_host[i] = x >> 20;
-    }
-    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
-        *made[i].buffer = buffer_create(env->ctx, made[i].bytes, made[i].data, &err);
-        if (err != CL_SUCCESS)
-            return error_cl(name, err, "clCreateBuffer");
-        env->buffers[env->buffer_count++] = *made[i].buffer;
-    }
+    matmult_task_inputs(&env->task);
+    cl_int err = buffers_create(env->ctx, made, sizeof made / sizeof made[0], env->buffers, &env->buffer_count);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clCreateBuffer");
     env->picture = malloc(pixels * 3 * sizeof *env->picture);
     return env->picture ? 0 : error_report(name, "out of memory for a %u-pixel image", env->pixels);
 }
@@ -379,7 +364,7 @@ static int reset(path_env *env)
         size_t words;
     } zero[] = {{env->image, (size_t)env->pixels * 3}, {env->counts, PATH_WAVE_COUNTS}, {env->next, 1},
                 {env->bundle_live, env->bundles}, {env->queue, queue_words(env)},
-                {env->task_c, TASK_ORDER * TASK_ORDER}};
+                {env->task.c, MATMULT_TASK_ORDER * MATMULT_TASK_ORDER}};
     cl_int err = CL_SUCCESS;
     for (size_t i = 0; i < sizeof zero / sizeof zero[0] && err == CL_SUCCESS; i++)
         err = buffer_fill_words(queue, zero[i].buffer, 0, zero[i].words);
@@ -406,12 +391,6 @@ static int reset(path_env *env)
     err = clFinish(queue);
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "clFinish");
 }
-
-/* A method's program and its kernel. */
-typedef struct program {
-    coop_program *program;
-    coop_kernel *kernel;
-} program;
 
 /* Sets the arguments the path kernels begin with: image, width, height, spp, depth, then `more`
  * buffers; indices from 0 in every form (the megakernels' task arguments come after them). */
@@ -444,7 +423,7 @@ static coop_status set_wave(coop_kernel *kernel, cl_mem in, cl_mem out, cl_uint 
 
 /* PoCL compiles an ordinary kernel at its first launch: one launch of a group with nothing to do
  * (no rows, no paths) keeps that out of the first run's time. */
-static int warm_up(path_env *env, program *p, method m)
+static int warm_up(path_env *env, run_kernel *p, method m)
 {
     cl_uint rows = env->o->height, none = 0;
     coop_status status = m == NAIVE ? coop_kernel_set_arg(p->kernel, 2, sizeof none, &none)
@@ -461,7 +440,7 @@ static int warm_up(path_env *env, program *p, method m)
     return status == COOP_OK ? 0 : error_coop(name, env->ctx, status, "warming up");
 }
 
-static int program_open(path_env *env, method m, form f, program *p)
+static int program_open(path_env *env, method m, form f, run_kernel *p)
 {
     static const char *const standalone_names[] = {NULL, PATH_LOOP_STANDALONE_NAME, NULL, PATH_WAVE_STANDALONE_NAME,
                                                    PATH_QUEUE_STANDALONE_NAME};
@@ -511,7 +490,7 @@ static int program_open(path_env *env, method m, form f, program *p)
         unsigned first = m == MEGALOOP ? PATH_LOOP_MATMULT_MEGA_ARG_matmult_a
                          : m == WAVEFRONT_BARRIER ? PATH_WAVE_MATMULT_MEGA_ARG_matmult_a
                                                   : PATH_QUEUE_MATMULT_MEGA_ARG_matmult_a;
-        cl_mem task[] = {env->task_a, env->task_b, env->task_c};
+        cl_mem task[] = {env->task.a, env->task.b, env->task.c};
         for (unsigned i = 0; i < 3 && status == COOP_OK; i++)
             status = coop_kernel_set_buffer(p->kernel, first + i, task[i]);
     }
@@ -520,19 +499,12 @@ static int program_open(path_env *env, method m, form f, program *p)
     return f == FORM_PLAIN ? warm_up(env, p, m) : 0;
 }
 
-static void program_close(program *p)
-{
-    coop_kernel_release(p->kernel);
-    coop_program_release(p->program);
-    *p = (program){0};
-}
-
 static size_t groups_for(size_t items, size_t local_size)
 {
     return (items + local_size - 1) / local_size;
 }
 
-static int run_naive(path_env *env, program *p, double *ms, unsigned *launches)
+static int run_naive(path_env *env, run_kernel *p, double *ms, unsigned *launches)
 {
     cl_command_queue queue = coop_context_queue(env->ctx);
     double start = clock_now_ms();
@@ -550,7 +522,7 @@ static int run_naive(path_env *env, program *p, double *ms, unsigned *launches)
  * kernel, so a wave costs one launch and one 4-byte read. The last wave is the barrier kernel's
  * (path_wave_last), for as many work-items as the cooperative methods get (queue_groups groups),
  * so that both forms run the same waves. */
-static int run_wavefront_host(path_env *env, program *p, double *ms, unsigned *launches)
+static int run_wavefront_host(path_env *env, run_kernel *p, double *ms, unsigned *launches)
 {
     const options *o = env->o;
     cl_command_queue queue = coop_context_queue(env->ctx);
@@ -584,25 +556,6 @@ static int run_wavefront_host(path_env *env, program *p, double *ms, unsigned *l
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "wavefront-host: a launch or its count");
 }
 
-/* The task's product against the CPU's, when it ran: 0, or 2 on a difference. */
-static int task_check(path_env *env, const coop_mega_report *report)
-{
-    if (!report->record_count)
-        return 0;
-    static uint32_t c[TASK_ORDER * TASK_ORDER];
-    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->task_c, CL_TRUE, 0, sizeof c, c, 0, NULL,
-                                     NULL);
-    if (err != CL_SUCCESS)
-        return error_cl(name, err, "clEnqueueReadBuffer");
-    uint32_t row[TASK_ORDER];
-    matmult_difference first;
-    if (matmult_ref_compare(env->task_a_host, env->task_b_host, c, TASK_ORDER, row, &first)) {
-        printf("task: c[%zu][%zu] = %u, expected %u\n", first.row, first.col, first.got, first.expected);
-        return 2;
-    }
-    return 0;
-}
-
 /* The image as a binary PPM, each channel's mean through gamma 2. */
 static int write_image(const path_env *env, const char *path)
 {
@@ -624,7 +577,7 @@ typedef struct check {
 
 /* One run of method m in form f (chaos seed `seed`, 0: none), checked; prints a line and gives
  * its figures in *record; 0, 1 or 2. */
-static int run_once(path_env *env, method m, form f, program *p, unsigned seed, const check *c, run_record *record)
+static int run_once(path_env *env, method m, form f, run_kernel *p, unsigned seed, const check *c, run_record *record)
 {
     const options *o = env->o;
     if (reset(env))
@@ -652,7 +605,7 @@ static int run_once(path_env *env, method m, form f, program *p, unsigned seed, 
                         : m == WAVEFRONT_BARRIER ? PATH_WAVE_MATMULT_MEGA_TASK_matmult
                                                  : PATH_QUEUE_MATMULT_MEGA_TASK_matmult;
         coop_task_plan plan = {.task = task, .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER,
-                               .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
+                               .period_ms = TASK_PERIOD_MS, .args = {MATMULT_TASK_ORDER}};
         status = run_megakernel(name, env->ctx, p->kernel, &params, &plan, o->task ? 1 : 0, &report,
                                 method_names[m]) != COOP_OK;
         ms = report.cooperative_ms;
@@ -678,7 +631,9 @@ static int run_once(path_env *env, method m, form f, program *p, unsigned seed, 
         snprintf(label, sizeof label, "%s cooperative seed %u", method_names[m], seed);
     unsigned wrong = path_ref_compare(env->picture, o->width, c->pixels, c->count, c->expected, label, stdout,
                                       SHOWN_FAULTS);
-    status = wrong ? 2 : f == FORM_COOPERATIVE ? task_check(env, &report) : 0;
+    status = wrong ? 2 : 0;
+    if (!status && f == FORM_COOPERATIVE && report.record_count)
+        status = matmult_task_check(&env->task, env->ctx, name);
     printf("%s", label);
     printf(": %.3f ms on %u groups", ms, groups);
     if (m == WAVEFRONT_HOST)
@@ -766,7 +721,7 @@ static int run_all(path_env *env, const check *c)
             if (!o->methods[m] || (f == FORM_PLAIN) == method_cooperative[m] ||
                 (f == FORM_STANDALONE && !o->standalone) || (f == FORM_COOPERATIVE && !o->cooperative))
                 continue;
-            program p = {0};
+            run_kernel p = {0};
             result = program_open(env, (method)m, (form)f, &p);
             unsigned first = recorded;
             for (unsigned i = 0; !result && i < o->seeds; i++) {
@@ -790,7 +745,7 @@ static int run_all(path_env *env, const check *c)
                        f == FORM_PLAIN ? "" : " ", f == FORM_PLAIN ? "" : form_names[f],
                        stats_quantile(times, done, 0.5), done, stats_quantile(times, done, 0.0),
                        stats_quantile(times, done, 1.0));
-            program_close(&p);
+            run_kernel_release(&p);
         }
     }
     if (!result && wrong)

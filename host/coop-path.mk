@@ -22,7 +22,7 @@ $(BUILD)/obj/host/coop-path.o: $(COOP_PATH_PROGRAMS:%=kernels/generated/%.h) ker
 
 $(BUILD)/bin/coop-path: $(BUILD)/obj/host/coop-path.o $(COOP_PATH_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
     $(BUILD)/obj/gen/path_plain_source.o $(BUILD)/obj/apps/path/path_ref.o \
-    $(call common,errors buffers clock device json run matmult_ref stats) $(CLI_OBJS) $(LIBA)
+    $(call common,errors buffers clock device json run matmult_ref matmult_task stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

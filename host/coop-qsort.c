@@ -23,7 +23,7 @@
 #include "device.h"
 #include "errors.h"
 #include "json.h"
-#include "matmult_ref.h"
+#include "matmult_task.h"
 #include "output.h"
 #include "qsort_matmult_mega.h"
 #include "qsort_mega.h"
@@ -47,8 +47,8 @@ enum { RADIX_DIGITS = 16 };
 enum { STAT_SORT_PART, STAT_SMALL_SORT, STAT_FULL, STAT_TOO_DEEP, STAT_DEPTH_CUT, STAT_NO_NODE, STAT_INLINE,
        STAT_NODES, STATS };
 
-/* The periodic task: matmult.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
-enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
+/* The periodic task: matmult.cl's c = a x b of order MATMULT_TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_GROUPS = 8 };
 #define TASK_PERIOD_MS 2.0
 
 /* PoCL's work-group compiler aborts on a megakernel of 1 or 2 work-items a group (docs/PROGRAMS.md). */
@@ -221,8 +221,7 @@ typedef struct qsort_env {
     cl_mem buffers[11];
     unsigned buffer_count;
     cl_mem keys, tmp, seg, nodes, stats, ids, ids_tmp, hist;
-    cl_mem task_a, task_b, task_c;
-    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+    matmult_task task;
 } qsort_env;
 
 static const char *const name = "coop-qsort";
@@ -237,12 +236,7 @@ static unsigned node_cap_of(unsigned n, unsigned cutoff)
 static int open_buffers(qsort_env *env)
 {
     size_t n = env->n;
-    cl_int err = CL_SUCCESS;
-    struct {
-        cl_mem *buffer;
-        size_t bytes;
-        const void *data;
-    } made[] = {
+    buffer_spec made[] = {
         {&env->keys, n * 4, NULL},
         {&env->tmp, n * 4, NULL},
         {&env->seg, (2u << QS_MAX_LEVELS) * QS_SEG_WORDS * 4, NULL},
@@ -251,23 +245,14 @@ static int open_buffers(qsort_env *env)
         {&env->ids, n * 4, NULL},
         {&env->ids_tmp, n * 4, NULL},
         {&env->hist, (size_t)env->max_groups * RADIX_DIGITS * 4, NULL},
-        {&env->task_a, sizeof env->task_a_host, env->task_a_host},
-        {&env->task_b, sizeof env->task_b_host, env->task_b_host},
-        {&env->task_c, sizeof env->task_a_host, NULL},
+        {&env->task.a, sizeof env->task.a_host, env->task.a_host},
+        {&env->task.b, sizeof env->task.b_host, env->task.b_host},
+        {&env->task.c, sizeof env->task.a_host, NULL},
     };
-    uint32_t x = 12345;
-    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
-        x = x * 1664525u + 1013904223u;
-        env->task_a_host[i] = x >> 20;
-        x = x * 1664525u + 1013904223u;
-        env->task_b_host[i] = x >> 20;
-    }
-    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
-        *made[i].buffer = buffer_create(env->ctx, made[i].bytes, made[i].data, &err);
-        if (err != CL_SUCCESS)
-            return error_cl(name, err, "clCreateBuffer");
-        env->buffers[env->buffer_count++] = *made[i].buffer;
-    }
+    matmult_task_inputs(&env->task);
+    cl_int err = buffers_create(env->ctx, made, sizeof made / sizeof made[0], env->buffers, &env->buffer_count);
+    if (err != CL_SUCCESS)
+        return error_cl(name, err, "clCreateBuffer");
     return 0;
 }
 
@@ -299,34 +284,11 @@ static int reset(qsort_env *env)
     if (err == CL_SUCCESS)
         err = buffer_fill_words(queue, env->stats, 0, STATS);
     if (err == CL_SUCCESS)
-        err = buffer_fill_words(queue, env->task_c, 0, TASK_ORDER * TASK_ORDER);
+        err = buffer_fill_words(queue, env->task.c, 0, MATMULT_TASK_ORDER * MATMULT_TASK_ORDER);
     if (err == CL_SUCCESS)
         err = clFinish(queue);
     return err == CL_SUCCESS ? 0 : error_cl(name, err, "resetting the buffers");
 }
-
-/* The task's product against the CPU's, when it ran: 0, or 2 on a difference. */
-static int task_check(qsort_env *env)
-{
-    static uint32_t c[TASK_ORDER * TASK_ORDER];
-    cl_int err = clEnqueueReadBuffer(coop_context_queue(env->ctx), env->task_c, CL_TRUE, 0, sizeof c, c, 0, NULL,
-                                     NULL);
-    if (err != CL_SUCCESS)
-        return error_cl(name, err, "clEnqueueReadBuffer");
-    uint32_t row[TASK_ORDER];
-    matmult_difference first;
-    if (matmult_ref_compare(env->task_a_host, env->task_b_host, c, TASK_ORDER, row, &first)) {
-        printf("task: c[%zu][%zu] = %u, expected %u\n", first.row, first.col, first.got, first.expected);
-        return 2;
-    }
-    return 0;
-}
-
-/* A form's program and kernel. */
-typedef struct form {
-    coop_program *program;
-    coop_kernel *kernel;
-} form;
 
 /* radix.cl's arguments: keys, ids, keys_tmp, ids_tmp, hist, n. */
 static int set_radix_args(qsort_env *env, coop_kernel *kernel)
@@ -341,7 +303,7 @@ static int set_radix_args(qsort_env *env, coop_kernel *kernel)
     return status == COOP_OK ? 0 : error_coop(name, env->ctx, status, "setting the radix kernel's arguments");
 }
 
-static int form_open(qsort_env *env, const options *o, mode m, form *f)
+static int form_open(qsort_env *env, const options *o, mode m, run_kernel *f)
 {
     static const char *const kernels[] = {QSORT_MEGA_NAME, QSORT_MATMULT_MEGA_NAME, RADIX_STANDALONE_NAME};
     const char *sources[] = {qsort_mega_source, qsort_matmult_mega_source, qsort_radix_standalone_source};
@@ -355,22 +317,12 @@ static int form_open(qsort_env *env, const options *o, mode m, form *f)
     if (set_qsort_args(env, o, f->kernel))
         return 1;
     if (m == MODE_COOPERATIVE) {
-        status = coop_kernel_set_buffer(f->kernel, QSORT_MATMULT_MEGA_ARG_matmult_a, env->task_a);
-        if (status == COOP_OK)
-            status = coop_kernel_set_buffer(f->kernel, QSORT_MATMULT_MEGA_ARG_matmult_b, env->task_b);
-        if (status == COOP_OK)
-            status = coop_kernel_set_buffer(f->kernel, QSORT_MATMULT_MEGA_ARG_matmult_c, env->task_c);
+        status = matmult_task_set_args(&env->task, f->kernel, QSORT_MATMULT_MEGA_ARG_matmult_a,
+                                       QSORT_MATMULT_MEGA_ARG_matmult_b, QSORT_MATMULT_MEGA_ARG_matmult_c);
         if (status != COOP_OK)
             return error_coop(name, env->ctx, status, "setting the task's arguments");
     }
     return 0;
-}
-
-static void form_close(form *f)
-{
-    coop_kernel_release(f->kernel);
-    coop_program_release(f->program);
-    *f = (form){0};
 }
 
 /* The spawned runs among the report's records: per task, and the deepest. */
@@ -405,7 +357,7 @@ static int keys_check(qsort_env *env, const uint32_t *expected, uint32_t *got)
 
 /* One sort by the radix kernel, checked; prints a line and gives its figures in *record; 0, 1
  * or 2. */
-static int radix_once(qsort_env *env, form *f, const uint32_t *expected, uint32_t *got, sort_record *record)
+static int radix_once(qsort_env *env, run_kernel *f, const uint32_t *expected, uint32_t *got, sort_record *record)
 {
     coop_launch launch = {.local_size = env->local_size};
     coop_run_stats stats = {0};
@@ -423,7 +375,7 @@ static int radix_once(qsort_env *env, form *f, const uint32_t *expected, uint32_
 
 /* One sort in form m (chaos seed `seed`, 0: none), checked; prints a line and gives its figures
  * in *record; 0, 1 or 2. */
-static int sort_once(qsort_env *env, mode m, form *f, unsigned seed, const uint32_t *expected, uint32_t *got,
+static int sort_once(qsort_env *env, mode m, run_kernel *f, unsigned seed, const uint32_t *expected, uint32_t *got,
                      sort_record *record)
 {
     if (reset(env))
@@ -433,7 +385,7 @@ static int sort_once(qsort_env *env, mode m, form *f, unsigned seed, const uint3
     coop_mega_report report = {0};
     coop_mega_params params = {.launch = {.local_size = env->local_size}, .chaos_seed = seed, .watchdog_s = 60};
     coop_task_plan plan = {.task = QSORT_MATMULT_MEGA_TASK_matmult, .workgroups = TASK_GROUPS,
-                           .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {TASK_ORDER}};
+                           .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS, .args = {MATMULT_TASK_ORDER}};
     if (run_megakernel(name, env->ctx, f->kernel, &params, &plan, m == MODE_COOPERATIVE, &report, NULL) != COOP_OK) {
         coop_mega_report_free(&report);
         return 1;
@@ -449,7 +401,7 @@ static int sort_once(qsort_env *env, mode m, form *f, unsigned seed, const uint3
         return error_cl(name, err, "clEnqueueReadBuffer");
     int status = keys_check(env, expected, got);
     if (status == 0 && m == MODE_COOPERATIVE && record->task_runs)
-        status = task_check(env);
+        status = matmult_task_check(&env->task, env->ctx, name);
     if (status == 1)
         return 1;
     /* every spawn the kernel counted as taken ran once, and none else */
@@ -586,7 +538,7 @@ int main(int argc, char **argv)
     for (int m = 0; !result && m < MODES; m++) {
         if (!o.modes[m])
             continue;
-        form f = {0};
+        run_kernel f = {0};
         result = form_open(&env, &o, (mode)m, &f);
         for (unsigned i = 0; !result && i < o.repeat; i++) {
             int run = sort_once(&env, (mode)m, &f, m == MODE_COOPERATIVE && o.chaos ? o.chaos + i : 0, expected, got,
@@ -597,7 +549,7 @@ int main(int argc, char **argv)
                 recorded++;
             wrong += run == 2;
         }
-        form_close(&f);
+        run_kernel_release(&f);
     }
     if (!result)
         print_table(records, recorded, times, cpu_ms, n);

@@ -12,7 +12,7 @@ $(COOP_QSORT_PROGRAMS:%=$(BUILD)/gen/%_source.c): $(BUILD)/gen/%_source.c: kerne
 $(BUILD)/obj/host/coop-qsort.o: $(COOP_QSORT_PROGRAMS:%=kernels/generated/%.h)
 
 $(BUILD)/bin/coop-qsort: $(BUILD)/obj/host/coop-qsort.o $(COOP_QSORT_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
-    $(call common,errors buffers clock device json run matmult_ref stats) $(CLI_OBJS) $(LIBA)
+    $(call common,errors buffers clock device json run matmult_ref matmult_task stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

@@ -32,7 +32,7 @@
 #include "game_mega.h"
 #include "game_standalone.h"
 #include "json.h"
-#include "matmult_ref.h"
+#include "matmult_task.h"
 #include "octree/octree_ref.h"
 #include "octree_mega.h"
 #include "octree_standalone.h"
@@ -57,8 +57,8 @@ enum { GAME_NODE_WORDS = 8, GAME_PARENT = 0, GAME_BEST = 1, GAME_DEPTH = 3, GAME
 #define GAME_NO_PARENT 0xffffffffu
 #define GAME_BIAS 0x80000000u
 
-/* The light task: ws_light.cl's c = a x b of order TASK_ORDER on TASK_GROUPS workgroups. */
-enum { TASK_ORDER = 64, TASK_GROUPS = 8 };
+/* The light task: ws_light.cl's c = a x b of order MATMULT_TASK_ORDER on TASK_GROUPS workgroups. */
+enum { TASK_GROUPS = 8 };
 #define TASK_PERIOD_MS 5.0
 
 /* Differences printed when a result is wrong. */
@@ -190,8 +190,7 @@ typedef struct ws_env {
     unsigned buffer_count;
     unsigned queue_groups, queue_capacity, queue_shared;
     cl_mem queue;
-    cl_mem task_a, task_b, task_c;
-    uint32_t task_a_host[TASK_ORDER * TASK_ORDER], task_b_host[TASK_ORDER * TASK_ORDER];
+    matmult_task task;
 } ws_env;
 
 static cl_mem make_buffer(ws_env *env, size_t bytes)
@@ -260,40 +259,17 @@ static int queue_open(ws_env *env, size_t local_size, unsigned tasks)
 /* The light task's inputs, and its buffers (the megakernel's arguments a, b and c). */
 static int task_open(ws_env *env, unsigned arg_a, unsigned arg_b, unsigned arg_c)
 {
-    uint32_t x = 12345;
-    for (unsigned i = 0; i < TASK_ORDER * TASK_ORDER; i++) {
-        x = x * 1664525u + 1013904223u;
-        env->task_a_host[i] = x >> 20;
-        x = x * 1664525u + 1013904223u;
-        env->task_b_host[i] = x >> 20;
-    }
-    size_t bytes = TASK_ORDER * TASK_ORDER * 4;
-    env->task_a = make_buffer(env, bytes);
-    env->task_b = make_buffer(env, bytes);
-    env->task_c = make_buffer(env, bytes);
-    if (!env->task_a || !env->task_b || !env->task_c || write_words(env, env->task_a, 0, env->task_a_host, bytes) ||
-        write_words(env, env->task_b, 0, env->task_b_host, bytes))
+    matmult_task_inputs(&env->task);
+    size_t bytes = MATMULT_TASK_ORDER * MATMULT_TASK_ORDER * 4;
+    env->task.a = make_buffer(env, bytes);
+    env->task.b = make_buffer(env, bytes);
+    env->task.c = make_buffer(env, bytes);
+    if (!env->task.a || !env->task.b || !env->task.c || write_words(env, env->task.a, 0, env->task.a_host, bytes) ||
+        write_words(env, env->task.b, 0, env->task.b_host, bytes))
         return 1;
-    coop_kernel_set_buffer(env->kernel, arg_a, env->task_a);
-    coop_kernel_set_buffer(env->kernel, arg_b, env->task_b);
-    coop_kernel_set_buffer(env->kernel, arg_c, env->task_c);
-    return 0;
-}
-
-/* The task's product against the CPU's (when it ran); 2 on a difference. */
-static int task_check(ws_env *env, const coop_mega_report *report)
-{
-    if (!report->record_count)
-        return 0;
-    static uint32_t c[TASK_ORDER * TASK_ORDER];
-    if (read_words(env, env->task_c, c, sizeof c))
-        return 1;
-    uint32_t row[TASK_ORDER];
-    matmult_difference first;
-    if (matmult_ref_compare(env->task_a_host, env->task_b_host, c, TASK_ORDER, row, &first)) {
-        printf("task: c[%zu][%zu] = %u, expected %u\n", first.row, first.col, first.got, first.expected);
-        return 2;
-    }
+    coop_kernel_set_buffer(env->kernel, arg_a, env->task.a);
+    coop_kernel_set_buffer(env->kernel, arg_b, env->task.b);
+    coop_kernel_set_buffer(env->kernel, arg_c, env->task.c);
     return 0;
 }
 
@@ -550,8 +526,8 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, co
                                    .trace_file = trace};
         coop_task_plan plan = {.task = o->app == APP_OCTREE ? OCTREE_MEGA_TASK_ws_light : GAME_MEGA_TASK_ws_light,
                                .workgroups = TASK_GROUPS, .take = COOP_TAKE_QUARTER, .period_ms = TASK_PERIOD_MS,
-                               .args = {TASK_ORDER}};
-        if (o->task && zero_words(env, env->task_c, TASK_ORDER * TASK_ORDER))
+                               .args = {MATMULT_TASK_ORDER}};
+        if (o->task && zero_words(env, env->task.c, MATMULT_TASK_ORDER * MATMULT_TASK_ORDER))
             return 1;
         run = run_megakernel(coop_ws_cli.name, env->ctx, env->kernel, &params, &plan, o->task ? 1 : 0, &report,
                              NULL);
@@ -583,8 +559,8 @@ static int run_once(ws_env *env, const options *o, void *data, unsigned seed, co
         printf("the task queue overflowed\n");
         status = 2;
     }
-    if (!status && o->cooperative)
-        status = task_check(env, &report);
+    if (!status && o->cooperative && report.record_count)
+        status = matmult_task_check(&env->task, env->ctx, coop_ws_cli.name);
     double ms = o->cooperative ? report.cooperative_ms : stats.run_ms - stats.discovery_ms;
     unsigned groups = o->cooperative ? report.groups : stats.groups;
     *record = (run_record){.seed = seed, .groups = groups, .steals = header[WS_STEALS], .spills = header[WS_SPILLS],

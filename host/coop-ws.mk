@@ -14,7 +14,7 @@ $(BUILD)/obj/host/coop-ws.o: $(COOP_WS_PROGRAMS:%=kernels/generated/%.h) kernels
 
 $(BUILD)/bin/coop-ws: $(BUILD)/obj/host/coop-ws.o $(COOP_WS_PROGRAMS:%=$(BUILD)/obj/gen/%_source.o) \
     $(BUILD)/obj/apps/octree/octree_ref.o $(BUILD)/obj/apps/game/game_ref.o \
-    $(call common,errors buffers device run json matmult_ref stats) $(CLI_OBJS) $(LIBA)
+    $(call common,errors buffers device run json matmult_ref matmult_task stats) $(CLI_OBJS) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(LDLIBS)
 

@@ -25,3 +25,10 @@ coop_status run_megakernel(const char *program, const coop_context *ctx, coop_ke
         error_coop(program, ctx, status, what);
     return status;
 }
+
+void run_kernel_release(run_kernel *k)
+{
+    coop_kernel_release(k->kernel);
+    coop_program_release(k->program);
+    *k = (run_kernel){0};
+}

@@ -18,4 +18,13 @@ coop_status run_megakernel(const char *program, const coop_context *ctx, coop_ke
                            const coop_mega_params *params, const coop_task_plan *plans, size_t plan_count,
                            coop_mega_report *report, const char *what);
 
+/* A program and the kernel the program runs from it, made and released together. */
+typedef struct run_kernel {
+    coop_program *program;
+    coop_kernel *kernel;
+} run_kernel;
+
+/* Releases the kernel, then its program (either may be NULL), and clears *k. */
+void run_kernel_release(run_kernel *k);
+
 #endif
