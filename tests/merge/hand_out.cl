@@ -2,8 +2,10 @@
  * does, beside chains.cl in one megakernel (tests/test_share.c): it lists the multiples of 3
  * among in[0 .. n), then member 0 spawns `square` runs over the list, `piece` items each. With
  * `flood` it then keeps its block's spawn queue full: it spawns `bump` runs, trying again after
- * each SPAWN_FULL (counted), until the first link of each of chains.cl's `chains` chains has run
- * (its word in `link_statuses`, 16 a chain, is set) or `flood` runs went in. `rounds` resizing
+ * each SPAWN_FULL (counted), until the queue has been full at least once and the first link of
+ * each of chains.cl's `chains` chains has run (its word in `link_statuses`, 16 a chain, is set),
+ * or `flood` runs went in (an agent that frees its slots early can start every chain before one
+ * bump finds the queue full). `rounds` resizing
  * barriers follow, for chaos. */
 kernel void hand_out(global uint *in, uint n, global uint *found, global uint *list, global uint *statuses,
                      uint piece, uint flood, global uint *link_statuses, uint chains, uint rounds)
@@ -20,7 +22,7 @@ kernel void hand_out(global uint *in, uint n, global uint *found, global uint *l
         }
         /* the other kernel's runs go on while this block's queue is full: its chains begin */
         uint begun = 0;
-        while (bumps < flood && begun < chains) {
+        while (bumps < flood && (begun < chains || fulls == 0u)) {
             int status = spawn_task("bump", 1, 1u);
             fulls += status == SPAWN_FULL;
             bumps += status == SPAWN_OK;

@@ -12,8 +12,10 @@
  * does, beside chains.cl in one megakernel (tests/test_share.c): it lists the multiples of 3
  * among in[0 .. n), then member 0 spawns `square` runs over the list, `piece` items each. With
  * `flood` it then keeps its block's spawn queue full: it spawns `bump` runs, trying again after
- * each SPAWN_FULL (counted), until the first link of each of chains.cl's `chains` chains has run
- * (its word in `link_statuses`, 16 a chain, is set) or `flood` runs went in. `rounds` resizing
+ * each SPAWN_FULL (counted), until the queue has been full at least once and the first link of
+ * each of chains.cl's `chains` chains has run (its word in `link_statuses`, 16 a chain, is set),
+ * or `flood` runs went in (an agent that frees its slots early can start every chain before one
+ * bump finds the queue full). `rounds` resizing
  * barriers follow, for chaos. */
 void hand_out(coop_ctx *ctx, global uint *in, uint n, global uint *found, global uint *list, global uint *statuses, uint piece, uint flood, global uint *link_statuses, uint chains, uint rounds)
 {
@@ -36,7 +38,7 @@ void hand_out(coop_ctx *ctx, global uint *in, uint n, global uint *found, global
             }
             /* the other kernel's runs go on while this block's queue is full: its chains begin */
             uint begun = 0;
-            while (bumps < flood && begun < chains) {
+            while (bumps < flood && (begun < chains || fulls == 0u)) {
                 int status = coop_spawn(ctx, 2u, 1, 1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
                 fulls += status == SPAWN_FULL;
                 bumps += status == SPAWN_OK;
@@ -150,7 +152,7 @@ kernel void hand_out_mega(COOP_PARAMS, global uint *in, uint n, global uint *fou
 
 /* The global barriers, numbered as coop_at() names them: libcoop's watchdog reads these lines
  * to say where stuck groups wait.
- * coop-site 1: tests/merge/hand_out.cl:14:5: global_barrier()
- * coop-site 2: tests/merge/hand_out.cl:37:9: resizing_global_barrier()
+ * coop-site 1: tests/merge/hand_out.cl:16:5: global_barrier()
+ * coop-site 2: tests/merge/hand_out.cl:39:9: resizing_global_barrier()
  * coop-site 3: tests/merge/chains.cl:15:9: resizing_global_barrier()
  */
