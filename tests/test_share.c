@@ -434,6 +434,38 @@ START_TEST(shares_follow_the_weights)
 }
 END_TEST
 
+/* The targets corrected by the group-time each kernel is owed: a kernel behind its weight gets
+ * more, one ahead fewer, within half a target, at least one each, all groups given out. */
+START_TEST(shares_make_up_what_was_owed)
+{
+    static const struct {
+        unsigned kernels, available, target[3];
+        int done[3];
+        double owed[3], span_us;
+        unsigned expected[3];
+    } cases[] = {
+        {2, 9, {6, 3}, {0, 0}, {0, 0}, 8000, {6, 3}},              /* owed nothing */
+        {2, 9, {6, 3}, {0, 0}, {400, -400}, 8000, {6, 3}},         /* a fifth of a group */
+        {2, 9, {6, 3}, {0, 0}, {4000, -4000}, 8000, {7, 2}},       /* +2, -1 at the limit: +1 */
+        {2, 9, {6, 3}, {0, 0}, {-8000, 8000}, 8000, {5, 4}},       /* -3, +1 at the limits: 1 */
+        {2, 9, {6, 3}, {0, 0}, {1000, -1000}, 100, {7, 2}},        /* a short span: 1 ms */
+        {3, 10, {3, 0, 7}, {0, 1, 0}, {2000, 0, -2000}, 4000, {4, 0, 6}}, /* a finished kernel */
+        {2, 9, {9, 0}, {0, 1}, {5000, -5000}, 100, {9, 0}},        /* one running: no change */
+        {2, 2, {1, 1}, {0, 0}, {9000, -9000}, 1000, {1, 1}},       /* at least one each */
+        {3, 12, {4, 4, 4}, {0, 0, 0}, {3000, 0, -3000}, 4000, {6, 4, 2}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        unsigned target[3];
+        memcpy(target, cases[c].target, sizeof target);
+        coop_share_correct(cases[c].owed, cases[c].span_us, cases[c].done, cases[c].kernels, cases[c].available,
+                           target);
+        for (unsigned k = 0; k < cases[c].kernels; k++)
+            ck_assert_msg(target[k] == cases[c].expected[k], "case %zu: kernel %u's target is %u, expected %u", c,
+                          k, target[k], cases[c].expected[k]);
+    }
+}
+END_TEST
+
 /* What coop_mega_run_shared refuses, each with its field named. */
 START_TEST(shared_runs_refuse_what_they_cannot_run)
 {
@@ -853,6 +885,7 @@ int main(void)
     TCase *refusals = tu_tcase("refusals", 300);
     tcase_add_test(refusals, shared_runs_refuse_what_they_cannot_run);
     tcase_add_test(refusals, shares_follow_the_weights);
+    tcase_add_test(refusals, shares_make_up_what_was_owed);
     suite_add_tcase(suite, refusals);
     TCase *spawn = tu_tcase("spawn", 1800);
     tcase_add_loop_test(spawn, both_kernels_spawn_tasks, 0, 2);

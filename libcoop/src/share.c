@@ -5,6 +5,7 @@
  * (COOP_REQ_MOVE, COOP_REQ_SHARE, COOP_REQ_SHUTDOWN), which scheduler.c sends or applies. */
 #include "share.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ struct coop_share {
     block blocks[COOP_MAX_KERNELS];
     unsigned groups;
     double discovered_us, sample_us;
+    double beside_us;           /* how long two or more kernels ran */
     uint32_t share_seq;
     coop_share_send send;       /* scheduler.c's request to one block */
     void *run;
@@ -211,12 +213,58 @@ void coop_share_targets(const unsigned *weights, const int *done, unsigned kerne
     }
 }
 
+void coop_share_correct(const double *owed, double span_us, const int *done, unsigned kernels, unsigned available,
+                        unsigned *target)
+{
+    unsigned running = 0, given = 0;
+    double horizon_us = span_us / 4 > 1e3 ? span_us / 4 : 1e3;
+    for (unsigned k = 0; k < kernels; k++)
+        running += !done[k];
+    if (running < 2 || available < running)
+        return;
+    for (unsigned k = 0; k < kernels; k++) {
+        if (done[k])
+            continue;
+        double limit = target[k] / 2 > 1u ? target[k] / 2 : 1.0;
+        double change = owed[k] / horizon_us;
+        change = change > limit ? limit : change < -limit ? -limit : change;
+        long corrected = (long)target[k] + lround(change);
+        target[k] = corrected < 1 ? 1u : (unsigned)corrected;
+        given += target[k];
+    }
+    /* all of `available` given out again: where a limit or the rounding left a few over, they
+     * come from the kernel owed the most, where short, they go to the one owed the least (the
+     * correction undone where it went furthest, so that no limit is passed) */
+    while (given != available) {
+        unsigned pick = kernels;
+        for (unsigned k = 0; k < kernels; k++) {
+            if (done[k] || (given > available && target[k] <= 1u))
+                continue;
+            if (pick == kernels || (given > available ? owed[k] > owed[pick] : owed[k] < owed[pick]))
+                pick = k;
+        }
+        if (pick == kernels)
+            break;
+        if (given > available) {
+            target[pick]--;
+            given--;
+        } else {
+            target[pick]++;
+            given++;
+        }
+    }
+}
+
 static void targets(const coop_share *s, unsigned available, unsigned *target)
 {
     int done[COOP_MAX_KERNELS] = {0};
-    for (unsigned k = 0; k < s->kernels; k++)
+    double owed[COOP_MAX_KERNELS] = {0};
+    for (unsigned k = 0; k < s->kernels; k++) {
         done[k] = s->blocks[k].done;
+        owed[k] = s->blocks[k].group_due_us - s->blocks[k].group_beside_us;
+    }
     coop_share_targets(s->weights, done, s->kernels, available, target);
+    coop_share_correct(owed, s->beside_us, done, s->kernels, available, target);
 }
 
 /* Asks block `from` to move `count` idle groups to block `to` (COOP_REQ_MOVE; MOVE was 0). */
@@ -319,6 +367,8 @@ int coop_share_step(coop_share *s, double now_us, int gathering_block, unsigned 
             weights += s->blocks[k].weight;
             running_us += (double)(s->blocks[k].members - s->blocks[k].finished) * (now_us - s->sample_us);
         }
+    if (running > 1)
+        s->beside_us += now_us - s->sample_us;
     for (unsigned k = 0; k < s->kernels; k++) {
         block *b = &s->blocks[k];
         double group_us = (double)(b->members - b->finished) * (now_us - s->sample_us);

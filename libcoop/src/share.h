@@ -40,6 +40,16 @@ const unsigned *coop_share_weights(const coop_share *share);
 void coop_share_targets(const unsigned *weights, const int *done, unsigned kernels, unsigned available,
                         unsigned *target);
 
+/* Corrects `target` (coop_share_targets's, of `available`) by what each running kernel has had
+ * so far: owed[k] is its due group-time less what it had while two or more ran (us; they sum to
+ * about 0), span_us how long that was. A kernel owed time gets owed[k] / max(span_us / 4, 1 ms)
+ * groups more, one ahead fewer, at most half its target either way and at least one each: the
+ * targets alone are met only at the kernels' offers, and whatever lags (a group idle until its
+ * kernel's next fork, groups a task took) would otherwise be lost for good. Scaled by the span,
+ * a share 1% behind gets about 4% of the groups more. */
+void coop_share_correct(const double *owed, double span_us, const int *done, unsigned kernels, unsigned available,
+                        unsigned *target);
+
 /* After discovery: each kernel's starting members. A kernel that got none (fewer groups than
  * kernels came) counts as finished, so that the others run to their end and the megakernel ends;
  * coop_share_started then fails. */
