@@ -234,8 +234,9 @@ static inline void tu_assert_checks_kept(const uint32_t *ctrl, const char *what)
         "C3: a group moved to its own kernel block or beyond the kernels (target, block, MOVE)",
         "C1: a member started outside the kernel blocks or at an id >= its kernel's M (block, id, STATE)",
         "S1: a spawn queue entry rewritten before its consumer took it (ticket, READY, tail)",
-        "S7: the host's count of record ring entries read went back or past those written (written, read, "
-        "read before)",
+        /* parenthesised: one message on two lines, not two (clang's -Wstring-concatenation) */
+        ("S7: the host's count of record ring entries read went back or past those written (written, read, "
+         "read before)"),
     };
     char broken[2048] = "";
     for (unsigned rule = 0; rule < COOP_CHECK_RULES; rule++) {
