@@ -303,6 +303,13 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
     }
 }
 
+/* The times plan runs: once, or `repeats` times if periodic (a test gives a periodic plan its
+ * repeats: 0, no limit, would count none). */
+static inline unsigned tu_plan_runs(const coop_task_plan *plan)
+{
+    return plan->period_ms > 0 ? plan->repeats : 1;
+}
+
 /* A test case whose tests may take up to `timeout_s` (kernels on an oversubscribed CPU). */
 static inline TCase *tu_tcase(const char *name, double timeout_s)
 {
