@@ -412,6 +412,7 @@ START_TEST(bad_arguments)
                                                                      "all (the chain keeps a group per --local-size "
                                                                      "triangles)"},
         {{"--gen", "uniform:5", "--digit-bits", "6"}, "--digit-bits: '6' is not a choice; expected 4 or 8"},
+        {{"--repeat", "2", "--seeds", "3"}, "--seeds '3': --seeds and --repeat are one option; give it once"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_lbvh(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4],

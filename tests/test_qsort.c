@@ -205,6 +205,7 @@ START_TEST(bad_arguments)
         {{"--mode", "standalone", "--chaos", "3"}, "--chaos needs --mode cooperative or all"},
         {{"--local-size", "2"}, "--local-size: '2' is out of range; expected a whole number from 3 to 256"},
         {{"--size", "5"}, "unknown option '--size'"},
+        {{"--levels", "1", "--levels", "2"}, "--levels: given twice ('1', then '2'); give it once"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_qsort(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], NULL);
