@@ -174,23 +174,30 @@ static int parse(int argc, char **argv, options *o)
     static const char *const tasks[] = {"matmult", "none"};
     const cli *c = &coop_lbvh_cli;
     *o = (options){.seeds = 1, .rays = 1000, .task = 1, .digit_bits = 4};
+    unsigned local_size = 0;
+    const cli_option known[] = {
+        {.name = "--gen"},
+        {.name = "--obj"},
+        {.name = "--mode"},
+        {"--chaos", &o->chaos, 1, 1u << 30},
+        {"--seeds", &o->seeds, 1, 1u << 30},
+        {"--repeat", &o->seeds, 1, 1u << 30},
+        {.name = "--task"},
+        {"--rays", &o->rays, 0, GEN_MAX},
+        {"--local-size", &local_size, 1, LBVH_MAX_LOCAL},
+        {.name = "--groups"},
+        {.name = "--digit-bits"},
+        {.name = "--json"},
+    };
     cli_seen seen = {0};
-    size_t choice = 0;
-    int mode_given = 0, cooperative_given = 0, seeds_given = 0, groups_given = 0;
+    int mode_given = 0, cooperative_given = 0, groups_given = 0;
     for (int i = 1; i < argc; i++) {
-        const char *option = argv[i];
-        static const char *const known[] = {"--gen",  "--obj",        "--mode",   "--chaos",      "--seeds",
-                                            "--repeat", "--task",    "--rays",   "--local-size", "--groups",
-                                            "--digit-bits", "--json"};
-        size_t k = 0;
-        while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
-            k++;
-        if (k == sizeof known / sizeof known[0])
-            return cli_fail(c, "unknown option '%s'", option);
-        const char *value = cli_value(c, argc, argv, &i, &seen);
-        if (!value)
+        const char *value = NULL;
+        int k = cli_read_option(c, known, sizeof known / sizeof known[0], argc, argv, &i, &seen, &value);
+        if (k < 0)
             return -1;
-        unsigned local_size = 0;
+        const char *option = known[k].name;
+        size_t choice = 0;
         int bad = 0;
         if (!strcmp(option, "--gen")) {
             bad = parse_gen(value, o);
@@ -199,22 +206,12 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(option, "--json")) {
             o->json = value;
         } else if (!strcmp(option, "--mode")) {
-            bad = cli_choice(c, option, value, modes, 4, &choice);
-            for (int m = 0; m < MODES; m++)
-                o->modes[m] = choice == 0 || choice == (size_t)m + 1;
+            bad = cli_forms(c, option, value, modes, sizeof modes / sizeof modes[0], o->modes, NULL);
             mode_given = 1;
-        } else if (!strcmp(option, "--chaos")) {
-            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->chaos);
-        } else if (!strcmp(option, "--seeds") || !strcmp(option, "--repeat")) {
-            if (seeds_given++)
-                return cli_fail(c, "%s '%s': --seeds and --repeat are one option; give it once", option, value);
-            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seeds);
         } else if (!strcmp(option, "--task")) {
             bad = cli_choice(c, option, value, tasks, 2, &choice);
             o->task = choice == 0;
             cooperative_given = 1;
-        } else if (!strcmp(option, "--rays")) {
-            bad = cli_unsigned(c, option, value, 0, GEN_MAX, &o->rays);
         } else if (!strcmp(option, "--groups")) {
             o->groups = 0;
             groups_given = 1;
@@ -223,13 +220,11 @@ static int parse(int argc, char **argv, options *o)
             static const char *const bits[] = {"4", "8"};
             bad = cli_choice(c, option, value, bits, 2, &choice);
             o->digit_bits = choice ? 8 : 4;
-        } else {
-            bad = cli_unsigned(c, option, value, 1, LBVH_MAX_LOCAL, &local_size);
-            o->local_size = local_size;
         }
         if (bad)
             return -1;
     }
+    o->local_size = local_size;
     if (!o->gen == !o->obj)
         return cli_fail(c, "give the scene: --gen KIND:N or --obj FILE, one of them");
     if (!mode_given)
@@ -683,9 +678,8 @@ static int load_scene(const options *o, float **tris, unsigned *n)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_lbvh_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_lbvh_cli, argc, argv))
+        return CLI_EXIT_OK;
     options o;
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;

@@ -177,64 +177,55 @@ static int parse(int argc, char **argv, options *o)
     static const char *const methods[] = {"all", "naive", "megaloop", "wavefront-host", "wavefront-barrier", "queue"};
     static const char *const modes[] = {"all", "standalone", "cooperative"};
     static const char *const tasks[] = {"matmult", "none"};
-    static const char *const known[] = {"--method", "--mode", "--width", "--height", "--spp", "--depth", "--chaos",
-                                        "--seeds", "--repeat", "--task", "--local-size", "--json", "--image",
-                                        "--compute-units", "--scene", "--wave-paths"};
     const cli *c = &coop_path_cli;
-    *o = (options){.width = 2048, .height = 1024, .spp = 8, .depth = 32, .seeds = 1, .task = 1};
+    *o = (options){.width = 2048, .height = 1024, .spp = 8, .depth = 32, .task = 1};
+    /* 0 while not given, for the checks below */
+    unsigned seeds = 0, local_size = 0, wave_paths = 0;
+    const cli_option known[] = {
+        {.name = "--method"},
+        {.name = "--mode"},
+        {"--width", &o->width, 1, SIDE_MAX},
+        {"--height", &o->height, 1, SIDE_MAX},
+        {"--spp", &o->spp, 1, PATH_MAX_SPP},
+        {"--depth", &o->depth, 1, PATH_MAX_DEPTH},
+        {"--chaos", &o->chaos, 1, 1u << 30},
+        {"--seeds", &seeds, 1, 1u << 30},
+        {"--repeat", &seeds, 1, 1u << 30},
+        {.name = "--task"},
+        {"--local-size", &local_size, 1, 1024},
+        {.name = "--json"},
+        {.name = "--image"},
+        {"--compute-units", &o->compute_units, 1, 65536},
+        {.name = "--scene"},
+        {"--wave-paths", &wave_paths, 1, 2147483648u},
+    };
     cli_seen seen = {0};
-    size_t choice = 0;
     size_t method_choice = 0;
-    int method_given = 0, mode_given = 0, cooperative_given = 0, seeds_given = 0, units_given = 0;
-    unsigned wave_paths = 0;
+    int method_given = 0, mode_given = 0, task_given = 0;
     for (int i = 1; i < argc; i++) {
-        const char *option = argv[i];
-        if (!strcmp(option, "--pick")) {
+        if (!strcmp(argv[i], "--pick")) {
             o->pick = 1;
             continue;
         }
-        size_t k = 0;
-        while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
-            k++;
-        if (k == sizeof known / sizeof known[0])
-            return cli_fail(c, "unknown option '%s'", option);
-        const char *value = cli_value(c, argc, argv, &i, &seen);
-        if (!value)
+        const char *value = NULL;
+        int k = cli_read_option(c, known, sizeof known / sizeof known[0], argc, argv, &i, &seen, &value);
+        if (k < 0)
             return -1;
-        unsigned number = 0;
+        const char *option = known[k].name;
+        size_t choice = 0;
         int bad = 0;
         if (!strcmp(option, "--method")) {
-            bad = cli_choice(c, option, value, methods, 6, &method_choice);
-            for (int m = 0; m < METHODS; m++)
-                o->methods[m] = method_choice == 0 || method_choice == (size_t)m + 1;
+            bad = cli_forms(c, option, value, methods, sizeof methods / sizeof methods[0], o->methods, &method_choice);
             method_given = 1;
         } else if (!strcmp(option, "--mode")) {
             bad = cli_choice(c, option, value, modes, 3, &choice);
             o->standalone = choice != 2;
             o->cooperative = choice != 1;
             mode_given = 1;
-        } else if (!strcmp(option, "--width")) {
-            bad = cli_unsigned(c, option, value, 1, SIDE_MAX, &o->width);
-        } else if (!strcmp(option, "--height")) {
-            bad = cli_unsigned(c, option, value, 1, SIDE_MAX, &o->height);
-        } else if (!strcmp(option, "--spp")) {
-            bad = cli_unsigned(c, option, value, 1, PATH_MAX_SPP, &o->spp);
-        } else if (!strcmp(option, "--depth")) {
-            bad = cli_unsigned(c, option, value, 1, PATH_MAX_DEPTH, &o->depth);
-        } else if (!strcmp(option, "--chaos")) {
-            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->chaos);
-            cooperative_given = 1;
-        } else if (!strcmp(option, "--seeds") || !strcmp(option, "--repeat")) {
-            if (seeds_given++)
-                return cli_fail(c, "%s '%s': --seeds and --repeat are one option; give it once", option, value);
-            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seeds);
         } else if (!strcmp(option, "--task")) {
             bad = cli_choice(c, option, value, tasks, 2, &choice);
             o->task = choice == 0;
-            cooperative_given = 1;
-        } else if (!strcmp(option, "--local-size")) {
-            bad = cli_unsigned(c, option, value, 1, 1024, &number);
-            o->local_size = number;
+            task_given = 1;
         } else if (!strcmp(option, "--json")) {
             o->json = value;
         } else if (!strcmp(option, "--image")) {
@@ -242,23 +233,22 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(option, "--scene")) {
             bad = cli_choice(c, option, value, scene_names, 2, &choice);
             o->scene = (scene)choice;
-        } else if (!strcmp(option, "--wave-paths")) {
-            bad = cli_unsigned(c, option, value, 1, 2147483648u, &wave_paths);
-        } else {
-            bad = cli_unsigned(c, option, value, 1, 65536, &o->compute_units);
-            units_given = 1;
         }
         if (bad)
             return -1;
     }
+    o->seeds = seeds ? seeds : 1;
+    o->local_size = local_size;
+    /* --chaos, whose seed is at least 1, and --task ask for a cooperative form */
+    int cooperative_given = o->chaos || task_given;
     if (!method_given)
         for (int m = 0; m < METHODS; m++)
             o->methods[m] = 1;
     if (!mode_given)
         o->standalone = o->cooperative = 1;
-    if (units_given && !o->pick)
+    if (o->compute_units && !o->pick)
         return cli_fail(c, "--compute-units goes with --pick");
-    if (o->pick && (method_given || mode_given || cooperative_given || seeds_given || o->local_size || o->json ||
+    if (o->pick && (method_given || mode_given || cooperative_given || seeds || o->local_size || o->json ||
                     o->image || wave_paths))
         return cli_fail(c, "--pick takes only --scene, --width, --height, --spp, --depth and --compute-units");
     if ((double)o->width * o->height * o->spp > PATHS_MAX)
@@ -767,9 +757,8 @@ static int print_pick(const options *o, unsigned compute_units)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_path_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_path_cli, argc, argv))
+        return CLI_EXIT_OK;
     options o;
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;

@@ -129,56 +129,44 @@ static int parse(int argc, char **argv, options *o)
     static const char *const modes[] = {"all", "standalone", "cooperative", "radix"};
     const cli *c = &coop_qsort_cli;
     *o = (options){.n = 65536, .seed = 1, .repeat = 1, .levels = 1, .cutoff = 1024, .task_groups = 8};
+    unsigned local_size = 0;
+    const cli_option known[] = {
+        {"--n", &o->n, 1, N_MAX},
+        {.name = "--dist"},
+        {"--seed", &o->seed, 1, 1u << 30},
+        {.name = "--mode"},
+        {"--chaos", &o->chaos, 1, 1u << 30},
+        {"--repeat", &o->repeat, 1, 1000},
+        {"--levels", &o->levels, 0, QS_MAX_LEVELS},
+        {"--cutoff", &o->cutoff, 1, QS_LOCAL_KEYS},
+        {"--max-depth", &o->max_depth, 0, QS_DEPTH_MAX},
+        {"--task-groups", &o->task_groups, 1, 1024},
+        {"--local-size", &local_size, MEGA_MIN_LOCAL, QS_MAX_LOCAL},
+        {.name = "--json"},
+    };
     cli_seen seen = {0};
-    size_t choice = 0;
     int mode_given = 0;
     for (int i = 1; i < argc; i++) {
-        const char *option = argv[i];
-        static const char *const known[] = {"--n", "--dist", "--seed", "--mode", "--chaos", "--repeat", "--levels",
-                                            "--cutoff", "--max-depth", "--task-groups", "--local-size", "--json"};
-        size_t k = 0;
-        while (k < sizeof known / sizeof known[0] && strcmp(option, known[k]))
-            k++;
-        if (k == sizeof known / sizeof known[0])
-            return cli_fail(c, "unknown option '%s'", option);
-        const char *value = cli_value(c, argc, argv, &i, &seen);
-        if (!value)
+        const char *value = NULL;
+        int k = cli_read_option(c, known, sizeof known / sizeof known[0], argc, argv, &i, &seen, &value);
+        if (k < 0)
             return -1;
-        unsigned local_size = 0;
+        const char *option = known[k].name;
+        size_t choice = 0;
         int bad = 0;
-        if (!strcmp(option, "--n")) {
-            bad = cli_unsigned(c, option, value, 1, N_MAX, &o->n);
-        } else if (!strcmp(option, "--dist")) {
+        if (!strcmp(option, "--dist")) {
             bad = cli_choice(c, option, value, dist_names, DISTS, &choice);
             o->distribution = (dist)choice;
-        } else if (!strcmp(option, "--seed")) {
-            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->seed);
         } else if (!strcmp(option, "--mode")) {
-            bad = cli_choice(c, option, value, modes, 4, &choice);
-            for (int m = 0; m < MODES; m++)
-                o->modes[m] = choice == 0 || choice == (size_t)m + 1;
+            bad = cli_forms(c, option, value, modes, sizeof modes / sizeof modes[0], o->modes, NULL);
             mode_given = 1;
-        } else if (!strcmp(option, "--chaos")) {
-            bad = cli_unsigned(c, option, value, 1, 1u << 30, &o->chaos);
-        } else if (!strcmp(option, "--repeat")) {
-            bad = cli_unsigned(c, option, value, 1, 1000, &o->repeat);
-        } else if (!strcmp(option, "--levels")) {
-            bad = cli_unsigned(c, option, value, 0, QS_MAX_LEVELS, &o->levels);
-        } else if (!strcmp(option, "--cutoff")) {
-            bad = cli_unsigned(c, option, value, 1, QS_LOCAL_KEYS, &o->cutoff);
-        } else if (!strcmp(option, "--max-depth")) {
-            bad = cli_unsigned(c, option, value, 0, QS_DEPTH_MAX, &o->max_depth);
-        } else if (!strcmp(option, "--task-groups")) {
-            bad = cli_unsigned(c, option, value, 1, 1024, &o->task_groups);
         } else if (!strcmp(option, "--json")) {
             o->json = value;
-        } else {
-            bad = cli_unsigned(c, option, value, MEGA_MIN_LOCAL, QS_MAX_LOCAL, &local_size);
-            o->local_size = local_size;
         }
         if (bad)
             return -1;
     }
+    o->local_size = local_size;
     if (!mode_given)
         for (int m = 0; m < MODES; m++)
             o->modes[m] = 1;
@@ -495,9 +483,8 @@ static void print_table(const sort_record *records, unsigned count, double *time
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_qsort_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_qsort_cli, argc, argv))
+        return CLI_EXIT_OK;
     options o;
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;

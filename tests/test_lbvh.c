@@ -412,6 +412,7 @@ START_TEST(bad_arguments)
                                                                      "all (the chain keeps a group per --local-size "
                                                                      "triangles)"},
         {{"--gen", "uniform:5", "--digit-bits", "6"}, "--digit-bits: '6' is not a choice; expected 4 or 8"},
+        {{"--repeat", "2", "--seeds", "3"}, "--seeds '3': --seeds and --repeat are one option; give it once"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_lbvh(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], cases[i].args[4],
@@ -431,47 +432,21 @@ END_TEST
  * have no device clock), coop-lbvh checks every tree. */
 START_TEST(benchmark_script_quick)
 {
-    char folder[] = "/tmp/test_lbvh-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(folder));
-    tu_env(WORKERS);
-    char *argv[] = {"scripts/lbvh-build", "--quick", "--out", folder, NULL};
-    tu_process run = tu_run_process(argv);
-    tu_assert_run(&run, "scripts/lbvh-build --quick", 0, "[2/2] clustered:2000 ... standalone ");
-    free(run.output);
-    static const char *const files[] = {"lbvh-build.csv", "report.md", "lbvh-build.png", "lbvh-passes.csv"};
-    char path[96];
-    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
-    char *csv = tu_read_file(path, NULL);
-    ck_assert_msg(!strncmp(csv, "scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,",
-                           strlen("scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,")),
-                  "the CSV starts:\n%s", csv);
-    ck_assert_msg(tu_lines_with(csv, "clustered:2000,2000,chain,1,", "") == 1, "no clustered chain row:\n%s", csv);
-    free(csv);
-    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
-    char *text = tu_read_file(path, NULL);
-    ck_assert_msg(strstr(text, "| scene | triangles | standalone | cooperative (matmult task) | chain |") != NULL,
-                  "the report lacks its table:\n%s", text);
-    ck_assert_msg(strstr(text, "\nclustered 2000:\n\n| pass | standalone | cooperative (matmult task) | chain |\n"
-                               "| --- | ---: | ---: | ---: |\n| bounds | ") != NULL && strstr(text, "\n| scatter7 | "),
-                  "the report lacks the passes' table:\n%s", text);
-    free(text);
-    snprintf(path, sizeof path, "%s/%s", folder, files[3]);
-    char *passes = tu_read_file(path, NULL);
-    ck_assert_msg(!strncmp(passes, "scene,triangles,form,pass,median_ms\n", strlen("scene,triangles,form,pass,median_ms\n")),
-                  "lbvh-passes.csv starts:\n%s", passes);
-    ck_assert_msg(tu_lines_with(passes, "clustered:2000,2000,chain,", "") == 20 &&
-                      tu_lines_with(passes, "clustered:2000,2000,chain,hierarchy,", "") == 1,
-                  "lbvh-passes.csv lacks the chain's 20 passes:\n%s", passes);
-    free(passes);
-    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
-    char *png = tu_read_file(path, NULL);
-    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "lbvh-build.png is not a PNG image");
-    free(png);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
-        unlink(path);
-    }
-    rmdir(folder);
+    static const tu_study_file files[] = {
+        {.name = "lbvh-build.csv",
+         .start = "scene,triangles,form,builds,median_ms,min_ms,max_ms\nuniform:2000,2000,standalone,1,",
+         .lines = {{"clustered:2000,2000,chain,1,", 1}}},
+        {.name = "report.md",
+         .contains = {"| scene | triangles | standalone | cooperative (matmult task) | chain |",
+                      "\nclustered 2000:\n\n| pass | standalone | cooperative (matmult task) | chain |\n"
+                      "| --- | ---: | ---: | ---: |\n| bounds | ",
+                      "\n| scatter7 | "}},
+        {.name = "lbvh-build.png"},
+        {.name = "lbvh-passes.csv", .start = "scene,triangles,form,pass,median_ms\n",
+         .lines = {{"clustered:2000,2000,chain,", 20}, {"clustered:2000,2000,chain,hierarchy,", 1}}},
+    };
+    tu_run_study("scripts/lbvh-build", WORKERS, "[2/2] clustered:2000 ... standalone ", files,
+                 sizeof files / sizeof files[0]);
 }
 END_TEST
 

@@ -234,41 +234,20 @@ END_TEST
  * are not checked (PoCL measures nothing), coop-path checks every image. */
 START_TEST(study_script_quick)
 {
-    char folder[] = "/tmp/test_path-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(folder));
-    tu_env(WORKERS);
-    char *argv[] = {"scripts/path-study", "--quick", "--out", folder, NULL};
-    tu_process run = tu_run_process(argv);
-    tu_assert_run(&run, "scripts/path-study --quick", 0, "[4/4] room, 64x32, 2 spp, depth 4 ... naive ");
-    free(run.output);
-    static const char *const files[] = {"path-study.csv", "report.md", "path-study.png"};
-    char path[96];
-    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
-    char *csv = tu_read_file(path, NULL);
-    static const char header[] = "scene,width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
-                                 "spheres,64,32,1,4,naive,plain,1,";
-    ck_assert_msg(!strncmp(csv, header, strlen(header)), "the CSV starts:\n%s", csv);
-    ck_assert_uint_eq(tu_lines_with(csv, "room,64,32,2,4,queue,standalone,1,", ""), 1);
-    ck_assert_uint_eq(tu_lines_with(csv, "spheres,64,32,", ""), 10);
-    ck_assert_uint_eq(tu_lines_with(csv, "room,64,32,", ""), 10);
-    free(csv);
-    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
-    char *text = tu_read_file(path, NULL);
-    ck_assert_msg(strstr(text, "| scene | size | spp | depth | naive | megaloop standalone | wavefront-host | "
-                               "wavefront-barrier standalone | queue standalone | best | pick | pick / best |") &&
-                      strstr(text, "The picker is within 10% of the best in ") &&
-                      strstr(text, "A 1-nearest-neighbour model (scene, log paths over lanes, log spp, log depth;"),
-                  "the report lacks its table, the picker's line or the model's:\n%s", text);
-    free(text);
-    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
-    char *png = tu_read_file(path, NULL);
-    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "path-study.png is not a PNG image");
-    free(png);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
-        unlink(path);
-    }
-    rmdir(folder);
+    static const tu_study_file files[] = {
+        {.name = "path-study.csv",
+         .start = "scene,width,height,spp,depth,method,form,runs,median_ms,min_ms,max_ms,pick,best\n"
+                  "spheres,64,32,1,4,naive,plain,1,",
+         .lines = {{"room,64,32,2,4,queue,standalone,1,", 1}, {"spheres,64,32,", 10}, {"room,64,32,", 10}}},
+        {.name = "report.md",
+         .contains = {"| scene | size | spp | depth | naive | megaloop standalone | wavefront-host | "
+                      "wavefront-barrier standalone | queue standalone | best | pick | pick / best |",
+                      "The picker is within 10% of the best in ",
+                      "A 1-nearest-neighbour model (scene, log paths over lanes, log spp, log depth;"}},
+        {.name = "path-study.png"},
+    };
+    tu_run_study("scripts/path-study", WORKERS, "[4/4] room, 64x32, 2 spp, depth 4 ... naive ", files,
+                 sizeof files / sizeof files[0]);
 }
 END_TEST
 

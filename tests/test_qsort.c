@@ -171,38 +171,17 @@ END_TEST
  * checked (PoCL measures nothing), coop-qsort checks every sort. */
 START_TEST(study_script_quick)
 {
-    char folder[] = "/tmp/test_qsort-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(folder));
-    tu_env(WORKERS);
-    char *argv[] = {"scripts/qsort-study", "--quick", "--out", folder, NULL};
-    tu_process run = tu_run_process(argv);
-    tu_assert_run(&run, "scripts/qsort-study --quick", 0, "[2/2] few-unique 4096 ... standalone ");
-    free(run.output);
-    static const char *const files[] = {"qsort.csv", "report.md", "qsort.png"};
-    char path[96];
-    snprintf(path, sizeof path, "%s/%s", folder, files[0]);
-    char *csv = tu_read_file(path, NULL);
-    static const char *const head = "dist,n,form,sorts,median_ms,min_ms,max_ms,cpu_qsort_ms,sort_part_runs,"
-                                    "small_sort_runs,full,too_deep,max_depth\nuniform,4096,standalone,1,";
-    ck_assert_msg(!strncmp(csv, head, strlen(head)), "the CSV starts:\n%s", csv);
-    ck_assert_msg(tu_lines_with(csv, "few-unique,4096,cooperative,1,", "") == 1, "no few-unique cooperative row:\n%s",
-                  csv);
-    ck_assert_msg(tu_lines_with(csv, "few-unique,4096,radix,1,", "") == 1, "no few-unique radix row:\n%s", csv);
-    free(csv);
-    snprintf(path, sizeof path, "%s/%s", folder, files[1]);
-    char *text = tu_read_file(path, NULL);
-    ck_assert_msg(strstr(text, "| dist | keys | standalone | cooperative (matmult task) | radix | CPU qsort |") != NULL,
-                  "the report lacks its table:\n%s", text);
-    free(text);
-    snprintf(path, sizeof path, "%s/%s", folder, files[2]);
-    char *png = tu_read_file(path, NULL);
-    ck_assert_msg(!memcmp(png, "\x89PNG\r\n\x1a\n", 8), "qsort.png is not a PNG image");
-    free(png);
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", folder, files[i]);
-        unlink(path);
-    }
-    rmdir(folder);
+    static const tu_study_file files[] = {
+        {.name = "qsort.csv",
+         .start = "dist,n,form,sorts,median_ms,min_ms,max_ms,cpu_qsort_ms,sort_part_runs,small_sort_runs,full,"
+                  "too_deep,max_depth\nuniform,4096,standalone,1,",
+         .lines = {{"few-unique,4096,cooperative,1,", 1}, {"few-unique,4096,radix,1,", 1}}},
+        {.name = "report.md",
+         .contains = {"| dist | keys | standalone | cooperative (matmult task) | radix | CPU qsort |"}},
+        {.name = "qsort.png"},
+    };
+    tu_run_study("scripts/qsort-study", WORKERS, "[2/2] few-unique 4096 ... standalone ", files,
+                 sizeof files / sizeof files[0]);
 }
 END_TEST
 
@@ -226,6 +205,7 @@ START_TEST(bad_arguments)
         {{"--mode", "standalone", "--chaos", "3"}, "--chaos needs --mode cooperative or all"},
         {{"--local-size", "2"}, "--local-size: '2' is out of range; expected a whole number from 3 to 256"},
         {{"--size", "5"}, "unknown option '--size'"},
+        {{"--levels", "1", "--levels", "2"}, "--levels: given twice ('1', then '2'); give it once"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_process run = run_qsort(cases[i].args[0], cases[i].args[1], cases[i].args[2], cases[i].args[3], NULL);

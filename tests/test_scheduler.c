@@ -665,12 +665,6 @@ static void tasks_close(tasks_run *run)
     coop_kernel_release(run->kernel);
 }
 
-/* Times plan p runs: once, or `repeats` times if periodic. */
-static unsigned plan_runs(const coop_task_plan *plan)
-{
-    return plan->period_ms > 0 ? plan->repeats : 1;
-}
-
 /* A plan's deadline from a run's due time (0: none), as docs/DESIGN.md section 10.1 has it. */
 static double plan_deadline(const coop_task_plan *plan)
 {
@@ -695,8 +689,8 @@ static void tasks_flight(tasks_run *run, unsigned workers, const coop_task_plan 
         ck_assert_uint_lt(plans[p].task, 2);
         ck_assert_uint_le(plans[p].workgroups, TASK_GROUPS_MAX);
         ck_assert_uint_eq(plans[p].args[1], plans[p].workgroups);
-        target += plan_runs(&plans[p]) * plans[p].workgroups;
-        runs_of_task[plans[p].task] += plan_runs(&plans[p]);
+        target += tu_plan_runs(&plans[p]) * plans[p].workgroups;
+        runs_of_task[plans[p].task] += tu_plan_runs(&plans[p]);
         arg_of_task[plans[p].task] = plans[p].args[0];
         groups_of_task[plans[p].task] = plans[p].workgroups;
     }
@@ -759,7 +753,7 @@ static void tasks_flight(tasks_run *run, unsigned workers, const coop_task_plan 
     /* One record per run, in the order they ran, each timed sensibly. */
     size_t expected_records = 0;
     for (size_t p = 0; p < plan_count; p++)
-        expected_records += plan_runs(&plans[p]);
+        expected_records += tu_plan_runs(&plans[p]);
     ck_assert_uint_eq(report->record_count, expected_records);
     ck_assert_uint_eq(report->tasks, expected_records);
     for (size_t k = 0; k < report->record_count; k++) {
@@ -792,7 +786,7 @@ static void tasks_flight(tasks_run *run, unsigned workers, const coop_task_plan 
         runs_of_plan[r->plan]++;
     }
     for (size_t p = 0; p < plan_count; p++)
-        ck_assert_uint_eq(runs_of_plan[p], plan_runs(&plans[p]));
+        ck_assert_uint_eq(runs_of_plan[p], tu_plan_runs(&plans[p]));
     ck_assert_msg(checks[CHK_KILLS] == report->kills, "%s: %u groups saw a kill, the report says %u", what,
                   checks[CHK_KILLS], report->kills);
     ck_assert_msg(checks[CHK_FORKED] == report->forks, "%s: %u forked groups started, the report says %u", what,

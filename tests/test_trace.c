@@ -83,11 +83,6 @@ static void env_close(trace_env *env)
     ck_assert_int_eq(system(command), 0);
 }
 
-static unsigned plan_runs(const coop_task_plan *plan)
-{
-    return plan->period_ms > 0 ? plan->repeats : 1;
-}
-
 /* Runs the megakernel under chaos seed `seed` with `plans`, `in_flight` of their runs at once
  * (0: one), traced into env->path with `events` per group (0: the default); checks what it
  * computed. A periodic task is submitted while the rounds go on, which may be fewer times than
@@ -97,8 +92,8 @@ static void run_traced_plans(trace_env *env, unsigned seed, const coop_task_plan
 {
     cl_uint target = 0, planned = 0;
     for (size_t p = 0; p < plan_count; p++) {
-        target += plan_runs(&plans[p]) * plans[p].workgroups;
-        planned += plan_runs(&plans[p]);
+        target += tu_plan_runs(&plans[p]) * plans[p].workgroups;
+        planned += tu_plan_runs(&plans[p]);
     }
     TU_ASSERT_OK(env->ctx, coop_kernel_set_arg(env->kernel, 5, sizeof target, &target));
     static cl_uint zeros[ELEMENTS];

@@ -234,8 +234,9 @@ static inline void tu_assert_checks_kept(const uint32_t *ctrl, const char *what)
         "C3: a group moved to its own kernel block or beyond the kernels (target, block, MOVE)",
         "C1: a member started outside the kernel blocks or at an id >= its kernel's M (block, id, STATE)",
         "S1: a spawn queue entry rewritten before its consumer took it (ticket, READY, tail)",
-        "S7: the host's count of record ring entries read went back or past those written (written, read, "
-        "read before)",
+        /* parenthesised: one message on two lines, not two (clang's -Wstring-concatenation) */
+        ("S7: the host's count of record ring entries read went back or past those written (written, read, "
+         "read before)"),
     };
     char broken[2048] = "";
     for (unsigned rule = 0; rule < COOP_CHECK_RULES; rule++) {
@@ -300,6 +301,13 @@ static inline void tu_assert_mega_at_rest(coop_context *ctx, const coop_mega_rep
         uint32_t counter = counters[(b % 2u) * COOP_BAR_STRIDE + (b % 4u) / 2u];
         TU_AT_REST(what, name, counter & ~(COOP_BAR_FLAG | COOP_BAR_VOTE), COOP_BAR_IDLE);
     }
+}
+
+/* The times plan runs: once, or `repeats` times if periodic (a test gives a periodic plan its
+ * repeats: 0, no limit, would count none). */
+static inline unsigned tu_plan_runs(const coop_task_plan *plan)
+{
+    return plan->period_ms > 0 ? plan->repeats : 1;
 }
 
 /* A test case whose tests may take up to `timeout_s` (kernels on an oversubscribed CPU). */
@@ -523,6 +531,68 @@ static inline unsigned tu_sum_before(const char *output, const char *label)
         sum += (unsigned)strtoul(digits, NULL, 10);
     }
     return sum;
+}
+
+/* ---- Study scripts' smoke tests ---------------------------------------------------------------
+ * A study script (scripts/path-study, qsort-study, lbvh-build) run with --quick writes its CSVs,
+ * report.md and a plot into the folder --out names; its smoke test checks what each file holds
+ * (not the times, which PoCL does not measure). */
+
+enum { TU_STUDY_CHECKS = 4 };
+
+/* A file a study writes: its name in the folder, how it starts (NULL: any way), fragments it
+ * contains, and how many of its lines begin with each of `lines`' starts. A .png file must
+ * begin with the PNG signature too. */
+typedef struct tu_study_file {
+    const char *name, *start;
+    const char *contains[TU_STUDY_CHECKS];
+    struct {
+        const char *start;
+        unsigned count;
+    } lines[TU_STUDY_CHECKS];
+} tu_study_file;
+
+/* Runs `script` --quick into a new temporary folder with `workers` PoCL compute units, asserts
+ * that it exits 0 with `fragment` in its output and that it wrote each of the `count` files as
+ * described, then removes them and the folder. */
+static inline void tu_run_study(const char *script, unsigned workers, const char *fragment,
+                                const tu_study_file *files, size_t count)
+{
+    static const char png_signature[] = "\x89PNG\r\n\x1a\n";
+    char folder[] = "/tmp/tu_study-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+    tu_env(workers);
+    char *argv[] = {(char *)script, "--quick", "--out", folder, NULL};
+    tu_process run = tu_run_process(argv);
+    char what[128], path[256];
+    snprintf(what, sizeof what, "%s --quick", script);
+    tu_assert_run(&run, what, 0, fragment);
+    free(run.output);
+    for (size_t f = 0; f < count; f++) {
+        const tu_study_file *file = &files[f];
+        snprintf(path, sizeof path, "%s/%s", folder, file->name);
+        size_t size = 0, name_length = strlen(file->name);
+        char *text = tu_read_file(path, &size);
+        if (name_length > 4 && !strcmp(file->name + name_length - 4, ".png"))
+            ck_assert_msg(size >= sizeof png_signature - 1 && !memcmp(text, png_signature, sizeof png_signature - 1),
+                          "%s is not a PNG image", file->name);
+        ck_assert_msg(!file->start || !strncmp(text, file->start, strlen(file->start)), "%s starts:\n%s",
+                      file->name, text);
+        for (size_t k = 0; k < TU_STUDY_CHECKS && file->contains[k]; k++)
+            ck_assert_msg(strstr(text, file->contains[k]) != NULL, "%s lacks \"%s\":\n%s", file->name,
+                          file->contains[k], text);
+        for (size_t k = 0; k < TU_STUDY_CHECKS && file->lines[k].start; k++) {
+            unsigned lines = tu_lines_with(text, file->lines[k].start, "");
+            ck_assert_msg(lines == file->lines[k].count, "%s: %u lines begin with \"%s\", expected %u:\n%s",
+                          file->name, lines, file->lines[k].start, file->lines[k].count, text);
+        }
+        free(text);
+    }
+    for (size_t f = 0; f < count; f++) {
+        snprintf(path, sizeof path, "%s/%s", folder, files[f].name);
+        unlink(path);
+    }
+    rmdir(folder);
 }
 
 #endif

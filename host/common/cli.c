@@ -22,6 +22,14 @@ int cli_info_option(const cli *c, const char *arg)
     return 0;
 }
 
+int cli_info_requested(const cli *c, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (cli_info_option(c, argv[i]))
+            return 1;
+    return 0;
+}
+
 int cli_fail(const cli *c, const char *fmt, ...)
 {
     fprintf(stderr, "%s: ", c->name);
@@ -68,6 +76,19 @@ int cli_choice(const cli *c, const char *option, const char *text, const char *c
                                                                                        : cli_fail(c, "%s", why);
 }
 
+int cli_forms(const cli *c, const char *option, const char *text, const char *const *choices, size_t count,
+              int *form, size_t *index)
+{
+    size_t choice = 0;
+    if (cli_choice(c, option, text, choices, count, &choice) != 0)
+        return -1;
+    for (size_t f = 0; f + 1 < count; f++)
+        form[f] = choice == 0 || choice == f + 1;
+    if (index)
+        *index = choice;
+    return 0;
+}
+
 int cli_take(const cli *c, const char *option, const char *text, coop_take *take, unsigned *count)
 {
     if (coop_take_parse(text, take, count) == 0)
@@ -96,4 +117,35 @@ const char *cli_value(const cli *c, int argc, char **argv, int *i, cli_seen *see
         seen->value[seen->count++] = value;
     }
     return value;
+}
+
+static int cli_given(const cli_seen *seen, const char *option)
+{
+    for (size_t k = 0; k < seen->count; k++)
+        if (!strcmp(seen->option[k], option))
+            return 1;
+    return 0;
+}
+
+int cli_read_option(const cli *c, const cli_option *options, size_t count, int argc, char **argv, int *i,
+                    cli_seen *seen, const char **value)
+{
+    const char *option = argv[*i];
+    size_t k = 0;
+    while (k < count && strcmp(option, options[k].name))
+        k++;
+    if (k == count)
+        return cli_fail(c, "unknown option '%s'", option);
+    *value = cli_value(c, argc, argv, i, seen);
+    if (!*value)
+        return -1;
+    if (!options[k].number)
+        return (int)k;
+    for (size_t other = 0; other < count; other++)
+        if (other != k && options[other].number == options[k].number && cli_given(seen, options[other].name))
+            return cli_fail(c, "%s '%s': %s and %s are one option; give it once", option, *value,
+                            options[other < k ? other : k].name, options[other < k ? k : other].name);
+    if (cli_unsigned(c, option, *value, options[k].min, options[k].max, options[k].number) != 0)
+        return -1;
+    return (int)k;
 }

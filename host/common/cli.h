@@ -36,6 +36,10 @@ typedef struct cli {
  * which the caller then exits 0 for; else 0. */
 int cli_info_option(const cli *c, const char *arg);
 
+/* 1 if one of argv[1] .. argv[argc - 1] is an info option, which cli_info_option() has answered
+ * (the first one): the caller exits 0 before it reads the other options; else 0. */
+int cli_info_requested(const cli *c, int argc, char **argv);
+
 /* Prints "NAME: <message>", the usage and where to find more on standard error; returns -1. */
 int cli_fail(const cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -47,6 +51,12 @@ int cli_unsigned(const cli *c, const char *option, const char *text, unsigned mi
 int cli_positive(const cli *c, const char *option, const char *text, double max, double *value);
 int cli_choice(const cli *c, const char *option, const char *text, const char *const *choices, size_t count,
                size_t *index);
+
+/* A choice of "all" (choices[0]) or one of the forms choices[1] .. choices[count - 1]: form[f] is
+ * 1 for the form choices[f + 1] if it was chosen, or with "all", else 0. 0, or -1 after cli_fail;
+ * *index, unless NULL, gets the index of the choice. */
+int cli_forms(const cli *c, const char *option, const char *text, const char *const *choices, size_t count,
+              int *form, size_t *index);
 
 /* A group count to take, as coop_take_parse() reads it: 0, or -1 after cli_fail. */
 int cli_take(const cli *c, const char *option, const char *text, coop_take *take, unsigned *count);
@@ -62,5 +72,21 @@ typedef struct cli_seen {
 /* The value after option argv[*i] (advancing *i), or NULL after cli_fail when there is none or
  * the option was given before (rather than silently taking the last). */
 const char *cli_value(const cli *c, int argc, char **argv, int *i, cli_seen *seen);
+
+/* An option that takes a value: its name and, for a whole number from min to max, where the
+ * number goes (NULL: the caller reads the value). Two entries with the same `number` are one
+ * option under two names (--seeds and --repeat), which a command line gives once. */
+typedef struct cli_option {
+    const char *name;
+    unsigned *number;
+    unsigned min, max;
+} cli_option;
+
+/* Reads option argv[*i], one of the `count` in `options`, and its value with cli_value()
+ * (advancing *i); stores a number where its entry says. Returns the entry's index, with *value
+ * set; -1 after cli_fail for an unknown option, a missing, repeated or bad value, or the second
+ * name of one option. */
+int cli_read_option(const cli *c, const cli_option *options, size_t count, int argc, char **argv, int *i,
+                    cli_seen *seen, const char **value);
 
 #endif
