@@ -1154,7 +1154,7 @@ static void run_spawns(coop_context *ctx, coop_kernel *kernel, unsigned seed, un
     out->oks = 0;
     unsigned k = 0, expected_total = 0;
     for (; k < SPAWN_STATUSES && statuses[k] != 0xffffffffu; k++) {
-        /* a flood spawn that found the queue full 10^7 times in a row stays refused */
+        /* a flood spawn that found the queue full 10^5 times in a row stays refused */
         ck_assert_msg(statuses[k] == COOP_SPAWN_OK || (k > out->pieces && statuses[k] == COOP_SPAWN_FULL),
                       "%s: spawn %u returned %u", what, k, statuses[k]);
         out->oks += statuses[k] == COOP_SPAWN_OK;

@@ -37,7 +37,7 @@ kernel void learn(global uint *in, uint n, global uint *found, global uint *list
         uint fulls = 0;
         for (uint k = 0; k < flood; k++) {
             int status = spawn_task("count", 1, k + 1u);
-            for (uint again = 0; status == SPAWN_FULL && again < 10000000u; again++) {
+            for (uint again = 0; status == SPAWN_FULL && again < 100000u; again++) {
                 fulls++;
                 status = spawn_task("count", 1, k + 1u);
             }

@@ -51,7 +51,7 @@ void learn(coop_ctx *ctx, global uint *in, uint n, global uint *found, global ui
             uint fulls = 0;
             for (uint k = 0; k < flood; k++) {
                 int status = coop_spawn(ctx, 2u, 1, k + 1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
-                for (uint again = 0; status == SPAWN_FULL && again < 10000000u; again++) {
+                for (uint again = 0; status == SPAWN_FULL && again < 100000u; again++) {
                     fulls++;
                     status = coop_spawn(ctx, 2u, 1, k + 1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
                 }
