@@ -290,6 +290,42 @@ START_TEST(platform_without_devices)
 }
 END_TEST
 
+/* PoCL 5 is refused by its release, with the reason (its compiler aborts on or miscompiles
+ * generated megakernels, docs/TESTING.md); the PoCL here (3), a later PoCL and NVIDIA are not. */
+START_TEST(pocl_5_is_refused_by_its_release)
+{
+    static const struct {
+        const char *platform, *version;
+        int refused;
+    } cases[] = {
+        {TU_POCL_PLATFORM, "OpenCL 3.0 PoCL 5.0+debian  Linux, None+Asserts, RELOC, SPIR-V, LLVM 16.0.6", 1},
+        {TU_POCL_PLATFORM, "OpenCL 3.0 PoCL 5.1  Linux, Release, RELOC, LLVM 17", 1},
+        {TU_POCL_PLATFORM, "OpenCL 3.0 PoCL 3.1+debian  Linux, None+Asserts, RELOC, LLVM 15.0.6", 0},
+        {TU_POCL_PLATFORM, "OpenCL 3.0 PoCL 6.0  Linux, Release", 0},
+        {"NVIDIA CUDA", "OpenCL 3.0 CUDA", 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        coop_device_info info = {.svm_atomics = 1};
+        snprintf(info.platform, sizeof info.platform, "%s", cases[c].platform);
+        snprintf(info.version, sizeof info.version, "%s", cases[c].version);
+        const char *why = coop_device_refusal(&info);
+        ck_assert_msg(!why == !cases[c].refused, "'%s': %s", cases[c].version, why ? why : "not refused");
+        if (why)
+            ck_assert_msg(strstr(why, "PoCL 5") && strstr(why, "PoCL 3"), "'%s': %s", cases[c].version, why);
+    }
+    /* the PoCL here is not refused: a context opens on it */
+    coop_device_info *devices = NULL;
+    size_t count = 0;
+    tu_env(2);
+    ck_assert_int_eq(coop_list_devices(&devices, &count), COOP_OK);
+    for (size_t i = 0; i < count; i++)
+        if (strstr(devices[i].platform, TU_POCL_PLATFORM) && strncmp(devices[i].name, "basic", 5) != 0)
+            ck_assert_msg(devices[i].target == COOP_TARGET_POCL, "%s (%s) is not a PoCL target", devices[i].name,
+                          devices[i].version);
+    free(devices);
+}
+END_TEST
+
 /* PoCL's "basic" driver runs one workgroup after another, so nothing may wait for another group:
  * the probe marks it unsupported, and a context refuses it by name, whether it is the only
  * device (default selection) or selected explicitly. */
@@ -330,6 +366,7 @@ static Suite *device_suite(void)
     tcase_add_test(probe, no_platform);
     tcase_add_test(probe, platform_without_devices);
     tcase_add_test(probe, basic_driver_is_unsupported);
+    tcase_add_test(probe, pocl_5_is_refused_by_its_release);
     suite_add_tcase(suite, probe);
 
     TCase *select = tu_tcase("selection", 60);

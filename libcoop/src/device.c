@@ -67,6 +67,23 @@ static int c_version_number(const char *text)
     return major * 100 + minor * 10;
 }
 
+/* "OpenCL 3.0 PoCL 5.0+debian ..." -> 5; 0 if the version names no PoCL release. */
+static int pocl_major(const char *version)
+{
+    const char *at = strstr(version, "PoCL ");
+    int major = 0;
+    return at && sscanf(at, "PoCL %d", &major) == 1 ? major : 0;
+}
+
+const char *coop_device_refusal(const coop_device_info *info)
+{
+    if (pocl_major(info->version) == 5)
+        return "PoCL 5's work-group compiler aborts on most megakernels built without optimization "
+               "(the isAutomaticLocal and region-entry assertions) and runs some optimized ones wrong "
+               "(docs/TESTING.md, the smith campaigns): use PoCL 3 (Debian 12's pocl-opencl-icd)";
+    return NULL;
+}
+
 static coop_target classify(const coop_device_info *info)
 {
     if (contains_nocase(info->platform, "Portable Computing Language") ||
@@ -74,7 +91,8 @@ static coop_target classify(const coop_device_info *info)
         /* PoCL's "basic" driver runs one workgroup after another: nothing may wait for another
          * group there. */
         int sequential = strncmp(info->name, "basic", 5) == 0;
-        return info->svm_atomics && !sequential ? COOP_TARGET_POCL : COOP_TARGET_UNSUPPORTED;
+        return info->svm_atomics && !sequential && !coop_device_refusal(info) ? COOP_TARGET_POCL
+                                                                              : COOP_TARGET_UNSUPPORTED;
     }
     if (contains_nocase(info->vendor, "NVIDIA"))
         return COOP_TARGET_NVIDIA;
@@ -360,10 +378,17 @@ coop_status coop_select_device(coop_context *ctx, const coop_options *options)
                                "no OpenCL device matches platform '%s' device '%s'; devices:%s",
                                platform_sel.text ? platform_sel.text : "*", device_sel.text ? device_sel.text : "*",
                                list ? list : "");
-        else
+        else {
+            /* a device refused by its release says why (the list says only "unsupported") */
+            const char *why = NULL;
+            for (size_t i = 0; i < table->count && !why; i++)
+                if (matched[i])
+                    why = coop_device_refusal(&table->info[i]);
             status = coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                                "no device can run cooperative kernels (OpenCL C 2.0 acquire/release "
-                               "atomics, PoCL with SVM atomics, or NVIDIA); devices:%s", list ? list : "");
+                               "atomics, PoCL with SVM atomics, or NVIDIA); devices:%s%s%s", list ? list : "",
+                               why ? "; " : "", why ? why : "");
+        }
         free(list);
         free(table);
         return status;
@@ -372,6 +397,9 @@ coop_status coop_select_device(coop_context *ctx, const coop_options *options)
     ctx->platform = table->platforms[chosen];
     ctx->device = table->devices[chosen];
     free(table);
+    if (ctx->info.target == COOP_TARGET_UNSUPPORTED && coop_device_refusal(&ctx->info))
+        return coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED, "device '%s' (%s, %s) is not supported: %s", ctx->info.name,
+                         ctx->info.platform, ctx->info.version, coop_device_refusal(&ctx->info));
     if (ctx->info.target == COOP_TARGET_UNSUPPORTED)
         return coop_fail(ctx, COOP_ERR_DEVICE_UNSUPPORTED,
                          "device '%s' (%s) cannot run cooperative kernels: it has %s and no "

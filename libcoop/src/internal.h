@@ -128,6 +128,9 @@ void coop_clear_message(coop_context *ctx);
 
 /* device.c */
 coop_status coop_probe_device(cl_platform_id platform, cl_device_id device, coop_device_info *info);
+/* Why a device that could run cooperative kernels by its features is refused (a platform release
+ * measured to run them wrong or abort on them), or NULL. */
+const char *coop_device_refusal(const coop_device_info *info);
 coop_status coop_select_device(coop_context *ctx, const coop_options *options);
 
 /* channel.c */
