@@ -1353,9 +1353,8 @@ static int run_all(bench *b)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_bench_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_bench_cli, argc, argv))
+        return CLI_EXIT_OK;
     bench b = {0};
     if (parse(argc, argv, &b.s) != 0)
         return CLI_EXIT_ERROR;

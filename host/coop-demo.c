@@ -893,9 +893,8 @@ static int run_demo(demo *d)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_demo_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_demo_cli, argc, argv))
+        return CLI_EXIT_OK;
     /* Progress lines show as they come under make, and survive a crash in the OpenCL compiler. */
     setvbuf(stdout, NULL, _IOLBF, 0);
     demo d = {0};

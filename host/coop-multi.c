@@ -812,9 +812,8 @@ static int draw(const multi *m, const char *trace, const char *png)
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_multi_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_multi_cli, argc, argv))
+        return CLI_EXIT_OK;
     multi m = {0};
     if (parse(argc, argv, &m.s) != 0)
         return CLI_EXIT_ERROR;

@@ -607,9 +607,8 @@ static int write_json(const options *o, coop_context *ctx, const run_record *rec
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (cli_info_option(&coop_ws_cli, argv[i]))
-            return CLI_EXIT_OK;
+    if (cli_info_requested(&coop_ws_cli, argc, argv))
+        return CLI_EXIT_OK;
     options o;
     if (parse(argc, argv, &o) != 0)
         return CLI_EXIT_ERROR;
