@@ -8,13 +8,18 @@
  * scripts/timeline draws a trace coop-bench --trace wrote, and refuses a file that is not one;
  * scripts/alternatives tabulates preempt-bench's and sched-bench's saved outputs.
  * scripts/embed.sh -i pastes in what a kernel includes, from beside it or from its -I folders.
+ * scripts/loaded-check counts its runs (a stand-in command for make check) in clones of the
+ * checkout, and ends its hogs and runs when it ends, SIGTERM included.
  *
  * The scripts drive build/bin/coop-bench (make -f Makefile -f host/coop-bench.mk
  * build/bin/coop-bench) and need /usr/bin/python3 with matplotlib (python3-matplotlib). */
 #include "testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -720,6 +725,163 @@ START_TEST(bad_options)
 }
 END_TEST
 
+/* ---- scripts/loaded-check ----------------------------------------------------------------- */
+
+/* The loaded-check output folder `name` in the scratch folder, and its removal (it holds clones). */
+static void loaded_folder(char *path, size_t bytes, const char *name)
+{
+    snprintf(path, bytes, "%s/%s", scratch, name);
+}
+
+static void loaded_remove(const char *path)
+{
+    char command[3 * PATH_BYTES];
+    snprintf(command, sizeof command, "rm -rf '%s'", path);
+    ck_assert_int_eq(system(command), 0);
+}
+
+/* The pids the summary's first line names as the hogs ("(pids 12 34)"); returns how many. */
+static unsigned hog_pids(const char *summary, pid_t *pids, unsigned most)
+{
+    const char *at = strstr(summary, "(pids ");
+    ck_assert_msg(at != NULL, "summary names no hogs:\n%s", summary);
+    unsigned count = 0;
+    for (at += strlen("(pids "); count < most && *at >= '0' && *at <= '9';) {
+        char *end;
+        pids[count++] = (pid_t)strtol(at, &end, 10);
+        at = *end == ' ' ? end + 1 : end;
+    }
+    return count;
+}
+
+static void assert_gone(pid_t pid, const char *what)
+{
+    errno = 0;
+    ck_assert_msg(kill(pid, 0) == -1 && errno == ESRCH, "%s: process %d still there", what, (int)pid);
+}
+
+/* Three runs over two lanes, each in a clone of the checkout, beside two hogs: each run's line in
+ * the summary with its tests' line, "3 of 3 runs green", and the hogs ended with the script. */
+START_TEST(loaded_check_counts_green_runs)
+{
+    char out[2 * PATH_BYTES];
+    loaded_folder(out, sizeof out, "green");
+    char *argv[] = {"scripts/loaded-check", "--runs", "3", "--lanes", "2", "--hogs", "2", "--out", out, "--command",
+                    "test -f Makefile -a -d .git && echo '7 passed, 0 failed'", NULL};
+    assert_run(argv, "scripts/loaded-check --runs 3 --lanes 2 --hogs 2", 0, "3 of 3 runs green");
+    char path[3 * PATH_BYTES];
+    snprintf(path, sizeof path, "%s/summary.txt", out);
+    char *summary = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(summary, "3 runs of 'test -f Makefile") != NULL && count_lines(summary) == 4,
+                  "summary:\n%s", summary);
+    unsigned lines = 0;
+    for (const char *at = summary; (at = strstr(at, ": exit status 0, ")) != NULL; at++)
+        lines++;
+    ck_assert_msg(lines == 3 && strstr(summary, "lane 1 run 1: ") && strstr(summary, "lane 2 run 1: "),
+                  "summary:\n%s", summary);
+    ck_assert_msg(strstr(summary, "[7 passed, 0 failed]") != NULL, "summary:\n%s", summary);
+    pid_t pids[4];
+    ck_assert_uint_eq(hog_pids(summary, pids, 4), 2);
+    for (unsigned i = 0; i < 2; i++)
+        assert_gone(pids[i], "a hog after the script ended");
+    free(summary);
+    loaded_remove(out);
+}
+END_TEST
+
+/* A run whose command fails is counted so (exit status 1), its tests' line kept. */
+START_TEST(loaded_check_counts_failed_runs)
+{
+    char out[2 * PATH_BYTES];
+    loaded_folder(out, sizeof out, "red");
+    char *argv[] = {"scripts/loaded-check", "--runs", "2", "--hogs", "0", "--out", out, "--command",
+                    "echo '6 passed, 1 failed'; exit 1", NULL};
+    assert_run(argv, "scripts/loaded-check --command 'exit 1'", 1, "0 of 2 runs green");
+    char path[3 * PATH_BYTES];
+    snprintf(path, sizeof path, "%s/summary.txt", out);
+    char *summary = tu_read_file(path, NULL);
+    ck_assert_msg(strstr(summary, "lane 1 run 2: exit status 1, ") && strstr(summary, "[6 passed, 1 failed]"),
+                  "summary:\n%s", summary);
+    free(summary);
+    loaded_remove(out);
+}
+END_TEST
+
+/* SIGTERM ends the runs under way (their whole process trees) and the hogs, with status 130. */
+START_TEST(loaded_check_ends_everything_on_sigterm)
+{
+    char out[2 * PATH_BYTES], pids_path[3 * PATH_BYTES], summary_path[3 * PATH_BYTES];
+    loaded_folder(out, sizeof out, "interrupted");
+    snprintf(pids_path, sizeof pids_path, "%s/pids", out);
+    snprintf(summary_path, sizeof summary_path, "%s/summary.txt", out);
+    /* each run's shell writes its pid beside the clones, then becomes a sleep that outlasts the test */
+    char *argv[] = {"scripts/loaded-check", "--runs", "4", "--lanes", "2", "--hogs", "2", "--out", out, "--command",
+                    "echo $$ >> ../pids; exec sleep 600", NULL};
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    /* both lanes' runs started (a busy machine may take a while to clone and start them) */
+    char *pids_text = NULL;
+    for (int tries = 0; tries < 1200; tries++) {
+        free(pids_text);
+        pids_text = access(pids_path, R_OK) == 0 ? tu_read_file(pids_path, NULL) : NULL;
+        if (pids_text && count_lines(pids_text) >= 2)
+            break;
+        nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+    }
+    ck_assert_msg(pids_text && count_lines(pids_text) == 2, "the two lanes' runs did not start within 60 s");
+    ck_assert_int_eq(kill(child, SIGTERM), 0);
+    int status;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130, "loaded-check ended with status %#x", status);
+    char *summary = tu_read_file(summary_path, NULL);
+    pid_t hogs[4];
+    ck_assert_uint_eq(hog_pids(summary, hogs, 4), 2);
+    for (unsigned i = 0; i < 2; i++)
+        assert_gone(hogs[i], "a hog after SIGTERM");
+    ck_assert_msg(count_lines(summary) == 1, "an interrupted run was recorded:\n%s", summary);
+    for (const char *at = pids_text; *at;) {
+        char *end;
+        pid_t pid = (pid_t)strtol(at, &end, 10);
+        assert_gone(pid, "a run's process after SIGTERM");
+        at = *end ? end + 1 : end;
+    }
+    free(summary);
+    free(pids_text);
+    loaded_remove(out);
+}
+END_TEST
+
+START_TEST(loaded_check_bad_arguments)
+{
+    char *runs[] = {"scripts/loaded-check", "--runs", "0", NULL};
+    assert_run(runs, "scripts/loaded-check --runs 0", 2, "argument --runs: '0' is out of range; expected 1 to 1000");
+    char *hogs[] = {"scripts/loaded-check", "--hogs", "four", NULL};
+    assert_run(hogs, "scripts/loaded-check --hogs four", 2, "argument --hogs: 'four' is not a whole number");
+    char out[2 * PATH_BYTES];
+    loaded_folder(out, sizeof out, "never");
+    char *rev[] = {"scripts/loaded-check", "--rev", "no-such-commit", "--out", out, NULL};
+    assert_run(rev, "scripts/loaded-check --rev no-such-commit", 2, "--rev no-such-commit: not a commit of ");
+    ck_assert_msg(access(out, F_OK) != 0, "a refused run created %s", out);
+    /* a folder holding anything is never written into */
+    char file[3 * PATH_BYTES];
+    snprintf(file, sizeof file, "%s/keep.txt", scratch);
+    FILE *keep = fopen(file, "w");
+    ck_assert_ptr_nonnull(keep);
+    fclose(keep);
+    char *full[] = {"scripts/loaded-check", "--out", scratch, NULL};
+    assert_run(full, "scripts/loaded-check --out (a folder holding a file)", 2, "is not empty; name a new folder");
+    ck_assert_int_eq(access(file, F_OK), 0);
+}
+END_TEST
+
 static Suite *scripts_suite(void)
 {
     Suite *suite = suite_create("scripts");
@@ -737,6 +899,14 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, scaling_from_csv);
     tcase_add_test(quick, default_folder_is_scratch);
     suite_add_tcase(suite, quick);
+    TCase *loaded = tu_tcase("loaded", 120);
+    tcase_add_checked_fixture(loaded, scratch_create, scratch_remove);
+    tcase_add_test(loaded, loaded_check_counts_green_runs);
+    tcase_add_test(loaded, loaded_check_counts_failed_runs);
+    tcase_add_test(loaded, loaded_check_ends_everything_on_sigterm);
+    tcase_add_test(loaded, loaded_check_bad_arguments);
+    suite_add_tcase(suite, loaded);
+
     TCase *embed = tu_tcase("embed", 30);
     tcase_add_checked_fixture(embed, scratch_create, scratch_remove);
     tcase_add_test(embed, embed_finds_includes_in_folders);
