@@ -761,13 +761,16 @@ static void assert_gone(pid_t pid, const char *what)
 }
 
 /* Three runs over two lanes, each in a clone of the checkout, beside two hogs: each run's line in
- * the summary with its tests' line, "3 of 3 runs green", and the hogs ended with the script. */
+ * the summary with its tests' line, "3 of 3 runs green", and the hogs ended with the script. The
+ * runs stay in the caller's session (with autogroup scheduling a session of their own would share
+ * the CPUs with the hogs as one more process, not as many). */
 START_TEST(loaded_check_counts_green_runs)
 {
     char out[2 * PATH_BYTES];
     loaded_folder(out, sizeof out, "green");
     char *argv[] = {"scripts/loaded-check", "--runs", "3", "--lanes", "2", "--hogs", "2", "--out", out, "--command",
-                    "test -f Makefile -a -d .git && echo '7 passed, 0 failed'", NULL};
+                    "test -f Makefile -a -d .git && echo session $(cut -d' ' -f6 /proc/$$/stat) && "
+                    "echo '7 passed, 0 failed'", NULL};
     assert_run(argv, "scripts/loaded-check --runs 3 --lanes 2 --hogs 2", 0, "3 of 3 runs green");
     char path[3 * PATH_BYTES];
     snprintf(path, sizeof path, "%s/summary.txt", out);
@@ -780,6 +783,11 @@ START_TEST(loaded_check_counts_green_runs)
     ck_assert_msg(lines == 3 && strstr(summary, "lane 1 run 1: ") && strstr(summary, "lane 2 run 1: "),
                   "summary:\n%s", summary);
     ck_assert_msg(strstr(summary, "[7 passed, 0 failed]") != NULL, "summary:\n%s", summary);
+    snprintf(path, sizeof path, "%s/logs/lane-1-run-1.log", out);
+    char *log = tu_read_file(path, NULL), session[32];
+    snprintf(session, sizeof session, "session %d\n", (int)getsid(0));
+    ck_assert_msg(strstr(log, session) != NULL, "a run not in the caller's %s:\n%s", session, log);
+    free(log);
     pid_t pids[4];
     ck_assert_uint_eq(hog_pids(summary, pids, 4), 2);
     for (unsigned i = 0; i < 2; i++)
