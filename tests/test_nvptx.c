@@ -291,7 +291,10 @@ END_TEST
 int main(void)
 {
     Suite *suite = suite_create("nvptx");
-    TCase *tc = tu_tcase("nvptx", 300);
+    /* generated_programs_compile runs clang on every generated program one after the other: about
+     * 30 s on two quiet cores, six times that beside 4 CPU hogs and two other make checks, most of
+     * a 300 s limit; a hang is still caught, later */
+    TCase *tc = tu_tcase("nvptx", 900);
     tcase_add_test(tc, generated_programs_compile);
     tcase_add_test(tc, step_kernels_compile);
     tcase_add_test(tc, test_kernels_compile);
