@@ -197,25 +197,6 @@ END_TEST
 
 /* ---- Signals -------------------------------------------------------------------------------- */
 
-/* Starts argv with its output thrown away, SIGINT and SIGTERM at their defaults whatever this
- * process was started with (a background job ignores SIGINT, and would pass that on). */
-static pid_t start(char *const argv[])
-{
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return child;
-}
-
 /* Whether `folder` holds a file whose name starts with `prefix`. */
 static int holds(const char *folder, const char *prefix)
 {
@@ -270,7 +251,7 @@ START_TEST(sigint_keeps_the_old_output)
     write_text(output, "old output\n");
     tu_env(WORKERS);
     char *argv[] = {BENCH, "bfs", "--gen", "grid:16:16", "--repeat", "100000", "--output", output, NULL};
-    interrupt_while_writing(start(argv), folder, ".out.txt.", output, "old output\n", SIGINT);
+    interrupt_while_writing(tu_start_silent(argv), folder, ".out.txt.", output, "old output\n", SIGINT);
     assert_text(output, "old output\n");
     const char *left = other_entries(folder, "out.txt", NULL);
     ck_assert_msg(!*left, "left in %s:\n%s", folder, left);
@@ -289,7 +270,7 @@ START_TEST(sigterm_removes_a_trace_being_written)
     tu_env(WORKERS);
     setenv("COOP_TRACE_FILE", trace, 1);
     char *argv[] = {CHAOS, "--seeds", "1000000", "--rounds", "20", "--elements", "256", NULL};
-    pid_t child = start(argv);
+    pid_t child = tu_start_silent(argv);
     unsetenv("COOP_TRACE_FILE");
     interrupt_while_writing(child, folder, ".trace.json.", trace, "old trace\n", SIGTERM);
     size_t size = 0;

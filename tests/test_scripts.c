@@ -17,7 +17,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -825,16 +824,7 @@ START_TEST(loaded_check_ends_everything_on_sigterm)
     /* each run's shell writes its pid beside the clones, then becomes a sleep that outlasts the test */
     char *argv[] = {"scripts/loaded-check", "--runs", "4", "--lanes", "2", "--hogs", "2", "--out", out, "--command",
                     "echo $$ >> ../pids; exec sleep 600", NULL};
-    fflush(NULL);
-    pid_t child = fork();
-    ck_assert_int_ge(child, 0);
-    if (child == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-        execv(argv[0], argv);
-        _exit(127);
-    }
+    pid_t child = tu_start_silent(argv);
     /* both lanes' runs started (a busy machine may take a while to clone and start them) */
     char *pids_text = NULL;
     for (int tries = 0; tries < 1200; tries++) {

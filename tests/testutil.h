@@ -17,6 +17,8 @@
 #include "internal.h" /* the context's device area and channel: tu_assert_mega_at_rest */
 
 #include <check.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,6 +417,26 @@ static inline coop_status tu_stderr_release_status(coop_status status)
 }
 
 #define TU_QUIETLY(call) (tu_stderr_capture(), tu_stderr_release_status(call))
+
+/* Starts argv with its output thrown away, SIGINT and SIGTERM at their defaults whatever this
+ * process was started with (a background job ignores SIGINT, and would pass that on); returns
+ * its pid, for the caller to signal and wait for. */
+static inline pid_t tu_start_silent(char *const argv[])
+{
+    fflush(NULL);
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return child;
+}
 
 /* A program run by tu_run_process: its exit status (-1 if it did not exit normally) and everything
  * it wrote to standard output and standard error (malloc'ed, NUL-terminated). */
