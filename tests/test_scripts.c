@@ -771,9 +771,7 @@ START_TEST(loaded_check_counts_green_runs)
                     "test -f Makefile -a -d .git && echo session $(cut -d' ' -f6 /proc/$$/stat) && "
                     "echo '7 passed, 0 failed'", NULL};
     assert_run(argv, "scripts/loaded-check --runs 3 --lanes 2 --hogs 2", 0, "3 of 3 runs green");
-    char path[3 * PATH_BYTES];
-    snprintf(path, sizeof path, "%s/summary.txt", out);
-    char *summary = tu_read_file(path, NULL);
+    char *summary = read_text("green/summary.txt");
     ck_assert_msg(strstr(summary, "3 runs of 'test -f Makefile") != NULL && count_lines(summary) == 4,
                   "summary:\n%s", summary);
     unsigned lines = 0;
@@ -782,8 +780,7 @@ START_TEST(loaded_check_counts_green_runs)
     ck_assert_msg(lines == 3 && strstr(summary, "lane 1 run 1: ") && strstr(summary, "lane 2 run 1: "),
                   "summary:\n%s", summary);
     ck_assert_msg(strstr(summary, "[7 passed, 0 failed]") != NULL, "summary:\n%s", summary);
-    snprintf(path, sizeof path, "%s/logs/lane-1-run-1.log", out);
-    char *log = tu_read_file(path, NULL), session[32];
+    char *log = read_text("green/logs/lane-1-run-1.log"), session[32];
     snprintf(session, sizeof session, "session %d\n", (int)getsid(0));
     ck_assert_msg(strstr(log, session) != NULL, "a run not in the caller's %s:\n%s", session, log);
     free(log);
@@ -804,9 +801,7 @@ START_TEST(loaded_check_counts_failed_runs)
     char *argv[] = {"scripts/loaded-check", "--runs", "2", "--hogs", "0", "--out", out, "--command",
                     "echo '6 passed, 1 failed'; exit 1", NULL};
     assert_run(argv, "scripts/loaded-check --command 'exit 1'", 1, "0 of 2 runs green");
-    char path[3 * PATH_BYTES];
-    snprintf(path, sizeof path, "%s/summary.txt", out);
-    char *summary = tu_read_file(path, NULL);
+    char *summary = read_text("red/summary.txt");
     ck_assert_msg(strstr(summary, "lane 1 run 2: exit status 1, ") && strstr(summary, "[6 passed, 1 failed]"),
                   "summary:\n%s", summary);
     free(summary);
@@ -817,10 +812,9 @@ END_TEST
 /* SIGTERM ends the runs under way (their whole process trees) and the hogs, with status 130. */
 START_TEST(loaded_check_ends_everything_on_sigterm)
 {
-    char out[2 * PATH_BYTES], pids_path[3 * PATH_BYTES], summary_path[3 * PATH_BYTES];
+    char out[2 * PATH_BYTES], pids_path[3 * PATH_BYTES];
     loaded_folder(out, sizeof out, "interrupted");
     snprintf(pids_path, sizeof pids_path, "%s/pids", out);
-    snprintf(summary_path, sizeof summary_path, "%s/summary.txt", out);
     /* each run's shell writes its pid beside the clones, then becomes a sleep that outlasts the test */
     char *argv[] = {"scripts/loaded-check", "--runs", "4", "--lanes", "2", "--hogs", "2", "--out", out, "--command",
                     "echo $$ >> ../pids; exec sleep 600", NULL};
@@ -839,7 +833,7 @@ START_TEST(loaded_check_ends_everything_on_sigterm)
     int status;
     ck_assert_int_eq(waitpid(child, &status, 0), child);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 130, "loaded-check ended with status %#x", status);
-    char *summary = tu_read_file(summary_path, NULL);
+    char *summary = read_text("interrupted/summary.txt");
     pid_t hogs[4];
     ck_assert_uint_eq(hog_pids(summary, hogs, 4), 2);
     for (unsigned i = 0; i < 2; i++)
@@ -897,6 +891,7 @@ static Suite *scripts_suite(void)
     tcase_add_test(quick, scaling_from_csv);
     tcase_add_test(quick, default_folder_is_scratch);
     suite_add_tcase(suite, quick);
+
     TCase *loaded = tu_tcase("loaded", 120);
     tcase_add_checked_fixture(loaded, scratch_create, scratch_remove);
     tcase_add_test(loaded, loaded_check_counts_green_runs);
