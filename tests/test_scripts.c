@@ -780,7 +780,8 @@ START_TEST(loaded_check_counts_green_runs)
     ck_assert_msg(lines == 3 && strstr(summary, "lane 1 run 1: ") && strstr(summary, "lane 2 run 1: "),
                   "summary:\n%s", summary);
     ck_assert_msg(strstr(summary, "[7 passed, 0 failed]") != NULL, "summary:\n%s", summary);
-    char *log = read_text("green/logs/lane-1-run-1.log"), session[32];
+    char *log = read_text("green/logs/lane-1-run-1.log");
+    char session[32];
     snprintf(session, sizeof session, "session %d\n", (int)getsid(0));
     ck_assert_msg(strstr(log, session) != NULL, "a run not in the caller's %s:\n%s", session, log);
     free(log);
